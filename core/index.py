@@ -1,0 +1,486 @@
+"""Permuted-table Hamming index over 64-bit fingerprints (Manku, Jain, Das Sarma, WWW 2007).
+
+The 64 bits are split into `b` contiguous blocks. Two fingerprints within distance k
+differ in at most k blocks, so they agree exactly on at least b−k of them (pigeonhole).
+One table is kept per choice of b−k blocks (C(b, k) tables); each stores the chosen
+blocks' bits as a sorted prefix. Candidates are the fingerprints sharing a prefix
+with the probe in some table; each is verified with popcount(x ^ y) ≤ k.
+
+Identical fingerprints are collapsed before indexing, so exact copies never produce
+quadratic buckets; results are expanded back to the caller's row numbers.
+A cost model picks `b` for the actual N and k, and plain vectorized brute force
+when that is cheaper (small N, large k).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+BITS = 64
+MAX_DISTANCE = 32
+
+# Rough per-element costs in nanoseconds, measured on a 2-core x86-64 machine with numpy 2;
+# only their ratios matter to the planner.
+_COST_SORT = 45.0  # build one table: extract prefix, pack, sort (per fingerprint)
+_COST_CANDIDATE = 40.0  # generate and verify one candidate pair
+_COST_BRUTE = 6.0  # one xor + popcount in a vectorized brute-force sweep
+_MAX_TABLES = 2000
+_MAX_MASK_TABLE = 1 << 24  # bound on 2^b × tables for the duplicate-suppression lookup
+_BRUTE_CHUNK = 1 << 22  # elements per brute-force block (~32 MB of uint64)
+_PAIR_CHUNK = 1 << 22  # candidates verified at once
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPlan:
+    """How the index is laid out: blocks (start bit, width) and, per table, its blocks.
+
+    An empty `tables` means brute force.
+    """
+
+    blocks: tuple[tuple[int, int], ...]
+    tables: tuple[tuple[int, ...], ...]
+
+    @property
+    def brute_force(self) -> bool:
+        return not self.tables
+
+    def prefix_bits(self, table: int, n: int = 1) -> int:
+        """Bits of the table's prefix; with `n` entries, capped so prefix and id fit 64 bits."""
+        full = sum(self.blocks[i][1] for i in self.tables[table])
+        return min(full, BITS - _id_bits(n))
+
+    def describe(self) -> str:
+        if self.brute_force:
+            return "brute force"
+        widths = "/".join(str(w) for _, w in self.blocks)
+        return f"{len(self.tables)} tables, blocks {widths}"
+
+
+def split_blocks(n_blocks: int) -> tuple[tuple[int, int], ...]:
+    """Split 64 bits into `n_blocks` contiguous blocks whose widths differ by at most one."""
+    if not 1 <= n_blocks <= BITS:
+        raise ValueError(f"n_blocks must be between 1 and {BITS}, not {n_blocks}")
+    base, extra = divmod(BITS, n_blocks)
+    blocks, start = [], 0
+    for i in range(n_blocks):
+        width = base + (1 if i < extra else 0)
+        blocks.append((start, width))
+        start += width
+    return tuple(blocks)
+
+
+def make_plan(n_blocks: int, k: int) -> IndexPlan:
+    """The permuted-table plan with `n_blocks` blocks for distance `k` (C(n_blocks, k) tables)."""
+    if not 0 <= k < n_blocks:
+        raise ValueError(f"need 0 <= k < n_blocks, got k={k}, n_blocks={n_blocks}")
+    tables = tuple(itertools.combinations(range(n_blocks), n_blocks - k))
+    return IndexPlan(split_blocks(n_blocks), tables)
+
+
+BRUTE_FORCE = IndexPlan(blocks=(), tables=())
+
+
+def plan_cost(plan: IndexPlan, n: int, n_queries: int | None = None) -> float:
+    """Estimated cost (ns) of building the index and running all pairs (or `n_queries` queries).
+
+    Assumes uniform fingerprints: a table with p prefix bits yields about
+    n²/2 / 2^p candidate pairs for all-pairs, or q·n / 2^p for q queries.
+    """
+    probes = n_queries if n_queries is not None else n / 2
+    if plan.brute_force:
+        return _COST_BRUTE * n * probes
+    cost = 0.0
+    for t in range(len(plan.tables)):
+        cost += _COST_SORT * n + _COST_CANDIDATE * n * probes / 2.0 ** plan.prefix_bits(t, n)
+    return cost
+
+
+def choose_plan(n: int, k: int) -> IndexPlan:
+    """Cheapest plan for `n` distinct fingerprints and distance `k` under the cost model."""
+    if not 0 <= k <= MAX_DISTANCE:
+        raise ValueError(f"max_distance must be between 0 and {MAX_DISTANCE}, not {k}")
+    best, best_cost = BRUTE_FORCE, plan_cost(BRUTE_FORCE, n)
+    for n_blocks in range(k + 1, min(BITS, k + 12) + 1):
+        n_tables = math.comb(n_blocks, k)
+        if n_tables > _MAX_TABLES or n_tables << n_blocks > _MAX_MASK_TABLE:
+            continue
+        plan = make_plan(n_blocks, k)
+        cost = plan_cost(plan, n)
+        if cost < best_cost:
+            best, best_cost = plan, cost
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class Matches:
+    """Result of a search: parallel arrays, one entry per matching pair.
+
+    For `HammingIndex.pairs`, `left < right` are both row numbers of the indexed
+    fingerprints; for `HammingIndex.query`, `left` is the query row and `right` the
+    indexed row.
+    """
+
+    left: np.ndarray  # int64
+    right: np.ndarray  # int64
+    distance: np.ndarray  # int8
+
+    def __len__(self) -> int:
+        return len(self.left)
+
+    def within(self, k: int) -> Matches:
+        """The subset with distance <= k."""
+        keep = self.distance <= k
+        return Matches(self.left[keep], self.right[keep], self.distance[keep])
+
+    @classmethod
+    def empty(cls) -> Matches:
+        return cls(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8))
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """One permuted table: sorted `prefix << id_bits | distinct id`, one uint64 per entry."""
+
+    packed: np.ndarray
+    id_bits: int
+
+    def prefixes(self) -> np.ndarray:
+        return self.packed >> np.uint64(self.id_bits)
+
+    def ids(self, positions: np.ndarray) -> np.ndarray:
+        return (self.packed[positions] & np.uint64((1 << self.id_bits) - 1)).astype(np.int64)
+
+    def prefix_range(self, prefixes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """[lo, hi) positions of the entries whose prefix equals each of `prefixes`."""
+        shift = np.uint64(self.id_bits)
+        keys = np.concatenate([prefixes << shift, (prefixes + np.uint64(1)) << shift])
+        # sorted needles walk the table once instead of jumping around it (3-4x faster)
+        order = np.argsort(keys)
+        pos = np.empty(len(keys), dtype=np.int64)
+        pos[order] = np.searchsorted(self.packed, keys[order], side="left")
+        lo, hi = pos[: len(prefixes)], pos[len(prefixes) :]
+        # the largest possible prefix wraps to 0 when shifted up: its range runs to the end
+        top = np.uint64((1 << (BITS - self.id_bits)) - 1)
+        hi[prefixes == top] = len(self.packed)
+        return lo, hi
+
+
+class HammingIndex:
+    """All fingerprints within Hamming distance k, fast, for 64-bit SimHash fingerprints.
+
+    Args:
+        fingerprints: 1-D array-like of uint64 (row i is item i).
+        max_distance: the largest k that `pairs` and `query` will be asked for; tables
+            are laid out for it (0..32).
+        plan: a fixed `IndexPlan` instead of the cost model's choice (tests, benchmarks).
+
+    Examples:
+        >>> index = HammingIndex([0b1011, 0b1010, 0xFF00], max_distance=2)
+        >>> m = index.pairs()
+        >>> list(zip(m.left.tolist(), m.right.tolist(), m.distance.tolist()))
+        [(0, 1, 1)]
+        >>> index.query([0b0011]).right.tolist()
+        [0, 1]
+    """
+
+    def __init__(self, fingerprints, max_distance: int = 3, *, plan: IndexPlan | None = None):
+        if not 0 <= max_distance <= MAX_DISTANCE:
+            raise ValueError(
+                f"max_distance must be between 0 and {MAX_DISTANCE}, not {max_distance}"
+            )
+        fps = _as_fingerprints(fingerprints)
+        self.max_distance = max_distance
+        self._fingerprints = fps
+        # rows grouped by distinct fingerprint: rows of id u are _rows[_row_ptr[u]:_row_ptr[u+1]]
+        self._rows = np.argsort(fps).astype(np.int64)
+        ordered = fps[self._rows]
+        starts = (
+            np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+            if len(fps)
+            else np.zeros(0, np.int64)
+        )
+        self._distinct = ordered[starts]
+        self._row_ptr = np.r_[starts, len(fps)].astype(np.int64)
+        if plan is None:
+            plan = choose_plan(len(self._distinct), max_distance)
+        elif not plan.brute_force and len(plan.blocks) - len(plan.tables[0]) < max_distance:
+            raise ValueError("plan does not guarantee recall at max_distance")
+        self.plan = plan
+        self._tables = [self._build_table(t) for t in range(len(plan.tables))]
+        self._first_table = self._first_table_by_agreement()
+
+    def __len__(self) -> int:
+        return len(self._fingerprints)
+
+    def __contains__(self, fingerprint) -> bool:
+        fp = np.uint64(fingerprint)
+        pos = np.searchsorted(self._distinct, fp)
+        return bool(pos < len(self._distinct) and self._distinct[pos] == fp)
+
+    @property
+    def fingerprints(self) -> np.ndarray:
+        return self._fingerprints
+
+    @property
+    def distinct_count(self) -> int:
+        return len(self._distinct)
+
+    # -- building -------------------------------------------------------------------------
+
+    def _prefixes(self, fps: np.ndarray, table: int) -> np.ndarray:
+        """The table's blocks of each fingerprint, concatenated into one integer."""
+        out = np.zeros(len(fps), dtype=np.uint64)
+        shift = 0
+        for block in self.plan.tables[table]:
+            start, width = self.plan.blocks[block]
+            mask = np.uint64((1 << width) - 1)
+            out |= ((fps >> np.uint64(start)) & mask) << np.uint64(shift)
+            shift += width
+        # a prefix too wide to pack beside the ids is cut: fewer bits, more candidates, same recall
+        return out >> np.uint64(shift - self.plan.prefix_bits(table, self.distinct_count))
+
+    def _build_table(self, table: int) -> _Table:
+        prefix = self._prefixes(self._distinct, table)
+        id_bits = _id_bits(len(prefix))
+        # one packed uint64 per entry (prefix high, id low): a plain sort beats argsort
+        return _Table(
+            np.sort((prefix << np.uint64(id_bits)) | np.arange(len(prefix), dtype=np.uint64)),
+            id_bits,
+        )
+
+    def _block_masks(self) -> list[int]:
+        return [sum(1 << b for b in blocks) for blocks in self.plan.tables]
+
+    def _first_table_by_agreement(self) -> np.ndarray:
+        """For each set of agreeing blocks (bitmask), the first table that would find the pair.
+
+        A pair is reported only by that table, so no pair comes out twice.
+        """
+        if self.plan.brute_force:
+            return np.zeros(0, np.int32)
+        n_masks = 1 << len(self.plan.blocks)
+        first = np.full(n_masks, -1, dtype=np.int32)
+        masks = np.arange(n_masks)
+        for t, tmask in reversed(list(enumerate(self._block_masks()))):
+            first[(masks & tmask) == tmask] = t
+        return first
+
+    def _agreement(self, x: np.ndarray) -> np.ndarray:
+        """Bitmask of the blocks where the xor `x` of two fingerprints is zero."""
+        out = np.zeros(len(x), dtype=np.int64)
+        for b, (start, width) in enumerate(self.plan.blocks):
+            mask = np.uint64((1 << width) - 1)
+            out |= (((x >> np.uint64(start)) & mask) == 0).astype(np.int64) << b
+        return out
+
+    # -- searching ------------------------------------------------------------------------
+
+    def pairs(self, max_distance: int | None = None) -> Matches:
+        """All pairs of indexed rows within `max_distance` (default: the index's k).
+
+        Rows with identical fingerprints pair at distance 0. Each pair appears once,
+        with `left < right`, sorted by (left, right).
+        """
+        k = self._check_k(max_distance)
+        u, v, d = self._distinct_pairs(k)
+        return _sorted(
+            _concat([self._identical_row_pairs(), self._expand(u, v, d, symmetric=True)])
+        )
+
+    def distinct_pairs(
+        self, max_distance: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Pairs of distinct fingerprints within k, as (fingerprint_a, fingerprint_b, distance).
+
+        This is the collapsed form of `pairs`: exact copies are one fingerprint.
+        """
+        u, v, d = self._distinct_pairs(self._check_k(max_distance))
+        return self._distinct[u], self._distinct[v], d
+
+    def query(self, fingerprints, max_distance: int | None = None) -> Matches:
+        """Indexed rows within `max_distance` of each query fingerprint.
+
+        Returns `Matches(left=query row, right=indexed row, distance)`, sorted.
+        """
+        k = self._check_k(max_distance)
+        q = _as_fingerprints(fingerprints)
+        qi, u, d = self._query_distinct(q, k)
+        return _sorted(self._expand(qi, u, d, symmetric=False))
+
+    def _check_k(self, max_distance: int | None) -> int:
+        k = self.max_distance if max_distance is None else max_distance
+        if not 0 <= k <= self.max_distance:
+            raise ValueError(
+                f"max_distance must be between 0 and the index's {self.max_distance}, not {k}"
+            )
+        return k
+
+    def _distinct_pairs(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self.plan.brute_force:
+            return _concat3(_brute_pairs(self._distinct, k))
+        parts = []
+        for t, table in enumerate(self._tables):
+            for pos_a, pos_b in _equal_run_pairs(table.prefixes()):
+                parts.append(self._verify(table.ids(pos_a), table.ids(pos_b), self._distinct, t, k))
+        u, v, d = _concat3(parts)
+        swap = u > v
+        u[swap], v[swap] = v[swap], u[swap]
+        return u, v, d
+
+    def _verify(self, a: np.ndarray, b: np.ndarray, probes: np.ndarray, table: int, k: int):
+        """Keep candidate pairs (probe a, distinct b) within k that this table is first to find."""
+        x = probes[a] ^ self._distinct[b]
+        dist = np.bitwise_count(x)
+        keep = dist <= k
+        a, b, x, dist = a[keep], b[keep], x[keep], dist[keep]
+        first = self._first_table[self._agreement(x)] == table
+        return a[first], b[first], dist[first].astype(np.int8)
+
+    def _query_distinct(self, q: np.ndarray, k: int):
+        if self.plan.brute_force:
+            return _concat3(_brute_query(q, self._distinct, k))
+        parts = []
+        for t, table in enumerate(self._tables):
+            lo, hi = table.prefix_range(self._prefixes(q, t))
+            for qi, pos in _ranges(lo, hi):
+                parts.append(self._verify(qi, table.ids(pos), q, t, k))
+        return _concat3(parts)
+
+    # -- expanding collapsed fingerprints back to rows -------------------------------------
+
+    def _identical_row_pairs(self) -> Matches:
+        """Pairs of rows sharing a fingerprint (distance 0)."""
+        group_of = np.repeat(np.arange(len(self._distinct)), np.diff(self._row_ptr))
+        parts = []
+        for i, j in _equal_run_pairs(group_of):
+            a, b = self._rows[i], self._rows[j]
+            parts.append(Matches(np.minimum(a, b), np.maximum(a, b), np.zeros(len(a), np.int8)))
+        return _concat(parts)
+
+    def _expand(
+        self, left: np.ndarray, u: np.ndarray, d: np.ndarray, *, symmetric: bool
+    ) -> Matches:
+        """Turn (left, distinct id u) matches into row matches.
+
+        With `symmetric`, `left` is a distinct id too and both sides are expanded.
+        """
+        size_u = np.diff(self._row_ptr)[u]
+        size_l = np.diff(self._row_ptr)[left] if symmetric else np.ones(len(left), np.int64)
+        count = size_l * size_u
+        total = int(count.sum())
+        if total == 0:
+            return Matches.empty()
+        owner = np.repeat(np.arange(len(u)), count)
+        k = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
+        ri, rj = np.divmod(k, size_u[owner])
+        right = self._rows[self._row_ptr[u[owner]] + rj]
+        if symmetric:
+            lrows = self._rows[self._row_ptr[left[owner]] + ri]
+            return Matches(np.minimum(lrows, right), np.maximum(lrows, right), d[owner])
+        return Matches(left[owner].astype(np.int64), right, d[owner])
+
+
+def _id_bits(n: int) -> int:
+    return max(1, int(n - 1).bit_length())
+
+
+def _as_fingerprints(values) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"fingerprints must be a 1-D array, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
+        raise ValueError("fingerprints must be unsigned 64-bit values")
+    if arr.size == 0:
+        return np.zeros(0, dtype=np.uint64)
+    return arr.astype(np.uint64, copy=False)
+
+
+def _equal_run_pairs(sorted_keys: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """All position pairs (i, j), i < j, inside runs of equal values of a sorted array.
+
+    Yields them by gap d = j − i: in a sorted array keys[i] == keys[i + d] means the
+    whole stretch is equal, so each round only re-checks the survivors of the last;
+    work is proportional to the pairs produced.
+    """
+    n = len(sorted_keys)
+    active = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1]) if n > 1 else np.zeros(0, np.int64)
+    gap = 1
+    while active.size:
+        for s in range(0, len(active), _PAIR_CHUNK):
+            chunk = active[s : s + _PAIR_CHUNK]
+            yield chunk, chunk + gap
+        gap += 1
+        active = active[active + gap < n]
+        active = active[sorted_keys[active + gap] == sorted_keys[active]]
+
+
+def _ranges(lo: np.ndarray, hi: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(query index, position) for every position in [lo[i], hi[i]), in bounded chunks."""
+    counts = hi - lo
+    nonzero = np.flatnonzero(counts)
+    if nonzero.size == 0:
+        return
+    cum = np.cumsum(counts[nonzero])
+    start = 0
+    while start < len(nonzero):
+        base = cum[start - 1] if start else 0
+        stop = int(np.searchsorted(cum, base + _PAIR_CHUNK, side="right"))
+        stop = max(stop, start + 1)
+        idx = nonzero[start:stop]
+        c = counts[idx]
+        qi = np.repeat(idx, c)
+        pos = np.repeat(lo[idx], c) + (np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c))
+        yield qi, pos
+        start = stop
+
+
+def _brute_pairs(fps: np.ndarray, k: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    n = len(fps)
+    rows = max(1, _BRUTE_CHUNK // max(n, 1))
+    for i0 in range(0, n, rows):
+        block = fps[i0 : i0 + rows]
+        dist = np.bitwise_count(block[:, None] ^ fps[None, :])
+        a, b = np.nonzero(dist <= k)
+        a = a + i0
+        upper = b > a
+        a, b = a[upper], b[upper]
+        yield a, b, dist[a - i0, b].astype(np.int8)
+
+
+def _brute_query(
+    q: np.ndarray, fps: np.ndarray, k: int
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    rows = max(1, _BRUTE_CHUNK // max(len(fps), 1))
+    for i0 in range(0, len(q), rows):
+        dist = np.bitwise_count(q[i0 : i0 + rows, None] ^ fps[None, :])
+        a, b = np.nonzero(dist <= k)
+        yield a + i0, b, dist[a, b].astype(np.int8)
+
+
+def _concat3(parts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    parts = list(parts)
+    if not parts:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)
+    a, b, d = zip(*parts, strict=True)
+    return (
+        np.concatenate(a).astype(np.int64),
+        np.concatenate(b).astype(np.int64),
+        np.concatenate(d).astype(np.int8),
+    )
+
+
+def _concat(parts: list[Matches]) -> Matches:
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return Matches.empty()
+    return Matches(*_concat3((p.left, p.right, p.distance) for p in parts))
+
+
+def _sorted(m: Matches) -> Matches:
+    order = np.lexsort((m.right, m.left))
+    return Matches(m.left[order], m.right[order], m.distance[order])

@@ -1,0 +1,86 @@
+"""Tokenization and feature weighting."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.features import (
+    FeatureWeights,
+    IdfTable,
+    corpus_features,
+    document_features,
+    shingle_hashes,
+)
+from core.tokens import document_tokens, hash_tokens, token_hash, tokenize
+
+
+def weight_of(vector, token: str) -> float:
+    pos = np.searchsorted(vector.hashes, np.uint64(token_hash(token)))
+    assert vector.hashes[pos] == np.uint64(token_hash(token)), f"{token!r} is not a feature"
+    return float(vector.weights[pos])
+
+
+def has(vector, token: str) -> bool:
+    return bool(np.isin(np.uint64(token_hash(token)), vector.hashes))
+
+
+def test_tokenize_mixed_chinese_latin_digits_with_nfkc_and_case_folding():
+    tokens = tokenize("ＳｉｍＨａｓｈ算法在2007年由Google用于网页去重")
+    assert "simhash" in tokens and "google" in tokens and "2007" in tokens
+    assert "算法" in tokens and "网页" in tokens
+
+
+def test_traditional_chinese_is_folded_to_simplified():
+    assert tokenize("這是網頁去重") == tokenize("这是网页去重")
+
+
+def test_stopwords_and_digits_are_dropped_by_default_and_kept_on_request():
+    tokens = document_tokens("", ["The cat and the dog saw 42 birds 的"])
+    default = document_features(tokens, FeatureWeights())
+    assert has(default, "cat") and not has(default, "the") and not has(default, "42")
+    keep_all = document_features(
+        tokens, FeatureWeights(remove_stopwords=False, ignore_digits=False)
+    )
+    assert has(keep_all, "the") and has(keep_all, "42") and has(keep_all, "的")
+
+
+def test_tf_schemes_and_title_boost():
+    tokens = document_tokens("apple", ["apple apple apple pear"])
+    raw = document_features(tokens, FeatureWeights(tf_scheme="raw", title_boost=1.5))
+    assert weight_of(raw, "apple") == pytest.approx(4.5) and weight_of(raw, "pear") == 1.0
+    log = document_features(tokens, FeatureWeights(tf_scheme="log", title_boost=1.0))
+    assert weight_of(log, "apple") == pytest.approx(1 + np.log(4))
+    binary = document_features(tokens, FeatureWeights(tf_scheme="binary"))
+    assert weight_of(binary, "apple") == 1.0
+
+
+def test_user_term_weights_boost_and_remove():
+    tokens = document_tokens("", ["template essay about rivers rivers"])
+    weights = FeatureWeights(tf_scheme="raw", term_weights=(("template", 0.0), ("rivers", 3.0)))
+    vector = document_features(tokens, weights)
+    assert not has(vector, "template")
+    assert weight_of(vector, "rivers") == pytest.approx(6.0)
+
+
+def test_shingles_depend_on_order_and_are_stable():
+    h = hash_tokens(["a", "b", "c"])
+    forward = shingle_hashes(h, 2)
+    backward = shingle_hashes(h[::-1].copy(), 2)
+    assert len(forward) == 2 and not set(forward.tolist()) & set(backward.tolist())
+    assert forward.tolist() == shingle_hashes(hash_tokens(["a", "b", "c"]), 2).tolist()
+
+
+def test_idf_downweights_common_features():
+    docs = [document_tokens("", [f"common {word}"]) for word in ("alpha", "beta", "gamma", "delta")]
+    vectors = corpus_features(docs, FeatureWeights(use_idf=True, tf_scheme="raw"))
+    assert weight_of(vectors[0], "common") < weight_of(vectors[0], "alpha")
+    table = IdfTable.from_features(corpus_features(docs, FeatureWeights()))
+    assert table.default > table.idf.max() - 1e-9
+
+
+def test_invalid_weights_are_rejected():
+    with pytest.raises(ValueError, match="tf_scheme"):
+        FeatureWeights(tf_scheme="sqrt")
+    with pytest.raises(ValueError, match="shingle_size"):
+        FeatureWeights(shingle_size=0)

@@ -1,0 +1,140 @@
+"""HammingIndex against a brute-force oracle, on random and planted near-duplicates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.index import BRUTE_FORCE, HammingIndex, choose_plan, make_plan
+
+
+def brute_pairs(fps: np.ndarray, k: int) -> set[tuple[int, int, int]]:
+    d = np.bitwise_count(fps[:, None] ^ fps[None, :])
+    a, b = np.nonzero(d <= k)
+    upper = a < b
+    return set(
+        zip(a[upper].tolist(), b[upper].tolist(), d[a[upper], b[upper]].tolist(), strict=True)
+    )
+
+
+def brute_query(q: np.ndarray, fps: np.ndarray, k: int) -> set[tuple[int, int, int]]:
+    d = np.bitwise_count(q[:, None] ^ fps[None, :])
+    a, b = np.nonzero(d <= k)
+    return set(zip(a.tolist(), b.tolist(), d[a, b].tolist(), strict=True))
+
+
+def as_set(m) -> set[tuple[int, int, int]]:
+    triples = list(zip(m.left.tolist(), m.right.tolist(), m.distance.tolist(), strict=True))
+    assert len(triples) == len(set(triples)), "a pair was reported twice"
+    return set(triples)
+
+
+def planted(rng: np.random.Generator, n: int, max_flips: int) -> np.ndarray:
+    """n random fingerprints plus a near copy (0..max_flips bits flipped) of a third of them."""
+    base = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    copies = base[rng.integers(0, n, n // 3)].copy()
+    for i in range(len(copies)):
+        for bit in rng.choice(64, rng.integers(0, max_flips + 1), replace=False):
+            copies[i] ^= np.uint64(1) << np.uint64(bit)
+    return np.concatenate([base, copies])
+
+
+@pytest.mark.parametrize("k", range(0, 13))
+def test_pairs_and_queries_match_brute_force_for_every_k(k):
+    rng = np.random.default_rng(k)
+    fps = planted(rng, 400, max_flips=k + 2)
+    fps = np.concatenate([fps, fps[:20]])  # exact copies too
+    index = HammingIndex(fps, max_distance=k)
+    assert as_set(index.pairs()) == brute_pairs(fps, k)
+    queries = planted(rng, 60, max_flips=k + 1)
+    assert as_set(index.query(queries)) == brute_query(queries, fps, k)
+
+
+@pytest.mark.parametrize(
+    ("n_blocks", "k"), [(4, 3), (5, 3), (6, 3), (8, 3), (3, 2), (13, 12), (2, 0)]
+)
+def test_every_block_layout_finds_the_same_pairs(n_blocks, k):
+    rng = np.random.default_rng(n_blocks * 100 + k)
+    fps = planted(rng, 500, max_flips=k + 1)
+    expected = brute_pairs(fps, k)
+    assert as_set(HammingIndex(fps, k, plan=make_plan(n_blocks, k)).pairs()) == expected
+    assert as_set(HammingIndex(fps, k, plan=BRUTE_FORCE).pairs()) == expected
+
+
+def test_lower_k_than_built_for_filters_pairs():
+    rng = np.random.default_rng(7)
+    fps = planted(rng, 600, max_flips=6)
+    index = HammingIndex(fps, max_distance=6)
+    for k in range(7):
+        assert as_set(index.pairs(k)) == brute_pairs(fps, k)
+    with pytest.raises(ValueError, match="max_distance"):
+        index.pairs(7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    values=st.lists(st.integers(0, 2**64 - 1), max_size=60),
+    k=st.integers(0, 8),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_property_matches_brute_force_with_near_copies(values, k, seed):
+    rng = np.random.default_rng(seed)
+    fps = np.array(values, dtype=np.uint64)
+    if len(fps):  # add near copies so there is something to find
+        flips = rng.integers(0, 64, len(fps)).astype(np.uint64)
+        fps = np.concatenate([fps, fps ^ (np.uint64(1) << flips)])
+    index = HammingIndex(fps, max_distance=k)
+    assert as_set(index.pairs()) == brute_pairs(fps, k)
+
+
+def test_edge_cases_empty_single_identical():
+    assert len(HammingIndex([], 3).pairs()) == 0
+    assert len(HammingIndex([], 3).query([1, 2])) == 0
+    assert len(HammingIndex([42], 3).pairs()) == 0
+    same = HammingIndex([7] * 5, 3)
+    assert same.distinct_count == 1
+    pairs = same.pairs()
+    assert len(pairs) == 10 and set(pairs.distance.tolist()) == {0}
+    assert same.query([7]).right.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_extreme_fingerprint_values_are_found():
+    top = 2**64 - 1
+    fps = np.array([top, top ^ 1, 0, 1], dtype=np.uint64)
+    index = HammingIndex(fps, 1, plan=make_plan(2, 1))
+    assert as_set(index.pairs()) == {(0, 1, 1), (2, 3, 1)}
+    assert as_set(index.query([top])) == {(0, 0, 0), (0, 1, 1)}
+
+
+def test_exact_copies_are_collapsed_not_quadratic_in_tables():
+    fps = np.array([5] * 3000 + [6], dtype=np.uint64)
+    index = HammingIndex(fps, 3)
+    assert index.distinct_count == 2
+    assert len(index.pairs(0)) == 3000 * 2999 // 2
+    assert len(index.query([6], 0)) == 1
+
+
+def test_invalid_arguments_are_rejected_clearly():
+    with pytest.raises(ValueError, match="between 0 and 32"):
+        HammingIndex([1, 2], max_distance=40)
+    with pytest.raises(ValueError, match="1-D"):
+        HammingIndex([[1, 2]], 3)
+    with pytest.raises(ValueError, match="unsigned"):
+        HammingIndex([-1], 3)
+    with pytest.raises(ValueError, match="recall"):
+        HammingIndex([1, 2], 3, plan=make_plan(4, 2))
+
+
+def test_cost_model_prefers_brute_force_for_tiny_sets_and_tables_for_large():
+    assert choose_plan(50, 3).brute_force
+    large = choose_plan(1_000_000, 3)
+    assert not large.brute_force
+    # the plan must guarantee recall: each table keeps b - k blocks
+    assert all(len(t) == len(large.blocks) - 3 for t in large.tables)
+
+
+def test_contains():
+    index = HammingIndex([3, 9], 2)
+    assert 9 in index and 4 not in index
