@@ -28,3 +28,35 @@ class ExtractionError(Exception):
 
 class UnsupportedFormat(ExtractionError):
     """The file is not a format SimSift reads; listed as skipped, not as an error."""
+
+
+STATUS_OK = "ok"
+STATUS_ERROR = "error"
+STATUS_SKIPPED = "skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class FileRecord:
+    """What a scan knows about one file: identity, extraction outcome and cached tokens.
+
+    `status` is "ok" (text extracted), "error" (`message` says why, for the user) or
+    "skipped" (not a format SimSift reads). `content_hash` is blake2b of the bytes (exact
+    copies), `text_hash` blake2b of the normalized text (same text in another format).
+    `tokens` is a `core.tokens.DocumentTokens` for "ok" records.
+    """
+
+    path: str
+    size: int
+    mtime_ns: int
+    status: str
+    message: str = ""
+    format: str = ""
+    title: str = ""
+    content_hash: bytes = b""
+    text_hash: bytes = b""
+    paragraphs: tuple[str, ...] = ()
+    tokens: object | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == STATUS_OK
