@@ -1,0 +1,110 @@
+"""Extraction stage: one file in, its title and paragraphs out.
+
+`extract` picks the reader from the file's content as well as its name (a PDF
+named .html is read as PDF, a Word document named .doc as DOCX) and turns every
+per-file problem into an `ExtractionError` whose message is shown to the user.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from core.document import ExtractedText, ExtractionError, UnsupportedFormat
+from core.extract.sniff import is_docx_zip, sniff_bytes, sniff_format
+
+__all__ = ["DEFAULT_MAX_BYTES", "SUPPORTED_SUFFIXES", "extract", "sniff_format"]
+
+DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+
+HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
+TEXT_SUFFIXES = frozenset({".txt", ".text", ".md", ".markdown"})
+WORD_SUFFIXES = frozenset({".docx", ".docm", ".dotx", ".doc"})
+PDF_SUFFIXES = frozenset({".pdf"})
+SUPPORTED_SUFFIXES: frozenset[str] = HTML_SUFFIXES | TEXT_SUFFIXES | WORD_SUFFIXES | PDF_SUFFIXES
+
+# Readers are imported on first use: trafilatura and pdfminer take a while to
+# import, and the GUI imports core at start-up.
+_READERS = {
+    "html": ("core.extract.html", "extract_html"),
+    "text": ("core.extract.text", "extract_text"),
+    "pdf": ("core.extract.pdf", "extract_pdf"),
+    "docx": ("core.extract.docx", "extract_docx"),
+}
+
+
+def extract(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ExtractedText:
+    """Read the text of one HTML, PDF, DOCX or plain-text file.
+
+    Raises:
+        UnsupportedFormat: the file is of a kind SimSift does not read (skipped).
+        ExtractionError: the file could not be read (message is user-facing).
+    """
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise ExtractionError(f"file too large ({size / 2**20:.0f} MB)")
+        if size == 0:
+            raise ExtractionError("empty file")
+        fmt = reader_for(path)
+        return _run_reader(fmt, path, max_bytes)
+    except OSError as error:
+        raise ExtractionError(f"cannot read file ({error.strerror or error})") from error
+
+
+def reader_for(path: Path) -> str:
+    """Reader ('html', 'pdf', 'docx', 'text') to use for `path`, from content then suffix."""
+    with path.open("rb") as f:
+        head = f.read(4096)
+    kind = sniff_bytes(head)
+    suffix = path.suffix.lower()
+    if kind == "pdf":
+        return "pdf"
+    if kind == "zip":
+        return _zip_reader(path, suffix)
+    if kind == "ole":
+        raise _ole_error(path, suffix)
+    if kind == "rtf":
+        raise UnsupportedFormat("RTF document; save as .docx")
+    if suffix in WORD_SUFFIXES and suffix != ".doc" and kind != "html":
+        raise ExtractionError("not a valid DOCX (corrupt or renamed file)")
+    if suffix in PDF_SUFFIXES:
+        raise ExtractionError("not a valid PDF (corrupt or renamed file)")
+    if kind is None:
+        raise UnsupportedFormat("unsupported file type (binary data)")
+    # A .txt or .md holding HTML stays text: such files are often notes that quote markup.
+    if suffix in TEXT_SUFFIXES:
+        return "text"
+    if kind == "html" or suffix in HTML_SUFFIXES:
+        return "html"
+    if suffix == ".doc":
+        return "text"
+    raise UnsupportedFormat(f"unsupported file type ({suffix or 'no extension'})")
+
+
+def _zip_reader(path: Path, suffix: str) -> str:
+    if is_docx_zip(path):
+        return "docx"
+    if suffix in WORD_SUFFIXES:
+        raise ExtractionError("not a valid DOCX (corrupt or renamed file)")
+    raise UnsupportedFormat(f"unsupported file type ({suffix or 'zip archive'})")
+
+
+def _ole_error(path: Path, suffix: str) -> ExtractionError:
+    """Error for an OLE compound file: encrypted OOXML, or an old binary Office file."""
+    # Password-protected .docx files are stored as OLE containers holding an
+    # "EncryptionInfo" stream (its directory name is UTF-16).
+    if "EncryptionInfo".encode("utf-16-le") in path.read_bytes()[: 2**20]:
+        return ExtractionError("password protected document")
+    if suffix in WORD_SUFFIXES:
+        return UnsupportedFormat("old binary .doc format; save as .docx")
+    return UnsupportedFormat("old binary Office file; save as .docx")
+
+
+def _run_reader(fmt: str, path: Path, max_bytes: int) -> ExtractedText:
+    module_name, function_name = _READERS[fmt]
+    reader = getattr(importlib.import_module(module_name), function_name)
+    if fmt in ("pdf", "docx"):
+        return reader(path, max_bytes=max_bytes)
+    return reader(path.read_bytes())

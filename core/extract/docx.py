@@ -1,0 +1,101 @@
+"""Word .docx files: body paragraphs and tables in document order, then footnotes."""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import docx
+from docx.document import Document as DocxDocument
+from docx.oxml.ns import qn
+from lxml import etree
+
+from core.document import ExtractedText, ExtractionError
+from core.extract.paragraphs import build_result
+
+# Unpacked size allowed for the whole package: a zip bomb declares far more.
+MAX_UNPACKED_BYTES = 2**30
+UNPACKED_TO_FILE_RATIO = 20
+
+_NOT_DOCX = "not a valid DOCX (corrupt or renamed file)"
+
+_P, _TBL, _TR, _TC = qn("w:p"), qn("w:tbl"), qn("w:tr"), qn("w:tc")
+_SDT, _SDT_CONTENT = qn("w:sdt"), qn("w:sdtContent")
+_T, _TAB, _BR, _CR = qn("w:t"), qn("w:tab"), qn("w:br"), qn("w:cr")
+_FOOTNOTE, _FOOTNOTE_TYPE = qn("w:footnote"), qn("w:type")
+
+
+def check_package(path: Path, max_bytes: int) -> None:
+    """Refuse a file that is not a readable zip, or whose declared unpacked size is a bomb's."""
+    limit = min(MAX_UNPACKED_BYTES, UNPACKED_TO_FILE_RATIO * max_bytes)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+            names = set(archive.namelist())
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as error:
+        raise ExtractionError(_NOT_DOCX) from error
+    if unpacked > limit:
+        raise ExtractionError(f"DOCX unpacks to {unpacked / 2**20:.0f} MB (possible zip bomb)")
+    if "word/document.xml" not in names:
+        raise ExtractionError(_NOT_DOCX)
+
+
+def paragraph_text(p: etree._Element) -> str:
+    """Visible text of one w:p: runs, hyperlinks, fields; tabs and breaks as spaces."""
+    parts = []
+    for node in p.iter(_T, _TAB, _BR, _CR):
+        parts.append(node.text or "" if node.tag == _T else " ")
+    return "".join(parts)
+
+
+def block_texts(container: etree._Element) -> Iterator[str]:
+    """Paragraph texts of a body or table cell, descending into tables and content controls."""
+    for child in container.iterchildren():
+        if child.tag == _P:
+            yield paragraph_text(child)
+        elif child.tag == _TBL:
+            yield from table_rows(child)
+        elif child.tag == _SDT:
+            content = child.find(_SDT_CONTENT)
+            if content is not None:
+                yield from block_texts(content)
+
+
+def table_rows(table: etree._Element) -> Iterator[str]:
+    """One paragraph per table row (cells joined by spaces); nested tables follow their row."""
+    for row in table.iterchildren(_TR):
+        cells, nested = [], []
+        for cell in row.iterchildren(_TC):
+            cell_paragraphs = [paragraph_text(p) for p in cell.iterchildren(_P)]
+            cells.append(" ".join(cell_paragraphs))
+            for inner in cell.iterchildren(_TBL):
+                nested.extend(table_rows(inner))
+        yield " ".join(cells)
+        yield from nested
+
+
+def footnote_texts(document: DocxDocument) -> Iterator[str]:
+    """Paragraphs of real footnotes (separator pseudo-notes skipped); none if no part."""
+    for rel in document.part.rels.values():
+        if rel.reltype.endswith("/footnotes") and not rel.is_external:
+            root = etree.fromstring(rel.target_part.blob)
+            for note in root.iterchildren(_FOOTNOTE):
+                if note.get(_FOOTNOTE_TYPE) is None:
+                    yield from block_texts(note)
+
+
+def extract_docx(path: Path, *, max_bytes: int) -> ExtractedText:
+    """Text of a .docx: body paragraphs and table rows in order, then footnotes.
+
+    Headers and footers are skipped: they repeat on every page and are usually
+    template text (school, course name) that would make unrelated essays look alike.
+    """
+    check_package(path, max_bytes)
+    try:
+        document = docx.Document(str(path))
+        paragraphs = [*block_texts(document.element.body), *footnote_texts(document)]
+        title = document.core_properties.title or ""
+    except (KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as error:
+        raise ExtractionError(_NOT_DOCX) from error
+    return build_result(title, paragraphs, "docx")
