@@ -218,7 +218,7 @@ def main() -> None:
     OUT.mkdir(exist_ok=True)
 
     en_title, en = rst_paragraphs(args.english, 12)
-    zh_title, zh = chinese_paragraphs(args.chinese, 8)
+    zh_title, zh = chinese_paragraphs(args.chinese, 5)
     make_article("article_en", en_title, en)
     make_article("article_zh", zh_title, zh)
 
