@@ -44,7 +44,9 @@ def test_connected_components_matches_naive_union_find_on_random_graphs():
         left = rng.integers(0, n, m)
         right = rng.integers(0, n, m)
         labels = connected_components(n, left, right)
-        assert as_groups(labels) == naive_components(n, zip(left.tolist(), right.tolist(), strict=True))
+        assert as_groups(labels) == naive_components(
+            n, zip(left.tolist(), right.tolist(), strict=True)
+        )
 
 
 def test_long_chain_is_one_component():
@@ -54,7 +56,10 @@ def test_long_chain_is_one_component():
 
 
 def make_corpus():
-    fps = np.array([0b0000, 0b0001, 0b0011, 0b0111, 0xFF00, 0xFF00, 0xFF01, 0x5A5A_A5A5_0F0F_F0F0], dtype=np.uint64)
+    fps = np.array(
+        [0b0000, 0b0001, 0b0011, 0b0111, 0xFF00, 0xFF00, 0xFF01, 0x5A5A_A5A5_0F0F_F0F0],
+        dtype=np.uint64,
+    )
     content = np.array([1, 2, 3, 4, 5, 5, 6, 7])  # docs 4 and 5 are byte-identical
     text = np.array([1, 2, 3, 4, 5, 5, 5, 7])  # doc 6 has the same text as 4 (other format)
     rank = np.arange(len(fps))

@@ -1,0 +1,1 @@
+"""SimSift desktop application (PySide6). Shows what `core` computes; never computes itself."""

@@ -1,0 +1,164 @@
+"""Command line: `simsift scan PATH... [--k K] [--out DIR] [--format csv|json]`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from core import __version__
+from core.cluster import KIND_NAMES
+from core.progress import Cancelled, CancelToken, Progress
+from core.scan import DEFAULT_K, MAX_K, ScanOptions, ScanResult, scan
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="simsift", description="Find near-duplicate documents.")
+    parser.add_argument("--version", action="version", version=f"SimSift {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    s = commands.add_parser("scan", help="scan folders and report near-duplicates")
+    s.add_argument("paths", nargs="+", metavar="PATH", help="folders or files to scan")
+    s.add_argument(
+        "--k", type=int, default=DEFAULT_K, help=f"max Hamming distance, 0..{MAX_K} (default 3)"
+    )
+    s.add_argument("--out", type=Path, default=Path("simsift-report"), help="output folder")
+    s.add_argument("--format", choices=("csv", "json"), default="csv")
+    s.add_argument(
+        "--reference", action="append", default=[], metavar="PATH", help="reference folder"
+    )
+    s.add_argument(
+        "--exclude", action="append", default=[], metavar="GLOB", help="skip matching files"
+    )
+    s.add_argument(
+        "--workers", type=int, default=None, help="reader processes (default: all cores)"
+    )
+    s.add_argument(
+        "--catalog", type=Path, default=None, help="catalog file (default: user data dir)"
+    )
+    s.add_argument("--no-catalog", action="store_true", help="read every file, remember nothing")
+    s.add_argument("--quiet", action="store_true", help="no progress output")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for path in [*args.paths, *args.reference]:
+        if not os.path.exists(path):
+            parser.error(f"no such file or folder: {path}")
+    if not 0 <= args.k <= MAX_K:
+        parser.error(f"--k must be between 0 and {MAX_K}, not {args.k}")
+    if args.workers is not None and args.workers < 0:
+        parser.error("--workers must be 0 or more")
+    return run_scan(args)
+
+
+def run_scan(args: argparse.Namespace) -> int:
+    options = ScanOptions(
+        roots=tuple(args.paths),
+        reference_roots=tuple(args.reference),
+        exclude=tuple(args.exclude),
+        k_max=args.k,
+        **({"workers": args.workers} if args.workers is not None else {}),
+    )
+    reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
+    started = time.monotonic()
+    catalog = None if args.no_catalog else _open_catalog(args.catalog)
+    try:
+        result = scan(
+            options,
+            catalog=catalog,
+            ignored=catalog.ignored_pairs() if catalog else (),
+            progress=reporter,
+            cancel=CancelToken(),
+        )
+    except (Cancelled, KeyboardInterrupt):
+        reporter.finish()
+        print(
+            "simsift: scan interrupted; files read so far are kept in the catalog", file=sys.stderr
+        )
+        return 130
+    finally:
+        if catalog is not None:
+            catalog.close()
+    reporter.finish()
+    from core.report import write_report
+
+    written = write_report(result, args.k, args.out, args.format)
+    print(summary(result, args.k, time.monotonic() - started))
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def _open_catalog(path: Path | None):
+    from core.catalog import Catalog, CatalogError, default_catalog_path
+
+    target = path or default_catalog_path()
+    try:
+        return Catalog(target)
+    except CatalogError as error:
+        print(f"simsift: catalog {target} unusable ({error}); scanning without it", file=sys.stderr)
+        return None
+
+
+def summary(result: ScanResult, k: int, seconds: float) -> str:
+    """A few lines a user reads after a scan."""
+    pairs = result.pairs.within(k)
+    kinds = Counter(KIND_NAMES[c] for c in result.pair_kinds(pairs).tolist())
+    clusters = result.clusters(k)
+    files = len(result.documents) + len(result.errors) + len(result.skipped)
+    lines = [
+        f"{files} files in {seconds:.1f} s: {len(result.documents)} documents read "
+        f"({result.reused} unchanged since the last scan), {len(result.errors)} errors, "
+        f"{len(result.skipped)} skipped",
+        f"{len(pairs)} pairs within k={k}"
+        + (
+            " (" + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) + ")"
+            if kinds
+            else ""
+        )
+        + f" in {len(clusters)} clusters",
+    ]
+    for record in result.errors[:10]:
+        lines.append(f"  error: {record.path}: {record.message}")
+    if len(result.errors) > 10:
+        lines.append(f"  ... and {len(result.errors) - 10} more errors (see errors file)")
+    return "\n".join(lines)
+
+
+class _TerminalProgress:
+    """One self-overwriting status line on stderr, at most ten updates a second."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.last = 0.0
+        self.stage_started: dict[str, float] = {}
+        self.shown = False
+
+    def __call__(self, p: Progress) -> None:
+        now = time.monotonic()
+        started = self.stage_started.setdefault(p.stage, now)
+        if not self.enabled or (now - self.last < 0.1 and p.done != p.total):
+            return
+        self.last = now
+        line = f"{p.stage} {p.done}/{p.total}" if p.total else f"{p.stage} {p.done}"
+        rate = p.done / (now - started) if now > started else 0.0
+        if p.total and rate > 0:
+            line += f"  {rate:.0f}/s  ETA {(p.total - p.done) / rate:.0f} s"
+        if p.current:
+            line += f"  {os.path.basename(p.current)[:40]}"
+        sys.stderr.write("\r\x1b[K" + line)
+        sys.stderr.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,402 @@
+"""The scan: folders in, fingerprints, pairs at k_max and clusters out.
+
+walk → read (extract + tokenize, in isolated worker processes, cached in the catalog)
+→ features → SimHash → HammingIndex → pairs at k_max → clusters at k.
+
+A `ScanResult` keeps the token streams, so changing k (filter pairs, re-cluster) or the
+weights (recompute fingerprints) never re-reads a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from core.cluster import Clusters, build_clusters, pair_kinds
+from core.document import (
+    STATUS_ERROR,
+    STATUS_OK,
+    STATUS_SKIPPED,
+    ExtractionError,
+    FileRecord,
+    UnsupportedFormat,
+)
+from core.features import FeatureWeights, corpus_features
+from core.index import HammingIndex, Matches
+from core.normalize import normalize_text
+from core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from core.simhash import simhash_batch
+from core.tokens import document_tokens
+from core.walk import FoundFile, walk_files
+from core.workers import TaskFailure, default_workers, run_isolated
+
+DEFAULT_K = 3
+DEFAULT_K_MAX = 8
+MAX_K = 16
+_STORE_BATCH = 100
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    """What to scan and how.
+
+    Args:
+        roots: folders (or single files) to scan.
+        reference_roots: folders whose files are compared with the others but never
+            reported among themselves (assignment prompt, last year's essays).
+        exclude: glob patterns for files and folders to leave out.
+        weights: feature weighting.
+        k_max: pairs are computed once at this distance; any k <= k_max re-clusters instantly.
+        workers: reader processes; 0 reads in this process (no time budget; tests, debugging).
+        file_timeout: seconds one file may take to read before it is reported and skipped.
+        max_file_bytes: larger files are reported, not read.
+        traditional_to_simplified: fold Traditional Chinese to Simplified before hashing.
+    """
+
+    roots: tuple[str, ...]
+    reference_roots: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    include_hidden: bool = False
+    weights: FeatureWeights = field(default_factory=FeatureWeights)
+    k_max: int = DEFAULT_K_MAX
+    workers: int = field(default_factory=default_workers)
+    file_timeout: float = 60.0
+    max_file_bytes: int = 200 * 1024 * 1024
+    memory_limit: int | None = 3 * 1024**3
+    traditional_to_simplified: bool = True
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.k_max <= MAX_K:
+            raise ValueError(f"k_max must be between 0 and {MAX_K}, not {self.k_max}")
+
+
+@dataclass(frozen=True, slots=True)
+class _ReadTask:
+    path: str
+    size: int
+    mtime_ns: int
+    max_bytes: int
+    traditional_to_simplified: bool
+
+
+def read_file(task: _ReadTask) -> FileRecord:
+    """Extract and tokenize one file; every per-file problem becomes an error record."""
+    base = FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR)
+    from core.extract import extract  # keeps GUI start-up free of parser imports
+
+    try:
+        extracted = extract(Path(task.path), max_bytes=task.max_bytes)
+        content_hash = _file_hash(task.path)
+    except UnsupportedFormat as error:
+        return replace(base, status=STATUS_SKIPPED, message=str(error))
+    except ExtractionError as error:
+        return replace(base, message=str(error))
+    except OSError as error:
+        return replace(base, message=f"cannot read file ({error.strerror or error})")
+    except RecursionError:
+        return replace(base, message="document is nested too deeply to read")
+    tokens = document_tokens(
+        extracted.title,
+        extracted.paragraphs,
+        traditional_to_simplified=task.traditional_to_simplified,
+    )
+    if len(tokens.body) == 0:
+        return replace(base, format=extracted.format, message="no words found in the text")
+    return replace(
+        base,
+        status=STATUS_OK,
+        format=extracted.format,
+        title=extracted.title,
+        content_hash=content_hash,
+        text_hash=_text_hash(extracted.paragraphs, task.traditional_to_simplified),
+        paragraphs=extracted.paragraphs,
+        tokens=tokens,
+    )
+
+
+def _file_hash(path: str) -> bytes:
+    digest = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.digest()
+
+
+def _text_hash(paragraphs: Sequence[str], t2s: bool) -> bytes:
+    """Hash of the normalized body text with all whitespace removed: same text, any format."""
+    text = normalize_text("".join(paragraphs), traditional_to_simplified=t2s)
+    return hashlib.blake2b("".join(text.split()).encode("utf-8"), digest_size=16).digest()
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """Everything a scan found. Documents are the readable files, numbered 0..n-1.
+
+    `pairs` holds every pair of documents within `k_max` (reference-only pairs and
+    ignored pairs removed); `clusters(k)` groups them for any k <= k_max.
+    """
+
+    options: ScanOptions
+    documents: tuple[FileRecord, ...]
+    errors: tuple[FileRecord, ...]
+    skipped: tuple[FileRecord, ...]
+    is_reference: np.ndarray  # bool per document
+    fingerprints: np.ndarray  # uint64 per document
+    pairs: Matches
+    content_codes: np.ndarray  # int64 per document: equal codes = same bytes
+    text_codes: np.ndarray  # int64 per document: equal codes = same normalized text
+    reference_rank: np.ndarray  # int64 per document: lower = better cluster reference
+    reused: int = 0  # files taken unchanged from the catalog
+
+    @property
+    def k_max(self) -> int:
+        return self.options.k_max
+
+    def clusters(self, k: int) -> Clusters:
+        """Clusters at distance k (0 <= k <= k_max), from the stored pairs."""
+        if not 0 <= k <= self.k_max:
+            raise ValueError(f"k must be between 0 and {self.k_max}, not {k}")
+        return build_clusters(
+            self.pairs,
+            k,
+            self.fingerprints,
+            self.content_codes,
+            self.text_codes,
+            self.reference_rank,
+        )
+
+    def pair_kinds(self, pairs: Matches) -> np.ndarray:
+        return pair_kinds(pairs.left, pairs.right, self.content_codes, self.text_codes)
+
+    def reweighted(
+        self,
+        weights: FeatureWeights,
+        *,
+        ignored: Iterable[frozenset[str]] = (),
+        progress: ProgressCallback = no_progress,
+        cancel: CancelToken | None = None,
+    ) -> ScanResult:
+        """The same documents fingerprinted with other weights (no file is read again)."""
+        options = replace(self.options, weights=weights)
+        fingerprints = fingerprint_documents(
+            self.documents, weights, progress, cancel or CancelToken()
+        )
+        pairs = find_pairs(
+            fingerprints, options.k_max, self.is_reference, _ignored_mask(self.documents, ignored)
+        )
+        return replace(self, options=options, fingerprints=fingerprints, pairs=pairs)
+
+
+def scan(
+    options: ScanOptions,
+    *,
+    catalog=None,
+    ignored: Iterable[frozenset[str]] = (),
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> ScanResult:
+    """Scan the folders in `options` and find near-duplicate pairs up to k_max.
+
+    Args:
+        catalog: a `core.catalog.Catalog` to reuse unchanged files from and store new
+            results in (committed in batches, so an interrupted scan resumes), or None.
+        ignored: pairs of paths the user marked "not a duplicate".
+        progress: called with `Progress` reports (stages "finding", "reading",
+            "fingerprinting", "comparing").
+        cancel: set it to stop; raises `Cancelled`. Files already read stay in the catalog.
+    """
+    cancel = cancel or CancelToken()
+    found = _find_files(options, progress, cancel)
+    records, reused = _read_files(found, options, catalog, progress, cancel)
+    if catalog is not None:
+        catalog.prune(_all_roots(options), {f.path for f in found})
+    documents = tuple(r for r in records if r.ok)
+    fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
+    progress(Progress("comparing", 0, 1))
+    is_reference = np.array(
+        [_under_any(d.path, options.reference_roots) for d in documents], dtype=bool
+    )
+    pairs = find_pairs(fingerprints, options.k_max, is_reference, _ignored_mask(documents, ignored))
+    progress(Progress("comparing", 1, 1))
+    return ScanResult(
+        options=options,
+        documents=documents,
+        errors=tuple(r for r in records if r.status == STATUS_ERROR),
+        skipped=tuple(r for r in records if r.status == STATUS_SKIPPED),
+        is_reference=is_reference,
+        fingerprints=fingerprints,
+        pairs=pairs,
+        content_codes=_codes([d.content_hash for d in documents]),
+        text_codes=_codes([d.text_hash for d in documents]),
+        reference_rank=_reference_rank(documents, is_reference),
+        reused=reused,
+    )
+
+
+def _all_roots(options: ScanOptions) -> tuple[str, ...]:
+    return tuple(os.path.abspath(r) for r in (*options.roots, *options.reference_roots))
+
+
+def _find_files(
+    options: ScanOptions, progress: ProgressCallback, cancel: CancelToken
+) -> list[FoundFile]:
+    found: list[FoundFile] = []
+    for f in walk_files(
+        _all_roots(options), exclude=options.exclude, include_hidden=options.include_hidden
+    ):
+        found.append(f)
+        if len(found) % 500 == 0:
+            cancel.check()
+            progress(Progress("finding", len(found), 0, f.path))
+    return found
+
+
+def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRecord], int]:
+    """Records for all found files: unchanged ones from the catalog, the rest read anew."""
+    from core.extract import SUPPORTED_SUFFIXES
+
+    cached = catalog.lookup_many((f.path, f.size, f.mtime_ns) for f in found) if catalog else {}
+    records: list[FileRecord] = []
+    to_read: list[_ReadTask] = []
+    for f in found:
+        suffix = os.path.splitext(f.path)[1].lower()
+        if f.path in cached:
+            records.append(cached[f.path])
+        elif suffix and suffix not in SUPPORTED_SUFFIXES:
+            records.append(
+                FileRecord(f.path, f.size, f.mtime_ns, STATUS_SKIPPED, f"not a document ({suffix})")
+            )
+        else:
+            to_read.append(
+                _ReadTask(
+                    f.path,
+                    f.size,
+                    f.mtime_ns,
+                    options.max_file_bytes,
+                    options.traditional_to_simplified,
+                )
+            )
+    total = len(to_read)
+    progress(Progress("reading", 0, total))
+    batch: list[FileRecord] = []
+    for done, record in enumerate(_read_all(to_read, options, cancel), start=1):
+        records.append(record)
+        batch.append(record)
+        if catalog is not None and len(batch) >= _STORE_BATCH:
+            catalog.store(batch)
+            batch = []
+        progress(Progress("reading", done, total, record.path))
+    if catalog is not None and batch:
+        catalog.store(batch)
+    order = {f.path: i for i, f in enumerate(found)}
+    records.sort(key=lambda r: order[r.path])
+    return records, len(cached)
+
+
+def _read_all(tasks: list[_ReadTask], options: ScanOptions, cancel: CancelToken):
+    """Read files in worker processes (or in-process when workers == 0)."""
+    if options.workers == 0 or not tasks:
+        for task in tasks:
+            cancel.check()
+            yield read_file(task)
+        return
+    for task, result in run_isolated(
+        read_file,
+        tasks,
+        workers=options.workers,
+        timeout=options.file_timeout,
+        cancel=cancel,
+        memory_limit=options.memory_limit,
+    ):
+        if isinstance(result, TaskFailure):
+            yield FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR, result.message)
+        else:
+            yield result
+
+
+def fingerprint_documents(
+    documents: Sequence[FileRecord],
+    weights: FeatureWeights,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> np.ndarray:
+    """SimHash fingerprints of documents from their cached tokens."""
+    cancel = cancel or CancelToken()
+    total = len(documents)
+    progress(Progress("fingerprinting", 0, total))
+    step = 2000
+    if not weights.use_idf:
+        parts = []
+        for start in range(0, total, step):
+            cancel.check()
+            chunk = documents[start : start + step]
+            parts.append(simhash_batch(corpus_features([d.tokens for d in chunk], weights)))
+            progress(Progress("fingerprinting", min(total, start + step), total))
+        return np.concatenate(parts) if parts else np.zeros(0, np.uint64)
+    # idf needs the whole corpus' document frequencies first
+    vectors = corpus_features([d.tokens for d in documents], weights)
+    cancel.check()
+    fingerprints = simhash_batch(vectors)
+    progress(Progress("fingerprinting", total, total))
+    return fingerprints
+
+
+def find_pairs(
+    fingerprints: np.ndarray,
+    k_max: int,
+    is_reference: np.ndarray,
+    ignored: np.ndarray | None = None,
+) -> Matches:
+    """Pairs within k_max, minus pairs of two reference documents and ignored pairs.
+
+    `ignored` holds keys `left * n + right` (left < right) of pairs to leave out.
+    """
+    pairs = HammingIndex(fingerprints, k_max).pairs()
+    keep = ~(is_reference[pairs.left] & is_reference[pairs.right])
+    if ignored is not None and len(ignored):
+        keep &= ~np.isin(pairs.left * len(fingerprints) + pairs.right, ignored)
+    return Matches(pairs.left[keep], pairs.right[keep], pairs.distance[keep])
+
+
+def _ignored_mask(documents: Sequence[FileRecord], ignored: Iterable[frozenset[str]]) -> np.ndarray:
+    """Sorted keys (a * n + b, a < b) of the document pairs the user marked as not duplicates."""
+    number = {d.path: i for i, d in enumerate(documents)}
+    n = len(documents)
+    keys = []
+    for pair in ignored:
+        paths = sorted(pair)
+        if len(paths) == 2 and paths[0] in number and paths[1] in number:
+            a, b = sorted((number[paths[0]], number[paths[1]]))
+            keys.append(a * n + b)
+    return np.unique(np.array(keys, dtype=np.int64))
+
+
+def _codes(hashes: Sequence[bytes]) -> np.ndarray:
+    """Small integer codes, equal exactly where the hashes are equal."""
+    table: dict[bytes, int] = {}
+    return np.array([table.setdefault(h, len(table)) for h in hashes], dtype=np.int64)
+
+
+def _under_any(path: str, roots: Iterable[str]) -> bool:
+    for root in roots:
+        root = os.path.abspath(root)
+        if path == root or path.startswith(root.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
+def _reference_rank(documents: Sequence[FileRecord], is_reference: np.ndarray) -> np.ndarray:
+    """Best cluster reference first: in a reference folder, then oldest, then largest."""
+    if not documents:
+        return np.zeros(0, np.int64)
+    mtime = np.array([d.mtime_ns for d in documents], dtype=np.int64)
+    size = np.array([d.size for d in documents], dtype=np.int64)
+    order = np.lexsort((-size, mtime, ~is_reference))
+    rank = np.empty(len(documents), dtype=np.int64)
+    rank[order] = np.arange(len(documents))
+    return rank

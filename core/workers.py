@@ -1,0 +1,157 @@
+"""A process pool that survives bad files: per-task time budget, crashed workers replaced.
+
+`concurrent.futures` cannot stop one hung task (a PDF that loops pdfminer forever),
+so each worker here has its own pipe; the parent hands out one task at a time,
+watches deadlines, and kills and replaces a worker that overruns or dies. Cancelling
+terminates all workers at once, so a cancel takes effect well within a second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from core.progress import CancelToken
+
+_POLL_SECONDS = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class TaskFailure:
+    """A task that produced no result: it overran its budget or its worker died."""
+
+    message: str
+
+
+def _limit_memory(max_bytes: int | None) -> None:
+    if not max_bytes:
+        return
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (max_bytes, max_bytes))
+    except (ImportError, ValueError, OSError):
+        pass  # not available on this platform: the time budget still applies
+
+
+def _worker_main(conn: Connection, fn: Callable[[Any], Any], memory_limit: int | None) -> None:
+    _limit_memory(memory_limit)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if task is None:
+            return
+        try:
+            conn.send(fn(task))
+        except MemoryError:
+            conn.send(TaskFailure("out of memory while reading this file"))
+
+
+class _Worker:
+    def __init__(self, ctx, fn, memory_limit):
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, args=(child, fn, memory_limit), daemon=True)
+        self.process.start()
+        child.close()
+        self.task: Any = None
+        self.started = 0.0
+
+    def give(self, task: Any) -> None:
+        self.task = task
+        self.started = time.monotonic()
+        self.conn.send(task)
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.join(timeout=2)
+        self.conn.close()
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.conn.send(None)
+        self.process.join(timeout=1)
+        if self.process.is_alive():
+            self.process.kill()
+        self.conn.close()
+
+
+def run_isolated(
+    fn: Callable[[Any], Any],
+    tasks: Iterable[Any],
+    *,
+    workers: int,
+    timeout: float,
+    cancel: CancelToken,
+    memory_limit: int | None = None,
+) -> Iterator[tuple[Any, Any]]:
+    """Yield (task, result) as workers finish; result is a `TaskFailure` on timeout or crash.
+
+    `fn` must be a picklable top-level function. Raises `Cancelled` (after stopping all
+    workers) when `cancel` is set. Results come in completion order.
+    """
+    ctx = mp.get_context("spawn")  # fork is unsafe beside GUI threads
+    pending = list(tasks)
+    pending.reverse()
+    pool = [_Worker(ctx, fn, memory_limit) for _ in range(max(1, min(workers, len(pending))))]
+    try:
+        for w in pool:
+            if pending:
+                w.give(pending.pop())
+        while any(w.task is not None for w in pool):
+            cancel.check()
+            busy = [w for w in pool if w.task is not None]
+            ready = wait([w.conn for w in busy], timeout=_POLL_SECONDS)
+            for i, w in enumerate(pool):
+                if w.task is None:
+                    continue
+                outcome = _collect(w, ready, timeout)
+                if outcome is None:
+                    continue
+                task, result, healthy = outcome
+                if not healthy:
+                    pool[i] = w = _Worker(ctx, fn, memory_limit)
+                w.task = None
+                if pending:
+                    w.give(pending.pop())
+                yield task, result
+                cancel.check()
+    finally:
+        for w in pool:
+            (w.kill if cancel.cancelled or w.task is not None else w.stop)()
+
+
+def _collect(w: _Worker, ready: list, timeout: float) -> tuple[Any, Any, bool] | None:
+    """(task, result, worker still usable) if the worker's task ended, else None."""
+    if w.conn in ready:
+        try:
+            return w.task, w.conn.recv(), True
+        except (EOFError, OSError):
+            w.kill()
+            return w.task, TaskFailure(_death_message(w)), False
+    if not w.process.is_alive():
+        w.kill()
+        return w.task, TaskFailure(_death_message(w)), False
+    if time.monotonic() - w.started > timeout:
+        w.kill()
+        return w.task, TaskFailure(f"took longer than {timeout:.0f} s to read; skipped"), False
+    return None
+
+
+def _death_message(w: _Worker) -> str:
+    code = w.process.exitcode
+    if code is not None and code < 0 and -code == 9:
+        return "reader was killed (out of memory?)"
+    return f"reader crashed on this file (exit code {code})"
+
+
+def default_workers() -> int:
+    """All cores (at least one)."""
+    return max(1, os.cpu_count() or 1)

@@ -1,0 +1,92 @@
+"""`simsift scan` as a user runs it: a real subprocess, files written, exit codes."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.core.corpus import write_corpus
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "core.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+def read_csv(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8-sig") as f:
+        return list(csv.DictReader(f))
+
+
+def test_scan_writes_pairs_clusters_errors(tmp_path):
+    paths = write_corpus(tmp_path / "docs")
+    (tmp_path / "docs" / "bad.pdf").write_text("not a pdf")
+    out = tmp_path / "report"
+    proc = run_cli(
+        "scan", str(tmp_path / "docs"), "--out", str(out), "--no-catalog", "--workers", "2"
+    )
+    assert proc.returncode == 0, proc.stderr
+    pairs = read_csv(out / "pairs.csv")
+    assert {frozenset((r["a"], r["b"])) for r in pairs} >= {
+        frozenset((str(paths["first"]), str(paths["edited"]))),
+        frozenset((str(paths["second"]), str(paths["exact"]))),
+    }
+    clusters = read_csv(out / "clusters.csv")
+    assert {r["kind"] for r in clusters} == {"reference", "near", "exact", "same text"}
+    assert read_csv(out / "errors.csv") == [
+        {
+            "path": str(tmp_path / "docs" / "bad.pdf"),
+            "error": "not a valid PDF (corrupt or renamed file)",
+        }
+    ]
+    assert "1 errors" in proc.stdout and "pairs within k=3" in proc.stdout
+
+
+def test_json_output_and_k_zero(tmp_path):
+    write_corpus(tmp_path / "docs")
+    out = tmp_path / "report"
+    proc = run_cli(
+        "scan",
+        str(tmp_path / "docs"),
+        "--k",
+        "0",
+        "--format",
+        "json",
+        "--out",
+        str(out),
+        "--no-catalog",
+    )
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    pairs = json.loads((out / "pairs.json").read_text(encoding="utf-8"))
+    assert pairs and all(p["distance"] == 0 for p in pairs)
+
+
+def test_bad_arguments_fail_with_a_clear_message(tmp_path):
+    missing = run_cli("scan", str(tmp_path / "nope"))
+    assert missing.returncode == 2 and "no such file or folder" in missing.stderr
+    bad_k = run_cli("scan", str(tmp_path), "--k", "40")
+    assert bad_k.returncode == 2 and "--k must be between 0 and 16" in bad_k.stderr
+
+
+def test_second_scan_reuses_the_catalog(tmp_path):
+    write_corpus(tmp_path / "docs")
+    catalog = tmp_path / "catalog.sqlite3"
+    args = ("scan", str(tmp_path / "docs"), "--out", str(tmp_path / "r"), "--catalog", str(catalog))
+    first = run_cli(*args)
+    assert first.returncode == 0, first.stderr
+    assert "(0 unchanged since the last scan)" in first.stdout
+    second = run_cli(*args)
+    assert second.returncode == 0, second.stderr
+    documents = int(second.stdout.split("documents read")[0].split(":")[-1])
+    assert f"({documents} unchanged since the last scan)" in second.stdout
