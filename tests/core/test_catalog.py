@@ -1,0 +1,432 @@
+"""Tests of the SQLite catalog: roundtrips, cache hits, atomic batches, crash safety, pruning."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core import catalog as catalog_module
+from core.catalog import SCHEMA_VERSION, Catalog, CatalogError, default_catalog_path
+from core.document import FileRecord
+from core.tokens import DocumentTokens, TokenStream, document_tokens
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def ok_record(path: str, size: int = 100, mtime_ns: int = 1, **fields) -> FileRecord:
+    """An "ok" record with real tokens of its paragraphs."""
+    title = fields.pop("title", "标题")
+    paragraphs = fields.pop("paragraphs", ("段落一 text", "second paragraph"))
+    return FileRecord(
+        path=path,
+        size=size,
+        mtime_ns=mtime_ns,
+        status="ok",
+        format="txt",
+        title=title,
+        content_hash=b"\x01" * 32,
+        text_hash=b"\x02" * 32,
+        paragraphs=tuple(paragraphs),
+        tokens=document_tokens(title, list(paragraphs)),
+        **fields,
+    )
+
+
+def skipped_record(path: str, size: int = 10, mtime_ns: int = 1) -> FileRecord:
+    return FileRecord(path=path, size=size, mtime_ns=mtime_ns, status="skipped")
+
+
+def assert_streams_equal(actual: TokenStream, expected: TokenStream) -> None:
+    for name in ("hashes", "is_digit", "para_starts"):
+        got, want = getattr(actual, name), getattr(expected, name)
+        assert got.dtype == want.dtype, name
+        np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+def assert_records_equal(actual: FileRecord, expected: FileRecord) -> None:
+    for name in ("path", "size", "mtime_ns", "status", "message", "format", "title"):
+        assert getattr(actual, name) == getattr(expected, name), name
+    assert actual.content_hash == expected.content_hash
+    assert actual.text_hash == expected.text_hash
+    assert actual.paragraphs == expected.paragraphs
+    assert isinstance(actual.tokens, DocumentTokens)
+    assert_streams_equal(actual.tokens.title, expected.tokens.title)
+    assert_streams_equal(actual.tokens.body, expected.tokens.body)
+
+
+@pytest.fixture
+def catalog_path(tmp_path: Path) -> Path:
+    return tmp_path / "catalog.sqlite3"
+
+
+# -- roundtrips ----------------------------------------------------------------
+
+
+def test_chinese_record_with_tokens_roundtrips_across_reopen(catalog_path: Path) -> None:
+    record = ok_record("/文档/论文 一.txt", size=1234, mtime_ns=1_700_000_000_123_456_789)
+    assert len(record.tokens.body) > 0 and len(record.tokens.title) > 0
+    with Catalog(catalog_path) as catalog:
+        catalog.store([record])
+    with Catalog(catalog_path) as catalog:
+        loaded = catalog.lookup(record.path, record.size, record.mtime_ns)
+    assert loaded is not None
+    assert_records_equal(loaded, record)
+
+
+def test_loaded_token_arrays_are_read_only(tmp_path: Path) -> None:
+    with Catalog(tmp_path / "c.sqlite3") as catalog:
+        catalog.store([ok_record("/a.txt")])
+        loaded = catalog.lookup("/a.txt", 100, 1)
+    with pytest.raises(ValueError, match="read-only"):
+        loaded.tokens.body.hashes[0] = 0
+
+
+def test_empty_paragraphs_keep_their_count(catalog_path: Path) -> None:
+    record = ok_record("/a.txt", paragraphs=("", "x\x1ey", ""))
+    with Catalog(catalog_path) as catalog:
+        catalog.store([record, ok_record("/none.txt", paragraphs=())])
+        assert catalog.lookup("/a.txt", 100, 1).paragraphs == ("", "x\x1ey", "")
+        assert catalog.lookup("/none.txt", 100, 1).paragraphs == ()
+
+
+def test_error_record_keeps_message_and_stores_no_tokens(catalog_path: Path) -> None:
+    tokens = document_tokens("t", ["body"])
+    record = FileRecord(
+        "/a/broken.pdf", 5, 7, "error", message="文件已损坏 (damaged)", tokens=tokens
+    )
+    with Catalog(catalog_path) as catalog:
+        catalog.store([record])
+        loaded = catalog.lookup("/a/broken.pdf", 5, 7)
+    assert loaded.status == "error"
+    assert loaded.message == "文件已损坏 (damaged)"
+    assert loaded.tokens is None
+
+
+def test_path_and_text_that_are_not_valid_utf8_roundtrip(catalog_path: Path) -> None:
+    # A POSIX file name with a non-UTF-8 byte reaches Python as a lone surrogate.
+    path = os.fsdecode(b"/docs/bad\xff name.txt") if os.name == "posix" else "/docs/bad\udcff.txt"
+    # Tokens come from clean text: the tokenizer itself does not accept lone surrogates.
+    record = replace(
+        ok_record(path), paragraphs=("lone \ud800 surrogate",), message="cannot \udcff"
+    )
+    with Catalog(catalog_path) as catalog:
+        catalog.store([record])
+    with Catalog(catalog_path) as catalog:
+        loaded = catalog.lookup(path, 100, 1)
+        assert [r.path for r in catalog.records_under(["/docs"])] == [path]
+    assert_records_equal(loaded, record)
+
+
+def test_store_replaces_the_previous_record_of_a_path(catalog_path: Path) -> None:
+    with Catalog(catalog_path) as catalog:
+        catalog.store([ok_record("/a.txt", size=1, paragraphs=("old",))])
+        catalog.store([ok_record("/a.txt", size=2, paragraphs=("new",))])
+        assert catalog.lookup("/a.txt", 1, 1) is None
+        assert catalog.lookup("/a.txt", 2, 1).paragraphs == ("new",)
+        assert len(catalog.records_under(["/"])) == 1
+
+
+# -- cache lookups -------------------------------------------------------------
+
+
+def test_lookup_misses_when_size_or_mtime_changed(catalog_path: Path) -> None:
+    with Catalog(catalog_path) as catalog:
+        catalog.store([ok_record("/a.txt", size=100, mtime_ns=5)])
+        assert catalog.lookup("/a.txt", 100, 5) is not None
+        assert catalog.lookup("/a.txt", 101, 5) is None
+        assert catalog.lookup("/a.txt", 100, 6) is None
+        assert catalog.lookup("/b.txt", 100, 5) is None
+
+
+def test_lookup_many_returns_only_unchanged_files(catalog_path: Path) -> None:
+    with Catalog(catalog_path) as catalog:
+        catalog.store([skipped_record(f"/d/{i}.bin", size=i, mtime_ns=i) for i in range(5)])
+        found = catalog.lookup_many(
+            [
+                ("/d/0.bin", 0, 0),
+                ("/d/1.bin", 1, 1),
+                ("/d/2.bin", 99, 2),  # size changed
+                ("/d/3.bin", 3, 99),  # mtime changed
+                ("/d/new.bin", 1, 1),  # never scanned
+            ]
+        )
+    assert sorted(found) == ["/d/0.bin", "/d/1.bin"]
+    assert found["/d/1.bin"].size == 1
+
+
+def test_lookup_many_handles_more_keys_than_one_query_holds(catalog_path: Path) -> None:
+    count = 3 * catalog_module._QUERY_CHUNK + 7
+    records = [skipped_record(f"/d/{i:05}.bin", size=i) for i in range(count)]
+    with Catalog(catalog_path) as catalog:
+        catalog.store(records)
+        found = catalog.lookup_many((r.path, r.size, r.mtime_ns) for r in records)
+    assert len(found) == count
+
+
+# -- atomicity and crash safety ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "bad_record",
+    [
+        FileRecord("/b/bad.txt", 1, 1, "ok", paragraphs=("fine", 42)),  # type: ignore[arg-type]
+        FileRecord("/b/bad.txt", 1, 1, "ok", tokens="not tokens"),
+    ],
+    ids=["non-str paragraph", "bogus tokens"],
+)
+def test_a_failing_record_rolls_back_its_whole_batch(
+    catalog_path: Path, bad_record: FileRecord
+) -> None:
+    with Catalog(catalog_path) as catalog:
+        catalog.store([ok_record("/a/1.txt"), ok_record("/a/2.txt")])
+        batch = [ok_record("/b/before.txt"), bad_record, ok_record("/b/after.txt")]
+        with pytest.raises(TypeError):
+            catalog.store(batch)
+        assert catalog.records_under(["/b"]) == []
+        # The failed batch leaves no open transaction behind: the next batch commits.
+        catalog.store([ok_record("/c/next.txt")])
+    with Catalog(catalog_path) as catalog:
+        assert [r.path for r in catalog.records_under(["/a", "/b", "/c"])] == [
+            "/a/1.txt",
+            "/a/2.txt",
+            "/c/next.txt",
+        ]
+
+
+_KILLED_WRITER = textwrap.dedent(
+    """
+    import sys, time
+    from core.catalog import Catalog
+    from core.document import FileRecord
+
+    catalog = Catalog(sys.argv[1])
+    catalog.store(FileRecord(f"/done/{i}.txt", i, i, "skipped") for i in range(50))
+    print("committed", flush=True)
+
+    def half_written_batch():
+        yield FileRecord("/half/0.txt", 0, 0, "skipped")
+        print("writing", flush=True)
+        time.sleep(60)  # killed here, inside the open transaction
+        yield FileRecord("/half/1.txt", 1, 1, "skipped")
+
+    catalog.store(half_written_batch())
+    """
+)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_sigkill_mid_batch_keeps_committed_batches(catalog_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    child = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_WRITER, str(catalog_path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO_ROOT,
+        env=env,
+    )
+    try:
+        assert child.stdout.readline().strip() == "committed"
+        assert child.stdout.readline().strip() == "writing"
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.stdout.close()
+    assert child.returncode == -signal.SIGKILL
+
+    with Catalog(catalog_path) as catalog:
+        assert len(catalog.records_under(["/done"])) == 50
+        assert catalog.records_under(["/half"]) == []
+        assert catalog.lookup("/done/7.txt", 7, 7) is not None
+
+
+def test_scanner_thread_writes_while_another_thread_reads(catalog_path: Path) -> None:
+    errors: list[BaseException] = []
+    catalog = Catalog(catalog_path)
+
+    def write() -> None:
+        try:
+            for batch in range(40):
+                catalog.store(skipped_record(f"/w/{batch}/{i}") for i in range(50))
+        except BaseException as error:
+            errors.append(error)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        while writer.is_alive():
+            catalog.lookup_many([(f"/w/0/{i}", 10, 1) for i in range(50)])
+            catalog.records_under(["/w/1"])
+    finally:
+        writer.join()
+    assert errors == []
+    assert len(catalog.records_under(["/w"])) == 40 * 50
+    catalog.close()
+
+
+# -- pruning and reopening -----------------------------------------------------
+
+TRICKY_PATHS = [
+    "/a/b/x.txt",
+    "/a/b/sub/y.txt",
+    "/a/bc/x.txt",
+    "/a/b%/z.txt",
+    "/a/b_/z.txt",
+    "/a/bXc/z.txt",
+    "/a/b c/中文 文件.txt",
+    "/a/中文/论文 1.txt",
+    "/a/中文2/other.txt",
+    "/a/50%_off/q.txt",
+    "/ab/x.txt",
+]
+
+
+def under_oracle(root: str, paths: list[str]) -> set[str]:
+    """Brute-force meaning of "under root": the root itself or below it."""
+    root = root.rstrip("/")
+    return {p for p in paths if p == root or p.startswith(root + "/")}
+
+
+@pytest.fixture
+def tricky_catalog(tmp_path: Path):
+    with Catalog(tmp_path / "tricky.sqlite3") as catalog:
+        catalog.store(skipped_record(p) for p in TRICKY_PATHS)
+        yield catalog
+
+
+@pytest.mark.parametrize(
+    ("root", "expected"),
+    [
+        ("/a/b", {"/a/b/x.txt", "/a/b/sub/y.txt"}),
+        ("/a/b/", {"/a/b/x.txt", "/a/b/sub/y.txt"}),
+        ("/a/b%", {"/a/b%/z.txt"}),
+        ("/a/b_", {"/a/b_/z.txt"}),
+        ("/a/b c", {"/a/b c/中文 文件.txt"}),
+        ("/a/中文", {"/a/中文/论文 1.txt"}),
+        ("/a/50%_off", {"/a/50%_off/q.txt"}),
+        ("/a/b/x.txt", {"/a/b/x.txt"}),
+        ("/a/nothing", set()),
+        ("/", set(TRICKY_PATHS)),
+    ],
+)
+def test_prune_deletes_exactly_the_files_under_root(
+    tricky_catalog: Catalog, root: str, expected: set[str]
+) -> None:
+    assert under_oracle(root, TRICKY_PATHS) == expected
+    deleted = tricky_catalog.prune([root], keep_paths=set())
+    remaining = {r.path for r in tricky_catalog.records_under(["/"])}
+    assert deleted == len(expected)
+    assert remaining == set(TRICKY_PATHS) - expected
+
+
+def test_prune_keeps_files_still_on_disk(tricky_catalog: Catalog) -> None:
+    deleted = tricky_catalog.prune(["/a/b", "/a/中文"], keep_paths={"/a/b/x.txt", "/a/bc/x.txt"})
+    assert deleted == 2
+    remaining = {r.path for r in tricky_catalog.records_under(["/"])}
+    assert remaining == set(TRICKY_PATHS) - {"/a/b/sub/y.txt", "/a/中文/论文 1.txt"}
+
+
+def test_records_under_overlapping_roots_lists_each_file_once_sorted(
+    tricky_catalog: Catalog,
+) -> None:
+    records = tricky_catalog.records_under(["/a/b", "/a/b/sub", "/a/b c"])
+    expected = sorted(under_oracle("/a/b", TRICKY_PATHS) | under_oracle("/a/b c", TRICKY_PATHS))
+    assert [r.path for r in records] == expected
+
+
+# -- ignored pairs -------------------------------------------------------------
+
+
+def test_ignored_pairs_are_order_independent_and_persist(catalog_path: Path) -> None:
+    with Catalog(catalog_path) as catalog:
+        catalog.ignore_pair("/x/甲.txt", "/x/a b.txt")
+        catalog.ignore_pair("/x/a b.txt", "/x/甲.txt")
+        catalog.ignore_pair("/x/1", "/x/2")
+    with Catalog(catalog_path) as catalog:
+        assert catalog.ignored_pairs() == {
+            frozenset({"/x/甲.txt", "/x/a b.txt"}),
+            frozenset({"/x/1", "/x/2"}),
+        }
+        catalog.unignore_pair("/x/甲.txt", "/x/a b.txt")
+        catalog.unignore_pair("/x/never", "/x/ignored")
+    with Catalog(catalog_path) as catalog:
+        assert catalog.ignored_pairs() == {frozenset({"/x/1", "/x/2"})}
+
+
+def test_a_file_cannot_be_paired_with_itself(catalog_path: Path) -> None:
+    with Catalog(catalog_path) as catalog, pytest.raises(ValueError):
+        catalog.ignore_pair("/x/a", "/x/a")
+
+
+# -- schema, identity, damage --------------------------------------------------
+
+
+def test_new_catalog_has_current_schema_version_and_wal(catalog_path: Path) -> None:
+    with Catalog(catalog_path) as catalog:
+        assert catalog.schema_version == SCHEMA_VERSION == 1
+    with sqlite3.connect(catalog_path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert raw.execute("PRAGMA application_id").fetchone()[0] == catalog_module.APPLICATION_ID
+    raw.close()
+
+
+def test_catalog_from_a_newer_simsift_is_refused(catalog_path: Path) -> None:
+    Catalog(catalog_path).close()
+    raw = sqlite3.connect(catalog_path)
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    raw.close()
+    with pytest.raises(CatalogError, match="newer SimSift"):
+        Catalog(catalog_path)
+
+
+def test_garbage_file_raises_catalog_error_and_is_left_alone(catalog_path: Path) -> None:
+    garbage = bytes(range(256)) * 64
+    catalog_path.write_bytes(garbage)
+    with pytest.raises(CatalogError, match="damaged"):
+        Catalog(catalog_path)
+    assert catalog_path.read_bytes() == garbage
+
+
+def test_foreign_sqlite_database_is_refused(catalog_path: Path) -> None:
+    raw = sqlite3.connect(catalog_path)
+    raw.execute("CREATE TABLE files (name TEXT)")
+    raw.commit()
+    raw.close()
+    with pytest.raises(CatalogError, match="not a SimSift catalog"):
+        Catalog(catalog_path)
+
+
+def test_empty_file_becomes_a_catalog(catalog_path: Path) -> None:
+    catalog_path.write_bytes(b"")
+    with Catalog(catalog_path) as catalog:
+        assert catalog.schema_version == SCHEMA_VERSION
+
+
+def test_closed_catalog_raises_catalog_error() -> None:
+    catalog = Catalog(":memory:")
+    with catalog:
+        catalog.store([skipped_record("/a")])
+    with pytest.raises(CatalogError, match="closed"):
+        catalog.lookup("/a", 10, 1)
+
+
+def test_default_catalog_path_is_in_user_data_dir(tmp_path: Path, monkeypatch) -> None:
+    data_dir = tmp_path / "data" / "SimSift"
+    monkeypatch.setattr(
+        catalog_module.platformdirs, "user_data_dir", lambda name, appauthor: str(data_dir)
+    )
+    path = default_catalog_path()
+    assert path == data_dir / "catalog.sqlite3"
+    assert data_dir.is_dir()
