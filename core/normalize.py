@@ -16,7 +16,16 @@ def normalize_text(text: str, *, traditional_to_simplified: bool = False) -> str
     if traditional_to_simplified:
         converter = _opencc_converter()
         if converter is not None:
-            text = converter.convert(text)
+            text = converter.convert(_without_lone_surrogates(text))
+    return text
+
+
+def _without_lone_surrogates(text: str) -> str:
+    """OpenCC needs valid UTF-8; undecodable bytes survive extraction as lone surrogates."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
     return text
 
 
