@@ -14,6 +14,7 @@ Peak memory is the traced numpy/Python allocation of building + all pairs.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
 import tracemalloc
@@ -80,6 +81,7 @@ def bench_brute(fps: np.ndarray, k: int, queries: np.ndarray) -> dict:
 def bench_simhash_package(fps: np.ndarray, k: int, queries: np.ndarray) -> dict:
     from simhash import Simhash, SimhashIndex
 
+    logging.getLogger("simhash").setLevel(logging.ERROR)  # it warns on every bucket over 200
     objs = [(str(i), Simhash(int(v), f=64)) for i, v in enumerate(fps.tolist())]
     index, build = timed(lambda: SimhashIndex(objs, f=64, k=k))
 
