@@ -1,3 +1,5 @@
+"""`python -m app` starts the desktop app."""
+
 import sys
 
 from app.main import main

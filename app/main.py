@@ -1,14 +1,57 @@
-"""Entry point of `simsift-gui`."""
+"""Entry point of `simsift-gui` and `python -m app`.
+
+Only Qt and the light parts of `core` load here; text extraction and jieba load in the
+scan's worker processes when a scan runs, so the window appears at once.
+"""
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 
-def main(argv: list[str] | None = None) -> int:
-    from PySide6.QtWidgets import QApplication, QLabel
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="simsift-gui", description="SimSift desktop app")
+    parser.add_argument("folders", nargs="*", help="folders to scan at once")
+    parser.add_argument("--language", choices=["en", "zh_CN"], help="UI language for this run")
+    return parser.parse_args(argv)
 
-    app = QApplication(sys.argv if argv is None else argv)
-    label = QLabel("SimSift")
-    label.show()
+
+def main(argv: list[str] | None = None) -> int:
+    """Open the main window; scan FOLDER arguments at once."""
+    from PySide6.QtWidgets import QApplication
+
+    argv = sys.argv if argv is None else argv
+    args = parse_args(argv[1:])
+    QApplication.setOrganizationName("SimSift")
+    QApplication.setApplicationName("SimSift")
+    app = QApplication(argv[:1])
+    window = build_window(args)
+    window.show()
+    if args.folders:
+        window.folders.add_paths(args.folders)
+        window.start_scan()
     return app.exec()
+
+
+def build_window(args: argparse.Namespace):
+    """The main window with the user's settings, catalog and language."""
+    from app.i18n import Translations
+    from app.main_window import MainWindow
+    from app.settings import Settings
+
+    settings = Settings()
+    translations = Translations()
+    translations.install(args.language or settings.language)
+    return MainWindow(settings, _open_catalog(), translations)
+
+
+def _open_catalog():
+    """The user's catalog, or None (scans still work, without reuse) if it cannot be opened."""
+    from core.catalog import Catalog, CatalogError, default_catalog_path
+
+    try:
+        return Catalog(default_catalog_path())
+    except CatalogError as error:
+        print(f"simsift-gui: {error}", file=sys.stderr)
+        return None

@@ -1,0 +1,157 @@
+"""The folders to scan: drop folders or files here, mark reference folders, exclude patterns."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class FolderList(QWidget):
+    """A list of folders (or single files); a checked item is a reference folder."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAcceptDrops(True)
+        self._title = QLabel()
+        self._list = QListWidget()
+        self._list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
+        self._list.itemChanged.connect(lambda _item: self.changed.emit())
+        self._add = QPushButton()
+        self._add.clicked.connect(self._choose_folder)
+        self._remove = QPushButton()
+        self._remove.clicked.connect(self.remove_selected)
+        self._exclude_label = QLabel()
+        self._exclude = QLineEdit()
+        self._exclude.editingFinished.connect(self.changed)
+        self._layout_widgets()
+        self.retranslate()
+
+    def _layout_widgets(self) -> None:
+        buttons = QHBoxLayout()
+        buttons.addWidget(self._add)
+        buttons.addWidget(self._remove)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._title)
+        layout.addWidget(self._list, 1)
+        layout.addLayout(buttons)
+        layout.addWidget(self._exclude_label)
+        layout.addWidget(self._exclude)
+
+    def retranslate(self) -> None:
+        self._title.setText(self.tr("Folders to scan (drop folders here):"))
+        self._add.setText(self.tr("Add folder…"))
+        self._remove.setText(self.tr("Remove"))
+        self._exclude_label.setText(self.tr("Exclude patterns:"))
+        self._exclude.setPlaceholderText(self.tr("e.g. *.tmp, drafts/*"))
+        self._list.setToolTip(
+            self.tr("Tick a folder to use it as a reference (e.g. the assignment prompt).")
+        )
+        for row in range(self._list.count()):
+            self._list.item(row).setToolTip(self._reference_tip())
+
+    def _reference_tip(self) -> str:
+        return self.tr("Ticked: reference folder, compared with the others but not among itself")
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    # -- content -------------------------------------------------------------
+
+    def folders(self) -> list[str]:
+        """Folders that are scanned normally."""
+        return [p for p, ref in self._entries() if not ref]
+
+    def reference_folders(self) -> list[str]:
+        return [p for p, ref in self._entries() if ref]
+
+    def exclude_patterns(self) -> list[str]:
+        return [p.strip() for p in self._exclude.text().split(",") if p.strip()]
+
+    def exclude_text(self) -> str:
+        return self._exclude.text()
+
+    def set_exclude_text(self, text: str) -> None:
+        self._exclude.setText(text)
+
+    def _entries(self) -> list[tuple[str, bool]]:
+        items = (self._list.item(row) for row in range(self._list.count()))
+        return [
+            (item.data(Qt.ItemDataRole.UserRole), item.checkState() == Qt.CheckState.Checked)
+            for item in items
+        ]
+
+    def add_paths(self, paths: Iterable[str], reference: bool = False) -> int:
+        """Add folders or files not listed yet; returns how many were added."""
+        known = {p for p, _ in self._entries()}
+        added = 0
+        self._list.blockSignals(True)
+        for path in paths:
+            path = os.path.abspath(path)
+            if path in known or not os.path.exists(path):
+                continue
+            known.add(path)
+            self._list.addItem(self._make_item(path, reference))
+            added += 1
+        self._list.blockSignals(False)
+        if added:
+            self.changed.emit()
+        return added
+
+    def _make_item(self, path: str, reference: bool) -> QListWidgetItem:
+        item = QListWidgetItem(path)
+        item.setData(Qt.ItemDataRole.UserRole, path)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+        item.setCheckState(Qt.CheckState.Checked if reference else Qt.CheckState.Unchecked)
+        item.setToolTip(self._reference_tip())
+        return item
+
+    def remove_selected(self) -> None:
+        for item in self._list.selectedItems():
+            self._list.takeItem(self._list.row(item))
+        self.changed.emit()
+
+    def _choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Add folder"))
+        if folder:
+            self.add_paths([folder])
+
+    # -- drag and drop -------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if _local_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:
+        if _local_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = _local_paths(event.mimeData())
+        if paths:
+            self.add_paths(paths)
+            event.acceptProposedAction()
+
+
+def _local_paths(mime) -> list[str]:
+    if not mime.hasUrls():
+        return []
+    return [url.toLocalFile() for url in mime.urls() if url.isLocalFile()]

@@ -1,0 +1,679 @@
+"""The main window: folders and parameters on the left, clusters and the side-by-side below.
+
+The window wires widgets, models and the background controller together; the work itself
+is done by `core` on the controller's thread, and every model change happens here, on
+the GUI thread, when a result arrives by signal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStyle,
+    QTableView,
+    QTabWidget,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import file_actions
+from app.cluster_model import (
+    COL_FOLDER,
+    COL_NAME,
+    COL_TITLE,
+    ClusterFilterProxy,
+    ClusterModel,
+    DocRole,
+)
+from app.errors_model import ErrorsModel, PathRole
+from app.folder_list import FolderList
+from app.i18n import LANGUAGES, Translations
+from app.params_panel import ParamsPanel
+from app.scan_status import ScanStatus
+from app.scan_worker import ScanController
+from app.settings import Settings
+from core.cluster_edit import without_documents, without_pair
+from core.features import FeatureWeights
+from core.scan import DEFAULT_K_MAX, ScanOptions, ScanResult
+
+
+class MainWindow(QMainWindow):
+    """SimSift's only top-level window."""
+
+    result_shown = Signal()  # clusters for a new result (or k) are on screen
+
+    def __init__(
+        self,
+        settings: Settings,
+        catalog=None,
+        translations: Translations | None = None,
+        workers: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.catalog = catalog
+        self.translations = translations or Translations()
+        self._workers = workers
+        self.result: ScanResult | None = None
+        self._removed = np.zeros(0, dtype=bool)
+        self.controller = ScanController(catalog, self)
+        self._build_widgets()
+        self._build_actions()
+        self._build_menus()
+        self._connect()
+        self.resize(1280, 800)
+        self._restore()
+        self.retranslate()
+        self._update_actions()
+
+    # -- construction --------------------------------------------------------
+
+    def _build_widgets(self) -> None:
+        self.folders = FolderList()
+        self.scan_button = QPushButton()
+        self.scan_button.setDefault(True)
+        self.params = ParamsPanel()
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.addWidget(self.folders, 1)
+        left_layout.addWidget(self.scan_button)
+        left_layout.addWidget(self.params)
+
+        self.model = ClusterModel(self)
+        self.proxy = ClusterFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.tree = _make_tree(self.proxy)
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setClearButtonEnabled(True)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        clusters_page = QWidget()
+        clusters_layout = QVBoxLayout(clusters_page)
+        clusters_layout.setContentsMargins(0, 0, 0, 0)
+        clusters_layout.addWidget(self.filter_edit)
+        clusters_layout.addWidget(self.summary)
+        clusters_layout.addWidget(self.tree, 1)
+
+        self.errors_model = ErrorsModel(self)
+        self.errors_view = _make_errors_view(self.errors_model)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(clusters_page, "")
+        self.tabs.addTab(self.errors_view, "")
+
+        self.diff_view = _make_diff_view()
+        self.right_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.right_splitter.addWidget(self.tabs)
+        self.right_splitter.addWidget(self.diff_view)
+        self.right_splitter.setStretchFactor(0, 3)
+        self.right_splitter.setStretchFactor(1, 2)
+        self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.main_splitter.addWidget(left)
+        self.main_splitter.addWidget(self.right_splitter)
+        self.main_splitter.setStretchFactor(1, 1)
+        self.main_splitter.setSizes([340, 1000])
+        self.setCentralWidget(self.main_splitter)
+
+        self.scan_status = ScanStatus()
+        self.statusBar().addPermanentWidget(self.scan_status, 1)
+
+    def _action(self, icon: QStyle.StandardPixmap | None, slot, shortcut=None) -> QAction:
+        action = QAction(self)
+        if icon is not None:
+            action.setIcon(self.style().standardIcon(icon))
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+        action.triggered.connect(slot)
+        return action
+
+    def _build_actions(self) -> None:
+        sp = QStyle.StandardPixmap
+        self.add_folder_action = self._action(sp.SP_DirOpenIcon, self.folders._choose_folder)
+        self.scan_action = self._action(sp.SP_BrowserReload, self.start_scan, QKeySequence.Refresh)
+        self.export_csv_action = self._action(None, lambda: self.export_report("csv"))
+        self.export_json_action = self._action(None, lambda: self.export_report("json"))
+        self.export_html_action = self._action(sp.SP_DialogSaveButton, self.export_html)
+        self.quit_action = self._action(None, self.close, QKeySequence.Quit)
+        self.open_action = self._action(sp.SP_FileIcon, self.open_selected, "Ctrl+O")
+        self.reveal_action = self._action(sp.SP_DirIcon, self.reveal_selected, "Ctrl+R")
+        self.copy_action = self._action(None, self.copy_selected_paths, QKeySequence.Copy)
+        self.mark_action = self._action(
+            sp.SP_DialogApplyButton, self.model.check_all_but_reference, "Ctrl+M"
+        )
+        self.unmark_action = self._action(None, lambda: self.model.set_checked(set()))
+        self.ignore_action = self._action(sp.SP_DialogNoButton, self.ignore_selected_pair)
+        self.trash_action = self._action(sp.SP_TrashIcon, self.trash_checked, QKeySequence.Delete)
+        self.about_action = self._action(None, self._about)
+        self.language_actions: dict[str, QAction] = {}
+        group = QActionGroup(self)
+        for code, name in LANGUAGES.items():
+            action = QAction(name, self, checkable=True)  # names stay in their own language
+            action.triggered.connect(lambda _=False, c=code: self.set_language(c))
+            group.addAction(action)
+            self.language_actions[code] = action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self.file_menu = bar.addMenu("")
+        for action in (
+            self.add_folder_action,
+            self.scan_action,
+            None,
+            self.export_csv_action,
+            self.export_json_action,
+            self.export_html_action,
+            None,
+            self.quit_action,
+        ):
+            _add(self.file_menu, action)
+        self.edit_menu = bar.addMenu("")
+        for action in (
+            self.open_action,
+            self.reveal_action,
+            self.copy_action,
+            None,
+            self.mark_action,
+            self.unmark_action,
+            self.ignore_action,
+            None,
+            self.trash_action,
+        ):
+            _add(self.edit_menu, action)
+        self.language_menu = bar.addMenu("")
+        for action in self.language_actions.values():
+            self.language_menu.addAction(action)
+        self.help_menu = bar.addMenu("")
+        self.help_menu.addAction(self.about_action)
+        self.toolbar = self.addToolBar("main")
+        self.toolbar.setObjectName("main-toolbar")
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        for action in (
+            self.add_folder_action,
+            self.scan_action,
+            None,
+            self.mark_action,
+            self.ignore_action,
+            self.trash_action,
+            None,
+            self.export_html_action,
+        ):
+            _add(self.toolbar, action)
+        self.tree.addActions(
+            [
+                self.open_action,
+                self.reveal_action,
+                self.copy_action,
+                _separator(self),
+                self.mark_action,
+                self.unmark_action,
+                self.ignore_action,
+                _separator(self),
+                self.trash_action,
+            ]
+        )
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+
+    def _connect(self) -> None:
+        self.scan_button.clicked.connect(self.start_scan)
+        self.folders.changed.connect(self._update_actions)
+        self.params.k_changed.connect(self.show_clusters)
+        self.params.weights_changed.connect(self.apply_weights)
+        self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
+        self.tree.selectionModel().selectionChanged.connect(self._on_selection)
+        self.tree.doubleClicked.connect(self._on_tree_double_click)
+        self.errors_view.doubleClicked.connect(self._on_error_double_click)
+        self.model.dataChanged.connect(self._update_actions)
+        self.controller.started.connect(self._on_job_started)
+        self.controller.progress.connect(self.scan_status.report)
+        self.controller.finished.connect(self._on_result)
+        self.controller.cancelled.connect(self._on_cancelled)
+        self.controller.failed.connect(self._on_failed)
+        self.scan_status.cancel_requested.connect(self.controller.cancel)
+
+    # -- language ------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("SimSift — near-duplicate and plagiarism checker"))
+        self.scan_button.setText(self.tr("Scan"))
+        self.filter_edit.setPlaceholderText(self.tr("Filter by file name, folder or title…"))
+        self.tabs.setTabText(0, self.tr("Clusters"))
+        self.tabs.setTabText(
+            1, self.tr("Errors (%1)").replace("%1", str(self.errors_model.rowCount()))
+        )
+        self.file_menu.setTitle(self.tr("&File"))
+        self.edit_menu.setTitle(self.tr("&Edit"))
+        self.language_menu.setTitle(self.tr("&Language"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        texts = {
+            self.add_folder_action: self.tr("Add folder…"),
+            self.scan_action: self.tr("Scan"),
+            self.export_csv_action: self.tr("Export CSV…"),
+            self.export_json_action: self.tr("Export JSON…"),
+            self.export_html_action: self.tr("Export HTML report…"),
+            self.quit_action: self.tr("Quit"),
+            self.open_action: self.tr("Open file"),
+            self.reveal_action: self.tr("Reveal in folder"),
+            self.copy_action: self.tr("Copy path"),
+            self.mark_action: self.tr("Mark all but the reference"),
+            self.unmark_action: self.tr("Unmark all"),
+            self.ignore_action: self.tr("Not a duplicate"),
+            self.trash_action: self.tr("Move checked to trash…"),
+            self.about_action: self.tr("About SimSift"),
+        }
+        for action, text in texts.items():
+            action.setText(text)
+        self.ignore_action.setToolTip(
+            self.tr(
+                "Remember that the selected pair is not a duplicate "
+                "(select two files, or one and its reference)"
+            )
+        )
+        self.model.headerDataChanged.emit(
+            Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1
+        )
+        self.tree.viewport().update()
+        self._update_summary()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def set_language(self, code: str) -> None:
+        """Switch the UI language now and remember it."""
+        self.settings.language = code
+        self.translations.install(code)
+        self.language_actions[self.translations.language].setChecked(True)
+
+    # -- settings ------------------------------------------------------------
+
+    def _restore(self) -> None:
+        s = self.settings
+        self.folders.add_paths(s.folders)
+        self.folders.add_paths(s.reference_folders, reference=True)
+        self.folders.set_exclude_text(s.exclude)
+        self.params.set_weights(s.weights)
+        self.params.set_k(min(s.k, DEFAULT_K_MAX))
+        for key, restore in (
+            ("geometry", self.restoreGeometry),
+            ("state", self.restoreState),
+            ("main_splitter", self.main_splitter.restoreState),
+            ("right_splitter", self.right_splitter.restoreState),
+        ):
+            value = s.geometry(key)
+            if value is not None:
+                restore(value)
+        language = self.translations.language
+        if language in self.language_actions:
+            self.language_actions[language].setChecked(True)
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.folders = self.folders.folders()
+        s.reference_folders = self.folders.reference_folders()
+        s.exclude = self.folders.exclude_text()
+        s.weights = self.params.weights()
+        s.k = self.params.k()
+        s.set_geometry("geometry", self.saveGeometry())
+        s.set_geometry("state", self.saveState())
+        s.set_geometry("main_splitter", self.main_splitter.saveState())
+        s.set_geometry("right_splitter", self.right_splitter.saveState())
+        s.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_settings()
+        self.controller.shutdown()
+        super().closeEvent(event)
+
+    # -- scanning ------------------------------------------------------------
+
+    def scan_options(self) -> ScanOptions:
+        """Options for a scan of the listed folders with the shown weights."""
+        extra = {} if self._workers is None else {"workers": self._workers}
+        return ScanOptions(
+            roots=tuple(self.folders.folders()),
+            reference_roots=tuple(self.folders.reference_folders()),
+            exclude=tuple(self.folders.exclude_patterns()),
+            weights=self.params.weights(),
+            k_max=DEFAULT_K_MAX,
+            **extra,
+        )
+
+    def start_scan(self) -> None:
+        """Scan the listed folders in the background."""
+        if self.controller.busy:
+            return
+        if not self.folders.folders():
+            self.statusBar().showMessage(
+                self.tr("Add a folder to scan first (drop it on the list)."), 5000
+            )
+            return
+        self.save_settings()
+        self.controller.start_scan(self.scan_options(), self._ignored_pairs())
+
+    def apply_weights(self, weights: FeatureWeights) -> None:
+        """Re-fingerprint the scanned documents with new weights (no file is read again)."""
+        if self.result is None or self.controller.busy or weights == self.result.options.weights:
+            return
+        self.controller.start_reweight(self.result, weights, self._ignored_pairs())
+
+    def _ignored_pairs(self) -> set[frozenset[str]]:
+        return self.catalog.ignored_pairs() if self.catalog is not None else set()
+
+    def _on_job_started(self, kind: str) -> None:
+        self.scan_status.begin()
+        self.statusBar().clearMessage()
+        self._update_actions()
+
+    def _on_result(self, result: ScanResult) -> None:
+        same_documents = self.result is not None and self.result.documents is result.documents
+        if not same_documents:
+            self._removed = np.zeros(len(result.documents), dtype=bool)
+        self.result = result
+        self.scan_status.end()
+        self.params.set_k_max(result.k_max)
+        self.errors_model.set_records(result.errors)
+        self.show_clusters(self.params.k())
+        self.statusBar().showMessage(self._finished_message(result), 10000)
+        self.retranslate()
+        self._update_actions()
+        if self.params.weights() != result.options.weights:
+            self.apply_weights(self.params.weights())  # weights edited while the job ran
+
+    def _finished_message(self, result: ScanResult) -> str:
+        return (
+            self.tr("Done: %1 documents, %2 unchanged files taken from the catalog.")
+            .replace("%1", f"{len(result.documents):,}")
+            .replace("%2", f"{result.reused:,}")
+        )
+
+    def _on_cancelled(self) -> None:
+        self.scan_status.end()
+        self.statusBar().showMessage(
+            self.tr("Cancelled. Files read so far are kept; the next scan continues from there."),
+            10000,
+        )
+        self._update_actions()
+
+    def _on_failed(self, message: str) -> None:
+        self.scan_status.end()
+        self._update_actions()
+        QMessageBox.warning(self, self.tr("Scan failed"), message)
+
+    # -- results -------------------------------------------------------------
+
+    def show_clusters(self, k: int) -> None:
+        """Re-cluster the current result at k from its stored pairs (no rescan)."""
+        if self.result is None:
+            return
+        k = min(k, self.result.k_max)
+        clusters = without_documents(self.result.clusters(k), self._removed, self.result)
+        self.model.set_clusters(self.result.documents, clusters)
+        if len(clusters) <= 200:  # small results read best fully open
+            self.tree.expandAll()
+        self._update_summary()
+        self._on_selection()
+        self.result_shown.emit()
+
+    def _update_summary(self) -> None:
+        if self.result is None:
+            self.summary.setText(self.tr("Drop folders on the list at the left, then press Scan."))
+            return
+        clusters = self.model.clusters
+        self.summary.setText(
+            self.tr("%1 clusters with %2 files among %3 documents (k = %4).")
+            .replace("%1", f"{len(clusters):,}")
+            .replace("%2", f"{len(clusters.doc):,}")
+            .replace("%3", f"{len(self.result.documents):,}")
+            .replace("%4", str(clusters.k))
+        )
+
+    def _update_actions(self) -> None:
+        busy = self.controller.busy
+        has_result = self.result is not None
+        self.scan_button.setEnabled(not busy and bool(self.folders.folders()))
+        self.scan_action.setEnabled(self.scan_button.isEnabled())
+        for action in (
+            self.export_csv_action,
+            self.export_json_action,
+            self.export_html_action,
+            self.mark_action,
+            self.unmark_action,
+        ):
+            action.setEnabled(has_result)
+        selected = self.selected_documents()
+        for action in (self.open_action, self.reveal_action, self.copy_action):
+            action.setEnabled(bool(selected))
+        self.ignore_action.setEnabled(self.selected_pair() is not None)
+        self.trash_action.setEnabled(bool(self.model.checked_documents()))
+
+    # -- selection and the side-by-side view ---------------------------------
+
+    def selected_documents(self) -> list[int]:
+        """Documents of the selected member rows, in selection order."""
+        rows = self.tree.selectionModel().selectedRows(COL_NAME)
+        docs = [self.proxy.data(index, DocRole) for index in rows]
+        return [d for d in docs if d is not None and d >= 0]
+
+    def selected_pair(self) -> tuple[int, int] | None:
+        """Two selected members, or one selected member and its cluster's reference."""
+        docs = self.selected_documents()
+        if len(docs) == 2:
+            return docs[0], docs[1]
+        if len(docs) == 1:
+            reference = self.model.reference_of(docs[0])
+            return (reference, docs[0]) if reference != docs[0] else None
+        return None
+
+    def _on_selection(self, *_args) -> None:
+        self._update_actions()
+        if not hasattr(self.diff_view, "set_pair"):
+            return
+        pair = self.selected_pair()
+        if pair is None or self.result is None:
+            self.diff_view.clear()
+            return
+        a, b = pair
+        fps = self.result.fingerprints
+        distance = int(np.bitwise_count(fps[a] ^ fps[b]))
+        self.diff_view.set_pair(self.result.documents[a], self.result.documents[b], distance)
+
+    def select_documents(self, docs: list[int]) -> None:
+        """Select the member rows of `docs` (used by tests and keyboard helpers)."""
+        selection = self.tree.selectionModel()
+        selection.clearSelection()
+        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        for doc in docs:
+            index = self._proxy_index_of(doc)
+            if index.isValid():
+                selection.select(index, flags)
+
+    def _proxy_index_of(self, doc: int) -> QModelIndex:
+        for row in range(self.proxy.rowCount()):
+            parent = self.proxy.index(row, 0)
+            for child in range(self.proxy.rowCount(parent)):
+                index = self.proxy.index(child, 0, parent)
+                if self.proxy.data(index, DocRole) == doc:
+                    return index
+        return QModelIndex()
+
+    def _paths(self, docs: list[int]) -> list[str]:
+        return [self.result.documents[d].path for d in docs] if self.result else []
+
+    # -- actions -------------------------------------------------------------
+
+    def open_selected(self) -> None:
+        for path in self._paths(self.selected_documents()):
+            file_actions.open_file(path)
+
+    def reveal_selected(self) -> None:
+        for path in self._paths(self.selected_documents())[:5]:  # do not flood the desktop
+            file_actions.reveal_in_folder(path)
+
+    def copy_selected_paths(self) -> None:
+        file_actions.copy_paths(self._paths(self.selected_documents()))
+
+    def ignore_selected_pair(self) -> None:
+        """Mark the selected pair "not a duplicate": remembered in the catalog, gone from view."""
+        pair = self.selected_pair()
+        if pair is None or self.result is None:
+            return
+        a, b = pair
+        path_a, path_b = self._paths([a, b])
+        if self.catalog is not None:
+            self.catalog.ignore_pair(path_a, path_b)
+        self.result = without_pair(self.result, a, b)
+        self.show_clusters(self.params.k())
+        self.statusBar().showMessage(self.tr("Pair marked as not a duplicate."), 5000)
+
+    def trash_checked(self) -> None:
+        """Move the checked files to the system trash after the user confirms."""
+        docs = self.model.checked_documents()
+        if not docs or self.result is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            self.tr("Move to trash"),
+            self._count_text(
+                len(docs),
+                self.tr("Move 1 checked file to the trash?"),
+                self.tr("Move %1 checked files to the trash?"),
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        paths = self._paths(docs)
+        moved, failed = file_actions.move_to_trash(paths)
+        moved_set = set(moved)
+        for doc, path in zip(docs, paths, strict=True):
+            if path in moved_set:
+                self._removed[doc] = True
+        self.model.set_checked(set())
+        self.show_clusters(self.params.k())
+        self.statusBar().showMessage(
+            self._count_text(
+                len(moved),
+                self.tr("Moved 1 file to the trash."),
+                self.tr("Moved %1 files to the trash."),
+            ),
+            10000,
+        )
+        if failed:
+            details = "\n".join(f"{p}: {reason}" for p, reason in failed[:20])
+            QMessageBox.warning(self, self.tr("Some files were not moved"), details)
+
+    @staticmethod
+    def _count_text(n: int, one: str, many: str) -> str:
+        return one if n == 1 else many.replace("%1", f"{n:,}")
+
+    def export_report(self, fmt: str) -> None:
+        """Write pairs, clusters and errors as CSV or JSON files into a chosen folder."""
+        if self.result is None:
+            return
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Export report into folder"))
+        if not folder:
+            return
+        from core.report import write_report
+
+        written = write_report(self.result, self.model.clusters.k, Path(folder), fmt)
+        self.statusBar().showMessage(
+            self.tr("Wrote %1").replace("%1", ", ".join(p.name for p in written)), 10000
+        )
+
+    def export_html(self) -> None:
+        """Write the clusters shown now as one HTML file that opens in a browser."""
+        if self.result is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            self.tr("Export HTML report"),
+            "simsift-report.html",
+            self.tr("HTML files (*.html)"),
+        )
+        if not path:
+            return
+        from core.html_report import write_html_report
+
+        write_html_report(self.result, self.model.clusters, Path(path))
+        self.statusBar().showMessage(self.tr("Wrote %1").replace("%1", path), 10000)
+
+    def _on_tree_double_click(self, index: QModelIndex) -> None:
+        doc = self.proxy.data(index, DocRole)
+        if doc is not None and doc >= 0:
+            file_actions.open_file(self.result.documents[doc].path)
+
+    def _on_error_double_click(self, index: QModelIndex) -> None:
+        file_actions.reveal_in_folder(self.errors_model.data(index, PathRole))
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            self.tr("About SimSift"),
+            self.tr("SimSift finds near-duplicate and copied documents with SimHash fingerprints."),
+        )
+
+
+def _add(container, action: QAction | None) -> None:
+    if action is None:
+        container.addSeparator()
+    else:
+        container.addAction(action)
+
+
+def _separator(parent) -> QAction:
+    action = QAction(parent)
+    action.setSeparator(True)
+    return action
+
+
+def _make_tree(model) -> QTreeView:
+    tree = QTreeView()
+    tree.setModel(model)
+    tree.setUniformRowHeights(True)  # lets the view skip measuring 100,000 rows
+    tree.setSortingEnabled(True)
+    tree.sortByColumn(COL_NAME, Qt.SortOrder.DescendingOrder)
+    tree.setSelectionMode(QTreeView.SelectionMode.ExtendedSelection)
+    tree.setSelectionBehavior(QTreeView.SelectionBehavior.SelectRows)
+    tree.setAlternatingRowColors(True)
+    header = tree.header()
+    header.resizeSection(COL_NAME, 260)
+    header.resizeSection(COL_FOLDER, 220)
+    header.resizeSection(COL_TITLE, 200)
+    return tree
+
+
+def _make_errors_view(model) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.verticalHeader().hide()
+    view.setAlternatingRowColors(True)
+    return view
+
+
+def _make_diff_view() -> QWidget:
+    """The side-by-side view, or a placeholder while `app.diff_view` is not available."""
+    try:
+        from app.diff_view import DiffView
+    except ImportError:
+        label = QLabel(
+            QMainWindow.tr("The side-by-side view is not available in this build.")  # type: ignore[call-arg]
+        )
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        label.setEnabled(False)
+        return label
+    return DiffView()

@@ -1,0 +1,161 @@
+"""Background scanning: a QObject worker on a QThread that calls `core.scan`.
+
+The worker never touches a model or widget; it reports progress (throttled) and hands
+its result back by signal, so every model change happens on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from core.features import FeatureWeights
+from core.progress import Cancelled, CancelToken, Progress
+from core.scan import ScanOptions, ScanResult, scan
+
+PROGRESS_INTERVAL = 0.1  # seconds between progress signals: smooth, yet cheap for the GUI
+
+
+class _Throttle:
+    """Passes a report on at most every `interval` seconds, and always at a stage change or end."""
+
+    def __init__(self, emit, interval: float = PROGRESS_INTERVAL) -> None:
+        self._emit = emit
+        self._interval = interval
+        self._last = 0.0
+        self._stage = ""
+
+    def __call__(self, report: Progress) -> None:
+        now = time.monotonic()
+        boundary = report.stage != self._stage or report.done == report.total
+        if boundary or now - self._last >= self._interval:
+            self._last = now
+            self._stage = report.stage
+            self._emit(report)
+
+
+class ScanWorker(QObject):
+    """Runs scans and reweightings; lives on the controller's thread."""
+
+    progress = Signal(object)  # core.progress.Progress
+    finished = Signal(object)  # core.scan.ScanResult
+    cancelled = Signal()
+    failed = Signal(str)
+
+    def __init__(self, catalog=None) -> None:
+        super().__init__()
+        self._catalog = catalog
+
+    @Slot(object, object, object)
+    def scan(self, options: ScanOptions, ignored: set, token: CancelToken) -> None:
+        self._run(
+            lambda: scan(
+                options,
+                catalog=self._catalog,
+                ignored=ignored,
+                progress=_Throttle(self.progress.emit),
+                cancel=token,
+            )
+        )
+
+    @Slot(object, object, object, object)
+    def reweight(
+        self, result: ScanResult, weights: FeatureWeights, ignored: set, token: CancelToken
+    ) -> None:
+        self._run(
+            lambda: result.reweighted(
+                weights, ignored=ignored, progress=_Throttle(self.progress.emit), cancel=token
+            )
+        )
+
+    def _run(self, job) -> None:
+        try:
+            result = job()
+        except Cancelled:
+            self.cancelled.emit()
+        except Exception as error:  # shown to the user; the app must survive a failed scan
+            self.failed.emit(f"{type(error).__name__}: {error}")
+        else:
+            self.finished.emit(result)
+
+
+class ScanController(QObject):
+    """Owns the worker thread; the window's single entry point for background work."""
+
+    progress = Signal(object)
+    finished = Signal(object)
+    cancelled = Signal()
+    failed = Signal(str)
+    started = Signal(str)  # "scan" or "reweight"
+
+    _scan_requested = Signal(object, object, object)
+    _reweight_requested = Signal(object, object, object, object)
+
+    def __init__(self, catalog=None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._thread = QThread(self)
+        self._thread.setObjectName("simsift-scan")
+        self._worker = ScanWorker(catalog)
+        self._worker.moveToThread(self._thread)
+        self._token: CancelToken | None = None
+        self.scans_started = 0
+        self.reweights_started = 0
+        self._scan_requested.connect(self._worker.scan)
+        self._reweight_requested.connect(self._worker.reweight)
+        self._worker.progress.connect(self.progress)
+        self._worker.finished.connect(self._on_finished)
+        self._worker.cancelled.connect(self._on_cancelled)
+        self._worker.failed.connect(self._on_failed)
+        self._thread.start()
+
+    @property
+    def busy(self) -> bool:
+        return self._token is not None
+
+    def start_scan(self, options: ScanOptions, ignored: Iterable[frozenset[str]] = ()) -> None:
+        """Start a scan in the background (no-op while another job runs)."""
+        if self.busy:
+            return
+        self._token = CancelToken()
+        self.scans_started += 1
+        self.started.emit("scan")
+        self._scan_requested.emit(options, set(ignored), self._token)
+
+    def start_reweight(
+        self,
+        result: ScanResult,
+        weights: FeatureWeights,
+        ignored: Iterable[frozenset[str]] = (),
+    ) -> None:
+        """Fingerprint the scanned documents again with new weights (no file is read)."""
+        if self.busy:
+            return
+        self._token = CancelToken()
+        self.reweights_started += 1
+        self.started.emit("reweight")
+        self._reweight_requested.emit(result, weights, set(ignored), self._token)
+
+    def cancel(self) -> None:
+        """Ask the running job to stop; `cancelled` follows once it has."""
+        if self._token is not None:
+            self._token.cancel()
+
+    def shutdown(self) -> None:
+        """Cancel any job and stop the thread (call before the app quits)."""
+        self.cancel()
+        self._thread.quit()
+        self._thread.wait(5000)
+
+    def _on_finished(self, result: ScanResult) -> None:
+        self._token = None
+        self.finished.emit(result)
+
+    def _on_cancelled(self) -> None:
+        self._token = None
+        self.cancelled.emit()
+
+    def _on_failed(self, message: str) -> None:
+        self._token = None
+        self.failed.emit(message)

@@ -1,0 +1,103 @@
+"""Persistent user settings (QSettings): folders, k, weights, language, window layout."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from core.features import FeatureWeights
+from core.scan import DEFAULT_K
+
+ORGANIZATION = "SimSift"
+APPLICATION = "SimSift"
+
+
+class Settings:
+    """Typed access to the app's QSettings; pass another QSettings in tests."""
+
+    def __init__(self, store: QSettings | None = None) -> None:
+        self._store = store if store is not None else QSettings(ORGANIZATION, APPLICATION)
+
+    def _list(self, key: str) -> list[str]:
+        value = self._store.value(key, [])
+        if isinstance(value, str):  # QSettings returns a lone string for one-item lists
+            return [value] if value else []
+        return [str(v) for v in value or []]
+
+    @property
+    def folders(self) -> list[str]:
+        return self._list("scan/folders")
+
+    @folders.setter
+    def folders(self, value: list[str]) -> None:
+        self._store.setValue("scan/folders", list(value))
+
+    @property
+    def reference_folders(self) -> list[str]:
+        return self._list("scan/reference_folders")
+
+    @reference_folders.setter
+    def reference_folders(self, value: list[str]) -> None:
+        self._store.setValue("scan/reference_folders", list(value))
+
+    @property
+    def exclude(self) -> str:
+        return str(self._store.value("scan/exclude", ""))
+
+    @exclude.setter
+    def exclude(self, value: str) -> None:
+        self._store.setValue("scan/exclude", value)
+
+    @property
+    def k(self) -> int:
+        return int(self._store.value("scan/k", DEFAULT_K))
+
+    @k.setter
+    def k(self, value: int) -> None:
+        self._store.setValue("scan/k", int(value))
+
+    @property
+    def weights(self) -> FeatureWeights:
+        """Saved weights; defaults when missing or unreadable (e.g. written by another version)."""
+        raw = str(self._store.value("scan/weights", ""))
+        if not raw:
+            return FeatureWeights()
+        try:
+            data = json.loads(raw)
+            data["term_weights"] = tuple((str(t), float(w)) for t, w in data["term_weights"])
+            return FeatureWeights(**data)
+        except (ValueError, TypeError, KeyError):
+            return FeatureWeights()
+
+    @weights.setter
+    def weights(self, value: FeatureWeights) -> None:
+        data = {
+            "tf_scheme": value.tf_scheme,
+            "use_idf": value.use_idf,
+            "title_boost": value.title_boost,
+            "ignore_digits": value.ignore_digits,
+            "shingle_size": value.shingle_size,
+            "remove_stopwords": value.remove_stopwords,
+            "term_weights": [list(tw) for tw in value.term_weights],
+        }
+        self._store.setValue("scan/weights", json.dumps(data))
+
+    @property
+    def language(self) -> str:
+        """ "" follows the system locale; otherwise a code from `app.i18n.LANGUAGES`."""
+        return str(self._store.value("ui/language", ""))
+
+    @language.setter
+    def language(self, value: str) -> None:
+        self._store.setValue("ui/language", value)
+
+    def geometry(self, key: str) -> QByteArray | None:
+        value = self._store.value(f"ui/{key}")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_geometry(self, key: str, value: QByteArray) -> None:
+        self._store.setValue(f"ui/{key}", value)
+
+    def sync(self) -> None:
+        self._store.sync()

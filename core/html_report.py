@@ -1,0 +1,201 @@
+"""A self-contained HTML report of clusters and pairs that opens in any browser.
+
+No scripts, no external files: one HTML file with inline CSS that follows the reader's
+light or dark preference, safe to mail to a colleague or keep with the essays.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from core.cluster import KIND_NAMES, KIND_REFERENCE, Clusters
+from core.scan import ScanResult
+
+FINGERPRINT_BITS = 64
+MAX_PAIR_ROWS = 20_000  # beyond this a browser struggles; the CSV export has them all
+
+_CSS = """
+:root { color-scheme: light dark; --line: #8884; --muted: #888; --accent: #2a7ae2; }
+body { font: 14px/1.45 system-ui, "Noto Sans CJK SC", "Microsoft YaHei", sans-serif;
+       margin: 2em auto; max-width: 72em; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+.meta { color: var(--muted); margin-bottom: 1.5em; }
+table { border-collapse: collapse; width: 100%; margin: 0.5em 0 1.5em; }
+th, td { border-bottom: 1px solid var(--line); padding: 0.3em 0.6em; text-align: left;
+         vertical-align: top; }
+th { position: sticky; top: 0; background: Canvas; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.reference td { font-style: italic; }
+h2 { margin-top: 2em; }
+h3 { margin: 1.2em 0 0.2em; font-size: 1.05em; }
+.path { word-break: break-all; }
+.bar { display: inline-block; height: 0.7em; background: var(--accent); border-radius: 2px;
+       vertical-align: middle; margin-right: 0.4em; }
+"""
+
+
+def similarity(distance: int) -> float:
+    """Share of equal fingerprint bits, 0..1 (64 - distance) / 64."""
+    return (FINGERPRINT_BITS - distance) / FINGERPRINT_BITS
+
+
+def render_html_report(
+    result: ScanResult, clusters: Clusters, title: str = "SimSift report"
+) -> str:
+    """The report as one HTML string: summary, clusters with members, pairs, errors."""
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+        _summary(result, clusters),
+        _clusters_section(result, clusters),
+        _pairs_section(result, clusters),
+        _partial_section(result),
+        _errors_section(result),
+        "</body></html>",
+    ]
+    return "\n".join(p for p in parts if p)
+
+
+def write_html_report(
+    result: ScanResult, clusters: Clusters, path: Path, title: str = "SimSift report"
+) -> Path:
+    """Write the report to `path` atomically (temporary file, then rename)."""
+    text = render_html_report(result, clusters, title)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return path
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _summary(result: ScanResult, clusters: Clusters) -> str:
+    roots = ", ".join(result.options.roots)
+    stamp = time.strftime("%Y-%m-%d %H:%M")
+    return (
+        f'<p class="meta">{stamp} · folders: <span class="path">{_e(roots)}</span><br>'
+        f"{len(result.documents):,} documents · {len(clusters):,} clusters · "
+        f"{len(clusters.doc):,} files in clusters · {len(result.errors):,} unreadable · "
+        f"distance k = {clusters.k} of 64 bits</p>"
+    )
+
+
+def _similarity_cell(distance: int) -> str:
+    share = similarity(distance)
+    return (
+        f'<td class="num"><span class="bar" style="width:{share * 4:.2f}em"></span>{share:.0%}</td>'
+    )
+
+
+def _clusters_section(result: ScanResult, clusters: Clusters) -> str:
+    if len(clusters) == 0:
+        return "<h2>Clusters</h2><p>No near-duplicates at this distance.</p>"
+    order = np.argsort(-np.diff(clusters.ptr), kind="stable")  # biggest clusters first
+    out = ["<h2>Clusters</h2>"]
+    for c in order.tolist():
+        s = clusters.members(c)
+        out.append(
+            f"<h3>Cluster {c + 1} · {s.stop - s.start} files · "
+            f"max distance {int(clusters.max_distance[c])}</h3>"
+        )
+        out.append(
+            "<table><tr><th>File</th><th>Kind</th><th>Distance</th><th>Similarity</th>"
+            "<th>Title</th></tr>"
+        )
+        for doc, kind, distance in zip(
+            clusters.doc[s].tolist(),
+            clusters.kind[s].tolist(),
+            clusters.distance[s].tolist(),
+            strict=True,
+        ):
+            record = result.documents[doc]
+            css = ' class="reference"' if kind == KIND_REFERENCE else ""
+            out.append(
+                f'<tr{css}><td class="path">{_e(record.path)}</td><td>{_e(KIND_NAMES[kind])}</td>'
+                f'<td class="num">{distance}</td>{_similarity_cell(distance)}'
+                f"<td>{_e(record.title)}</td></tr>"
+            )
+        out.append("</table>")
+    return "\n".join(out)
+
+
+def _pairs_section(result: ScanResult, clusters: Clusters) -> str:
+    shown = np.zeros(len(result.documents), dtype=bool)
+    shown[clusters.doc] = True
+    pairs = result.pairs.within(clusters.k)
+    keep = shown[pairs.left] & shown[pairs.right]
+    left, right, distance = pairs.left[keep], pairs.right[keep], pairs.distance[keep]
+    order = np.argsort(distance, kind="stable")[:MAX_PAIR_ROWS]
+    kinds = result.pair_kinds(pairs)[keep]
+    out = [
+        f"<h2>Pairs ({len(left):,})</h2>",
+        "<table><tr><th>File A</th><th>File B</th><th>Kind</th><th>Distance</th>"
+        "<th>Similarity</th></tr>",
+    ]
+    docs = result.documents
+    for i in order.tolist():
+        d = int(distance[i])
+        out.append(
+            f'<tr><td class="path">{_e(docs[int(left[i])].path)}</td>'
+            f'<td class="path">{_e(docs[int(right[i])].path)}</td>'
+            f'<td>{_e(KIND_NAMES[int(kinds[i])])}</td><td class="num">{d}</td>'
+            f"{_similarity_cell(d)}</tr>"
+        )
+    out.append("</table>")
+    if len(left) > MAX_PAIR_ROWS:
+        out.append(f"<p>Closest {MAX_PAIR_ROWS:,} pairs shown; the CSV export lists all.</p>")
+    return "\n".join(out)
+
+
+def _partial_section(result: ScanResult) -> str:
+    """Partial copies (containment), when the scan found them; older results have none."""
+    partial = getattr(result, "partial", None)
+    left = getattr(partial, "left", None)
+    containment = getattr(partial, "containment", None)
+    if partial is None or left is None or containment is None or len(left) == 0:
+        return ""
+    right = partial.right
+    docs = result.documents
+    out = [
+        "<h2>Partial copies</h2>",
+        "<table><tr><th>File A</th><th>File B</th><th>Containment</th></tr>",
+    ]
+    for a, b, share in list(zip(left.tolist(), right.tolist(), containment.tolist(), strict=True))[
+        :MAX_PAIR_ROWS
+    ]:
+        out.append(
+            f'<tr><td class="path">{_e(docs[a].path)}</td><td class="path">{_e(docs[b].path)}</td>'
+            f'<td class="num">{float(share):.0%}</td></tr>'
+        )
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _errors_section(result: ScanResult) -> str:
+    if not result.errors:
+        return ""
+    rows = "".join(
+        f'<tr><td class="path">{_e(r.path)}</td><td>{_e(r.message)}</td></tr>'
+        for r in result.errors
+    )
+    return (
+        f"<h2>Unreadable files ({len(result.errors):,})</h2>"
+        f"<table><tr><th>File</th><th>Problem</th></tr>{rows}</table>"
+    )
