@@ -331,8 +331,13 @@ class ClusterFilterProxy(QSortFilterProxyModel):
         self._needle = ""
 
     def set_filter_text(self, text: str) -> None:
-        self._needle = text.strip().lower()
-        self.invalidateFilter()
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9; invalidateFilter is deprecated
+            self.beginFilterChange()
+            self._needle = text.strip().lower()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self._needle = text.strip().lower()
+            self.invalidateFilter()
 
     def lessThan(self, left: _Index, right: _Index) -> bool:
         less = super().lessThan(left, right)

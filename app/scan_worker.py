@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from core.features import FeatureWeights
 from core.progress import Cancelled, CancelToken, Progress
@@ -109,6 +109,9 @@ class ScanController(QObject):
         self._worker.cancelled.connect(self._on_cancelled)
         self._worker.failed.connect(self._on_failed)
         self._thread.start()
+        app = QCoreApplication.instance()
+        if app is not None:  # never leave a running thread behind at exit (Qt aborts then)
+            app.aboutToQuit.connect(self.shutdown)
 
     @property
     def busy(self) -> bool:
@@ -145,6 +148,8 @@ class ScanController(QObject):
     def shutdown(self) -> None:
         """Cancel any job and stop the thread (call before the app quits)."""
         self.cancel()
+        if not self._thread.isRunning():
+            return
         self._thread.quit()
         self._thread.wait(5000)
 

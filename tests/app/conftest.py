@@ -1,0 +1,72 @@
+"""Fixtures for GUI tests: a sample corpus, and a main window whose settings, catalog
+and trash all live in the test's temporary folder (never the user's)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from app.main_window import MainWindow
+from app.settings import Settings
+from core.catalog import Catalog
+from tests.core.corpus import write_corpus
+
+
+@pytest.fixture(scope="session")
+def corpus_template(tmp_path_factory) -> tuple[Path, dict[str, Path]]:
+    root = tmp_path_factory.mktemp("corpus")
+    return root, write_corpus(root)
+
+
+@pytest.fixture
+def corpus(corpus_template, tmp_path) -> tuple[Path, dict[str, Path]]:
+    """A fresh copy per test, so tests may move files to the trash."""
+    template, paths = corpus_template
+    root = tmp_path / "corpus"
+    shutil.copytree(template, root)
+    return root, {key: root / path.relative_to(template) for key, path in paths.items()}
+
+
+@pytest.fixture
+def isolated_user_dirs(tmp_path, monkeypatch):
+    """Point XDG dirs (trash, data) and QSettings into tmp_path."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path))
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def settings(isolated_user_dirs) -> Settings:
+    return Settings(QSettings(str(isolated_user_dirs / "settings.ini"), QSettings.Format.IniFormat))
+
+
+@pytest.fixture
+def catalog(isolated_user_dirs):
+    with Catalog(isolated_user_dirs / "catalog.db") as cat:
+        yield cat
+
+
+@pytest.fixture
+def window(qtbot, settings, catalog, isolated_user_dirs) -> MainWindow:
+    win = MainWindow(settings, catalog, workers=0)
+    win.settings_dir = isolated_user_dirs
+    qtbot.addWidget(win)
+    yield win
+    win.controller.shutdown()
+
+
+def scan_and_wait(qtbot, window: MainWindow, timeout: int = 30_000) -> None:
+    """Start a scan from the window and wait until its clusters are shown."""
+    with qtbot.waitSignal(window.result_shown, timeout=timeout):
+        qtbot.mouseClick(window.scan_button, _left())
+
+
+def _left():
+    from PySide6.QtCore import Qt
+
+    return Qt.MouseButton.LeftButton

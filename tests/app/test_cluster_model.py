@@ -1,0 +1,106 @@
+"""The cluster tree model: Qt's model invariants, laziness at scale, checks and filtering."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+
+from app.cluster_model import (
+    COL_DISTANCE,
+    COL_KIND,
+    COL_NAME,
+    ClusterFilterProxy,
+    ClusterModel,
+    DocRole,
+)
+from core.cluster import KIND_NEAR, KIND_REFERENCE, Clusters
+from core.document import FileRecord
+from core.scan import ScanOptions, scan
+
+
+@pytest.fixture(scope="module")
+def result(corpus_template):
+    root, _ = corpus_template
+    return scan(ScanOptions(roots=(str(root),), workers=0))
+
+
+def synthetic(n_docs: int, size: int) -> tuple[list[FileRecord], Clusters]:
+    """n_docs documents in clusters of `size`; member i is at distance i % 4 from its reference."""
+    docs = [FileRecord(f"/data/f{i // 1000}/doc{i}.html", 1000 + i, i, "ok") for i in range(n_docs)]
+    n_clusters = n_docs // size
+    ptr = np.arange(0, n_clusters * size + 1, size, dtype=np.int64)
+    position = np.arange(n_clusters * size) % size
+    kind = np.where(position == 0, KIND_REFERENCE, KIND_NEAR).astype(np.int8)
+    distance = (position % 4).astype(np.int8)
+    max_distance = np.full(n_clusters, min(size - 1, 3), np.int8)
+    return docs, Clusters(3, np.arange(n_clusters * size), ptr, distance, kind, max_distance)
+
+
+def test_model_passes_qtmodeltester_on_real_clusters(qtmodeltester, result):
+    model = ClusterModel()
+    model.set_clusters(result.documents, result.clusters(3))
+    assert model.rowCount() == 2
+    qtmodeltester.check(model, force_py=True)
+
+
+def test_proxy_passes_qtmodeltester(qtmodeltester, result):
+    model = ClusterModel()
+    model.set_clusters(result.documents, result.clusters(3))
+    proxy = ClusterFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.sort(COL_DISTANCE, Qt.SortOrder.DescendingOrder)
+    qtmodeltester.check(proxy, force_py=True)
+
+
+def test_tree_shape_and_member_rows(result):
+    model = ClusterModel()
+    clusters = result.clusters(3)
+    model.set_clusters(result.documents, clusters)
+    for c in range(len(clusters)):
+        parent = model.index(c, 0)
+        assert model.rowCount(parent) == len(clusters.doc[clusters.members(c)])
+        reference = model.index(0, 0, parent)
+        assert model.data(reference, DocRole) == clusters.doc[clusters.ptr[c]]
+        assert model.data(model.index(0, COL_KIND, parent)) == "reference"
+        assert model.parent(reference) == parent
+    assert model.parent(model.index(0, 0)) == QModelIndex()
+
+
+def test_hundred_thousand_documents_are_lazy_and_fast(qtmodeltester):
+    docs, clusters = synthetic(100_000, 4)
+    model = ClusterModel()
+    start = time.perf_counter()
+    model.set_clusters(docs, clusters)
+    assert time.perf_counter() - start < 0.5
+    assert model.rowCount() == 25_000
+    last = model.index(24_999, 0)
+    assert model.data(model.index(3, COL_NAME, last)) == "doc99999.html"
+
+
+def test_check_all_but_reference_and_set_data(result):
+    model = ClusterModel()
+    clusters = result.clusters(3)
+    model.set_clusters(result.documents, clusters)
+    model.check_all_but_reference()
+    references = set(clusters.doc[clusters.ptr[:-1]].tolist())
+    assert set(model.checked_documents()) == set(clusters.doc.tolist()) - references
+    member = model.index(1, COL_NAME, model.index(0, 0))
+    assert model.setData(member, Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
+    assert model.data(member, DocRole) not in model.checked_documents()
+
+
+def test_filter_keeps_whole_matching_clusters(result):
+    model = ClusterModel()
+    model.set_clusters(result.documents, result.clusters(3))
+    proxy = ClusterFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.set_filter_text("副本")
+    assert proxy.rowCount() == 1
+    assert proxy.rowCount(proxy.index(0, 0)) == 3  # the whole cluster, not just the match
+    proxy.set_filter_text("no such file")
+    assert proxy.rowCount() == 0
+    proxy.set_filter_text("")
+    assert proxy.rowCount() == 2

@@ -1,0 +1,231 @@
+"""The real main window driven offscreen: scan, re-cluster, cancel, drop, trash, ignore, export."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+import app.scan_worker
+import core.scan
+from core.scan import scan as real_scan
+from tests.app.conftest import scan_and_wait
+
+
+def cluster_paths(window) -> set[frozenset[str]]:
+    model = window.model
+    clusters = model.clusters
+    return {
+        frozenset(window.result.documents[d].path for d in clusters.doc[clusters.members(c)])
+        for c in range(len(clusters))
+    }
+
+
+def test_window_opens_without_heavy_imports():
+    """Start-up stays fast: parsers and jieba load only in scan workers, on demand."""
+    code = (
+        "import sys, time; t = time.perf_counter()\n"
+        "from PySide6.QtWidgets import QApplication; app = QApplication([])\n"
+        "from PySide6.QtCore import QSettings\n"
+        "from app.main_window import MainWindow; from app.settings import Settings\n"
+        "w = MainWindow(Settings(QSettings(sys.argv[1], QSettings.Format.IniFormat)))\n"
+        "w.show(); app.processEvents()\n"
+        "heavy = [m for m in ('jieba', 'pdfminer', 'docx', 'lxml') if m in sys.modules]\n"
+        "print(heavy, time.perf_counter() - t)\n"
+        "w.close()\n"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            [sys.executable, "-c", code, os.path.join(tmp, "s.ini")],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        ).stdout.split("]")
+    assert out[0] == "["
+    assert float(out[1]) < 2.0
+
+
+def test_scan_from_window_shows_expected_clusters(qtbot, window, corpus):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    expected = {
+        frozenset({str(paths["first"]), str(paths["edited"])}),
+        frozenset({str(paths["second"]), str(paths["exact"]), str(paths["same_text"])}),
+    }
+    assert cluster_paths(window) == expected
+    assert window.proxy.rowCount() == 2
+    assert "2" in window.summary.text()
+
+
+def test_k_slider_reclusters_without_rescan(qtbot, window, corpus):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    assert window.controller.scans_started == 1
+    with qtbot.waitSignal(window.result_shown, timeout=1000):
+        window.params.set_k(0)
+    assert cluster_paths(window) == {
+        frozenset({str(paths["second"]), str(paths["exact"]), str(paths["same_text"])})
+    }
+    window.params.set_k(3)
+    assert len(cluster_paths(window)) == 2
+    assert window.controller.scans_started == 1
+    assert window.controller.reweights_started == 0
+
+
+def test_weight_change_reweights_without_reading(qtbot, window, corpus):
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    documents = window.result.documents
+    weights = window.params.weights()
+    with qtbot.waitSignal(window.result_shown, timeout=10_000):
+        window.params._shingle.setValue(2)
+    assert window.controller.scans_started == 1
+    assert window.controller.reweights_started == 1
+    assert window.result.documents is documents
+    assert window.result.options.weights != weights
+
+
+def test_cancel_stops_scan_and_keeps_read_files(qtbot, window, corpus, catalog, monkeypatch):
+    root, _ = corpus
+
+    def slow_scan(options, *, progress, **kwargs):
+        def slow(report):
+            time.sleep(0.15)  # a file takes a while: enough time to press Cancel mid-scan
+            progress(report)
+
+        return real_scan(options, progress=slow, **kwargs)
+
+    monkeypatch.setattr(app.scan_worker, "scan", slow_scan)
+    monkeypatch.setattr(core.scan, "_STORE_BATCH", 2)  # the corpus is smaller than a batch
+    window.folders.add_paths([str(root)])
+    reading = []
+    window.controller.progress.connect(lambda p: reading.append(p) if p.done >= 2 else None)
+    qtbot.mouseClick(window.scan_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(reading), timeout=10_000)
+    assert window.scan_status.isVisible() or not window.isVisible()
+    started = time.monotonic()
+    with qtbot.waitSignal(window.controller.cancelled, timeout=2000):
+        qtbot.mouseClick(window.scan_status._cancel, Qt.MouseButton.LeftButton)
+    assert time.monotonic() - started < 1.0
+    assert window.result is None
+    assert not window.controller.busy
+    assert window.scan_button.isEnabled()
+    assert catalog.records_under([str(root)])  # what was read is kept for the next scan
+
+
+def test_drop_of_folder_urls_adds_folders(qtbot, window, tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(first)), QUrl.fromLocalFile(str(second))])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.folders.dropEvent(event)
+    assert window.folders.folders() == [str(first), str(second)]
+    assert event.isAccepted()
+    assert window.scan_button.isEnabled()
+
+
+def test_reference_folder_is_passed_to_scan(window, tmp_path):
+    window.folders.add_paths([str(tmp_path)], reference=True)
+    assert window.scan_options().reference_roots == (str(tmp_path),)
+    assert window.scan_options().roots == ()
+
+
+@pytest.mark.parametrize(
+    "answer", [QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes]
+)
+def test_trash_asks_first_and_moves_only_checked(qtbot, window, corpus, monkeypatch, answer):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    asked = []
+
+    def fake_question(parent, title, text, *args):
+        asked.append(text)
+        return answer
+
+    monkeypatch.setattr(QMessageBox, "question", fake_question)
+    window.model.check_all_but_reference()
+    checked = {window.result.documents[d].path for d in window.model.checked_documents()}
+    assert len(checked) == 3
+    window.trash_action.trigger()
+    assert asked and "3" in asked[0]
+    all_files = {str(p) for p in paths.values()}
+    if answer == QMessageBox.StandardButton.Cancel:
+        assert all(p.exists() for p in map(__import__("pathlib").Path, all_files))
+        return
+    remaining = {str(p) for p in root.rglob("*") if p.is_file()}
+    assert remaining == all_files - checked  # the checked files, and only those, are gone
+    trash = list((window.settings_dir / "xdg-data" / "Trash" / "files").iterdir())
+    assert len(trash) == 3
+    assert window.model.rowCount() == 0  # every cluster lost all but its reference
+
+
+def test_not_a_duplicate_is_remembered(qtbot, window, corpus, catalog):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    edited = next(
+        i for i, d in enumerate(window.result.documents) if d.path == str(paths["edited"])
+    )
+    window.select_documents([edited])
+    assert window.ignore_action.isEnabled()
+    window.ignore_action.trigger()
+    assert frozenset({str(paths["first"]), str(paths["edited"])}) in catalog.ignored_pairs()
+    assert len(cluster_paths(window)) == 1
+    scan_and_wait(qtbot, window)  # a new scan remembers it
+    assert len(cluster_paths(window)) == 1
+
+
+def test_export_html_and_csv(qtbot, window, corpus, tmp_path, monkeypatch):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    out = tmp_path / "report.html"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "csv"))
+    window.export_html_action.trigger()
+    assert str(paths["edited"]) in out.read_text("utf-8")
+    window.export_csv_action.trigger()
+    assert (tmp_path / "csv" / "clusters.csv").exists()
+
+
+def test_selection_feeds_the_side_by_side_view(qtbot, window, corpus):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    calls = []
+    window.diff_view.set_pair = lambda a, b, d: calls.append((a.path, b.path, d))
+    window.diff_view.clear = lambda: calls.append(None)
+    docs = {d.path: i for i, d in enumerate(window.result.documents)}
+    window.select_documents([docs[str(paths["edited"])]])
+    assert calls[-1][:2] == (str(paths["first"]), str(paths["edited"]))
+    window.select_documents([docs[str(paths["exact"])], docs[str(paths["same_text"])]])
+    assert calls[-1][:2] == (str(paths["exact"]), str(paths["same_text"]))
+    assert calls[-1][2] == 0
+
+
+def test_settings_persist(qtbot, window, settings, tmp_path):
+    window.folders.add_paths([str(tmp_path)])
+    window.params.set_k(5)
+    window.save_settings()
+    assert settings.folders == [str(tmp_path)]
+    assert settings.k == 5
