@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -671,7 +671,9 @@ def _make_diff_view() -> QWidget:
         from app.diff_view import DiffView
     except ImportError:
         label = QLabel(
-            QMainWindow.tr("The side-by-side view is not available in this build.")  # type: ignore[call-arg]
+            QCoreApplication.translate(
+                "MainWindow", "The side-by-side view is not available in this build."
+            )
         )
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         label.setEnabled(False)

@@ -1,0 +1,81 @@
+"""Fill the zh_CN .ts file from a source → translation table (kept with the .ts)."""
+
+import sys
+import xml.etree.ElementTree as ET
+
+ZH = {
+    "Name": "名称", "Folder": "文件夹", "Kind": "类型", "Distance": "距离", "Size": "大小",
+    "Title": "标题", "Cluster %1 · %2 files": "第 %1 组 · %2 个文件", "≤ %1": "≤ %1",
+    "Previous match": "上一处匹配", "Next match": "下一处匹配", "Aligning…": "正在对齐…",
+    "Could not align: {message}": "无法对齐：{message}", "n/a": "不适用",
+    "Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})":
+        "汉明距离：{d} · 相似度：{sim}（A→B {ab}，B→A {ba}）",
+    "File": "文件", "Problem": "问题",
+    "Folders to scan (drop folders here):": "要扫描的文件夹（可将文件夹拖放到此处）：",
+    "Add folder…": "添加文件夹…", "Remove": "移除", "Exclude patterns:": "排除模式：",
+    "e.g. *.tmp, drafts/*": "例如 *.tmp, drafts/*",
+    "Tick a folder to use it as a reference (e.g. the assignment prompt).":
+        "勾选文件夹即作为参考文件夹（例如作业题目）。",
+    "Ticked: reference folder, compared with the others but not among itself":
+        "已勾选：参考文件夹，与其他文件比较，但其内部文件之间不比较",
+    "Add folder": "添加文件夹",
+    "reference": "参考", "exact": "完全相同", "same text": "文本相同", "near": "近似",
+    "partial": "部分抄袭",
+    "SimSift — near-duplicate and plagiarism checker": "SimSift — 近似重复与抄袭检测",
+    "Scan": "扫描", "Filter by file name, folder or title…": "按文件名、文件夹或标题筛选…",
+    "Clusters": "重复组", "Errors (%1)": "错误（%1）", "&File": "文件(&F)", "&Edit": "编辑(&E)",
+    "&Language": "语言(&L)", "&Help": "帮助(&H)", "Export CSV…": "导出 CSV…",
+    "Export JSON…": "导出 JSON…", "Export HTML report…": "导出 HTML 报告…", "Quit": "退出",
+    "Open file": "打开文件", "Reveal in folder": "在文件夹中显示", "Copy path": "复制路径",
+    "Mark all but the reference": "标记除参考文件外的全部", "Unmark all": "取消全部标记",
+    "Not a duplicate": "不是重复", "Move checked to trash…": "将已勾选文件移到回收站…",
+    "About SimSift": "关于 SimSift",
+    "Remember that the selected pair is not a duplicate (select two files, or one and its reference)":
+        "记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）",
+    "Add a folder to scan first (drop it on the list).": "请先添加要扫描的文件夹（拖放到列表中）。",
+    "Done: %1 documents, %2 unchanged files taken from the catalog.":
+        "完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。",
+    "Cancelled. Files read so far are kept; the next scan continues from there.":
+        "已取消。已读取的文件会被保留，下次扫描将从此处继续。",
+    "Scan failed": "扫描失败",
+    "Drop folders on the list at the left, then press Scan.": "将文件夹拖放到左侧列表，然后点击“扫描”。",
+    "%1 clusters with %2 files among %3 documents (k = %4).":
+        "%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。",
+    "Pair marked as not a duplicate.": "已将这对文件标记为不是重复。",
+    "Move to trash": "移到回收站", "Move 1 checked file to the trash?": "将 1 个已勾选文件移到回收站？",
+    "Move %1 checked files to the trash?": "将 %1 个已勾选文件移到回收站？",
+    "Moved 1 file to the trash.": "已将 1 个文件移到回收站。",
+    "Moved %1 files to the trash.": "已将 %1 个文件移到回收站。",
+    "Some files were not moved": "部分文件未能移动", "Export report into folder": "将报告导出到文件夹",
+    "Wrote %1": "已写入 %1", "Export HTML report": "导出 HTML 报告",
+    "HTML files (*.html)": "HTML 文件 (*.html)",
+    "SimSift finds near-duplicate and copied documents with SimHash fingerprints.":
+        "SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。",
+    "Distance k (0 = identical fingerprints)": "距离 k（0 = 指纹完全相同）",
+    "Largest Hamming distance between near-duplicates": "近似重复之间的最大汉明距离",
+    "Weights": "权重", "Title boost": "标题加权", "Term frequency": "词频方式",
+    "Shingle size": "词组长度", "raw count": "原始计数", "logarithmic": "对数", "binary": "二值",
+    "Inverse document frequency (idf)": "逆文档频率（idf）",
+    "Ignore digits (dates, counters)": "忽略数字（日期、计数器）", "Remove stopwords": "去除停用词",
+    "Term": "词语", "Weight": "权重",
+    "Weight 0 removes a template word; above 1 boosts a topic word":
+        "权重 0 去除模板词；大于 1 则加强主题词",
+    "Add term": "添加词语", "Remove term": "删除词语",
+    "The side-by-side view is not available in this build.": "此版本没有并排对比视图。",
+    "Cancel": "取消", "%1: %2 of %3": "%1：%2 / %3", "%1: %2": "%1：%2",
+    "Finding files": "查找文件", "Reading": "读取", "Fingerprinting": "计算指纹",
+    "Comparing": "比较", "%1 files/s": "%1 个文件/秒", "%1 left": "剩余 %1",
+}  # fmt: skip
+
+tree = ET.parse(sys.argv[1])
+missing = []
+for message in tree.getroot().iter("message"):
+    source = message.find("source").text
+    translation = message.find("translation")
+    if source in ZH:
+        translation.text = ZH[source]
+        translation.attrib.pop("type", None)
+    else:
+        missing.append(source)
+tree.write(sys.argv[1], encoding="utf-8", xml_declaration=True)
+print("untranslated:", missing)

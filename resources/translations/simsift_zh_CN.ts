@@ -1,0 +1,523 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ClusterModel</name>
+    <message>
+        <location filename="../../app/cluster_model.py" line="178" />
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="179" />
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="180" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="181" />
+        <source>Distance</source>
+        <translation>距离</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="182" />
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="183" />
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="235" />
+        <source>Cluster %1 · %2 files</source>
+        <translation>第 %1 组 · %2 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="242" />
+        <source>≤ %1</source>
+        <translation>≤ %1</translation>
+    </message>
+</context>
+<context>
+    <name>DiffView</name>
+    <message>
+        <location filename="../../app/diff_view.py" line="137" />
+        <source>Previous match</source>
+        <translation>上一处匹配</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="140" />
+        <source>Next match</source>
+        <translation>下一处匹配</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="183" />
+        <source>Aligning…</source>
+        <translation>正在对齐…</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="252" />
+        <source>Could not align: {message}</source>
+        <translation>无法对齐：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="255" />
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="256" />
+        <source>Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})</source>
+        <translation>汉明距离：{d} · 相似度：{sim}（A→B {ab}，B→A {ba}）</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorsModel</name>
+    <message>
+        <location filename="../../app/errors_model.py" line="39" />
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/errors_model.py" line="39" />
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/errors_model.py" line="39" />
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+</context>
+<context>
+    <name>FolderList</name>
+    <message>
+        <location filename="../../app/folder_list.py" line="58" />
+        <source>Folders to scan (drop folders here):</source>
+        <translation>要扫描的文件夹（可将文件夹拖放到此处）：</translation>
+    </message>
+    <message>
+        <location filename="../../app/folder_list.py" line="59" />
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../app/folder_list.py" line="60" />
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../app/folder_list.py" line="61" />
+        <source>Exclude patterns:</source>
+        <translation>排除模式：</translation>
+    </message>
+    <message>
+        <location filename="../../app/folder_list.py" line="62" />
+        <source>e.g. *.tmp, drafts/*</source>
+        <translation>例如 *.tmp, drafts/*</translation>
+    </message>
+    <message>
+        <location filename="../../app/folder_list.py" line="64" />
+        <source>Tick a folder to use it as a reference (e.g. the assignment prompt).</source>
+        <translation>勾选文件夹即作为参考文件夹（例如作业题目）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/folder_list.py" line="70" />
+        <source>Ticked: reference folder, compared with the others but not among itself</source>
+        <translation>已勾选：参考文件夹，与其他文件比较，但其内部文件之间不比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/folder_list.py" line="133" />
+        <source>Add folder</source>
+        <translation>添加文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>Kinds</name>
+    <message>
+        <location filename="../../app/cluster_model.py" line="56" />
+        <source>reference</source>
+        <translation>参考</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="57" />
+        <source>exact</source>
+        <translation>完全相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="58" />
+        <source>same text</source>
+        <translation>文本相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="59" />
+        <source>near</source>
+        <translation>近似</translation>
+    </message>
+    <message>
+        <location filename="../../app/cluster_model.py" line="60" />
+        <source>partial</source>
+        <translation>部分抄袭</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../app/main_window.py" line="247" />
+        <source>SimSift — near-duplicate and plagiarism checker</source>
+        <translation>SimSift — 近似重复与抄袭检测</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="248" />
+        <location filename="../../app/main_window.py" line="260" />
+        <source>Scan</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="249" />
+        <source>Filter by file name, folder or title…</source>
+        <translation>按文件名、文件夹或标题筛选…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="250" />
+        <source>Clusters</source>
+        <translation>重复组</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="252" />
+        <source>Errors (%1)</source>
+        <translation>错误（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="254" />
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="255" />
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="256" />
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="257" />
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="259" />
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="261" />
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="262" />
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="263" />
+        <source>Export HTML report…</source>
+        <translation>导出 HTML 报告…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="264" />
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="265" />
+        <source>Open file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="266" />
+        <source>Reveal in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="267" />
+        <source>Copy path</source>
+        <translation>复制路径</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="268" />
+        <source>Mark all but the reference</source>
+        <translation>标记除参考文件外的全部</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="269" />
+        <source>Unmark all</source>
+        <translation>取消全部标记</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="270" />
+        <source>Not a duplicate</source>
+        <translation>不是重复</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="271" />
+        <source>Move checked to trash…</source>
+        <translation>将已勾选文件移到回收站…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="272" />
+        <location filename="../../app/main_window.py" line="624" />
+        <source>About SimSift</source>
+        <translation>关于 SimSift</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="278" />
+        <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
+        <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="359" />
+        <source>Add a folder to scan first (drop it on the list).</source>
+        <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="396" />
+        <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
+        <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="404" />
+        <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
+        <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="412" />
+        <source>Scan failed</source>
+        <translation>扫描失败</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="431" />
+        <source>Drop folders on the list at the left, then press Scan.</source>
+        <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="435" />
+        <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
+        <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="538" />
+        <source>Pair marked as not a duplicate.</source>
+        <translation>已将这对文件标记为不是重复。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="547" />
+        <source>Move to trash</source>
+        <translation>移到回收站</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="550" />
+        <source>Move 1 checked file to the trash?</source>
+        <translation>将 1 个已勾选文件移到回收站？</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="551" />
+        <source>Move %1 checked files to the trash?</source>
+        <translation>将 %1 个已勾选文件移到回收站？</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="569" />
+        <source>Moved 1 file to the trash.</source>
+        <translation>已将 1 个文件移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="570" />
+        <source>Moved %1 files to the trash.</source>
+        <translation>已将 %1 个文件移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="576" />
+        <source>Some files were not moved</source>
+        <translation>部分文件未能移动</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="586" />
+        <source>Export report into folder</source>
+        <translation>将报告导出到文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="593" />
+        <location filename="../../app/main_window.py" line="611" />
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="602" />
+        <source>Export HTML report</source>
+        <translation>导出 HTML 报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="604" />
+        <source>HTML files (*.html)</source>
+        <translation>HTML 文件 (*.html)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="625" />
+        <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
+        <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
+    </message>
+</context>
+<context>
+    <name>ParamsPanel</name>
+    <message>
+        <location filename="../../app/params_panel.py" line="113" />
+        <source>Distance k (0 = identical fingerprints)</source>
+        <translation>距离 k（0 = 指纹完全相同）</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="114" />
+        <source>Largest Hamming distance between near-duplicates</source>
+        <translation>近似重复之间的最大汉明距离</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="115" />
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="116" />
+        <source>Title boost</source>
+        <translation>标题加权</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="116" />
+        <source>Term frequency</source>
+        <translation>词频方式</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="116" />
+        <source>Shingle size</source>
+        <translation>词组长度</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="119" />
+        <source>raw count</source>
+        <translation>原始计数</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="119" />
+        <source>logarithmic</source>
+        <translation>对数</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="119" />
+        <source>binary</source>
+        <translation>二值</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="121" />
+        <source>Inverse document frequency (idf)</source>
+        <translation>逆文档频率（idf）</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="122" />
+        <source>Ignore digits (dates, counters)</source>
+        <translation>忽略数字（日期、计数器）</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="123" />
+        <source>Remove stopwords</source>
+        <translation>去除停用词</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="124" />
+        <source>Term</source>
+        <translation>词语</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="124" />
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="126" />
+        <source>Weight 0 removes a template word; above 1 boosts a topic word</source>
+        <translation>权重 0 去除模板词；大于 1 则加强主题词</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="128" />
+        <source>Add term</source>
+        <translation>添加词语</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="129" />
+        <source>Remove term</source>
+        <translation>删除词语</translation>
+    </message>
+</context>
+<context>
+    <name>QMainWindow</name>
+    <message>
+        <location filename="../../app/main_window.py" line="674" />
+        <source>The side-by-side view is not available in this build.</source>
+        <translation>此版本没有并排对比视图。</translation>
+    </message>
+</context>
+<context>
+    <name>ScanStatus</name>
+    <message>
+        <location filename="../../app/scan_status.py" line="39" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/scan_status.py" line="79" />
+        <source>%1: %2 of %3</source>
+        <translation>%1：%2 / %3</translation>
+    </message>
+    <message>
+        <location filename="../../app/scan_status.py" line="84" />
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../app/scan_status.py" line="88" />
+        <source>Finding files</source>
+        <translation>查找文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/scan_status.py" line="89" />
+        <source>Reading</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/scan_status.py" line="90" />
+        <source>Fingerprinting</source>
+        <translation>计算指纹</translation>
+    </message>
+    <message>
+        <location filename="../../app/scan_status.py" line="91" />
+        <source>Comparing</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/scan_status.py" line="99" />
+        <source>%1 files/s</source>
+        <translation>%1 个文件/秒</translation>
+    </message>
+    <message>
+        <location filename="../../app/scan_status.py" line="101" />
+        <source>%1 left</source>
+        <translation>剩余 %1</translation>
+    </message>
+</context>
+</TS>

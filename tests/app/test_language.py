@@ -1,0 +1,43 @@
+"""English and Simplified Chinese UI, switched live from the Language menu."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLocale, Qt
+
+from app.cluster_model import COL_KIND
+from app.i18n import Translations, system_language
+from core.paths import resource_path
+
+
+def test_compiled_translation_is_shipped():
+    assert resource_path("translations", "simsift_zh_CN.qm").stat().st_size > 1000
+
+
+def test_system_locale_picks_chinese(monkeypatch):
+    monkeypatch.setattr(QLocale, "system", staticmethod(lambda: QLocale("zh_CN")))
+    assert system_language() == "zh_CN"
+    monkeypatch.setattr(QLocale, "system", staticmethod(lambda: QLocale("de_DE")))
+    assert system_language() == "en"
+
+
+def test_language_switches_live_and_is_remembered(qtbot, window, settings):
+    try:
+        window.set_language("zh_CN")
+        qtbot.waitUntil(lambda: window.scan_button.text() != "Scan", timeout=2000)
+        assert window.windowTitle().startswith("SimSift — 近似重复")
+        assert window.scan_button.text() == "扫描"
+        assert window.folders._add.text() == "添加文件夹…"
+        header = window.model.headerData(COL_KIND, Qt.Orientation.Horizontal, 0)
+        assert header == "类型"
+        assert window.language_actions["zh_CN"].isChecked()
+        assert settings.language == "zh_CN"
+    finally:
+        window.set_language("en")
+    qtbot.waitUntil(lambda: window.scan_button.text() == "Scan", timeout=2000)
+    assert window.scan_button.text() == "Scan"
+
+
+def test_unknown_language_falls_back_to_english(qapp):
+    translations = Translations()
+    assert not translations.install("xx_XX")
+    assert translations.language == "en"
