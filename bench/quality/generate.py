@@ -1,0 +1,362 @@
+"""Labeled near-duplicate corpus from real text, deterministic from a seed.
+
+    python bench/quality/generate.py --size small --out /tmp/simsift-quality/small [--pdf]
+
+Relations (positive pairs in labels.json, kind):
+- exact: the same file bytes under another name;
+- format: the same text as TXT / HTML / DOCX (/ PDF made by LibreOffice with --pdf);
+- repost: the same article inside the chrome of 2-3 different web sites
+  (navigation, related links with counters, timestamps, view counts, footer);
+- edit: 1-5% of the words substituted, inserted or deleted;
+- partial: a run of 10-60% of a document's paragraphs inserted into another document.
+Hard negatives (never labeled positive):
+- topic: different documents from the same source (package, module, message catalog);
+- template: essays that share only an assignment title and prompt paragraphs.
+
+Every document belongs to a family (the documents made from one base text); a partial
+copy is its own family, linked to its source family. labels.json lists documents,
+positive pairs and links; see bench/quality/README.md for how they are scored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from render import (
+    Site,
+    Text,
+    docx_to_pdf,
+    make_site,
+    soffice,
+    write_chrome_html,
+    write_docx,
+    write_html,
+    write_txt,
+)
+from sources import BaseDoc, base_documents, short_labels
+
+SIZES = {"small": 1, "large": 10}
+# Units per scale step: families of each relation, template groups x members, standalones.
+PLAN = {"exact": 16, "format": 20, "repost": 16, "edit": 24, "partial": 24, "standalone": 40}
+TEMPLATE_GROUPS, TEMPLATE_MEMBERS = 5, 6
+PLAIN_FORMATS = ("txt", "html", "docx")
+
+
+@dataclass
+class Entry:
+    """One file to write: its text, format, and labels."""
+
+    text: Text
+    fmt: str  # txt, html, docx, pdf, chrome (HTML in site chrome), copy (bytes of `source`)
+    family: int
+    group: str
+    lang: str
+    role: str
+    template: int | None = None
+    site: Site | None = None
+    source: Entry | None = None
+    name: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class Corpus:
+    """Entries and labeled pairs being built."""
+
+    entries: list[Entry] = field(default_factory=list)
+    pairs: list[tuple[Entry, Entry, str, dict]] = field(default_factory=list)
+    links: list[tuple[int, int]] = field(default_factory=list)
+    families: int = 0
+
+    def add(self, entry: Entry) -> Entry:
+        self.entries.append(entry)
+        return entry
+
+    def new_family(self) -> int:
+        self.families += 1
+        return self.families - 1
+
+
+class Pool:
+    """Base documents handed out without reuse, alternating English and Chinese."""
+
+    def __init__(self, docs: list[BaseDoc], rng: random.Random):
+        self.by_lang = {lang: [d for d in docs if d.lang == lang] for lang in ("en", "zh")}
+        for docs_of_lang in self.by_lang.values():
+            rng.shuffle(docs_of_lang)
+        self.turn = 0
+
+    def take(self, lang: str | None = None) -> BaseDoc:
+        """The next unused document (of `lang`, else alternating; falls back to the other)."""
+        if lang is None:
+            lang = ("en", "zh")[self.turn % 2]
+            self.turn += 1
+        if not self.by_lang[lang]:
+            lang = "zh" if lang == "en" else "en"
+        if not self.by_lang[lang]:
+            raise RuntimeError("not enough real text for this corpus size")
+        return self.by_lang[lang].pop()
+
+
+def text_of(doc: BaseDoc) -> Text:
+    return Text(doc.title, doc.paragraphs)
+
+
+def _entry(doc: BaseDoc, fmt: str, family: int, role: str, text: Text | None = None) -> Entry:
+    return Entry(text or text_of(doc), fmt, family, doc.group, doc.lang, role)
+
+
+def add_exact(corpus: Corpus, pool: Pool, rng: random.Random) -> None:
+    doc = pool.take()
+    fam = corpus.new_family()
+    original = corpus.add(_entry(doc, rng.choice(PLAIN_FORMATS), fam, "original"))
+    copy = corpus.add(_entry(doc, "copy", fam, "exact"))
+    copy.source = original
+    corpus.pairs.append((original, copy, "exact", {}))
+
+
+def add_format(corpus: Corpus, pool: Pool, rng: random.Random, formats: tuple[str, ...]) -> None:
+    doc = pool.take()
+    fam = corpus.new_family()
+    chosen = rng.sample(formats, 3)
+    original = corpus.add(_entry(doc, chosen[0], fam, "original"))
+    for fmt in chosen[1:]:
+        variant = corpus.add(_entry(doc, fmt, fam, "format"))
+        corpus.pairs.append((original, variant, "format", {"formats": f"{chosen[0]}-{fmt}"}))
+
+
+def add_repost(corpus: Corpus, pool: Pool, rng: random.Random, sites: dict) -> None:
+    doc = pool.take()
+    fam = corpus.new_family()
+    posts = []
+    for site in rng.sample(sites[doc.lang], rng.choice((2, 3))):
+        post = corpus.add(_entry(doc, "chrome", fam, "repost" if posts else "original"))
+        post.site = site
+        posts.append(post)
+    for post in posts[1:]:
+        corpus.pairs.append((posts[0], post, "repost", {"sites": len(posts)}))
+
+
+def _words(paragraph: str, lang: str) -> list[str]:
+    if lang == "zh":
+        import jieba
+
+        return jieba.lcut(paragraph)
+    return paragraph.split(" ")
+
+
+def _join(words: list[str], lang: str) -> str:
+    return ("" if lang == "zh" else " ").join(words)
+
+
+def _is_word(token: str) -> bool:
+    return bool(re.search(r"\w", token))
+
+
+def edit_text(text: Text, rate: float, lang: str, vocab: list[str], rng: random.Random) -> Text:
+    """`text` with about `rate` of its words substituted, inserted or deleted."""
+    paragraphs = [_words(p, lang) for p in text.paragraphs]
+    slots = [(i, j) for i, p in enumerate(paragraphs) for j, w in enumerate(p) if _is_word(w)]
+    n_ops = max(1, round(rate * len(slots)))
+    for i, j in sorted(rng.sample(slots, n_ops), reverse=True):  # back to front keeps indices
+        op = rng.choice(("sub", "ins", "del"))
+        if op == "sub":
+            paragraphs[i][j] = rng.choice(vocab)
+        elif op == "ins":
+            paragraphs[i].insert(j, rng.choice(vocab))
+        else:
+            del paragraphs[i][j]
+    return Text(text.title, tuple(_join(p, lang) for p in paragraphs))
+
+
+def add_edit(corpus: Corpus, pool: Pool, rng: random.Random) -> None:
+    doc = pool.take()
+    donor = pool.take(doc.lang)  # supplies the substituted and inserted words
+    vocab = sorted({w for p in donor.paragraphs for w in _words(p, doc.lang) if _is_word(w)})
+    fam = corpus.new_family()
+    fmt = rng.choice(PLAIN_FORMATS)
+    original = corpus.add(_entry(doc, fmt, fam, "original"))
+    rate = round(rng.uniform(0.01, 0.05), 3)
+    text = edit_text(text_of(doc), rate, doc.lang, vocab, rng)
+    edited = corpus.add(_entry(doc, fmt, fam, "edit", text))
+    corpus.pairs.append((original, edited, "edit", {"rate": rate}))
+
+
+def add_partial(corpus: Corpus, pool: Pool, rng: random.Random) -> None:
+    source, host = pool.take(), None
+    host = pool.take(source.lang)
+    n = len(source.paragraphs)
+    share = rng.uniform(0.1, 0.6)
+    m = min(n, max(1, round(share * n)))
+    start = rng.randint(0, n - m)
+    run = source.paragraphs[start : start + m]
+    at = rng.randint(0, len(host.paragraphs))
+    paragraphs = host.paragraphs[:at] + run + host.paragraphs[at:]
+    fam_source, fam_copy = corpus.new_family(), corpus.new_family()
+    original = corpus.add(_entry(source, rng.choice(PLAIN_FORMATS), fam_source, "original"))
+    copy = corpus.add(
+        _entry(host, rng.choice(PLAIN_FORMATS), fam_copy, "partial", Text(host.title, paragraphs))
+    )
+    detail = {
+        "share_of_source": round(m / n, 3),
+        "share_of_copy": round(sum(map(len, run)) / sum(map(len, paragraphs)), 3),
+    }
+    corpus.pairs.append((original, copy, "partial", detail))
+    corpus.links.append((fam_source, fam_copy))
+
+
+def add_template_group(corpus: Corpus, pool: Pool, rng: random.Random, number: int) -> None:
+    """Essays sharing an assignment title and prompt (2 paragraphs), otherwise different."""
+    prompt = pool.take()
+    title = prompt.title
+    for _ in range(TEMPLATE_MEMBERS):
+        body = pool.take(prompt.lang)
+        text = Text(title, prompt.paragraphs[:2] + body.paragraphs)
+        entry = _entry(body, rng.choice(PLAIN_FORMATS), corpus.new_family(), "template", text)
+        entry.template = number
+        corpus.add(entry)
+
+
+def add_standalone(corpus: Corpus, pool: Pool, rng: random.Random) -> None:
+    doc = pool.take()
+    corpus.add(_entry(doc, rng.choice(PLAIN_FORMATS), corpus.new_family(), "standalone"))
+
+
+def make_sites(rng: random.Random) -> dict[str, list[Site]]:
+    """Six web sites per language, with chrome from real UI strings."""
+    return {
+        lang: [make_site(rng, short_labels(lang), 10 * j + i) for i in range(6)]
+        for j, lang in enumerate(("en", "zh"))
+    }
+
+
+def build(seed: int, scale: int, pdf: bool) -> Corpus:
+    """All entries and labels of a corpus (nothing written yet)."""
+    rng = random.Random(seed)
+    pool = Pool(base_documents(), rng)
+    sites = make_sites(rng)
+    corpus = Corpus()
+    formats = (*PLAIN_FORMATS, "pdf") if pdf else PLAIN_FORMATS
+    makers: dict[str, Callable[[], None]] = {
+        "exact": lambda: add_exact(corpus, pool, rng),
+        "format": lambda: add_format(corpus, pool, rng, formats),
+        "repost": lambda: add_repost(corpus, pool, rng, sites),
+        "edit": lambda: add_edit(corpus, pool, rng),
+        "partial": lambda: add_partial(corpus, pool, rng),
+        "standalone": lambda: add_standalone(corpus, pool, rng),
+    }
+    for kind, count in PLAN.items():
+        for _ in range(count * scale):
+            makers[kind]()
+    for number in range(TEMPLATE_GROUPS * scale):
+        add_template_group(corpus, pool, rng, number)
+    return corpus
+
+
+def _related_titles(corpus: Corpus, entry: Entry, rng: random.Random) -> list[str]:
+    same_lang = [e.text.title for e in corpus.entries if e.lang == entry.lang and e is not entry]
+    return rng.sample(same_lang, 5)
+
+
+def write(corpus: Corpus, out: Path, seed: int) -> None:
+    """Write every entry under out/docs with shuffled names, then labels.json."""
+    docs_dir = out / "docs"
+    docs_dir.mkdir(parents=True)
+    order = list(range(len(corpus.entries)))
+    random.Random(seed + 1).shuffle(order)
+    for number, index in enumerate(order):
+        entry = corpus.entries[index]
+        ext = {"chrome": "html", "copy": None}.get(entry.fmt, entry.fmt)
+        entry.name = f"d{number:05d}.{ext or 'tmp'}"
+    pending_pdf: list[Path] = []
+    for index, entry in enumerate(corpus.entries):
+        if entry.fmt != "copy":
+            _write_entry(corpus, entry, docs_dir, random.Random(seed * 100003 + index), pending_pdf)
+    if pending_pdf:
+        docx_to_pdf(pending_pdf, docs_dir)
+    for entry in corpus.entries:
+        if entry.fmt == "copy":
+            entry.name = entry.name.replace(".tmp", Path(entry.source.name).suffix)
+            shutil.copyfile(docs_dir / entry.source.name, docs_dir / entry.name)
+    (out / "labels.json").write_text(json.dumps(labels(corpus, seed), indent=1, ensure_ascii=False))
+
+
+def _write_entry(corpus: Corpus, entry: Entry, docs_dir: Path, rng, pending_pdf) -> None:
+    path = docs_dir / entry.name
+    if entry.fmt == "txt":
+        write_txt(path, entry.text)
+    elif entry.fmt == "html":
+        write_html(path, entry.text)
+    elif entry.fmt == "chrome":
+        related = _related_titles(corpus, entry, rng)
+        write_chrome_html(path, entry.text, entry.site, related, rng, entry.lang)
+    elif entry.fmt == "docx":
+        write_docx(path, entry.text)
+    elif entry.fmt == "pdf":
+        docx_path = path.with_suffix(".docx")
+        write_docx(docx_path, entry.text)
+        pending_pdf.append(docx_path)
+
+
+def labels(corpus: Corpus, seed: int) -> dict:
+    """The JSON labels: documents (with family/group/template), positive pairs, links."""
+    return {
+        "seed": seed,
+        "documents": [
+            {
+                "file": "docs/" + e.name,
+                "family": e.family,
+                "group": e.group,
+                "lang": e.lang,
+                "role": e.role,
+                "template": e.template,
+            }
+            for e in corpus.entries
+        ],
+        "pairs": [
+            {"a": "docs/" + a.name, "b": "docs/" + b.name, "kind": kind, **detail}
+            for a, b, kind, detail in corpus.pairs
+        ],
+        "partial_links": [list(link) for link in corpus.links],
+    }
+
+
+def generate(out: Path, size: str, seed: int, pdf: bool) -> Path:
+    """Build and write a corpus; returns `out`. An existing `out` is replaced."""
+    if out.exists():
+        shutil.rmtree(out)
+    corpus = build(seed, SIZES[size], pdf)
+    write(corpus, out, seed)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", choices=sorted(SIZES), default="small")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--pdf", action="store_true", help="also PDF variants (LibreOffice)")
+    args = parser.parse_args(argv)
+    if args.pdf and soffice() is None:
+        parser.error("--pdf needs LibreOffice (soffice) on PATH")
+    out = args.out or Path(f"/tmp/simsift-quality/{args.size}")
+    started = time.monotonic()
+    generate(out, args.size, args.seed, args.pdf)
+    n = len(list((out / "docs").iterdir()))
+    print(f"{n} documents in {out} ({time.monotonic() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
