@@ -373,6 +373,8 @@ class MainWindow(QMainWindow):
 
     def _on_job_started(self, kind: str) -> None:
         self.scan_status.begin()
+        if self.result is None:
+            self.summary.setText(self.tr("Scanning… clusters appear when the scan finishes."))
         self.statusBar().clearMessage()
         self._update_actions()
 

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a translation table reads best one entry per line)
 """Fill the zh_CN .ts file from a source → translation table (kept with the .ts)."""
 
 import sys
@@ -38,6 +39,7 @@ ZH = {
     "Cancelled. Files read so far are kept; the next scan continues from there.":
         "已取消。已读取的文件会被保留，下次扫描将从此处继续。",
     "Scan failed": "扫描失败",
+    "Scanning… clusters appear when the scan finishes.": "正在扫描…扫描完成后将显示重复组。",
     "Drop folders on the list at the left, then press Scan.": "将文件夹拖放到左侧列表，然后点击“扫描”。",
     "%1 clusters with %2 files among %3 documents (k = %4).":
         "%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。",

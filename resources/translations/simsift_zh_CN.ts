@@ -46,32 +46,32 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff_view.py" line="137" />
+        <location filename="../../app/diff_view.py" line="175" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="140" />
+        <location filename="../../app/diff_view.py" line="178" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="183" />
+        <location filename="../../app/diff_view.py" line="218" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="252" />
+        <location filename="../../app/diff_view.py" line="287" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="255" />
+        <location filename="../../app/diff_view.py" line="290" />
         <source>n/a</source>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="256" />
+        <location filename="../../app/diff_view.py" line="291" />
         <source>Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})</source>
         <translation>汉明距离：{d} · 相似度：{sim}（A→B {ab}，B→A {ba}）</translation>
     </message>
@@ -275,7 +275,7 @@
     </message>
     <message>
         <location filename="../../app/main_window.py" line="272" />
-        <location filename="../../app/main_window.py" line="624" />
+        <location filename="../../app/main_window.py" line="626" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
@@ -290,90 +290,100 @@
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="396" />
+        <location filename="../../app/main_window.py" line="377" />
+        <source>Scanning… clusters appear when the scan finishes.</source>
+        <translation>正在扫描…扫描完成后将显示重复组。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="398" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="404" />
+        <location filename="../../app/main_window.py" line="406" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="412" />
+        <location filename="../../app/main_window.py" line="414" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="431" />
+        <location filename="../../app/main_window.py" line="433" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="435" />
+        <location filename="../../app/main_window.py" line="437" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="538" />
+        <location filename="../../app/main_window.py" line="540" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="547" />
+        <location filename="../../app/main_window.py" line="549" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="550" />
+        <location filename="../../app/main_window.py" line="552" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="551" />
+        <location filename="../../app/main_window.py" line="553" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="569" />
+        <location filename="../../app/main_window.py" line="571" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="570" />
+        <location filename="../../app/main_window.py" line="572" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="576" />
+        <location filename="../../app/main_window.py" line="578" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="586" />
+        <location filename="../../app/main_window.py" line="588" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="593" />
-        <location filename="../../app/main_window.py" line="611" />
+        <location filename="../../app/main_window.py" line="595" />
+        <location filename="../../app/main_window.py" line="613" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="602" />
+        <location filename="../../app/main_window.py" line="604" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="604" />
+        <location filename="../../app/main_window.py" line="606" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="625" />
+        <location filename="../../app/main_window.py" line="627" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="676" />
+        <source>The side-by-side view is not available in this build.</source>
+        <translation>此版本没有并排对比视图。</translation>
     </message>
 </context>
 <context>
@@ -462,14 +472,6 @@
         <location filename="../../app/params_panel.py" line="129" />
         <source>Remove term</source>
         <translation>删除词语</translation>
-    </message>
-</context>
-<context>
-    <name>QMainWindow</name>
-    <message>
-        <location filename="../../app/main_window.py" line="674" />
-        <source>The side-by-side view is not available in this build.</source>
-        <translation>此版本没有并排对比视图。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,120 @@
+"""Screenshots of the main states for the README: python docs/screenshots/make_screenshots.py
+
+Runs the real window (offscreen unless DISPLAY is set) on a sample folder, with settings,
+catalog and trash in a temporary folder, and saves PNGs next to this script.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QSettings, QTimer  # noqa: E402
+from PySide6.QtGui import QColor, QPalette  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+import app.scan_worker  # noqa: E402
+from app.i18n import Translations  # noqa: E402
+from app.main_window import MainWindow  # noqa: E402
+from app.settings import Settings  # noqa: E402
+from core.catalog import Catalog  # noqa: E402
+from core.scan import scan as real_scan  # noqa: E402
+from tests.core.corpus import write_corpus  # noqa: E402
+
+
+def make_sample(root: Path) -> dict[str, Path]:
+    paths = write_corpus(root / "essays")
+    samples = HERE.parents[1] / "tests" / "data" / "extract"
+    for name in ("article_zh.html", "article_zh.docx", "article_en.pdf", "corrupt.docx"):
+        shutil.copy(samples / name, root / "essays" / name)
+    return paths
+
+
+def wait(app: QApplication, condition, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition() and time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def save(window: MainWindow, name: str) -> None:
+    QApplication.processEvents()
+    window.grab().save(str(HERE / name), "PNG", 9)
+    print(name, (HERE / name).stat().st_size // 1024, "KB")
+
+
+def dark_palette() -> QPalette:
+    palette = QPalette()
+    roles = {
+        QPalette.ColorRole.Window: "#2b2b2b", QPalette.ColorRole.WindowText: "#e6e6e6",
+        QPalette.ColorRole.Base: "#1e1e1e", QPalette.ColorRole.AlternateBase: "#262626",
+        QPalette.ColorRole.Text: "#e6e6e6", QPalette.ColorRole.Button: "#353535",
+        QPalette.ColorRole.ButtonText: "#e6e6e6", QPalette.ColorRole.Highlight: "#2a7ae2",
+        QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#353535",
+        QPalette.ColorRole.ToolTipText: "#e6e6e6", QPalette.ColorRole.PlaceholderText: "#8c8c8c",
+        QPalette.ColorRole.Light: "#505050", QPalette.ColorRole.Midlight: "#404040",
+        QPalette.ColorRole.Mid: "#303030", QPalette.ColorRole.Dark: "#202020",
+        QPalette.ColorRole.Shadow: "#101010",
+    }  # fmt: skip
+    for role, colour in roles.items():
+        palette.setColor(role, QColor(colour))
+    return palette
+
+
+def main() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="simsift-shots-"))
+    os.environ["XDG_DATA_HOME"] = str(tmp / "xdg")
+    application = QApplication(sys.argv[:1])
+    application.setStyle("Fusion")
+    paths = make_sample(tmp)
+    settings = Settings(QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat))
+    translations = Translations()
+    translations.install("en")
+    window = MainWindow(settings, Catalog(tmp / "catalog.db"), translations, workers=1)
+    window.resize(1360, 860)
+    window.show()
+    save(window, "empty.png")
+
+    def slow_scan(options, *, progress, **kwargs):
+        def slow(report):
+            time.sleep(0.25)  # slow enough to photograph the progress bar
+            progress(report)
+
+        return real_scan(options, progress=slow, **kwargs)
+
+    app.scan_worker.scan = slow_scan
+    window.folders.add_paths([str(tmp / "essays")])
+    window.start_scan()
+    wait(application, lambda: "Reading" in window.scan_status._counts.text()
+         and window.scan_status._rate.text() != "")  # fmt: skip
+    save(window, "scanning.png")
+    wait(application, lambda: window.result is not None)
+    save(window, "results.png")
+
+    docs = {d.path: i for i, d in enumerate(window.result.documents)}
+    window.select_documents([docs[str(paths["edited"])]])
+    QTimer.singleShot(0, lambda: None)
+    wait(application, lambda: False, timeout=1.5)  # let the side-by-side view align
+    save(window, "side_by_side.png")
+
+    window.set_language("zh_CN")
+    wait(application, lambda: window.scan_button.text() == "扫描", timeout=5)
+    save(window, "chinese_ui.png")
+    window.set_language("en")
+    application.setPalette(dark_palette())
+    wait(application, lambda: False, timeout=0.5)
+    save(window, "dark_mode.png")
+    window.close()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
