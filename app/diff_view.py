@@ -1,0 +1,502 @@
+"""Side-by-side view of two documents: aligned sentences highlighted, scrolled together."""
+
+from __future__ import annotations
+
+import time
+from bisect import bisect_left, bisect_right
+from pathlib import PurePath
+
+import numpy as np
+from PySide6.QtCore import QEvent, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QKeySequence,
+    QPalette,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.align import CHANGED, SAME, UNIQUE, Alignment, Span, align, display_text
+from core.document import FileRecord
+from core.progress import Cancelled, CancelToken
+
+# Highlight hues, blended into the palette's base colour so they suit light and dark themes.
+_TINTS = {SAME: QColor(240, 120, 40), CHANGED: QColor(60, 140, 235)}
+_TINT_STRENGTH = 0.35
+# Where synchronized scrolling lines the two panes up: a third down the viewport, where one reads.
+_READING_LINE = 1 / 3
+
+# Tasks stay referenced until they finish, whatever happens to the view that started them.
+_running: set[_AlignTask] = set()
+
+
+class _AlignSignals(QObject):
+    """Signals of an alignment task (a QRunnable is not a QObject)."""
+
+    finished = Signal(int, object)  # request id, Alignment
+    failed = Signal(int, str)  # request id, message
+
+
+class _AlignTask(QRunnable):
+    """Aligns two documents on a pool thread; the result comes back by signal."""
+
+    def __init__(
+        self,
+        request: int,
+        left: tuple[str, ...],
+        right: tuple[str, ...],
+        cancel: CancelToken,
+        signals: _AlignSignals,
+    ) -> None:
+        super().__init__()
+        self.request = request
+        self.left = left
+        self.right = right
+        self.cancel = cancel
+        self.signals = signals
+
+    def run(self) -> None:
+        try:
+            result = align(self.left, self.right, cancel=self.cancel)
+        except Cancelled:
+            return
+        except Exception as error:  # shown in the summary instead of killing the pool thread
+            self.signals.failed.emit(self.request, str(error))
+        else:
+            self.signals.finished.emit(self.request, result)
+        finally:
+            _running.discard(self)
+
+
+class _Pane(QWidget):
+    """One side: a header (name; folder, format, title) above the read-only text."""
+
+    relaid_out = Signal()  # the document's size changed (text set, wrapping width changed)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.name = QLabel()
+        font = self.name.font()
+        font.setBold(True)
+        self.name.setFont(font)
+        self.details = QLabel()
+        for label in (self.name, self.details):
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.editor = QTextEdit()
+        self.editor.setReadOnly(True)
+        self._watch(self.editor.document())
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.name)
+        layout.addWidget(self.details)
+        layout.addWidget(self.editor, 1)
+
+    def show_record(self, record: FileRecord) -> None:
+        path = PurePath(record.path)
+        self.name.setText(path.name)
+        parts = [str(path.parent), record.format.upper(), record.title]
+        self.details.setText(" · ".join(part for part in parts if part))
+        self.name.setToolTip(record.path)
+        self.set_document(self.new_document(display_text(record.paragraphs)))
+
+    def clear(self) -> None:
+        self.name.clear()
+        self.details.clear()
+        self.name.setToolTip("")
+        self.set_document(self.new_document(""))
+
+    def new_document(self, text: str) -> QTextDocument:
+        """A document for this editor holding `text`, not laid out until shown."""
+        document = QTextDocument(self.editor)
+        document.setUndoRedoEnabled(False)  # no undo history to build for large documents
+        document.setDefaultFont(self.editor.document().defaultFont())
+        document.setPlainText(text)
+        return document
+
+    def set_document(self, document: QTextDocument) -> None:
+        """Show `document` instead of the current one, keeping the scroll position.
+
+        Formats are applied to a document before it is shown: formatting one that is
+        already laid out relayouts every touched paragraph (3-10 times slower).
+        """
+        old = self.editor.document()
+        ours = old.parent() is self.editor  # the editor's first document is Qt's to delete
+        value = self.editor.verticalScrollBar().value()
+        self._watch(document)
+        self.editor.setDocument(document)
+        self.editor.verticalScrollBar().setValue(value)
+        if ours:
+            old.deleteLater()
+
+    def _watch(self, document: QTextDocument) -> None:
+        document.documentLayout().documentSizeChanged.connect(self.relaid_out)
+
+
+class DiffView(QWidget):
+    """Two documents side by side, with matched ("same") and "changed" sentences highlighted.
+
+    `set_pair` shows both texts at once and aligns them on a pool thread; highlights,
+    navigation and the summary follow when `alignment_ready` is emitted. Scrolling one
+    pane scrolls the other to the aligned position; F7 / Shift+F7 (or Ctrl+Down / Ctrl+Up)
+    step through the matched blocks.
+    """
+
+    alignment_ready = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._request = 0
+        self._cancel: CancelToken | None = None  # of the pending alignment
+        self._distance: int | None = None
+        self._alignment: Alignment | None = None
+        self._block_starts: list[int] = []  # left offset of each navigation block
+        self._anchors: tuple[np.ndarray, np.ndarray] | None = None
+        self._offsets: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
+        self._syncing = False
+        self.last_highlight_seconds = 0.0  # for benchmarks: time spent applying formats
+
+        self._left = _Pane()
+        self._right = _Pane()
+        self._left.relaid_out.connect(self._forget_anchors)
+        self._right.relaid_out.connect(self._forget_anchors)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self._left)
+        splitter.addWidget(self._right)
+        splitter.setChildrenCollapsible(False)
+
+        self.summary_label = QLabel()
+        self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.previous_action = self._navigation_action(
+            self.tr("Previous match"), (QKeySequence("Shift+F7"), QKeySequence("Ctrl+Up"))
+        )
+        self.next_action = self._navigation_action(
+            self.tr("Next match"), (QKeySequence("F7"), QKeySequence("Ctrl+Down"))
+        )
+        self.previous_action.triggered.connect(self.previous_match)
+        self.next_action.triggered.connect(self.next_match)
+        self.previous_button = self._button_for(self.previous_action)
+        self.next_button = self._button_for(self.next_action)
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.summary_label, 1)
+        bar.addWidget(self.previous_button)
+        bar.addWidget(self.next_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(bar)
+        layout.addWidget(splitter, 1)
+
+        for mine, other in ((self._left, self._right), (self._right, self._left)):
+            mine.editor.verticalScrollBar().valueChanged.connect(
+                lambda value, m=mine, o=other: self._follow_scroll(m, o, value)
+            )
+        self._set_navigation_enabled(False)
+
+    @property
+    def left_editor(self) -> QTextEdit:
+        return self._left.editor
+
+    @property
+    def right_editor(self) -> QTextEdit:
+        return self._right.editor
+
+    @property
+    def alignment(self) -> Alignment | None:
+        """The alignment shown, or None while aligning or when empty."""
+        return self._alignment
+
+    def set_pair(self, left: FileRecord, right: FileRecord, distance: int | None) -> None:
+        """Show `left` and `right` now and align them in the background."""
+        self._reset()
+        self._distance = distance
+        self._left.show_record(left)
+        self._right.show_record(right)
+        self.summary_label.setText(self.tr("Aligning…"))
+        # Signals are created here so that they live in (and report to) the GUI thread.
+        signals = _AlignSignals()
+        signals.finished.connect(self._on_aligned)
+        signals.failed.connect(self._on_failed)
+        self._cancel = CancelToken()
+        task = _AlignTask(self._request, left.paragraphs, right.paragraphs, self._cancel, signals)
+        _running.add(task)
+        QThreadPool.globalInstance().start(task)
+
+    def clear(self) -> None:
+        """Show nothing; a pending alignment is cancelled and its result dropped."""
+        self._reset()
+        self._left.clear()
+        self._right.clear()
+        self.summary_label.clear()
+
+    @Slot()
+    def next_match(self) -> None:
+        """Select the next matched block (after the left cursor) in both panes."""
+        k = bisect_right(self._block_starts, self._left.editor.textCursor().selectionStart())
+        if k < len(self._block_starts):
+            self._select_block(k)
+
+    @Slot()
+    def previous_match(self) -> None:
+        """Select the previous matched block (before the left cursor) in both panes."""
+        k = bisect_left(self._block_starts, self._left.editor.textCursor().selectionStart())
+        if k > 0:
+            self._select_block(k - 1)
+
+    def changeEvent(self, event: QEvent) -> None:
+        # Colours derive from the palette: a theme switch needs them recomputed.
+        if event.type() == QEvent.Type.PaletteChange and self._alignment is not None:
+            self._highlight(self._alignment)
+        super().changeEvent(event)
+
+    # Alignment results
+
+    def _reset(self) -> None:
+        """Invalidate the pending request (its result will be dropped) and the shown alignment."""
+        self._request += 1
+        if self._cancel is not None:
+            self._cancel.cancel()
+            self._cancel = None
+        self._alignment = None
+        self._block_starts = []
+        self._anchors = None
+        self._offsets = (None, None)
+        self._set_navigation_enabled(False)
+
+    @Slot(int, object)
+    def _on_aligned(self, request: int, alignment: Alignment) -> None:
+        if request != self._request:
+            return  # the selection changed while this pair was being aligned
+        self._cancel = None
+        self._alignment = alignment
+        self._anchors = None
+        self._offsets = (_utf16_offsets(alignment.left_text), _utf16_offsets(alignment.right_text))
+        self._highlight(alignment)
+        self._block_starts = [
+            alignment.left_spans[alignment.matches[first].left].start
+            for first, _ in alignment.blocks
+        ]
+        self._set_navigation_enabled(bool(alignment.blocks))
+        self.summary_label.setText(self._summary(alignment))
+        self.alignment_ready.emit()
+
+    @Slot(int, str)
+    def _on_failed(self, request: int, message: str) -> None:
+        if request != self._request:
+            return
+        self._cancel = None
+        self.summary_label.setText(self.tr("Could not align: {message}").format(message=message))
+
+    def _summary(self, alignment: Alignment) -> str:
+        distance = self.tr("n/a") if self._distance is None else str(self._distance)
+        return self.tr("Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})").format(
+            d=distance,
+            sim=f"{alignment.similarity:.1%}",
+            ab=f"{alignment.left_similarity:.1%}",
+            ba=f"{alignment.right_similarity:.1%}",
+        )
+
+    # Highlighting
+
+    def _highlight(self, alignment: Alignment) -> None:
+        """Show both texts again, as new documents with the spans' colours."""
+        started = time.perf_counter()
+        formats = self._formats()
+        self._syncing = True  # swapping documents moves scroll bars: not a user scroll
+        try:
+            for pane, text, offsets, spans in (
+                (self._left, alignment.left_text, self._offsets[0], alignment.left_spans),
+                (self._right, alignment.right_text, self._offsets[1], alignment.right_spans),
+            ):
+                document = pane.new_document(text)
+                _apply_formats(document, offsets, spans, formats)
+                pane.set_document(document)
+        finally:
+            self._syncing = False
+        self.last_highlight_seconds = time.perf_counter() - started
+
+    def _formats(self) -> dict[str, QTextCharFormat]:
+        base = self.palette().color(QPalette.ColorRole.Base)
+        formats = {}
+        for kind, tint in _TINTS.items():
+            fmt = QTextCharFormat()
+            fmt.setBackground(_blend(base, tint, _TINT_STRENGTH))
+            formats[kind] = fmt
+        return formats
+
+    # Navigation
+
+    def _navigation_action(self, text: str, keys: tuple[QKeySequence, ...]) -> QAction:
+        action = QAction(text, self)
+        action.setShortcuts(list(keys))
+        # Only while the view has focus: the main window may use the same keys elsewhere.
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.setToolTip(f"{text} ({keys[0].toString(QKeySequence.SequenceFormat.NativeText)})")
+        self.addAction(action)
+        return action
+
+    def _button_for(self, action: QAction) -> QPushButton:
+        button = QPushButton(action.text())
+        button.setToolTip(action.toolTip())
+        button.clicked.connect(action.trigger)
+        return button
+
+    def _set_navigation_enabled(self, enabled: bool) -> None:
+        for action in (self.previous_action, self.next_action):
+            action.setEnabled(enabled)
+        self.previous_button.setEnabled(enabled)
+        self.next_button.setEnabled(enabled)
+
+    def _select_block(self, k: int) -> None:
+        """Select block k in both panes and scroll both so that it sits on the reading line."""
+        alignment = self._alignment
+        first, last = alignment.blocks[k]
+        first_match, last_match = alignment.matches[first], alignment.matches[last]
+        left, right = alignment.left_spans, alignment.right_spans
+        ranges = (
+            (self._left, self._offsets[0], left, first_match.left, last_match.left),
+            (self._right, self._offsets[1], right, first_match.right, last_match.right),
+        )
+        self._syncing = True
+        try:
+            for pane, offsets, spans, i, j in ranges:
+                start, end = _to_utf16(offsets, spans[i].start), _to_utf16(offsets, spans[j].end)
+                cursor = pane.editor.textCursor()
+                cursor.setPosition(end)
+                cursor.setPosition(start, QTextCursor.MoveMode.KeepAnchor)
+                pane.editor.setTextCursor(cursor)
+                bar = pane.editor.verticalScrollBar()
+                bar.setValue(int(_y_at(pane.editor, start) - _reading_line(pane.editor)))
+        finally:
+            self._syncing = False
+
+    # Synchronized scrolling
+
+    def _follow_scroll(self, source: _Pane, target: _Pane, value: int) -> None:
+        """Scroll `target` so that the text aligned with `source`'s reading line is on its own."""
+        if self._syncing or not target.editor.document().characterCount() > 1:
+            return
+        ys_left, ys_right = self._anchor_ys()
+        ys_from, ys_to = (ys_left, ys_right) if source is self._left else (ys_right, ys_left)
+        y = float(np.interp(value + _reading_line(source.editor), ys_from, ys_to))
+        self._syncing = True
+        try:
+            target.editor.verticalScrollBar().setValue(round(y - _reading_line(target.editor)))
+        finally:
+            self._syncing = False
+
+    @Slot()
+    def _forget_anchors(self) -> None:
+        self._anchors = None  # wrapping changed: the anchors' y coordinates moved
+
+    def _anchor_ys(self) -> tuple[np.ndarray, np.ndarray]:
+        """Matching y coordinates in both documents: starts and ends of in-order blocks.
+
+        Between anchors (unique text) the other pane moves proportionally.
+        """
+        if self._anchors is None:
+            left, right = self._left.editor, self._right.editor
+            ys_left = [0.0]
+            ys_right = [0.0]
+            alignment = self._alignment
+            for first, last in alignment.blocks if alignment is not None else ():
+                a, b = alignment.matches[first], alignment.matches[last]
+                if not a.in_order:
+                    continue
+                for i, j, bottom in ((a.left, a.right, False), (b.left, b.right, True)):
+                    ys_left.append(_span_y(left, self._offsets[0], alignment.left_spans[i], bottom))
+                    ys_right.append(
+                        _span_y(right, self._offsets[1], alignment.right_spans[j], bottom)
+                    )
+            ys_left.append(left.document().size().height())
+            ys_right.append(right.document().size().height())
+            # Anchors are monotonic by construction; accumulate guards against layout rounding.
+            self._anchors = (np.maximum.accumulate(ys_left), np.maximum.accumulate(ys_right))
+        return self._anchors
+
+
+def _apply_formats(
+    document: QTextDocument,
+    offsets: np.ndarray | None,
+    spans: tuple[Span, ...],
+    formats: dict[str, QTextCharFormat],
+) -> None:
+    """Colour runs of consecutive same-kind spans, in one edit block."""
+    cursor = QTextCursor(document)
+    cursor.beginEditBlock()
+    for start, end, kind in _runs(spans):
+        cursor.setPosition(_to_utf16(offsets, start))
+        cursor.setPosition(_to_utf16(offsets, end), QTextCursor.MoveMode.KeepAnchor)
+        cursor.mergeCharFormat(formats[kind])
+    cursor.endEditBlock()
+
+
+def _runs(spans: tuple[Span, ...]) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of maximal runs of highlighted spans, so the gaps between
+    sentences of one copied passage are coloured too."""
+    runs: list[tuple[int, int, str]] = []
+    previous = UNIQUE
+    for span in spans:
+        if span.kind != UNIQUE:
+            if span.kind == previous:
+                runs[-1] = (runs[-1][0], span.end, span.kind)
+            else:
+                runs.append((span.start, span.end, span.kind))
+        previous = span.kind
+    return runs
+
+
+def _utf16_offsets(text: str) -> np.ndarray | None:
+    """Cumulative count of astral characters before each offset, or None if there are none.
+
+    Qt positions count UTF-16 code units; characters beyond the BMP (emoji, rare CJK)
+    take two, so Python offsets shift after each of them.
+    """
+    if not text or max(text) < "\U00010000":
+        return None
+    code_points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    return np.concatenate(([0], np.cumsum(code_points > 0xFFFF)))
+
+
+def _to_utf16(offsets: np.ndarray | None, offset: int) -> int:
+    return offset if offsets is None else offset + int(offsets[offset])
+
+
+def _y_at(editor: QTextEdit, position: int, bottom: bool = False) -> float:
+    """Document y of the line holding `position` (its top, or its bottom)."""
+    document = editor.document()
+    block = document.findBlock(position)
+    top = document.documentLayout().blockBoundingRect(block).top()
+    layout = block.layout()
+    line = layout.lineForTextPosition(position - block.position())
+    if not line.isValid():
+        return top
+    return top + line.y() + (line.height() if bottom else 0.0)
+
+
+def _span_y(editor: QTextEdit, offsets: np.ndarray | None, span: Span, bottom: bool) -> float:
+    position = _to_utf16(offsets, span.end if bottom else span.start)
+    return _y_at(editor, position, bottom)
+
+
+def _reading_line(editor: QTextEdit) -> float:
+    return editor.viewport().height() * _READING_LINE
+
+
+def _blend(base: QColor, tint: QColor, strength: float) -> QColor:
+    """`tint` laid over `base` at `strength` opacity, as an opaque colour."""
+    return QColor(
+        round(base.red() + (tint.red() - base.red()) * strength),
+        round(base.green() + (tint.green() - base.green()) * strength),
+        round(base.blue() + (tint.blue() - base.blue()) * strength),
+    )

@@ -1,0 +1,237 @@
+"""DiffView driven offscreen: texts, highlighted ranges, navigation, scrolling, summary."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QPalette, QTextCursor
+
+from app.diff_view import DiffView
+from core.align import display_text, sentence_bounds
+from core.document import FileRecord
+from tests.core.corpus import long_texts
+
+
+def paragraphs_of(*modules: str) -> list[str]:
+    """Prose paragraphs (15+ words) of Python's module documentation, whitespace collapsed."""
+    out = []
+    for name in modules:
+        for block in re.split(r"\n\s*\n", long_texts()[name]):
+            paragraph = " ".join(block.split())
+            if len(paragraph.split()) >= 15:
+                out.append(paragraph)
+    return out
+
+
+def record(path: str, paragraphs: list[str], title: str = "") -> FileRecord:
+    return FileRecord(path, 100, 0, "ok", format="txt", title=title, paragraphs=tuple(paragraphs))
+
+
+def highlighted(editor) -> list[tuple[int, int, str]]:
+    """(start, end, colour name) of runs of characters with a background, from the document."""
+    runs: list[tuple[int, int, str]] = []
+    block = editor.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            fmt = fragment.charFormat()
+            if fmt.background().style() != Qt.BrushStyle.NoBrush:
+                start, end = fragment.position(), fragment.position() + fragment.length()
+                colour = fmt.background().color().name()
+                if runs and runs[-1][2] == colour and runs[-1][1] >= start - 2:
+                    runs[-1] = (runs[-1][0], end, colour)  # joined across a paragraph break
+                else:
+                    runs.append((start, end, colour))
+            it += 1
+        block = block.next()
+    return runs
+
+
+def selected(editor) -> str:
+    return editor.textCursor().selectedText().replace("\u2029", "\n")
+
+
+@pytest.fixture
+def view(qtbot):
+    widget = DiffView()
+    qtbot.addWidget(widget)
+    widget.resize(1200, 500)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+@pytest.fixture
+def copied_pair():
+    """A source of 10 paragraphs and a copy holding 3 of them among other text."""
+    source = paragraphs_of("argparse", "json")[:10]
+    filler = paragraphs_of("unittest", "subprocess", "heapq")
+    copy = [*filler[:3], source[2], filler[3], source[5], source[6], filler[4]]
+    return source, copy
+
+
+def show_pair(view, qtbot, left, right, distance=5):
+    with qtbot.waitSignal(view.alignment_ready, timeout=10_000):
+        view.set_pair(
+            record("/docs/a/source.txt", left, "Source"),
+            record("/docs/b/copy.txt", right),
+            distance,
+        )
+
+
+def test_set_pair_shows_texts_headers_and_same_ranges(view, qtbot, copied_pair):
+    source, copy = copied_pair
+    show_pair(view, qtbot, source, copy)
+    assert view.left_editor.toPlainText() == display_text(source)
+    assert view.right_editor.toPlainText() == display_text(copy)
+    assert view._left.name.text() == "source.txt"
+    assert view._left.details.text() == "/docs/a · TXT · Source"
+    assert view._right.details.text() == "/docs/b · TXT"
+
+    left_runs = highlighted(view.left_editor)
+    right_runs = highlighted(view.right_editor)
+    assert len({colour for *_, colour in left_runs}) == 1  # nothing "changed" here
+    text_left, text_right = view.left_editor.toPlainText(), view.right_editor.toPlainText()
+    assert [text_left[a:b] for a, b, _ in left_runs] == [source[2], display_text(source[5:7])]
+    assert [text_right[a:b] for a, b, _ in right_runs] == [source[2], display_text(source[5:7])]
+
+
+def test_changed_sentence_has_its_own_colour(view, qtbot):
+    left = ["The quick brown fox jumps over the lazy dog near the river bank. It was sunny today."]
+    right = ["The quick brown fox leaps over the lazy dog near the old river bank. It rained."]
+    show_pair(view, qtbot, left, right)
+    (changed_left, changed_right) = highlighted(view.left_editor), highlighted(view.right_editor)
+    assert [(a, b) for a, b, _ in changed_left] == [sentence_bounds(left)[0]]
+    assert [(a, b) for a, b, _ in changed_right] == [sentence_bounds(right)[0]]
+    same_colour = _same_colour(view, qtbot)
+    assert changed_left[0][2] != same_colour
+
+
+def _same_colour(view, qtbot) -> str:
+    show_pair(view, qtbot, ["Identical sentence here."], ["Identical sentence here."])
+    return highlighted(view.left_editor)[0][2]
+
+
+def test_highlights_follow_dark_palette(view, qtbot, copied_pair):
+    show_pair(view, qtbot, *copied_pair)
+    light = highlighted(view.left_editor)[0][2]
+    palette = view.palette()
+    palette.setColor(QPalette.ColorRole.Base, QColor("#1e1e1e"))
+    palette.setColor(QPalette.ColorRole.Text, QColor("#e0e0e0"))
+    view.setPalette(palette)
+    dark = highlighted(view.left_editor)[0][2]
+    assert dark != light
+    assert QColor(dark).lightness() < 110  # light text stays readable on it
+    assert QColor(light).lightness() > 150
+
+
+def test_next_and_previous_match_select_both_sides(view, qtbot, copied_pair):
+    source, copy = copied_pair
+    show_pair(view, qtbot, source, copy)
+    qtbot.mouseClick(view.next_button, Qt.MouseButton.LeftButton)
+    assert selected(view.left_editor) == selected(view.right_editor) == source[2]
+    view.left_editor.setFocus()
+    qtbot.keyClick(view.left_editor, Qt.Key.Key_F7)
+    assert selected(view.left_editor) == selected(view.right_editor) == display_text(source[5:7])
+    qtbot.keyClick(view.left_editor, Qt.Key.Key_F7)  # no further match: selection stays
+    assert selected(view.right_editor) == display_text(source[5:7])
+    qtbot.keyClick(view.left_editor, Qt.Key.Key_F7, Qt.KeyboardModifier.ShiftModifier)
+    assert selected(view.left_editor) == selected(view.right_editor) == source[2]
+    qtbot.mouseClick(view.previous_button, Qt.MouseButton.LeftButton)
+    assert selected(view.left_editor) == source[2]
+
+
+def test_navigation_starts_from_the_cursor(view, qtbot, copied_pair):
+    source, copy = copied_pair
+    show_pair(view, qtbot, source, copy)
+    cursor = view.left_editor.textCursor()
+    cursor.setPosition(len(display_text(source[:4])))
+    view.left_editor.setTextCursor(cursor)
+    view.next_match()
+    assert selected(view.right_editor) == display_text(source[5:7])
+
+
+def test_scrolling_one_side_brings_the_aligned_text_to_the_other(view, qtbot, copied_pair):
+    source, copy = copied_pair
+    source = source * 3  # long enough to scroll on both sides
+    copy = [*copy, *paragraphs_of("unittest")]
+    show_pair(view, qtbot, source, copy)
+    left, right = view.left_editor, view.right_editor
+    target = len(display_text(source[:5])) + 2  # inside the first copy of source[5]
+    right_target = display_text(copy).index(source[5]) + 2
+
+    reading = left.viewport().height() // 3
+    y = left.document().documentLayout().blockBoundingRect(left.document().findBlock(target)).top()
+    left.verticalScrollBar().setValue(int(y) - reading)
+    top_right = right.cursorForPosition(QPoint(0, 0)).position()
+    line_right = right.cursorForPosition(QPoint(0, reading)).position()
+    assert top_right < right_target
+    assert abs(line_right - right_target) < 100  # the same line, give or take
+
+    right.verticalScrollBar().setValue(0)
+    assert left.verticalScrollBar().value() == 0
+
+
+def test_clear_empties_everything(view, qtbot, copied_pair):
+    show_pair(view, qtbot, *copied_pair)
+    view.clear()
+    assert view.left_editor.toPlainText() == view.right_editor.toPlainText() == ""
+    assert view.summary_label.text() == ""
+    assert view._left.name.text() == ""
+    assert view.alignment is None
+    assert not view.next_button.isEnabled() and not view.previous_button.isEnabled()
+
+
+def test_summary_shows_distance_and_similarity(view, qtbot, copied_pair):
+    source, copy = copied_pair
+    show_pair(view, qtbot, source, copy, distance=7)
+    a = view.alignment
+    summary = view.summary_label.text()
+    assert summary.startswith("Hamming distance: 7 · similarity: ")
+    assert f"{a.similarity:.1%}" in summary
+    assert f"A→B {a.left_similarity:.1%}, B→A {a.right_similarity:.1%}" in summary
+    show_pair(view, qtbot, source, source, distance=None)
+    assert view.summary_label.text() == (
+        "Hamming distance: n/a · similarity: 100.0% (A→B 100.0%, B→A 100.0%)"
+    )
+
+
+def test_a_stale_alignment_is_dropped(view, qtbot, copied_pair):
+    source, copy = copied_pair
+    view.set_pair(record("/a.txt", source), record("/b.txt", copy), 1)
+    with qtbot.waitSignal(view.alignment_ready, timeout=10_000):
+        view.set_pair(record("/c.txt", copy), record("/d.txt", source), 2)
+    qtbot.wait(200)  # give the first task time to report, if it was not cancelled in time
+    assert view.alignment.left_text == display_text(copy)
+    assert view.left_editor.toPlainText() == display_text(copy)
+    assert view.summary_label.text().startswith("Hamming distance: 2")
+
+
+def test_clear_while_aligning_drops_the_result(view, qtbot, copied_pair):
+    view.set_pair(record("/a.txt", copied_pair[0]), record("/b.txt", copied_pair[1]), 1)
+    view.clear()
+    qtbot.wait(300)
+    assert view.alignment is None and view.left_editor.toPlainText() == ""
+    assert highlighted(view.left_editor) == []
+
+
+def test_offsets_beyond_the_bmp_map_to_qt_positions(view, qtbot):
+    left = [
+        "Emoji 😀 first 🎉. Then a copied sentence follows here.",
+        "中文𠀀字。复制的句子在这里。",
+    ]
+    right = ["Something else entirely.", "Then a copied sentence follows here. 复制的句子在这里。"]
+    show_pair(view, qtbot, left, right)
+    text = view.left_editor.toPlainText()
+    runs = highlighted(view.left_editor)
+    cursor = QTextCursor(view.left_editor.document())
+    found = []
+    for start, end, _ in runs:
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        found.append(cursor.selectedText())
+    assert found == ["Then a copied sentence follows here.", "复制的句子在这里。"]
+    assert text == display_text(left)
