@@ -165,27 +165,38 @@ def _pairs_section(result: ScanResult, clusters: Clusters) -> str:
 
 
 def _partial_section(result: ScanResult) -> str:
-    """Partial copies (containment), when the scan found them; older results have none."""
-    partial = getattr(result, "partial", None)
-    left = getattr(partial, "left", None)
-    containment = getattr(partial, "containment", None)
-    if partial is None or left is None or containment is None or len(left) == 0:
+    """Partial copies (containment), when the scan computed them; older results have none."""
+    overlaps = _partial_overlaps(result)
+    if overlaps is None or len(overlaps.left) == 0:
         return ""
-    right = partial.right
     docs = result.documents
     out = [
-        "<h2>Partial copies</h2>",
-        "<table><tr><th>File A</th><th>File B</th><th>Containment</th></tr>",
+        f"<h2>Partial copies ({len(overlaps.left):,})</h2>",
+        "<table><tr><th>File A</th><th>File B</th><th>A in B</th><th>B in A</th></tr>",
     ]
-    for a, b, share in list(zip(left.tolist(), right.tolist(), containment.tolist(), strict=True))[
-        :MAX_PAIR_ROWS
-    ]:
+    rows = zip(
+        overlaps.left.tolist(),
+        overlaps.right.tolist(),
+        overlaps.containment_lr.tolist(),
+        overlaps.containment_rl.tolist(),
+        strict=True,
+    )
+    for a, b, ab, ba in list(rows)[:MAX_PAIR_ROWS]:
         out.append(
             f'<tr><td class="path">{_e(docs[a].path)}</td><td class="path">{_e(docs[b].path)}</td>'
-            f'<td class="num">{float(share):.0%}</td></tr>'
+            f'<td class="num">{ab:.0%}</td><td class="num">{ba:.0%}</td></tr>'
         )
     out.append("</table>")
     return "\n".join(out)
+
+
+def _partial_overlaps(result: ScanResult):
+    """`result.partial_pairs()` where the scan offers it (partial-copy detection), else None."""
+    if getattr(result, "passages", None) is None or not hasattr(result, "partial_pairs"):
+        return None
+    overlaps = result.partial_pairs()
+    needed = ("left", "right", "containment_lr", "containment_rl")
+    return overlaps if all(hasattr(overlaps, name) for name in needed) else None
 
 
 def _errors_section(result: ScanResult) -> str:
