@@ -11,6 +11,7 @@ from pathlib import Path
 
 from core import __version__
 from core.cluster import KIND_NAMES
+from core.passages import PassageOptions
 from core.progress import Cancelled, CancelToken, Progress
 from core.scan import DEFAULT_K, MAX_K, ScanOptions, ScanResult, scan
 
@@ -28,6 +29,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=("csv", "json"), default="csv")
     s.add_argument(
         "--reference", action="append", default=[], metavar="PATH", help="reference folder"
+    )
+    s.add_argument(
+        "--partial-threshold",
+        type=float,
+        default=PassageOptions().partial_threshold,
+        metavar="SHARE",
+        help="report a pair as partial when this share of either document (0..1) is "
+        f"found in the other (default {PassageOptions().partial_threshold})",
     )
     s.add_argument(
         "--exclude", action="append", default=[], metavar="GLOB", help="skip matching files"
@@ -51,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"no such file or folder: {path}")
     if not 0 <= args.k <= MAX_K:
         parser.error(f"--k must be between 0 and {MAX_K}, not {args.k}")
+    if not 0.0 <= args.partial_threshold <= 1.0:
+        parser.error(f"--partial-threshold must be between 0 and 1, not {args.partial_threshold}")
     if args.workers is not None and args.workers < 0:
         parser.error("--workers must be 0 or more")
     return run_scan(args)
@@ -62,6 +73,7 @@ def run_scan(args: argparse.Namespace) -> int:
         reference_roots=tuple(args.reference),
         exclude=tuple(args.exclude),
         k_max=args.k,
+        passages=PassageOptions(partial_threshold=args.partial_threshold),
         **({"workers": args.workers} if args.workers is not None else {}),
     )
     reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
@@ -121,6 +133,8 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
             else ""
         )
         + f" in {len(clusters)} clusters",
+        f"{len(result.partial_pairs())} partial pairs (containment >= "
+        f"{result.options.passages.partial_threshold:.0%})",
     ]
     for record in result.errors[:10]:
         lines.append(f"  error: {record.path}: {record.message}")

@@ -8,24 +8,53 @@ import os
 import tempfile
 from pathlib import Path
 
-from core.cluster import KIND_NAMES, Clusters
+import numpy as np
+
+from core.cluster import KIND_NAMES, KIND_PARTIAL, Clusters
 from core.scan import ScanResult
 
 FORMATS = ("csv", "json")
+PAIR_COLUMNS = ["a", "b", "kind", "distance", "containment_ab", "containment_ba", "similarity"]
 
 
-def pair_rows(result: ScanResult, k: int) -> list[dict]:
-    """Pairs within k as rows: full paths, kind name, Hamming distance."""
+def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None) -> list[dict]:
+    """Pairs within k, then partial pairs not within k, as rows.
+
+    Every row has full paths, the kind name, the fingerprints' Hamming distance,
+    containment of a in b and of b in a, and similarity (shares rounded to 3 digits).
+
+    Args:
+        partial_threshold: containment a partial pair must reach (default: the scan's).
+    """
     pairs = result.pairs.within(k)
     kinds = result.pair_kinds(pairs)
+    partial = result.partial_pairs(partial_threshold)
+    n = max(len(result.documents), 1)
+    extra = ~np.isin(partial.left * n + partial.right, pairs.left * n + pairs.right)
+    left = np.r_[pairs.left, partial.left[extra]]
+    right = np.r_[pairs.right, partial.right[extra]]
+    kind = np.r_[kinds, np.full(int(extra.sum()), KIND_PARTIAL, np.int8)]
+    distance = np.bitwise_count(result.fingerprints[left] ^ result.fingerprints[right])
+    c_ab, c_ba, sim = result.overlap_many(left, right)
     docs = result.documents
     return [
-        {"a": docs[a].path, "b": docs[b].path, "kind": KIND_NAMES[kind], "distance": int(d)}
-        for a, b, kind, d in zip(
-            pairs.left.tolist(),
-            pairs.right.tolist(),
-            kinds.tolist(),
-            pairs.distance.tolist(),
+        {
+            "a": docs[a].path,
+            "b": docs[b].path,
+            "kind": KIND_NAMES[kd],
+            "distance": int(d),
+            "containment_ab": round(x, 3),
+            "containment_ba": round(y, 3),
+            "similarity": round(z, 3),
+        }
+        for a, b, kd, d, x, y, z in zip(
+            left.tolist(),
+            right.tolist(),
+            kind.tolist(),
+            distance.tolist(),
+            c_ab.tolist(),
+            c_ba.tolist(),
+            sim.tolist(),
             strict=True,
         )
     ]
@@ -51,20 +80,39 @@ def error_rows(result: ScanResult) -> list[dict]:
     return [{"path": r.path, "error": r.message} for r in result.errors]
 
 
-def write_report(result: ScanResult, k: int, out_dir: Path, fmt: str = "csv") -> list[Path]:
-    """Write pairs, clusters and errors into `out_dir`; returns the files written.
+def template_rows(result: ScanResult) -> list[dict]:
+    """Documents containing template text, with the template share of their body."""
+    share = result.template_share
+    return [
+        {"path": result.documents[i].path, "template_share": round(float(share[i]), 3)}
+        for i in np.flatnonzero((share > 0) & ~result.is_reference).tolist()
+    ]
+
+
+def write_report(
+    result: ScanResult,
+    k: int,
+    out_dir: Path,
+    fmt: str = "csv",
+    partial_threshold: float | None = None,
+) -> list[Path]:
+    """Write pairs, clusters, template shares and errors into `out_dir`; returns the files.
 
     Files are written to a temporary name and renamed, so a reader never sees half a file.
+
+    Args:
+        partial_threshold: containment a partial pair must reach (default: the scan's).
     """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {fmt!r}")
     out_dir.mkdir(parents=True, exist_ok=True)
     tables = {
-        "pairs": (["a", "b", "kind", "distance"], pair_rows(result, k)),
+        "pairs": (PAIR_COLUMNS, pair_rows(result, k, partial_threshold)),
         "clusters": (
             ["cluster", "path", "kind", "distance"],
             cluster_rows(result, result.clusters(k)),
         ),
+        "template": (["path", "template_share"], template_rows(result)),
         "errors": (["path", "error"], error_rows(result)),
     }
     written = []

@@ -29,6 +29,7 @@ from core.document import (
 from core.features import FeatureWeights, corpus_features
 from core.index import HammingIndex, Matches
 from core.normalize import normalize_text
+from core.passages import PairOverlaps, PassageOptions, PassageResult, analyze_passages
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from core.simhash import simhash_batch
 from core.tokens import document_tokens
@@ -56,6 +57,7 @@ class ScanOptions:
         file_timeout: seconds one file may take to read before it is reported and skipped.
         max_file_bytes: larger files are reported, not read.
         traditional_to_simplified: fold Traditional Chinese to Simplified before hashing.
+        passages: passage sizes and thresholds for partial copying and template text.
     """
 
     roots: tuple[str, ...]
@@ -69,6 +71,7 @@ class ScanOptions:
     max_file_bytes: int = 200 * 1024 * 1024
     memory_limit: int | None = 3 * 1024**3
     traditional_to_simplified: bool = True
+    passages: PassageOptions = field(default_factory=PassageOptions)
 
     def __post_init__(self) -> None:
         if not 0 <= self.k_max <= MAX_K:
@@ -152,10 +155,41 @@ class ScanResult:
     text_codes: np.ndarray  # int64 per document: equal codes = same normalized text
     reference_rank: np.ndarray  # int64 per document: lower = better cluster reference
     reused: int = 0  # files taken unchanged from the catalog
+    passages: PassageResult | None = None  # partial copying; None for results built without
 
     @property
     def k_max(self) -> int:
         return self.options.k_max
+
+    @property
+    def template_share(self) -> np.ndarray:
+        """Share of each document's body that is template text (prompt, shared boilerplate)."""
+        if self.passages is None:
+            return np.zeros(len(self.documents))
+        return self.passages.template_share
+
+    def partial_pairs(self, threshold: float | None = None) -> PairOverlaps:
+        """Pairs whose larger containment reaches `threshold` (default: the scan options').
+
+        Arrays `left`, `right`, `containment_lr`, `containment_rl`, `similarity`.
+        """
+        if self.passages is None:
+            return _no_overlaps()
+        return self.passages.partial(threshold)
+
+    def overlap(self, a: int, b: int) -> tuple[float, float, float]:
+        """(containment of a in b, of b in a, similarity) of any two documents (0 if none)."""
+        if self.passages is None:
+            return 0.0, 0.0, 0.0
+        return self.passages.overlap(a, b)
+
+    def overlap_many(
+        self, left: np.ndarray, right: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`overlap` for many pairs (left < right): containment_lr, containment_rl, similarity."""
+        if self.passages is None:
+            return tuple(np.zeros(len(left)) for _ in range(3))
+        return self.passages.overlap_many(left, right)
 
     def clusters(self, k: int) -> Clusters:
         """Clusters at distance k (0 <= k <= k_max), from the stored pairs."""
@@ -186,10 +220,16 @@ class ScanResult:
         fingerprints = fingerprint_documents(
             self.documents, weights, progress, cancel or CancelToken()
         )
-        pairs = find_pairs(
-            fingerprints, options.k_max, self.is_reference, _ignored_mask(self.documents, ignored)
+        passages = find_passages(self.documents, self.is_reference, options)
+        ignored_keys = _ignored_mask(self.documents, ignored)
+        pairs = find_pairs(fingerprints, options.k_max, self.is_reference, ignored_keys)
+        return replace(
+            self,
+            options=options,
+            fingerprints=fingerprints,
+            pairs=pairs,
+            passages=_without_ignored(passages, ignored_keys),
         )
-        return replace(self, options=options, fingerprints=fingerprints, pairs=pairs)
 
 
 def scan(
@@ -221,7 +261,10 @@ def scan(
     is_reference = np.array(
         [_under_any(d.path, options.reference_roots) for d in documents], dtype=bool
     )
-    pairs = find_pairs(fingerprints, options.k_max, is_reference, _ignored_mask(documents, ignored))
+    ignored_keys = _ignored_mask(documents, ignored)
+    pairs = find_pairs(fingerprints, options.k_max, is_reference, ignored_keys)
+    cancel.check()
+    passages = _without_ignored(find_passages(documents, is_reference, options), ignored_keys)
     progress(Progress("comparing", 1, 1))
     return ScanResult(
         options=options,
@@ -235,7 +278,31 @@ def scan(
         text_codes=_codes([d.text_hash for d in documents]),
         reference_rank=_reference_rank(documents, is_reference),
         reused=reused,
+        passages=passages,
     )
+
+
+def find_passages(
+    documents: Sequence[FileRecord], is_reference: np.ndarray, options: ScanOptions
+) -> PassageResult:
+    """Passage matches, template text and containment of the documents' bodies."""
+    return analyze_passages(
+        [d.tokens.body for d in documents], is_reference, options.weights, options.passages
+    )
+
+
+def _without_ignored(passages: PassageResult, ignored: np.ndarray) -> PassageResult:
+    """Drop the pairs the user marked "not a duplicate" from the partial-copy overlaps."""
+    if len(ignored) == 0:
+        return passages
+    o = passages.overlaps
+    keep = ~np.isin(o.left * passages.passages.n_docs + o.right, ignored)
+    return replace(passages, overlaps=o.subset(keep))
+
+
+def _no_overlaps() -> PairOverlaps:
+    i, f = np.zeros(0, np.int64), np.zeros(0)
+    return PairOverlaps(i, i, i, i, f, f, f)
 
 
 def _all_roots(options: ScanOptions) -> tuple[str, ...]:

@@ -1,0 +1,179 @@
+"""Passages, template text and containment on real English and Chinese text."""
+
+from __future__ import annotations
+
+import glob
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.features import FeatureWeights
+from core.passages import PassageOptions, analyze_passages, cut_passages
+from core.scan import ScanOptions, scan
+from core.tokens import token_stream
+from tests.core.corpus import edit_words, module_text
+
+SEEDS = "/work/shared/seeds/*.txt"
+ENGLISH_MODULES = ("argparse", "subprocess", "logging", "pickle", "tarfile", "decimal", "email")
+
+
+def english_paragraphs() -> list[str]:
+    """Paragraphs of at least 25 words from Python module docs and pydoc topics."""
+    import pydoc_data.topics
+
+    texts = [module_text(m) for m in ENGLISH_MODULES] + list(pydoc_data.topics.topics.values())
+    out = []
+    for text in texts:
+        for block in re.split(r"\n\s*\n", text):
+            words = block.split()
+            if 25 <= len(words) <= 150 and sum(w.isalpha() for w in words) > 0.7 * len(words):
+                out.append(" ".join(words))
+    return list(dict.fromkeys(out))
+
+
+def chinese_paragraphs(chars: int = 160) -> list[str]:
+    """Lines of the Chinese seed documents joined into paragraphs of ~`chars` characters."""
+    out, current = [], ""
+    for path in sorted(glob.glob(SEEDS)):
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            current += line.strip()
+            if len(current) >= chars:
+                out.append(current)
+                current = ""
+    return list(dict.fromkeys(out))
+
+
+def edit_chinese(text: str, n: int) -> str:
+    """`text` with n evenly spaced characters replaced."""
+    chars = list(text)
+    for i in range(n):
+        chars[(i + 1) * len(chars) // (n + 1)] = "改"
+    return "".join(chars)
+
+
+def analyze(docs: list[list[str]], reference: list[list[str]] = (), **options):
+    streams = [token_stream(d) for d in [*docs, *reference]]
+    is_ref = np.r_[np.zeros(len(docs), bool), np.ones(len(reference), bool)]
+    return analyze_passages(streams, is_ref, FeatureWeights(), PassageOptions(**options))
+
+
+@pytest.fixture(scope="module")
+def english():
+    return english_paragraphs()
+
+
+@pytest.fixture(scope="module")
+def chinese():
+    paragraphs = chinese_paragraphs()
+    if len(paragraphs) < 40:
+        pytest.skip("Chinese seed text not available")
+    return paragraphs
+
+
+def test_every_paragraph_is_a_passage_and_short_ones_run_on():
+    stream = token_stream(["one two three", "four five six seven", " ".join(["w"] * 25)])
+    p = cut_passages([stream], PassageOptions(min_tokens=5, max_tokens=10))
+    ranges = set(zip(p.start.tolist(), p.stop.tolist(), strict=True))
+    # the 25-token paragraph is cut into three equal pieces of at most 10
+    assert ranges == {(0, 3), (0, 7), (3, 7), (3, 13), (7, 16), (16, 25), (25, 32)}
+    assert p.para_start.tolist()[:2] == [0, 0] and p.para_stop.tolist()[:2] == [1, 2]
+
+
+def test_thirty_percent_copied_paragraphs_give_containment_near_point_three(english):
+    source = english[0:10]
+    copier = english[10:17] + source[2:5]  # 3 of the 10 paragraphs in the copy
+    unrelated = english[40:50]
+    result = analyze([copier, source, unrelated])
+    in_b, in_a, similarity = result.overlap(0, 1)
+    lengths = result.passages.doc_lengths()
+    copied = sum(len(token_stream([p])) for p in source[2:5])
+    assert in_b == pytest.approx(copied / lengths[0], abs=0.05)
+    assert 0.2 < in_b < 0.45
+    assert in_a == pytest.approx(copied / lengths[1], abs=0.05)
+    assert similarity == pytest.approx(2 * copied / (lengths[0] + lengths[1]), abs=0.05)
+    partial = result.partial()
+    assert list(zip(partial.left.tolist(), partial.right.tolist(), strict=True)) == [(0, 1)]
+    assert result.overlap(0, 2) == (0.0, 0.0, 0.0)
+    links = result.links(0, 1)
+    assert links and {link.paragraphs_b[0] for link in links} >= {2, 3, 4}
+
+
+def test_lightly_edited_copied_passages_still_match(english):
+    source = english[60:70]
+    copied = [edit_words(p, 2, seed=i) for i, p in enumerate(source[0:4])]
+    result = analyze([english[80:86] + copied, source, english[90:100]])
+    in_b, _, _ = result.overlap(0, 1)
+    assert in_b > 0.25
+    assert len(result.partial()) == 1
+
+
+def test_chinese_partial_copy_is_found_with_light_edits(chinese):
+    source = chinese[0:10]
+    copier = chinese[20:27] + [edit_chinese(p, 2) for p in source[3:6]]
+    result = analyze([copier, source, chinese[30:40]])
+    in_b, _, _ = result.overlap(0, 1)
+    assert 0.2 < in_b < 0.5
+    partial = result.partial()
+    assert list(zip(partial.left.tolist(), partial.right.tolist(), strict=True)) == [(0, 1)]
+
+
+@pytest.mark.parametrize("language", ["english", "chinese"])
+def test_shared_prompt_in_reference_folder_makes_no_pair(language, request):
+    paragraphs = request.getfixturevalue(language)
+    prompt = paragraphs[100:102]
+    essays = [prompt + paragraphs[10 * i : 10 * i + 6] for i in range(2)]
+    without = analyze(essays)
+    assert len(without.partial()) == 1  # the prompt alone would pair them
+    result = analyze(essays, reference=[prompt])
+    assert len(result.partial()) == 0
+    assert result.overlap(0, 1) == (0.0, 0.0, 0.0)
+    prompt_tokens = len(token_stream(prompt))
+    lengths = result.passages.doc_lengths()
+    assert result.template_share[:2] == pytest.approx(prompt_tokens / lengths[:2], abs=0.02)
+
+
+def test_text_in_many_documents_is_template(english):
+    boiler = english[120:121]
+    essays = [boiler + english[8 * i : 8 * i + 6] for i in range(8)]
+    result = analyze(essays, template_min_docs=5, template_share=0.2)
+    assert len(result.partial(0.05)) == 0
+    assert (result.template_share[:8] > 0.05).all()
+    few = analyze(essays[:3], template_min_docs=5)  # three documents: could be copying
+    assert (few.template_share == 0).all() and len(few.partial(0.05)) == 3
+
+
+def test_options_are_validated():
+    with pytest.raises(ValueError, match="min_tokens"):
+        PassageOptions(min_tokens=300, max_tokens=200)
+    with pytest.raises(ValueError, match="partial_threshold"):
+        PassageOptions(partial_threshold=1.5)
+
+
+def test_scan_reports_partial_pairs_and_template_share(tmp_path, english):
+    docs, ref = tmp_path / "essays", tmp_path / "prompt"
+    docs.mkdir()
+    ref.mkdir()
+    prompt = english[100:102]
+    (ref / "prompt.txt").write_text("\n\n".join(prompt), encoding="utf-8")
+    source = english[0:10]
+    texts = {
+        "source.txt": prompt + source,
+        "copy.txt": prompt + english[20:27] + source[2:5],
+        "other.txt": prompt + english[40:50],
+    }
+    for name, paragraphs in texts.items():
+        (docs / name).write_text("\n\n".join(paragraphs), encoding="utf-8")
+    result = scan(ScanOptions(roots=(str(docs),), reference_roots=(str(ref),), workers=0))
+    names = [Path(d.path).name for d in result.documents]
+    partial = result.partial_pairs()
+    found = {
+        frozenset((names[a], names[b]))
+        for a, b in zip(partial.left.tolist(), partial.right.tolist(), strict=True)
+    }
+    assert found == {frozenset(("source.txt", "copy.txt"))}
+    copy, src = names.index("copy.txt"), names.index("source.txt")
+    in_src, _, _ = result.overlap(copy, src)
+    assert 0.2 < in_src < 0.45
+    assert (result.template_share[~result.is_reference] > 0.05).all()
