@@ -31,11 +31,9 @@ import numpy as np
 from core.features import FeatureWeights, _apply_tf, _lookup, _term_table, stopword_hashes
 from core.features import shingle_hashes as _shingles
 from core.index import HammingIndex, Matches
-from core.simhash import BITS, hash_bits
 from core.tokens import TokenStream
 
 _MIN_LENGTH_RATIO = 0.8  # matched passages are about the same length
-_SIMHASH_CHUNK = 1 << 20  # features per chunk: bounds the (features × 64) matrix to ~256 MB
 
 
 @dataclass(frozen=True)
@@ -279,17 +277,29 @@ def _distinct_features(owner, hashes, user, weights: FeatureWeights):
 
 
 def _simhash_flat(hashes, weights, owner, n: int) -> np.ndarray:
-    """Weighted SimHash of n feature sets given as flat arrays sorted by owner."""
-    sums = np.zeros((n, BITS), dtype=np.float64)
-    for lo in range(0, len(hashes), _SIMHASH_CHUNK):
-        hi = min(lo + _SIMHASH_CHUNK, len(hashes))
-        o = owner[lo:hi]
-        starts = np.flatnonzero(np.r_[True, o[1:] != o[:-1]])
-        weighted = hash_bits(hashes[lo:hi]).astype(np.float32) * weights[lo:hi, None]
-        sums[o[starts]] += np.add.reduceat(weighted, starts, axis=0)
-    totals = np.bincount(owner, weights=weights, minlength=n)
-    bits = (2.0 * sums - totals[:, None] > 0).astype(np.uint8)
-    return np.packbits(bits, axis=1, bitorder="little").view("<u8").reshape(-1).astype(np.uint64)
+    """Weighted SimHash of n feature sets given as flat arrays sorted by owner.
+
+    One contiguous pass per bit (byte column, then shift): several times faster than
+    summing a (features × 64) matrix row-wise. Sums are float64 like `simhash_batch`'s,
+    so near-ties break the same way.
+    """
+    out = np.zeros(n, dtype=np.uint64)
+    if len(hashes) == 0:
+        return out
+    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+    present = owner[starts]
+    w = weights.astype(np.float64)
+    half = np.add.reduceat(w, starts) / 2
+    as_bytes = np.ascontiguousarray(hashes, dtype="<u8").view(np.uint8).reshape(-1, 8)
+    weighted = np.empty(len(w), dtype=np.float64)
+    for byte in range(8):
+        column = np.ascontiguousarray(as_bytes[:, byte])
+        for bit in range(8):
+            np.multiply(w, (column >> bit) & 1, out=weighted)
+            # sum over features of ±w is positive when the set bits carry over half the weight
+            positive = np.add.reduceat(weighted, starts) > half
+            out[present[positive]] |= np.uint64(1 << (8 * byte + bit))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.features import FeatureWeights
-from core.passages import PassageOptions, analyze_passages, cut_passages
+from core.features import FeatureWeights, stream_features
+from core.passages import PassageOptions, analyze_passages, cut_passages, passage_fingerprints
 from core.scan import ScanOptions, scan
-from core.tokens import token_stream
+from core.simhash import simhash_batch
+from core.tokens import TokenStream, token_stream
 from tests.core.corpus import edit_words, module_text
 
 SEEDS = "/work/shared/seeds/*.txt"
@@ -177,3 +178,21 @@ def test_scan_reports_partial_pairs_and_template_share(tmp_path, english):
     in_src, _, _ = result.overlap(copy, src)
     assert 0.2 < in_src < 0.45
     assert (result.template_share[~result.is_reference] > 0.05).all()
+
+
+@pytest.mark.parametrize("shingle_size", [1, 2])
+def test_passage_fingerprints_match_simhash_of_each_passage_alone(english, shingle_size):
+    weights = FeatureWeights(shingle_size=shingle_size)
+    streams = [token_stream(english[i : i + 6]) for i in range(0, 60, 6)]
+    passages = cut_passages(streams, PassageOptions())
+    fingerprints, _ = passage_fingerprints(streams, passages, weights, shingle_size)
+    hashes = np.concatenate([s.hashes for s in streams])
+    digits = np.concatenate([s.is_digit for s in streams])
+    alone = [
+        TokenStream(hashes[a:b], digits[a:b], np.zeros(1, np.int32))
+        for a, b in zip(passages.start.tolist(), passages.stop.tolist(), strict=True)
+    ]
+    expected = simhash_batch([stream_features(s, weights) for s in alone])
+    # bits whose weight sums tie exactly may round either way in another summation order
+    assert np.mean(fingerprints == expected) > 0.95
+    assert np.bitwise_count(fingerprints ^ expected).max() <= 3
