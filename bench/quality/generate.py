@@ -1,10 +1,10 @@
 """Labeled near-duplicate corpus from real text, deterministic from a seed.
 
-    python bench/quality/generate.py --size small --out /tmp/simsift-quality/small [--pdf]
+    python bench/quality/generate.py --size small --out /tmp/simsift-quality/small [--no-pdf]
 
 Relations (positive pairs in labels.json, kind):
 - exact: the same file bytes under another name;
-- format: the same text as TXT / HTML / DOCX (/ PDF made by LibreOffice with --pdf);
+- format: the same text as TXT / HTML / DOCX / PDF (PDF made by LibreOffice; --no-pdf skips);
 - repost: the same article inside the chrome of 2-3 different web sites
   (navigation, related links with counters, timestamps, view counts, footer);
 - edit: 1-5% of the words substituted, inserted or deleted;
@@ -12,6 +12,9 @@ Relations (positive pairs in labels.json, kind):
 Hard negatives (never labeled positive):
 - topic: different documents from the same source (package, module, message catalog);
 - template: essays that share only an assignment title and prompt paragraphs.
+
+The assignment prompts are also written to reference/ (one TXT each), to measure SimSift
+with the prompts given as a reference folder, as a teacher would.
 
 Every document belongs to a family (the documents made from one base text); a partial
 copy is its own family, linked to its source family. labels.json lists documents,
@@ -76,6 +79,7 @@ class Corpus:
 
     entries: list[Entry] = field(default_factory=list)
     pairs: list[tuple[Entry, Entry, str, dict]] = field(default_factory=list)
+    prompts: list[Text] = field(default_factory=list)  # assignment prompts, for reference/
     links: list[tuple[int, int]] = field(default_factory=list)
     families: int = 0
 
@@ -96,6 +100,13 @@ class Pool:
         for docs_of_lang in self.by_lang.values():
             rng.shuffle(docs_of_lang)
         self.turn = 0
+
+    def peek(self, lang: str, rng: random.Random) -> BaseDoc:
+        """A random unused document of `lang`, left in the pool."""
+        return rng.choice(self.by_lang[lang] or self.by_lang["en"] + self.by_lang["zh"])
+
+    def left(self) -> int:
+        return sum(map(len, self.by_lang.values()))
 
     def take(self, lang: str | None = None) -> BaseDoc:
         """The next unused document (of `lang`, else alternating; falls back to the other)."""
@@ -182,7 +193,7 @@ def edit_text(text: Text, rate: float, lang: str, vocab: list[str], rng: random.
 
 def add_edit(corpus: Corpus, pool: Pool, rng: random.Random) -> None:
     doc = pool.take()
-    donor = pool.take(doc.lang)  # supplies the substituted and inserted words
+    donor = pool.peek(doc.lang, rng)  # supplies the substituted and inserted words
     vocab = sorted({w for p in donor.paragraphs for w in _words(p, doc.lang) if _is_word(w)})
     fam = corpus.new_family()
     fmt = rng.choice(PLAIN_FORMATS)
@@ -220,6 +231,7 @@ def add_template_group(corpus: Corpus, pool: Pool, rng: random.Random, number: i
     """Essays sharing an assignment title and prompt (2 paragraphs), otherwise different."""
     prompt = pool.take()
     title = prompt.title
+    corpus.prompts.append(Text(title, prompt.paragraphs[:2]))
     for _ in range(TEMPLATE_MEMBERS):
         body = pool.take(prompt.lang)
         text = Text(title, prompt.paragraphs[:2] + body.paragraphs)
@@ -257,10 +269,13 @@ def build(seed: int, scale: int, pdf: bool) -> Corpus:
         "standalone": lambda: add_standalone(corpus, pool, rng),
     }
     for kind, count in PLAN.items():
-        for _ in range(count * scale):
-            makers[kind]()
+        if kind != "standalone":
+            for _ in range(count * scale):
+                makers[kind]()
     for number in range(TEMPLATE_GROUPS * scale):
         add_template_group(corpus, pool, rng, number)
+    for _ in range(min(PLAN["standalone"] * scale, pool.left())):  # as far as text lasts
+        makers["standalone"]()
     return corpus
 
 
@@ -289,6 +304,10 @@ def write(corpus: Corpus, out: Path, seed: int) -> None:
         if entry.fmt == "copy":
             entry.name = entry.name.replace(".tmp", Path(entry.source.name).suffix)
             shutil.copyfile(docs_dir / entry.source.name, docs_dir / entry.name)
+    reference = out / "reference"
+    reference.mkdir()
+    for number, prompt in enumerate(corpus.prompts):
+        write_txt(reference / f"prompt{number:03d}.txt", prompt)
     (out / "labels.json").write_text(json.dumps(labels(corpus, seed), indent=1, ensure_ascii=False))
 
 
@@ -329,6 +348,7 @@ def labels(corpus: Corpus, seed: int) -> dict:
             for a, b, kind, detail in corpus.pairs
         ],
         "partial_links": [list(link) for link in corpus.links],
+        "reference": [f"reference/prompt{i:03d}.txt" for i in range(len(corpus.prompts))],
     }
 
 
@@ -346,10 +366,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", choices=sorted(SIZES), default="small")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--pdf", action="store_true", help="also PDF variants (LibreOffice)")
+    parser.add_argument(
+        "--no-pdf", dest="pdf", action="store_false", help="no PDF variants (no LibreOffice)"
+    )
     args = parser.parse_args(argv)
     if args.pdf and soffice() is None:
-        parser.error("--pdf needs LibreOffice (soffice) on PATH")
+        print("LibreOffice (soffice) not found: no PDF variants", file=sys.stderr)
+        args.pdf = False
     out = args.out or Path(f"/tmp/simsift-quality/{args.size}")
     started = time.monotonic()
     generate(out, args.size, args.seed, args.pdf)
