@@ -264,12 +264,13 @@ def _time_stages(streams) -> None:
     t1 = time.perf_counter()
     fps, counts = passage_fingerprints(streams, passages, FeatureWeights(), opts.shingle_size)
     t2 = time.perf_counter()
-    index = HammingIndex(fps[counts >= opts.min_features], opts.max_distance)
+    # distinct fingerprints, as analyze_passages indexes them (the prompt is one entry)
+    index = HammingIndex(np.unique(fps[counts >= opts.min_features]), opts.max_distance)
     pairs = index.pairs()
     t3 = time.perf_counter()
     print(
         f"stages: cut {t1 - t0:.2f} s, fingerprint {t2 - t1:.2f} s, "
-        f"index+pairs {t3 - t2:.2f} s ({index.plan.describe()}, {len(pairs)} pairs)"
+        f"index+pairs {t3 - t2:.2f} s ({index.plan.describe()}, {len(pairs)} distinct pairs)"
     )
 
 
