@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 import baselines  # noqa: E402
 import generate  # noqa: E402
 import report  # noqa: E402
-from score import Truth, load_truth, recall_by_bucket, sweep_distances  # noqa: E402
+from score import Scores, Truth, load_truth, recall_by_bucket, sweep_distances  # noqa: E402
 
 from core.features import FeatureWeights  # noqa: E402
 from core.scan import DEFAULT_K, ScanOptions, ScanResult, scan  # noqa: E402
@@ -309,6 +309,31 @@ def to_json(results: dict) -> dict:
     return data
 
 
+def from_json(data: dict) -> dict:
+    """Results read back from results-<size>.json (to redraw tables and plot)."""
+    results = dict(data)
+    results["curves"] = {}
+    for name, c in data["curves"].items():
+        cast = int if c["param"] == "k" else float
+        points = {
+            cast(p): Scores(s["reported"], 0, s["recall"], s["false_positives"])
+            for p, s in c["points"].items()
+        }
+        for (p, s), raw in zip(points.items(), c["points"].values(), strict=True):
+            tp = round(raw["precision"] * raw["reported"])
+            points[p] = Scores(s.reported, tp, s.recall, s.false_positives)
+        results["curves"][name] = {**c, "points": points}
+    results["buckets"] = {int(k): v for k, v in data.get("buckets", {}).items()}
+    return results
+
+
+def write_report(results: dict, out: Path, size: str) -> str:
+    markdown = report.markdown(results, size)
+    (out / f"results-{size}.md").write_text(markdown, encoding="utf-8")
+    report.plot(results, out / f"quality-{size}.png", size)
+    return markdown
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="SimSift quality evaluation")
     parser.add_argument("--size", choices=sorted(generate.SIZES), default="small")
@@ -320,7 +345,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-cli", action="store_true", help="skip the end-to-end CLI check")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality")
+    parser.add_argument(
+        "--report-only", action="store_true", help="redraw tables and plot from the JSON"
+    )
     args = parser.parse_args(argv)
+    if args.report_only:
+        data = json.loads((args.out / f"results-{args.size}.json").read_text())
+        print(write_report(from_json(data), args.out, args.size))
+        return 0
     started = time.monotonic()
     args.pdf = args.pdf and generate.soffice() is not None
     corpus = ensure_corpus(args.size, args.seed, args.pdf, args.regenerate)
@@ -328,10 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     results["total_seconds"] = round(time.monotonic() - started, 1)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / f"results-{args.size}.json").write_text(json.dumps(to_json(results), indent=1))
-    markdown = report.markdown(results, args.size)
-    (args.out / f"results-{args.size}.md").write_text(markdown, encoding="utf-8")
-    report.plot(results, args.out / f"quality-{args.size}.png", args.size)
-    print(markdown)
+    print(write_report(results, args.out, args.size))
     return 0
 
 

@@ -21,6 +21,7 @@ LOCALE_DIR = Path("/usr/share/locale/zh_CN/LC_MESSAGES")
 SEEDS_DIR = Path("/work/shared/seeds")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SPACES = re.compile(r"\s+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 _SKIP_STDLIB = ("test", "idlelib", "lib2to3", "site-packages", "turtledemo", "ensurepip")
 # Third-party packages whose docstrings add English text when installed (read, not imported).
 EXTRA_PACKAGES = ("networkx", "numpy", "docutils")
@@ -57,7 +58,7 @@ def _docstrings(path: Path) -> Iterator[str]:
 def _english_paragraphs(doc: str) -> Iterator[str]:
     """Prose paragraphs of a docstring (blank-line separated, >= 12 words, no code)."""
     for block in re.split(r"\n\s*\n", doc):
-        text = _SPACES.sub(" ", block).strip()
+        text = _SPACES.sub(" ", _CONTROL.sub("", block)).strip()
         if len(text.split()) >= 10 and ">>>" not in text and "---" not in text:
             yield text
 
@@ -98,7 +99,7 @@ def _catalog_strings(path: Path) -> list[str]:
         if not key or not isinstance(value, str):
             continue
         for line in value.splitlines():
-            line = line.strip()
+            line = _CONTROL.sub("", line).strip()
             if len(_CJK.findall(line)) >= 8:
                 out.append(line)
     return out
