@@ -351,15 +351,18 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
     total = len(to_read)
     progress(Progress("reading", 0, total))
     batch: list[FileRecord] = []
-    for done, record in enumerate(_read_all(to_read, options, cancel), start=1):
-        records.append(record)
-        batch.append(record)
-        if catalog is not None and len(batch) >= _STORE_BATCH:
+    try:
+        for done, record in enumerate(_read_all(to_read, options, cancel), start=1):
+            records.append(record)
+            batch.append(record)
+            if catalog is not None and len(batch) >= _STORE_BATCH:
+                catalog.store(batch)
+                batch = []
+            progress(Progress("reading", done, total, record.path))
+    finally:
+        # files read before a cancel (or a crash in a later stage) are kept for the next scan
+        if catalog is not None and batch:
             catalog.store(batch)
-            batch = []
-        progress(Progress("reading", done, total, record.path))
-    if catalog is not None and batch:
-        catalog.store(batch)
     order = {f.path: i for i, f in enumerate(found)}
     records.sort(key=lambda r: order[r.path])
     return records, len(cached)

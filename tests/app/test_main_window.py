@@ -14,7 +14,6 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 import app.scan_worker
-import core.scan
 from core.scan import scan as real_scan
 from tests.app.conftest import scan_and_wait
 
@@ -107,7 +106,6 @@ def test_cancel_stops_scan_and_keeps_read_files(qtbot, window, corpus, catalog, 
         return real_scan(options, progress=slow, **kwargs)
 
     monkeypatch.setattr(app.scan_worker, "scan", slow_scan)
-    monkeypatch.setattr(core.scan, "_STORE_BATCH", 2)  # the corpus is smaller than a batch
     window.folders.add_paths([str(root)])
     reading = []
     window.controller.progress.connect(lambda p: reading.append(p) if p.done >= 2 else None)
