@@ -14,6 +14,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="simsift-gui", description="SimSift desktop app")
     parser.add_argument("folders", nargs="*", help="folders to scan at once")
     parser.add_argument("--language", choices=["en", "zh_CN"], help="UI language for this run")
+    # for smoke tests of installed and frozen builds: quit cleanly after MS milliseconds
+    parser.add_argument("--quit-after", type=int, metavar="MS", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -26,12 +28,30 @@ def main(argv: list[str] | None = None) -> int:
     QApplication.setOrganizationName("SimSift")
     QApplication.setApplicationName("SimSift")
     app = QApplication(argv[:1])
+    app.setDesktopFileName("simsift")  # Wayland matches the window to simsift.desktop by this
+    app.setWindowIcon(_app_icon())
     window = build_window(args)
     window.show()
     if args.folders:
         window.folders.add_paths(args.folders)
         window.start_scan()
+    if args.quit_after is not None:
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(args.quit_after, window.close)
+        QTimer.singleShot(args.quit_after, app.quit)
     return app.exec()
+
+
+def _app_icon():
+    from PySide6.QtGui import QIcon
+
+    from core.paths import resource_path
+
+    icon = QIcon()
+    for size in (16, 24, 32, 48, 64, 128, 256):
+        icon.addFile(str(resource_path("icons", f"simsift-{size}.png")))
+    return icon
 
 
 def build_window(args: argparse.Namespace):

