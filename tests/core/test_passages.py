@@ -16,7 +16,7 @@ from core.simhash import simhash_batch
 from core.tokens import TokenStream, token_stream
 from tests.core.corpus import edit_words, module_text
 
-SEEDS = "/work/shared/seeds/*.txt"
+SEEDS = str(Path(__file__).resolve().parents[1] / "data" / "zh_text" / "*.txt")
 ENGLISH_MODULES = ("argparse", "subprocess", "logging", "pickle", "tarfile", "decimal", "email")
 
 
