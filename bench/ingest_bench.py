@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from core.catalog import Catalog  # noqa: E402
 from core.scan import ScanOptions, scan  # noqa: E402
 
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = ROOT / "tests" / "data" / "zh_text"
 CHROME = (
     "<html><head><meta charset='utf-8'><title>{title}</title></head><body>"
     "<div class='nav'><a href='/'>Home</a> <a href='/news'>News</a> <a href='/a'>About</a></div>"

@@ -5,7 +5,7 @@
     python bench/passages_bench.py scale --docs 10000
 
 English text is Python's own documentation (pydoc topics and module docstrings),
-Chinese text the seed documents in /work/shared/seeds; essays are paragraphs of that
+Chinese text the seed documents (tests/data/zh_text); essays are paragraphs of that
 text reshuffled sentence by sentence, so no two essays share a paragraph by accident.
 """
 
@@ -34,7 +34,7 @@ from core.passages import (
 from core.simhash import hamming
 from core.tokens import token_stream
 
-SEEDS = "/work/shared/seeds/*.txt"
+SEEDS = str(Path(__file__).resolve().parents[1] / "tests" / "data" / "zh_text" / "*.txt")
 
 
 def english_paragraphs(min_words: int = 25) -> list[str]:

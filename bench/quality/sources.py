@@ -3,7 +3,7 @@
 English: docstrings of the Python standard library (parsed with `ast`, never imported),
 one topic per top-level package or module. Chinese: the msgstr translations of the
 zh_CN message catalogs shipped by Debian packages (/usr/share/locale/zh_CN, one topic
-per package) and the seed course notes in /work/shared/seeds. Nothing here is written
+per package) and the seed course notes (tests/data/zh_text). Nothing here is written
 by us; the order is fixed (sorted paths), so documents are the same on every run.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 LOCALE_DIR = Path("/usr/share/locale/zh_CN/LC_MESSAGES")
-SEEDS_DIR = Path("/work/shared/seeds")
+SEEDS_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "zh_text"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SPACES = re.compile(r"\s+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
