@@ -105,18 +105,22 @@ def _lookup(
     return out
 
 
-def _kept_tokens(stream: TokenStream, weights: FeatureWeights) -> tuple[np.ndarray, np.ndarray]:
-    """Token hashes after stopword/digit/zero-weight removal, with each token's user weight."""
-    hashes = stream.hashes
-    keep = np.ones(len(hashes), dtype=bool)
-    if weights.ignore_digits:
-        keep &= ~stream.is_digit
-    if weights.remove_stopwords:
-        keep &= ~np.isin(hashes, stopword_hashes())
+def token_weights(hashes: np.ndarray, is_digit: np.ndarray, weights: FeatureWeights) -> np.ndarray:
+    """Each token's user weight; 0 for tokens removed (stopwords, digits, zeroed terms)."""
     keys, values = _term_table(weights.term_weights)
     user = _lookup(keys, values, hashes, 1.0)
-    keep &= user > 0
-    return hashes[keep], user[keep]
+    if weights.ignore_digits:
+        user[is_digit] = 0.0
+    if weights.remove_stopwords:
+        user[np.isin(hashes, stopword_hashes())] = 0.0
+    return user
+
+
+def _kept_tokens(stream: TokenStream, weights: FeatureWeights) -> tuple[np.ndarray, np.ndarray]:
+    """Token hashes after stopword/digit/zero-weight removal, with each token's user weight."""
+    user = token_weights(stream.hashes, stream.is_digit, weights)
+    keep = user > 0
+    return stream.hashes[keep], user[keep]
 
 
 def shingle_hashes(hashes: np.ndarray, n: int) -> np.ndarray:
@@ -157,7 +161,8 @@ def _field_features(stream: TokenStream, weights: FeatureWeights) -> tuple[np.nd
     )
 
 
-def _apply_tf(tf: np.ndarray, scheme: TfScheme) -> np.ndarray:
+def apply_tf(tf: np.ndarray, scheme: TfScheme) -> np.ndarray:
+    """Term-frequency weighting of (possibly boosted) counts."""
     if scheme == "raw":
         return tf
     if scheme == "log":
@@ -193,7 +198,7 @@ def _combine(
     tf = np.bincount(inverse, weights=occurrence, minlength=len(unique))
     user_max = np.zeros(len(unique))
     np.maximum.at(user_max, inverse, user)
-    return FeatureVector(unique, _apply_tf(tf, scheme) * user_max)
+    return FeatureVector(unique, apply_tf(tf, scheme) * user_max)
 
 
 @dataclass(frozen=True, slots=True)

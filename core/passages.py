@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.features import FeatureWeights, _apply_tf, _lookup, _term_table, stopword_hashes
+from core.features import FeatureWeights, apply_tf, token_weights
 from core.features import shingle_hashes as _shingles
 from core.index import HammingIndex, Matches
 from core.tokens import TokenStream
@@ -199,17 +199,6 @@ def _concat_streams(streams: Sequence[TokenStream]) -> tuple[np.ndarray, np.ndar
     )
 
 
-def _token_weights(hashes: np.ndarray, is_digit: np.ndarray, weights: FeatureWeights):
-    """Per-token user weight after stopword/digit removal (0 = dropped), as for documents."""
-    keys, values = _term_table(weights.term_weights)
-    user = _lookup(keys, values, hashes, 1.0)
-    if weights.ignore_digits:
-        user[is_digit] = 0.0
-    if weights.remove_stopwords:
-        user[np.isin(hashes, stopword_hashes())] = 0.0
-    return user
-
-
 def passage_fingerprints(
     streams: Sequence[TokenStream],
     passages: Passages,
@@ -230,7 +219,7 @@ def passage_fingerprints(
         token_mask: optional global bool mask of tokens to leave out.
     """
     hashes, is_digit = _concat_streams(streams)
-    user = _token_weights(hashes, is_digit, weights)
+    user = token_weights(hashes, is_digit, weights)
     if token_mask is not None:
         user[token_mask] = 0.0
     owner, positions = _passage_positions(passages)
@@ -272,7 +261,7 @@ def _distinct_features(owner, hashes, user, weights: FeatureWeights):
     new = np.r_[True, (owner[1:] != owner[:-1]) | (hashes[1:] != hashes[:-1])]
     starts = np.flatnonzero(new)
     tf = np.diff(np.r_[starts, len(hashes)]).astype(np.float64)
-    weight = _apply_tf(tf, weights.tf_scheme) * np.maximum.reduceat(user, starts)
+    weight = apply_tf(tf, weights.tf_scheme) * np.maximum.reduceat(user, starts)
     return owner[starts], hashes[starts], weight
 
 
