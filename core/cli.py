@@ -22,9 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     s = commands.add_parser("scan", help="scan folders and report near-duplicates")
     s.add_argument("paths", nargs="+", metavar="PATH", help="folders or files to scan")
-    s.add_argument(
-        "--k", type=int, default=DEFAULT_K, help=f"max Hamming distance, 0..{MAX_K} (default 3)"
-    )
+    k_help = f"max Hamming distance, 0..{MAX_K} (default {DEFAULT_K})"
+    s.add_argument("--k", type=int, default=DEFAULT_K, help=k_help)
     s.add_argument("--out", type=Path, default=Path("simsift-report"), help="output folder")
     s.add_argument("--format", choices=("csv", "json"), default="csv")
     s.add_argument(

@@ -41,7 +41,7 @@ class FeatureWeights:
 
     tf_scheme: TfScheme = "log"
     use_idf: bool = False
-    title_boost: float = 1.5
+    title_boost: float = 1.0  # 1.5 amplified site-name suffixes in HTML titles (docs/quality.md)
     ignore_digits: bool = True
     shingle_size: int = 1
     remove_stopwords: bool = True

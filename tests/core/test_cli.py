@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from core.scan import DEFAULT_K
 from tests.core.corpus import write_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +49,7 @@ def test_scan_writes_pairs_clusters_errors(tmp_path):
             "error": "not a valid PDF (corrupt or renamed file)",
         }
     ]
-    assert "1 errors" in proc.stdout and "pairs within k=3" in proc.stdout
+    assert "1 errors" in proc.stdout and f"pairs within k={DEFAULT_K}" in proc.stdout
 
 
 def test_json_output_and_k_zero(tmp_path):
