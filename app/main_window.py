@@ -41,6 +41,7 @@ from app.errors_model import ErrorsModel, PathRole
 from app.folder_list import FolderList
 from app.i18n import LANGUAGES, Translations
 from app.params_panel import ParamsPanel
+from app.partial_model import COL_CONTAINMENT_AB, PairRole, PartialModel, PartialProxy
 from app.scan_status import ScanStatus
 from app.scan_worker import ScanController
 from app.settings import Settings
@@ -111,6 +112,11 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.addTab(clusters_page, "")
         self.tabs.addTab(self.errors_view, "")
+        self.partial_model = PartialModel(self)
+        self.partial_proxy = PartialProxy(self)
+        self.partial_proxy.setSourceModel(self.partial_model)
+        self.partial_view = _make_partial_view(self.partial_proxy)
+        self.tabs.addTab(self.partial_view, "")
 
         self.diff_view = _make_diff_view()
         self.right_splitter = QSplitter(Qt.Orientation.Vertical)
@@ -233,6 +239,7 @@ class MainWindow(QMainWindow):
         self.tree.selectionModel().selectionChanged.connect(self._on_selection)
         self.tree.doubleClicked.connect(self._on_tree_double_click)
         self.errors_view.doubleClicked.connect(self._on_error_double_click)
+        self.partial_view.selectionModel().selectionChanged.connect(self._on_partial_selection)
         self.model.dataChanged.connect(self._update_actions)
         self.controller.started.connect(self._on_job_started)
         self.controller.progress.connect(self.scan_status.report)
@@ -251,6 +258,7 @@ class MainWindow(QMainWindow):
         self.tabs.setTabText(
             1, self.tr("Errors (%1)").replace("%1", str(self.errors_model.rowCount()))
         )
+        self._update_partial_tab_text()
         self.file_menu.setTitle(self.tr("&File"))
         self.edit_menu.setTitle(self.tr("&Edit"))
         self.language_menu.setTitle(self.tr("&Language"))
@@ -422,11 +430,45 @@ class MainWindow(QMainWindow):
         k = min(k, self.result.k_max)
         clusters = without_documents(self.result.clusters(k), self._removed, self.result)
         self.model.set_clusters(self.result.documents, clusters)
+        self._show_partials()
         if len(clusters) <= 200:  # small results read best fully open
             self.tree.expandAll()
         self._update_summary()
         self._on_selection()
         self.result_shown.emit()
+
+    def _show_partials(self) -> None:
+        """Fill the partial-copies tab from the current result (files moved to trash left out)."""
+        result = self.result
+        pairs = result.partial_pairs()
+        keep = ~(self._removed[pairs.left] | self._removed[pairs.right])
+        pairs = pairs.subset(keep)
+        fps = result.fingerprints
+        distance = np.bitwise_count(fps[pairs.left] ^ fps[pairs.right]).astype(np.int64)
+        self.partial_model.set_pairs(
+            result.documents,
+            pairs.left,
+            pairs.right,
+            pairs.containment_lr,
+            pairs.containment_rl,
+            pairs.similarity,
+            distance,
+        )
+        self._update_partial_tab_text()
+
+    def _update_partial_tab_text(self) -> None:
+        self.tabs.setTabText(
+            2, self.tr("Partial copies (%1)").replace("%1", str(self.partial_model.rowCount()))
+        )
+
+    def _on_partial_selection(self, *_args) -> None:
+        rows = self.partial_view.selectionModel().selectedRows()
+        if not rows or self.result is None or not hasattr(self.diff_view, "set_pair"):
+            return
+        a, b = self.partial_proxy.data(rows[0], PairRole)
+        fps = self.result.fingerprints
+        distance = int(np.bitwise_count(fps[a] ^ fps[b]))
+        self.diff_view.set_pair(self.result.documents[a], self.result.documents[b], distance)
 
     def _update_summary(self) -> None:
         if self.result is None:
@@ -662,6 +704,18 @@ def _make_errors_view(model) -> QTableView:
     view.setModel(model)
     view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
     view.horizontalHeader().setStretchLastSection(True)
+    view.verticalHeader().hide()
+    view.setAlternatingRowColors(True)
+    return view
+
+
+def _make_partial_view(model) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSortingEnabled(True)
+    view.sortByColumn(COL_CONTAINMENT_AB, Qt.SortOrder.DescendingOrder)
+    view.setSelectionMode(QTableView.SelectionMode.SingleSelection)
+    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
     view.verticalHeader().hide()
     view.setAlternatingRowColors(True)
     return view

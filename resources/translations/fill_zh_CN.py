@@ -12,6 +12,9 @@ ZH = {
     "Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})":
         "汉明距离：{d} · 相似度：{sim}（A→B {ab}，B→A {ba}）",
     "File": "文件", "Problem": "问题",
+    "Document A": "文档 A", "Folder A": "文件夹 A", "Document B": "文档 B", "Folder B": "文件夹 B",
+    "A in B": "A 在 B 中", "B in A": "B 在 A 中", "Similarity": "相似度",
+    "Partial copies (%1)": "部分抄袭（%1）",
     "Folders to scan (drop folders here):": "要扫描的文件夹（可将文件夹拖放到此处）：",
     "Add folder…": "添加文件夹…", "Remove": "移除", "Exclude patterns:": "排除模式：",
     "e.g. *.tmp, drafts/*": "例如 *.tmp, drafts/*",

@@ -46,32 +46,32 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff_view.py" line="175" />
+        <location filename="../../app/diff_view.py" line="182" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="178" />
+        <location filename="../../app/diff_view.py" line="185" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="218" />
+        <location filename="../../app/diff_view.py" line="225" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="287" />
+        <location filename="../../app/diff_view.py" line="298" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="290" />
+        <location filename="../../app/diff_view.py" line="301" />
         <source>n/a</source>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="291" />
+        <location filename="../../app/diff_view.py" line="302" />
         <source>Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})</source>
         <translation>汉明距离：{d} · 相似度：{sim}（A→B {ab}，B→A {ba}）</translation>
     </message>
@@ -168,220 +168,225 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="247" />
+        <location filename="../../app/main_window.py" line="254" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="248" />
-        <location filename="../../app/main_window.py" line="260" />
+        <location filename="../../app/main_window.py" line="255" />
+        <location filename="../../app/main_window.py" line="268" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="249" />
+        <location filename="../../app/main_window.py" line="256" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="250" />
+        <location filename="../../app/main_window.py" line="257" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="252" />
+        <location filename="../../app/main_window.py" line="259" />
         <source>Errors (%1)</source>
         <translation>错误（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="254" />
+        <location filename="../../app/main_window.py" line="262" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="255" />
+        <location filename="../../app/main_window.py" line="263" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="256" />
+        <location filename="../../app/main_window.py" line="264" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="257" />
+        <location filename="../../app/main_window.py" line="265" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="259" />
+        <location filename="../../app/main_window.py" line="267" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="261" />
+        <location filename="../../app/main_window.py" line="269" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="262" />
+        <location filename="../../app/main_window.py" line="270" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="263" />
+        <location filename="../../app/main_window.py" line="271" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="264" />
+        <location filename="../../app/main_window.py" line="272" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="265" />
+        <location filename="../../app/main_window.py" line="273" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="266" />
+        <location filename="../../app/main_window.py" line="274" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="267" />
+        <location filename="../../app/main_window.py" line="275" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="268" />
+        <location filename="../../app/main_window.py" line="276" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="269" />
+        <location filename="../../app/main_window.py" line="277" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="270" />
+        <location filename="../../app/main_window.py" line="278" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="271" />
+        <location filename="../../app/main_window.py" line="279" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="272" />
-        <location filename="../../app/main_window.py" line="626" />
+        <location filename="../../app/main_window.py" line="280" />
+        <location filename="../../app/main_window.py" line="668" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="278" />
+        <location filename="../../app/main_window.py" line="286" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="359" />
+        <location filename="../../app/main_window.py" line="367" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="377" />
+        <location filename="../../app/main_window.py" line="385" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="398" />
+        <location filename="../../app/main_window.py" line="406" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="406" />
+        <location filename="../../app/main_window.py" line="414" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="414" />
+        <location filename="../../app/main_window.py" line="422" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="433" />
+        <location filename="../../app/main_window.py" line="461" />
+        <source>Partial copies (%1)</source>
+        <translation>部分抄袭（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="475" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="437" />
+        <location filename="../../app/main_window.py" line="479" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="540" />
+        <location filename="../../app/main_window.py" line="582" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="549" />
+        <location filename="../../app/main_window.py" line="591" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="552" />
+        <location filename="../../app/main_window.py" line="594" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="553" />
+        <location filename="../../app/main_window.py" line="595" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="571" />
+        <location filename="../../app/main_window.py" line="613" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="572" />
+        <location filename="../../app/main_window.py" line="614" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="578" />
+        <location filename="../../app/main_window.py" line="620" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="588" />
+        <location filename="../../app/main_window.py" line="630" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="595" />
-        <location filename="../../app/main_window.py" line="613" />
+        <location filename="../../app/main_window.py" line="637" />
+        <location filename="../../app/main_window.py" line="655" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="604" />
+        <location filename="../../app/main_window.py" line="646" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="606" />
+        <location filename="../../app/main_window.py" line="648" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="627" />
+        <location filename="../../app/main_window.py" line="669" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="676" />
+        <location filename="../../app/main_window.py" line="730" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
     </message>
@@ -472,6 +477,49 @@
         <location filename="../../app/params_panel.py" line="129" />
         <source>Remove term</source>
         <translation>删除词语</translation>
+    </message>
+</context>
+<context>
+    <name>PartialModel</name>
+    <message>
+        <location filename="../../app/partial_model.py" line="97" />
+        <source>Document A</source>
+        <translation>文档 A</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="98" />
+        <source>Folder A</source>
+        <translation>文件夹 A</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="99" />
+        <source>Document B</source>
+        <translation>文档 B</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="100" />
+        <source>Folder B</source>
+        <translation>文件夹 B</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="101" />
+        <source>A in B</source>
+        <translation>A 在 B 中</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="102" />
+        <source>B in A</source>
+        <translation>B 在 A 中</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="103" />
+        <source>Similarity</source>
+        <translation>相似度</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="104" />
+        <source>Distance</source>
+        <translation>距离</translation>
     </message>
 </context>
 <context>

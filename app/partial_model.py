@@ -1,0 +1,157 @@
+"""Table of partial copies: document pairs sharing passages, one row per pair.
+
+Rows come straight from the flat arrays of `PairOverlaps` (no Python object per row),
+so the table stays light with many pairs. Sorting goes through `SortRole` numbers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+
+from core.document import FileRecord
+
+(
+    COL_NAME_A,
+    COL_FOLDER_A,
+    COL_NAME_B,
+    COL_FOLDER_B,
+    COL_CONTAINMENT_AB,
+    COL_CONTAINMENT_BA,
+    COL_SIMILARITY,
+    COL_DISTANCE,
+) = range(8)
+COLUMN_COUNT = 8
+
+SortRole = Qt.ItemDataRole.UserRole + 1
+PairRole = Qt.ItemDataRole.UserRole + 2  # (document A, document B) of the row
+
+_Index = QModelIndex | QPersistentModelIndex
+_EMPTY_INT = np.zeros(0, dtype=np.int64)
+_EMPTY_FLOAT = np.zeros(0, dtype=np.float64)
+
+
+class PartialModel(QAbstractTableModel):
+    """One row per pair (A, B) of documents where passages of one are found in the other."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._documents: Sequence[FileRecord] = ()
+        self._left = _EMPTY_INT
+        self._right = _EMPTY_INT
+        self._lr = _EMPTY_FLOAT
+        self._rl = _EMPTY_FLOAT
+        self._sim = _EMPTY_FLOAT
+        self._distance = _EMPTY_INT
+
+    def set_pairs(
+        self,
+        documents: Sequence[FileRecord],
+        left: np.ndarray,
+        right: np.ndarray,
+        containment_lr: np.ndarray,
+        containment_rl: np.ndarray,
+        similarity: np.ndarray,
+        distance: np.ndarray,
+    ) -> None:
+        """Show these pairs (parallel arrays; containments and similarity in 0..1)."""
+        self.beginResetModel()
+        self._documents = documents
+        self._left = np.asarray(left, dtype=np.int64)
+        self._right = np.asarray(right, dtype=np.int64)
+        self._lr = np.asarray(containment_lr, dtype=np.float64)
+        self._rl = np.asarray(containment_rl, dtype=np.float64)
+        self._sim = np.asarray(similarity, dtype=np.float64)
+        self._distance = np.asarray(distance, dtype=np.int64)
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self.set_pairs(
+            (), _EMPTY_INT, _EMPTY_INT, _EMPTY_FLOAT, _EMPTY_FLOAT, _EMPTY_FLOAT, _EMPTY_INT
+        )
+
+    def pair(self, row: int) -> tuple[int, int]:
+        return int(self._left[row]), int(self._right[row])
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._left)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else COLUMN_COUNT
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0):
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if not 0 <= section < COLUMN_COUNT:
+            return None
+        return (
+            self.tr("Document A"),
+            self.tr("Folder A"),
+            self.tr("Document B"),
+            self.tr("Folder B"),
+            self.tr("A in B"),
+            self.tr("B in A"),
+            self.tr("Similarity"),
+            self.tr("Distance"),
+        )[section]
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or index.row() >= len(self._left):
+            return None
+        row, column = index.row(), index.column()
+        if role == PairRole:
+            return self.pair(row)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if column >= COL_CONTAINMENT_AB:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column in (COL_NAME_A, COL_FOLDER_A):
+                return self._documents[int(self._left[row])].path
+            if column in (COL_NAME_B, COL_FOLDER_B):
+                return self._documents[int(self._right[row])].path
+            return None
+        if role == SortRole:
+            return self._sort_value(row, column)
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if column in (COL_NAME_A, COL_NAME_B, COL_FOLDER_A, COL_FOLDER_B):
+            doc = self._left[row] if column in (COL_NAME_A, COL_FOLDER_A) else self._right[row]
+            path = self._documents[int(doc)].path
+            return (
+                os.path.basename(path)
+                if column in (COL_NAME_A, COL_NAME_B)
+                else os.path.dirname(path)
+            )
+        if column == COL_DISTANCE:
+            return str(int(self._distance[row]))
+        value = (self._lr, self._rl, self._sim)[column - COL_CONTAINMENT_AB][row]
+        return f"{100 * float(value):.0f} %"
+
+    def _sort_value(self, row: int, column: int):
+        if column in (COL_NAME_A, COL_NAME_B):
+            doc = self._left[row] if column == COL_NAME_A else self._right[row]
+            return os.path.basename(self._documents[int(doc)].path).lower()
+        if column in (COL_FOLDER_A, COL_FOLDER_B):
+            doc = self._left[row] if column == COL_FOLDER_A else self._right[row]
+            return os.path.dirname(self._documents[int(doc)].path).lower()
+        if column == COL_DISTANCE:
+            return int(self._distance[row])
+        return float((self._lr, self._rl, self._sim)[column - COL_CONTAINMENT_AB][row])
+
+
+class PartialProxy(QSortFilterProxyModel):
+    """Sorts the partial-copy table by `SortRole` (numbers sort as numbers)."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SortRole)

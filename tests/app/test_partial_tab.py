@@ -1,0 +1,138 @@
+"""The "Partial copies" tab: model checks, a planted partial copy found by a scan, and the
+side-by-side view following the selected row."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QItemSelectionModel
+
+from app.partial_model import (
+    COL_CONTAINMENT_AB,
+    COL_DISTANCE,
+    COL_NAME_A,
+    COL_NAME_B,
+    PairRole,
+    PartialModel,
+    PartialProxy,
+    SortRole,
+)
+from core.document import FileRecord
+from tests.app.conftest import scan_and_wait
+from tests.core.corpus import module_text
+
+
+def paragraphs(module: str) -> list[str]:
+    """Prose paragraphs (15+ words) of a module's documentation, whitespace collapsed."""
+    blocks = (" ".join(b.split()) for b in re.split(r"\n\s*\n", module_text(module)))
+    return [p for p in blocks if len(p.split()) >= 15]
+
+
+def write_partial_copy(folder: Path) -> tuple[Path, Path]:
+    """B: 8 paragraphs of argparse's docs; A: 3 of them + 5 paragraphs of json's docs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    source = paragraphs("argparse")[:8]
+    other = paragraphs("json")
+    assert len(source) == 8 and len(other) >= 8
+    copy = source[2:5] + [other[i] for i in (2, 5, 6, 7, 8)]
+    a, b = folder / "essay_a.txt", folder / "source_b.txt"
+    a.write_text("\n\n".join(copy), encoding="utf-8")
+    b.write_text("\n\n".join(source), encoding="utf-8")
+    return a, b
+
+
+def _record(path: str) -> FileRecord:
+    return FileRecord(path, 10, 0, "ok", format="txt", paragraphs=("text",))
+
+
+@pytest.fixture
+def filled_model() -> PartialModel:
+    model = PartialModel()
+    docs = tuple(_record(f"/data/{name}.txt") for name in ("a", "b", "c"))
+    model.set_pairs(
+        docs,
+        np.array([0, 0, 1]),
+        np.array([1, 2, 2]),
+        np.array([0.4, 0.9, 0.25]),
+        np.array([0.1, 0.3, 0.5]),
+        np.array([0.15, 0.45, 0.3]),
+        np.array([12, 3, 20]),
+    )
+    return model
+
+
+def test_model_passes_qtmodeltester(qtmodeltester, filled_model):
+    assert filled_model.rowCount() == 3
+    assert filled_model.columnCount() == 8
+    qtmodeltester.check(filled_model, force_py=True)
+
+
+def test_empty_model_and_proxy_pass_qtmodeltester(qtmodeltester, filled_model):
+    qtmodeltester.check(PartialModel(), force_py=True)
+    proxy = PartialProxy()
+    proxy.setSourceModel(filled_model)
+    qtmodeltester.check(proxy, force_py=True)
+
+
+def test_model_texts_and_numeric_sort(filled_model):
+    index = filled_model.index(0, COL_NAME_A)
+    assert filled_model.data(index) == "a.txt"
+    assert filled_model.data(filled_model.index(0, COL_NAME_B)) == "b.txt"
+    assert filled_model.data(filled_model.index(0, COL_CONTAINMENT_AB)) == "40 %"
+    assert filled_model.data(filled_model.index(0, COL_DISTANCE)) == "12"
+    assert filled_model.data(filled_model.index(2, COL_DISTANCE), SortRole) == 20
+    assert filled_model.data(filled_model.index(1, 0), PairRole) == (0, 2)
+    proxy = PartialProxy()
+    proxy.setSourceModel(filled_model)
+    proxy.sort(COL_DISTANCE)
+    assert [proxy.data(proxy.index(r, COL_DISTANCE)) for r in range(3)] == ["3", "12", "20"]
+    proxy.sort(COL_CONTAINMENT_AB)
+    assert [proxy.data(proxy.index(r, 0), PairRole) for r in range(3)] == [(1, 2), (0, 1), (0, 2)]
+
+
+def test_scan_lists_planted_partial_copy_and_selection_shows_pair(
+    qtbot, window, tmp_path, monkeypatch
+):
+    path_a, path_b = write_partial_copy(tmp_path / "essays")
+    window.folders.add_paths([str(tmp_path / "essays")])
+    scan_and_wait(qtbot, window)
+
+    model, proxy = window.partial_model, window.partial_proxy
+    assert model.rowCount() == 1
+    assert window.tabs.count() == 3
+    assert window.tabs.tabText(2) == "Partial copies (1)"
+
+    documents = window.result.documents
+    a, b = proxy.data(proxy.index(0, 0), PairRole)
+    names = {documents[a].path: a, documents[b].path: b}
+    doc_a, doc_b = names[str(path_a)], names[str(path_b)]
+    # The copy is A; the column A→B holds the share of A found in B whichever side it is on.
+    a_in_b = COL_CONTAINMENT_AB if doc_a == a else COL_CONTAINMENT_AB + 1
+    share = proxy.data(proxy.index(0, a_in_b), SortRole)
+    assert 0.30 <= share <= 0.45, share
+    b_in_a = proxy.data(proxy.index(0, 2 * COL_CONTAINMENT_AB + 1 - a_in_b), SortRole)
+    assert 0.0 < b_in_a < 1.0  # B's three copied paragraphs are a share of B too
+
+    calls = []
+    original = window.diff_view.set_pair
+    monkeypatch.setattr(
+        window.diff_view,
+        "set_pair",
+        lambda left, right, distance: (
+            calls.append((left, right, distance)),
+            original(left, right, distance),
+        ),
+    )
+    window.partial_view.selectionModel().select(
+        proxy.index(0, 0),
+        QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+    )
+    assert len(calls) == 1
+    left, right, distance = calls[0]
+    assert {left.path, right.path} == {str(path_a), str(path_b)}
+    fps = window.result.fingerprints
+    assert distance == int(np.bitwise_count(fps[doc_a] ^ fps[doc_b]))
+    assert proxy.data(proxy.index(0, COL_DISTANCE)) == str(distance)
