@@ -33,6 +33,7 @@ from core.features import shingle_hashes as _shingles
 from core.index import HammingIndex, Matches
 from core.tokens import TokenStream
 
+_EXTEND_CHUNK = 1 << 21  # passage pairs compared at once when extending matches
 _MIN_LENGTH_RATIO = 0.8  # matched passages are about the same length
 
 
@@ -556,19 +557,36 @@ def _extend_matches(
     keys = np.unique(np.minimum(doc_a, doc_b) * n_docs + np.maximum(doc_a, doc_b))
     a, b = keys // n_docs, keys % n_docs
     first = np.searchsorted(passages.doc, np.arange(n_docs + 1))  # passages of d: first[d]:...
+    total = np.diff(first)[a] * np.diff(first)[b]
+    size = passages.stop - passages.start
+    parts = []
+    # bounded chunks of document pairs: a corpus where many documents share some text has
+    # millions of such pairs, and all their passage pairs at once would not fit in memory
+    cumulative = np.cumsum(total)
+    start = 0
+    while start < len(keys):
+        done = int(cumulative[start - 1]) if start else 0
+        stop = max(start + 1, int(np.searchsorted(cumulative, done + _EXTEND_CHUNK, "right")))
+        chunk = slice(start, stop)
+        parts.append(_extend_chunk(a[chunk], b[chunk], first, size, fingerprints, ignore, k))
+        start = stop
+    return Matches(*(np.concatenate(x) for x in zip(*parts, strict=True)))
+
+
+def _extend_chunk(a, b, first, size, fingerprints, ignore, k):
+    """Passage pairs within k between documents a[i] and b[i] (lengths alike, not ignored)."""
     count_a, count_b = np.diff(first)[a], np.diff(first)[b]
     total = count_a * count_b
-    owner = np.repeat(np.arange(len(keys)), total)
+    owner = np.repeat(np.arange(len(a)), total)
     k_in = np.arange(int(total.sum())) - np.repeat(np.cumsum(total) - total, total)
     i, j = np.divmod(k_in, count_b[owner])
     left, right = first[a][owner] + i, first[b][owner] + j
     dist = np.bitwise_count(fingerprints[left] ^ fingerprints[right])
-    size = passages.stop - passages.start
     similar = np.minimum(size[left], size[right]) >= _MIN_LENGTH_RATIO * np.maximum(
         size[left], size[right]
     )
     keep = (dist <= k) & similar & ~ignore[left] & ~ignore[right]
-    return Matches(left[keep], right[keep], dist[keep].astype(np.int8))
+    return left[keep], right[keep], dist[keep].astype(np.int8)
 
 
 def _covered_mask(passages: Passages, chosen: np.ndarray) -> np.ndarray:
