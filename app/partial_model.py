@@ -52,6 +52,7 @@ class PartialModel(QAbstractTableModel):
         self._rl = _EMPTY_FLOAT
         self._sim = _EMPTY_FLOAT
         self._distance = _EMPTY_INT
+        self._order: tuple[int, Qt.SortOrder] | None = None  # last sort, kept for new pairs
 
     def set_pairs(
         self,
@@ -72,6 +73,8 @@ class PartialModel(QAbstractTableModel):
         self._rl = np.asarray(containment_rl, dtype=np.float64)
         self._sim = np.asarray(similarity, dtype=np.float64)
         self._distance = np.asarray(distance, dtype=np.int64)
+        if self._order is not None:
+            self._permute(self._sort_permutation(*self._order))
         self.endResetModel()
 
     def clear(self) -> None:
@@ -137,6 +140,25 @@ class PartialModel(QAbstractTableModel):
         value = (self._lr, self._rl, self._sim)[column - COL_CONTAINMENT_AB][row]
         return f"{100 * float(value):.0f} %"
 
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Reorder rows with one numpy argsort (a Python comparison per pair is too slow
+        with tens of thousands of pairs)."""
+        if not 0 <= column < COLUMN_COUNT:
+            return
+        self._order = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        self._permute(self._sort_permutation(column, order))
+        self.layoutChanged.emit()
+
+    def _sort_permutation(self, column: int, order: Qt.SortOrder) -> np.ndarray:
+        keys = np.array([self._sort_value(row, column) for row in range(len(self._left))])
+        perm = np.argsort(keys, kind="stable")
+        return perm[::-1] if order == Qt.SortOrder.DescendingOrder else perm
+
+    def _permute(self, perm: np.ndarray) -> None:
+        for name in ("_left", "_right", "_lr", "_rl", "_sim", "_distance"):
+            setattr(self, name, getattr(self, name)[perm])
+
     def _sort_value(self, row: int, column: int):
         if column in (COL_NAME_A, COL_NAME_B):
             doc = self._left[row] if column == COL_NAME_A else self._right[row]
@@ -150,8 +172,12 @@ class PartialModel(QAbstractTableModel):
 
 
 class PartialProxy(QSortFilterProxyModel):
-    """Sorts the partial-copy table by `SortRole` (numbers sort as numbers)."""
+    """Passes sorting to `PartialModel.sort`, which sorts its arrays with numpy."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setSortRole(SortRole)
+        self.setDynamicSortFilter(False)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.sourceModel().sort(column, order)

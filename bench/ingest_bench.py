@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import random
 import shutil
 import sys
@@ -43,11 +42,11 @@ CHROME = (
 
 def english_paragraphs() -> list[str]:
     paragraphs = []
-    for info in pkgutil.iter_modules():
-        if info.name.startswith("_") or info.name in ("antigravity", "this", "idlelib"):
+    for name in sorted(sys.stdlib_module_names):
+        if name.startswith("_") or name in ("antigravity", "this", "idlelib", "tkinter", "turtle"):
             continue
         try:
-            doc = importlib.import_module(info.name).__doc__ or ""
+            doc = importlib.import_module(name).__doc__ or ""
         except Exception:  # any module that fails to import is just left out
             continue
         paragraphs += [p.strip() for p in doc.split("\n\n") if len(p.split()) > 15]

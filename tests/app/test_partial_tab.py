@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtCore import QItemSelectionModel, Qt
 
 from app.partial_model import (
     COL_CONTAINMENT_AB,
@@ -136,3 +136,21 @@ def test_scan_lists_planted_partial_copy_and_selection_shows_pair(
     fps = window.result.fingerprints
     assert distance == int(np.bitwise_count(fps[doc_a] ^ fps[doc_b]))
     assert proxy.data(proxy.index(0, COL_DISTANCE)) == str(distance)
+
+
+def test_new_pairs_keep_the_chosen_sort_order(filled_model):
+    proxy = PartialProxy()
+    proxy.setSourceModel(filled_model)
+    proxy.sort(COL_CONTAINMENT_AB, Qt.SortOrder.DescendingOrder)
+    docs = tuple(_record(f"/data/{name}.txt") for name in ("a", "b", "c", "d"))
+    filled_model.set_pairs(
+        docs,
+        np.array([0, 1, 2]),
+        np.array([3, 3, 3]),
+        np.array([0.2, 0.7, 0.5]),
+        np.zeros(3),
+        np.zeros(3),
+        np.array([1, 2, 3]),
+    )
+    shown = [proxy.data(proxy.index(r, 0), PairRole) for r in range(3)]
+    assert shown == [(1, 3), (2, 3), (0, 3)]
