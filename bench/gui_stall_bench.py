@@ -3,7 +3,7 @@
     QT_QPA_PLATFORM=offscreen python bench/gui_stall_bench.py --files 10000
 
 A 5 ms QTimer runs on the GUI thread while the main window scans a folder of N text essays
-(Python's module documentation, as in bench/ingest_bench.py) with 2 reader processes;
+(random sentences of Python's module documentation, bench/ingest_bench.py) with 2 readers;
 every gap between ticks longer than the timer interval is time the GUI could not react.
 Prints the longest gap, the 99.9th percentile, and when the longest one happened.
 """
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ingest_bench import english_paragraphs, essays  # noqa: E402
+from ingest_bench import sentence_essays  # noqa: E402
 from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -41,7 +41,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "essays"
         folder.mkdir()
-        for i, essay in enumerate(essays(english_paragraphs(), args.files, 300, seed=5)):
+        for i, essay in enumerate(sentence_essays(args.files, seed=5)):
             (folder / f"essay {i}.txt").write_text("\n\n".join(essay), encoding="utf-8")
         settings = Settings(QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
         window = MainWindow(settings, None, workers=2)

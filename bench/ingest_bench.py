@@ -132,17 +132,29 @@ def per_format_table(dirs: dict[str, Path], tmp: Path) -> None:
             )
 
 
-def rescan_figure(tmp: Path, n_files: int) -> None:
+def sentence_essays(n: int, seed: int) -> list[list[str]]:
+    """Essays of 3 paragraphs of 5 random sentences: documents that share sentences but
+    (almost) never whole passages, like a class of independently written essays."""
+    sentences = [s for p in english_paragraphs() for s in p.split(". ") if len(s.split()) > 6]
+    rng = random.Random(seed)
+    return [[". ".join(rng.sample(sentences, 5)) for _ in range(3)] for _ in range(n)]
+
+
+def rescan_figure(tmp: Path, n_files: int, kind: str) -> None:
     """Time to rescan an unchanged folder of n_files text essays."""
-    folder = tmp / "rescan"
+    folder = tmp / f"rescan-{kind}"
     folder.mkdir()
-    for i, essay in enumerate(essays(english_paragraphs(), n_files, 300, seed=9)):
+    if kind == "collage":
+        docs = essays(english_paragraphs(), n_files, 300, seed=9)
+    else:
+        docs = sentence_essays(n_files, seed=9)
+    for i, essay in enumerate(docs):
         (folder / f"e{i}.txt").write_text("\n\n".join(essay), encoding="utf-8")
-    catalog = tmp / "rescan.sqlite3"
+    catalog = tmp / f"rescan-{kind}.sqlite3"
     cold, t_cold = timed_scan(folder, 2, catalog)
     warm, t_warm = timed_scan(folder, 2, catalog)
     print(
-        f"\nRescan of an unchanged {n_files:,}-file folder: {t_warm:.1f} s "
+        f"\nRescan of an unchanged {n_files:,}-file folder of {kind} essays: {t_warm:.1f} s "
         f"(first scan {t_cold:.1f} s, {len(cold.documents) / t_cold:.0f} docs/s on 2 processes; "
         f"{warm.reused:,} files reused)"
     )
@@ -154,13 +166,20 @@ def main() -> None:
     )
     parser.add_argument("--per-format", type=int, default=300)
     parser.add_argument("--rescan-files", type=int, default=10_000)
+    parser.add_argument(
+        "--rescan-kind",
+        choices=("sentences", "collage"),
+        default="sentences",
+        help="essays of random sentences, or collages of whole shared paragraphs (worst case "
+        "for passage matching: every essay shares paragraphs with ~1%% of the others)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         dirs = build_corpus(tmp / "corpus", args.per_format)
         per_format_table(dirs, tmp)
         if args.rescan_files:
-            rescan_figure(tmp, args.rescan_files)
+            rescan_figure(tmp, args.rescan_files, args.rescan_kind)
 
 
 if __name__ == "__main__":
