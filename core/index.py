@@ -292,16 +292,6 @@ class HammingIndex:
             _concat([self._identical_row_pairs(), self._expand(u, v, d, symmetric=True)])
         )
 
-    def distinct_pairs(
-        self, max_distance: int | None = None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Pairs of distinct fingerprints within k, as (fingerprint_a, fingerprint_b, distance).
-
-        This is the collapsed form of `pairs`: exact copies are one fingerprint.
-        """
-        u, v, d = self._distinct_pairs(self._check_k(max_distance))
-        return self._distinct[u], self._distinct[v], d
-
     def query(self, fingerprints, max_distance: int | None = None) -> Matches:
         """Indexed rows within `max_distance` of each query fingerprint.
 
