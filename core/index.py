@@ -31,7 +31,7 @@ _COST_CANDIDATE = 40.0  # generate and verify one candidate pair
 _COST_BRUTE = 6.0  # one xor + popcount in a vectorized brute-force sweep
 _MAX_TABLES = 2000
 _MAX_MASK_TABLE = 1 << 24  # bound on 2^b × tables for the duplicate-suppression lookup
-_BRUTE_CHUNK = 1 << 22  # elements per brute-force block (~32 MB of uint64)
+_BRUTE_CHUNK = 1 << 20  # elements per brute-force block (8 MB of uint64; short GIL holds)
 _PAIR_CHUNK = 1 << 22  # candidates verified at once
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from core.features import FeatureVector
 
 BITS = 64
-_CHUNK_FEATURES = 1 << 18  # bounds the (features × 64) bit matrix to ~16 MB
+_CHUNK_FEATURES = 1 << 16  # ~4 MB bit matrix; smaller steps also keep a GUI thread fed
 
 
 def hash_bits(hashes: np.ndarray) -> np.ndarray:
