@@ -12,7 +12,6 @@ text reshuffled sentence by sentence, so no two essays share a paragraph by acci
 from __future__ import annotations
 
 import argparse
-import glob
 import importlib
 import random
 import re
@@ -33,8 +32,7 @@ from core.passages import (
 )
 from core.simhash import hamming
 from core.tokens import token_stream
-
-SEEDS = str(Path(__file__).resolve().parents[1] / "tests" / "data" / "zh_text" / "*.txt")
+from tests.core.corpus import chinese_paragraphs
 
 
 def english_paragraphs(min_words: int = 25) -> list[str]:
@@ -58,18 +56,6 @@ def english_paragraphs(min_words: int = 25) -> list[str]:
             if len(words) >= min_words and sum(w.isalpha() for w in words) > 0.6 * len(words):
                 paragraphs.append(" ".join(words))
     return list(dict.fromkeys(paragraphs))
-
-
-def chinese_paragraphs(chars: int = 160) -> list[str]:
-    """Seed lines joined into paragraphs of about `chars` characters."""
-    out, current = [], ""
-    for path in sorted(glob.glob(SEEDS)):
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
-            current += line.strip()
-            if len(current) >= chars:
-                out.append(current)
-                current = ""
-    return list(dict.fromkeys(out))
 
 
 def sentences(paragraphs: list[str]) -> list[str]:

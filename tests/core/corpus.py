@@ -9,6 +9,8 @@ import importlib
 import random
 from pathlib import Path
 
+CHINESE_TEXT = Path(__file__).resolve().parents[1] / "data" / "zh_text"
+
 MODULES = (
     "argparse", "json", "logging", "subprocess", "asyncio", "collections", "unittest",
     "email", "pickle", "tarfile", "zipfile", "optparse", "calendar", "decimal", "heapq",
@@ -54,3 +56,15 @@ def write_corpus(root: Path) -> dict[str, Path]:
     )
     paths["first"], paths["second"] = paths[first], paths[second]
     return paths
+
+
+def chinese_paragraphs(chars: int = 160) -> list[str]:
+    """Lines of the Chinese seed documents joined into paragraphs of ~`chars` characters."""
+    out, current = [], ""
+    for path in sorted(CHINESE_TEXT.glob("*.txt")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            current += line.strip()
+            if len(current) >= chars:
+                out.append(current)
+                current = ""
+    return list(dict.fromkeys(out))

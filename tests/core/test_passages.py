@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import re
 from pathlib import Path
 
@@ -14,9 +13,8 @@ from core.passages import PassageOptions, analyze_passages, cut_passages, passag
 from core.scan import ScanOptions, scan
 from core.simhash import simhash_batch
 from core.tokens import TokenStream, token_stream
-from tests.core.corpus import edit_words, module_text
+from tests.core.corpus import chinese_paragraphs, edit_words, module_text
 
-SEEDS = str(Path(__file__).resolve().parents[1] / "data" / "zh_text" / "*.txt")
 ENGLISH_MODULES = ("argparse", "subprocess", "logging", "pickle", "tarfile", "decimal", "email")
 
 
@@ -31,18 +29,6 @@ def english_paragraphs() -> list[str]:
             words = block.split()
             if 25 <= len(words) <= 150 and sum(w.isalpha() for w in words) > 0.7 * len(words):
                 out.append(" ".join(words))
-    return list(dict.fromkeys(out))
-
-
-def chinese_paragraphs(chars: int = 160) -> list[str]:
-    """Lines of the Chinese seed documents joined into paragraphs of ~`chars` characters."""
-    out, current = [], ""
-    for path in sorted(glob.glob(SEEDS)):
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
-            current += line.strip()
-            if len(current) >= chars:
-                out.append(current)
-                current = ""
     return list(dict.fromkeys(out))
 
 
