@@ -8,9 +8,7 @@ re-weighted later without re-reading or re-segmenting the text.
 from __future__ import annotations
 
 import hashlib
-import logging
 import re
-import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,6 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from core.normalize import normalize_text
+from core.segmenter import jieba_module
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN_RUN = re.compile(
@@ -26,30 +25,13 @@ _TOKEN_RUN = re.compile(
     rf"|(?P<word>[^\W\d_{_CJK}]+(?:['’][^\W\d_{_CJK}]+)*)"
 )
 
-_jieba_lock = threading.Lock()
-_jieba = None
-
-
-def _segmenter():
-    """jieba, imported and its dictionary loaded once per process, on first use."""
-    global _jieba
-    if _jieba is None:
-        with _jieba_lock:
-            if _jieba is None:
-                import jieba
-
-                jieba.setLogLevel(logging.WARNING)
-                jieba.initialize()
-                _jieba = jieba
-    return _jieba
-
 
 def iter_tokens(text: str) -> Iterator[tuple[str, bool]]:
     """Yield (token, is_digit) from already-normalized text, in reading order."""
     for match in _TOKEN_RUN.finditer(text):
         kind = match.lastgroup
         if kind == "cjk":
-            for word in _segmenter().lcut(match.group(), HMM=True):
+            for word in jieba_module().lcut(match.group(), HMM=True):
                 yield word, False
         else:
             yield match.group(), kind == "digit"
