@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -34,6 +35,9 @@ from core.index import HammingIndex, Matches
 from core.tokens import TokenStream
 
 _EXTEND_CHUNK = 1 << 21  # passage pairs compared at once when extending matches
+# passage tokens fingerprinted at once: bounded memory, and numpy calls short enough
+# that a GUI thread waiting for the GIL is never held up for long
+_FINGERPRINT_CHUNK = 1 << 19
 _MIN_LENGTH_RATIO = 0.8  # matched passages are about the same length
 
 
@@ -223,23 +227,45 @@ def passage_fingerprints(
     user = token_weights(hashes, is_digit, weights)
     if token_mask is not None:
         user[token_mask] = 0.0
-    owner, positions = _passage_positions(passages)
+    fingerprints = np.zeros(len(passages), dtype=np.uint64)
+    counts = np.zeros(len(passages), dtype=np.int64)
+    for lo, hi in bounded_runs(passages.stop - passages.start, _FINGERPRINT_CHUNK):
+        fingerprints[lo:hi], counts[lo:hi] = _fingerprint_range(
+            hashes, user, passages.start[lo:hi], passages.stop[lo:hi], weights, shingle_size
+        )
+    return fingerprints, counts
+
+
+def _fingerprint_range(hashes, user, start, stop, weights: FeatureWeights, shingle_size: int):
+    """Fingerprints and feature counts of the passages [start, stop) of global positions."""
+    owner, positions = _passage_positions(start, stop)
     kept = user[positions] > 0
     owner, positions = owner[kept], positions[kept]
     feat, feat_user, feat_owner = _passage_shingles(
         hashes[positions], user[positions], owner, shingle_size
     )
     feat_owner, feat, weight = _distinct_features(feat_owner, feat, feat_user, weights)
-    counts = np.bincount(feat_owner, minlength=len(passages))
-    return _simhash_flat(feat, weight, feat_owner, len(passages)), counts
+    counts = np.bincount(feat_owner, minlength=len(start))
+    return _simhash_flat(feat, weight, feat_owner, len(start)), counts
 
 
-def _passage_positions(passages: Passages) -> tuple[np.ndarray, np.ndarray]:
+def bounded_runs(sizes: np.ndarray, budget: int) -> list[tuple[int, int]]:
+    """Consecutive ranges of items whose sizes add up to at most `budget` (or one item)."""
+    cumulative = np.cumsum(sizes)
+    bounds = [0]
+    while bounds[-1] < len(sizes):
+        lo = bounds[-1]
+        done = int(cumulative[lo - 1]) if lo else 0
+        bounds.append(max(lo + 1, int(np.searchsorted(cumulative, done + budget, "right"))))
+    return list(pairwise(bounds))
+
+
+def _passage_positions(start: np.ndarray, stop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(passage, global token position) for every token of every passage."""
-    length = passages.stop - passages.start
-    owner = np.repeat(np.arange(len(passages)), length)
+    length = stop - start
+    owner = np.repeat(np.arange(len(start)), length)
     within = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)
-    return owner, passages.start[owner] + within
+    return owner, start[owner] + within
 
 
 def _passage_shingles(hashes, user, owner, n: int):
@@ -559,17 +585,12 @@ def _extend_matches(
     first = np.searchsorted(passages.doc, np.arange(n_docs + 1))  # passages of d: first[d]:...
     total = np.diff(first)[a] * np.diff(first)[b]
     size = passages.stop - passages.start
-    parts = []
     # bounded chunks of document pairs: a corpus where many documents share some text has
     # millions of such pairs, and all their passage pairs at once would not fit in memory
-    cumulative = np.cumsum(total)
-    start = 0
-    while start < len(keys):
-        done = int(cumulative[start - 1]) if start else 0
-        stop = max(start + 1, int(np.searchsorted(cumulative, done + _EXTEND_CHUNK, "right")))
-        chunk = slice(start, stop)
-        parts.append(_extend_chunk(a[chunk], b[chunk], first, size, fingerprints, ignore, k))
-        start = stop
+    parts = [
+        _extend_chunk(a[lo:hi], b[lo:hi], first, size, fingerprints, ignore, k)
+        for lo, hi in bounded_runs(total, _EXTEND_CHUNK)
+    ]
     return Matches(*(np.concatenate(x) for x in zip(*parts, strict=True)))
 
 

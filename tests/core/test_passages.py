@@ -8,8 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import core.passages as passages_module
 from core.features import FeatureWeights, stream_features
-from core.passages import PassageOptions, analyze_passages, cut_passages, passage_fingerprints
+from core.passages import (
+    PassageOptions,
+    analyze_passages,
+    bounded_runs,
+    cut_passages,
+    passage_fingerprints,
+)
 from core.scan import ScanOptions, scan
 from core.simhash import simhash_batch
 from core.tokens import TokenStream, token_stream
@@ -182,3 +189,22 @@ def test_passage_fingerprints_match_simhash_of_each_passage_alone(english, shing
     # bits whose weight sums tie exactly may round either way in another summation order
     assert np.mean(fingerprints == expected) > 0.95
     assert np.bitwise_count(fingerprints ^ expected).max() <= 3
+
+
+def test_bounded_runs_cover_every_item_once_within_budget():
+    sizes = np.array([3, 4, 10, 1, 1, 1, 2])
+    runs = bounded_runs(sizes, 5)
+    assert runs == [(0, 1), (1, 2), (2, 3), (3, 7)]  # an item above budget gets a run alone
+    assert bounded_runs(np.zeros(0, np.int64), 5) == []
+
+
+def test_fingerprints_do_not_depend_on_the_step_size(monkeypatch):
+    paragraphs = chinese_paragraphs()[:12]
+    streams = [token_stream(paragraphs[i : i + 4]) for i in range(0, 12, 4)]
+    passages = cut_passages(streams, PassageOptions())
+    whole = passage_fingerprints(streams, passages, FeatureWeights(), 2)
+    monkeypatch.setattr(passages_module, "_FINGERPRINT_CHUNK", 50)
+    stepped = passage_fingerprints(streams, passages, FeatureWeights(), 2)
+    assert len(passages) > 10
+    np.testing.assert_array_equal(whole[0], stepped[0])
+    np.testing.assert_array_equal(whole[1], stepped[1])
