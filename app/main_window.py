@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
         self.tree.doubleClicked.connect(self._on_tree_double_click)
         self.errors_view.doubleClicked.connect(self._on_error_double_click)
         self.partial_view.selectionModel().selectionChanged.connect(self._on_partial_selection)
-        self.model.dataChanged.connect(self._update_actions)
+        self.model.checks_changed.connect(self._update_actions)
         self.controller.started.connect(self._on_job_started)
         self.controller.progress.connect(self.scan_status.report)
         self.controller.finished.connect(self._on_result)

@@ -18,6 +18,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from app.cluster_model import text_ranks
 from core.document import FileRecord
 
 (
@@ -53,6 +54,7 @@ class PartialModel(QAbstractTableModel):
         self._sim = _EMPTY_FLOAT
         self._distance = _EMPTY_INT
         self._order: tuple[int, Qt.SortOrder] | None = None  # last sort, kept for new pairs
+        self._ranks: dict[bool, np.ndarray] = {}  # documents ranked by name / folder
 
     def set_pairs(
         self,
@@ -66,6 +68,8 @@ class PartialModel(QAbstractTableModel):
     ) -> None:
         """Show these pairs (parallel arrays; containments and similarity in 0..1)."""
         self.beginResetModel()
+        if documents is not self._documents:
+            self._ranks = {}
         self._documents = documents
         self._left = np.asarray(left, dtype=np.int64)
         self._right = np.asarray(right, dtype=np.int64)
@@ -151,24 +155,28 @@ class PartialModel(QAbstractTableModel):
         self.layoutChanged.emit()
 
     def _sort_permutation(self, column: int, order: Qt.SortOrder) -> np.ndarray:
-        keys = np.array([self._sort_value(row, column) for row in range(len(self._left))])
-        perm = np.argsort(keys, kind="stable")
+        perm = np.argsort(self._sort_keys(column), kind="stable")
         return perm[::-1] if order == Qt.SortOrder.DescendingOrder else perm
 
     def _permute(self, perm: np.ndarray) -> None:
         for name in ("_left", "_right", "_lr", "_rl", "_sim", "_distance"):
             setattr(self, name, getattr(self, name)[perm])
 
-    def _sort_value(self, row: int, column: int):
-        if column in (COL_NAME_A, COL_NAME_B):
-            doc = self._left[row] if column == COL_NAME_A else self._right[row]
-            return os.path.basename(self._documents[int(doc)].path).lower()
-        if column in (COL_FOLDER_A, COL_FOLDER_B):
-            doc = self._left[row] if column == COL_FOLDER_A else self._right[row]
-            return os.path.dirname(self._documents[int(doc)].path).lower()
+    def _sort_keys(self, column: int) -> np.ndarray:
+        """One sortable number per row; names and folders sort by the documents' rank."""
         if column == COL_DISTANCE:
-            return int(self._distance[row])
-        return float((self._lr, self._rl, self._sim)[column - COL_CONTAINMENT_AB][row])
+            return self._distance
+        if column >= COL_CONTAINMENT_AB:
+            return (self._lr, self._rl, self._sim)[column - COL_CONTAINMENT_AB]
+        docs = self._left if column in (COL_NAME_A, COL_FOLDER_A) else self._right
+        by_name = column in (COL_NAME_A, COL_NAME_B)
+        if by_name not in self._ranks:
+            part = os.path.basename if by_name else os.path.dirname
+            self._ranks[by_name] = text_ranks([part(d.path).lower() for d in self._documents])
+        return self._ranks[by_name][docs]
+
+    def _sort_value(self, row: int, column: int):
+        return self._sort_keys(column)[row].item()
 
 
 class PartialProxy(QSortFilterProxyModel):

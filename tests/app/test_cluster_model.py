@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
 from app.cluster_model import (
     COL_DISTANCE,
+    COL_FOLDER,
     COL_KIND,
     COL_NAME,
+    COL_SIZE,
+    COL_TITLE,
     ClusterFilterProxy,
     ClusterModel,
     DocRole,
@@ -101,3 +104,68 @@ def test_filter_keeps_whole_matching_clusters(result):
     assert proxy.rowCount() == 0
     proxy.set_filter_text("")
     assert proxy.rowCount() == 2
+
+
+def _shown(model, column, role=Qt.ItemDataRole.DisplayRole):
+    """Top-level rows as [(cluster text, [member values...]), ...]."""
+    rows = []
+    for r in range(model.rowCount()):
+        parent = model.index(r, 0)
+        count = model.rowCount(parent)
+        members = [model.data(model.index(i, column, parent), role) for i in range(count)]
+        rows.append((model.data(model.index(r, COL_NAME)), members))
+    return rows
+
+
+def test_sorting_orders_clusters_and_members_and_keeps_the_reference_first(qtmodeltester):
+    docs, clusters = synthetic(12, 4)  # sizes grow with the document number
+    model = ClusterModel()
+    model.set_clusters(docs, clusters)
+    model.sort(COL_SIZE, Qt.SortOrder.DescendingOrder)
+    shown = _shown(model, COL_NAME, DocRole)
+    assert [name for name, _ in shown] == [
+        "Cluster 3 · 4 files",
+        "Cluster 2 · 4 files",
+        "Cluster 1 · 4 files",
+    ]
+    assert shown[0][1] == [8, 11, 10, 9]  # reference, then the largest first
+    model.sort(COL_DISTANCE, Qt.SortOrder.AscendingOrder)
+    assert _shown(model, COL_DISTANCE)[0][1] == ["—", "1", "2", "3"]
+    qtmodeltester.check(model, force_py=True)
+
+
+def test_sorting_keeps_persistent_indexes_on_their_documents():
+    docs, clusters = synthetic(12, 4)
+    model = ClusterModel()
+    model.set_clusters(docs, clusters)
+    member = QPersistentModelIndex(model.index(2, COL_NAME, model.index(1, 0)))
+    cluster = QPersistentModelIndex(model.index(1, 0))
+    doc = model.data(member, DocRole)
+    model.sort(COL_SIZE, Qt.SortOrder.DescendingOrder)
+    assert model.data(member, DocRole) == doc
+    assert member.parent() == cluster
+    assert model.data(cluster) == "Cluster 2 · 4 files"
+
+
+def test_new_clusters_keep_the_chosen_sort_and_the_proxy_delegates_it():
+    docs, clusters = synthetic(12, 4)
+    model = ClusterModel()
+    proxy = ClusterFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.sort(COL_SIZE, Qt.SortOrder.DescendingOrder)
+    model.set_clusters(docs, clusters)
+    assert proxy.data(proxy.index(0, COL_NAME)) == "Cluster 3 · 4 files"
+    proxy.set_filter_text("doc1.html")
+    assert proxy.rowCount() == 1
+    assert proxy.data(proxy.index(0, COL_NAME)) == "Cluster 1 · 4 files"
+
+
+def test_sorting_by_folder_and_title_at_scale():
+    docs, clusters = synthetic(100_000, 4)
+    model = ClusterModel()
+    model.set_clusters(docs, clusters)
+    model.sort(COL_FOLDER, Qt.SortOrder.DescendingOrder)
+    first = model.index(0, 0)
+    assert model.data(model.index(0, COL_FOLDER, first)) == "/data/f99"
+    model.sort(COL_TITLE)
+    assert model.rowCount() == 25_000

@@ -154,3 +154,20 @@ def test_new_pairs_keep_the_chosen_sort_order(filled_model):
     )
     shown = [proxy.data(proxy.index(r, 0), PairRole) for r in range(3)]
     assert shown == [(1, 3), (2, 3), (0, 3)]
+
+
+def test_sorting_by_name_and_folder_follows_the_file_names():
+    model = PartialModel()
+    docs = tuple(_record(path) for path in ("/z/Beta.txt", "/a/gamma.txt", "/m/alpha.txt"))
+    model.set_pairs(
+        docs, np.array([0, 1, 0]), np.array([2, 2, 1]), *np.zeros((3, 3)), np.zeros(3, int)
+    )
+    proxy = PartialProxy()
+    proxy.setSourceModel(model)
+    names = lambda column: [proxy.data(proxy.index(r, column)) for r in range(3)]  # noqa: E731
+    proxy.sort(COL_NAME_A)
+    assert names(COL_NAME_A) == ["Beta.txt", "Beta.txt", "gamma.txt"]  # case-insensitive
+    proxy.sort(COL_NAME_B, Qt.SortOrder.DescendingOrder)
+    assert names(COL_NAME_B) == ["gamma.txt", "alpha.txt", "alpha.txt"]
+    proxy.sort(COL_NAME_B + 1)  # folder B
+    assert [proxy.data(proxy.index(r, COL_NAME_B + 1)) for r in range(3)] == ["/a", "/m", "/m"]
