@@ -48,9 +48,18 @@ def main() -> None:
         window.show()
         window.folders.add_paths([str(folder)])
         ticks: list[float] = []
+        stages: list[str] = []
+        stage = ["starting"]
+        window.controller.progress.connect(lambda report: stage.__setitem__(0, report.stage))
+        window.controller.finished.connect(lambda _: stage.__setitem__(0, "showing result"))
+
+        def tick() -> None:
+            ticks.append(time.perf_counter())
+            stages.append(stage[0])
+
         timer = QTimer()
         timer.setInterval(5)
-        timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+        timer.timeout.connect(tick)
         done = QEventLoop()
         window.controller.finished.connect(lambda _: QTimer.singleShot(200, done.quit))
         started = time.perf_counter()
@@ -58,12 +67,21 @@ def main() -> None:
         window.start_scan()
         done.exec()
         timer.stop()
-        gaps = sorted((b - a, a - started) for a, b in itertools.pairwise(ticks))
-        worst, at = gaps[-1]
+        gaps = sorted(
+            (b - a, a - started, stages[i + 1])
+            for i, (a, b) in enumerate(itertools.pairwise(ticks))
+        )
+        worst, at, _ = gaps[-1]
         p999 = gaps[int(0.999 * (len(gaps) - 1))][0]
         print(
             f"{args.files} files scanned in {ticks[-1] - started:.1f} s; GUI-thread stalls: "
             f"longest {1000 * worst:.0f} ms (at {at:.1f} s), 99.9th percentile {1000 * p999:.0f} ms"
+        )
+        print(
+            "longest stalls: "
+            + ", ".join(
+                f"{1000 * gap:.0f} ms at {at:.1f} s ({name})" for gap, at, name in gaps[:-6:-1]
+            )
         )
         window.controller.shutdown()
 
