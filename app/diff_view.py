@@ -178,12 +178,11 @@ class DiffView(QWidget):
 
         self.summary_label = QLabel()
         self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
+        self._failure: str | None = None  # why the last alignment failed
         self.previous_action = self._navigation_action(
-            self.tr("Previous match"), (QKeySequence("Shift+F7"), QKeySequence("Ctrl+Up"))
+            (QKeySequence("Shift+F7"), QKeySequence("Ctrl+Up"))
         )
-        self.next_action = self._navigation_action(
-            self.tr("Next match"), (QKeySequence("F7"), QKeySequence("Ctrl+Down"))
-        )
+        self.next_action = self._navigation_action((QKeySequence("F7"), QKeySequence("Ctrl+Down")))
         self.previous_action.triggered.connect(self.previous_match)
         self.next_action.triggered.connect(self.next_match)
         self.previous_button = self._button_for(self.previous_action)
@@ -202,6 +201,20 @@ class DiffView(QWidget):
                 lambda value, m=mine, o=other: self._follow_scroll(m, o, value)
             )
         self._set_navigation_enabled(False)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Set every text of the view in the current UI language."""
+        for action, button, text in (
+            (self.previous_action, self.previous_button, self.tr("Previous match")),
+            (self.next_action, self.next_button, self.tr("Next match")),
+        ):
+            key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            action.setText(text)
+            action.setToolTip(f"{text} ({key})")
+            button.setText(text)
+            button.setToolTip(action.toolTip())
+        self._update_summary()
 
     @property
     def left_editor(self) -> QTextEdit:
@@ -222,12 +235,12 @@ class DiffView(QWidget):
         self._distance = distance
         self._left.show_record(left)
         self._right.show_record(right)
-        self.summary_label.setText(self.tr("Aligning…"))
         # Signals are created here so that they live in (and report to) the GUI thread.
         signals = _AlignSignals()
         signals.finished.connect(self._on_aligned)
         signals.failed.connect(self._on_failed)
         self._cancel = CancelToken()
+        self._update_summary()
         task = _AlignTask(self._request, left.paragraphs, right.paragraphs, self._cancel, signals)
         _running.add(task)
         QThreadPool.globalInstance().start(task)
@@ -237,7 +250,7 @@ class DiffView(QWidget):
         self._reset()
         self._left.clear()
         self._right.clear()
-        self.summary_label.clear()
+        self._update_summary()
 
     @Slot()
     def next_match(self) -> None:
@@ -257,6 +270,8 @@ class DiffView(QWidget):
         # Colours derive from the palette: a theme switch needs them recomputed.
         if event.type() == QEvent.Type.PaletteChange and self._alignment is not None:
             self._highlight(self._alignment)
+        elif event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
         super().changeEvent(event)
 
     # Alignment results
@@ -268,6 +283,7 @@ class DiffView(QWidget):
             self._cancel.cancel()
             self._cancel = None
         self._alignment = None
+        self._failure = None
         self._block_starts = []
         self._anchors = None
         self._offsets = (None, None)
@@ -287,7 +303,7 @@ class DiffView(QWidget):
             for first, _ in alignment.blocks
         ]
         self._set_navigation_enabled(bool(alignment.blocks))
-        self.summary_label.setText(self._summary(alignment))
+        self._update_summary()
         self.alignment_ready.emit()
 
     @Slot(int, str)
@@ -295,7 +311,19 @@ class DiffView(QWidget):
         if request != self._request:
             return
         self._cancel = None
-        self.summary_label.setText(self.tr("Could not align: {message}").format(message=message))
+        self._failure = message
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        if self._alignment is not None:
+            text = self._summary(self._alignment)
+        elif self._failure is not None:
+            text = self.tr("Could not align: {message}").format(message=self._failure)
+        elif self._cancel is not None:
+            text = self.tr("Aligning…")
+        else:
+            text = ""
+        self.summary_label.setText(text)
 
     def _summary(self, alignment: Alignment) -> str:
         distance = self.tr("n/a") if self._distance is None else str(self._distance)
@@ -336,18 +364,16 @@ class DiffView(QWidget):
 
     # Navigation
 
-    def _navigation_action(self, text: str, keys: tuple[QKeySequence, ...]) -> QAction:
-        action = QAction(text, self)
+    def _navigation_action(self, keys: tuple[QKeySequence, ...]) -> QAction:
+        action = QAction(self)
         action.setShortcuts(list(keys))
         # Only while the view has focus: the main window may use the same keys elsewhere.
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.setToolTip(f"{text} ({keys[0].toString(QKeySequence.SequenceFormat.NativeText)})")
         self.addAction(action)
         return action
 
     def _button_for(self, action: QAction) -> QPushButton:
-        button = QPushButton(action.text())
-        button.setToolTip(action.toolTip())
+        button = QPushButton()
         button.clicked.connect(action.trigger)
         return button
 

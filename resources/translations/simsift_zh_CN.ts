@@ -3,42 +3,42 @@
 <context>
     <name>ClusterModel</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="178" />
+        <location filename="../../app/cluster_model.py" line="294" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="179" />
+        <location filename="../../app/cluster_model.py" line="295" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="180" />
+        <location filename="../../app/cluster_model.py" line="296" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="181" />
+        <location filename="../../app/cluster_model.py" line="297" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="182" />
+        <location filename="../../app/cluster_model.py" line="298" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="183" />
+        <location filename="../../app/cluster_model.py" line="299" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="235" />
+        <location filename="../../app/cluster_model.py" line="341" />
         <source>Cluster %1 · %2 files</source>
         <translation>第 %1 组 · %2 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="242" />
+        <location filename="../../app/cluster_model.py" line="348" />
         <source>≤ %1</source>
         <translation>≤ %1</translation>
     </message>
@@ -46,32 +46,32 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff_view.py" line="182" />
+        <location filename="../../app/diff_view.py" line="209" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="185" />
+        <location filename="../../app/diff_view.py" line="210" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="225" />
+        <location filename="../../app/diff_view.py" line="323" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="298" />
+        <location filename="../../app/diff_view.py" line="321" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="301" />
+        <location filename="../../app/diff_view.py" line="329" />
         <source>n/a</source>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="302" />
+        <location filename="../../app/diff_view.py" line="330" />
         <source>Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})</source>
         <translation>汉明距离：{d} · 相似度：{sim}（A→B {ab}，B→A {ba}）</translation>
     </message>
@@ -140,27 +140,27 @@
 <context>
     <name>Kinds</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="56" />
+        <location filename="../../app/cluster_model.py" line="60" />
         <source>reference</source>
         <translation>参考</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="57" />
+        <location filename="../../app/cluster_model.py" line="61" />
         <source>exact</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="58" />
+        <location filename="../../app/cluster_model.py" line="62" />
         <source>same text</source>
         <translation>文本相同</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="59" />
+        <location filename="../../app/cluster_model.py" line="63" />
         <source>near</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="60" />
+        <location filename="../../app/cluster_model.py" line="64" />
         <source>partial</source>
         <translation>部分抄袭</translation>
     </message>
@@ -482,42 +482,42 @@
 <context>
     <name>PartialModel</name>
     <message>
-        <location filename="../../app/partial_model.py" line="97" />
+        <location filename="../../app/partial_model.py" line="104" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="98" />
+        <location filename="../../app/partial_model.py" line="105" />
         <source>Folder A</source>
         <translation>文件夹 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="99" />
+        <location filename="../../app/partial_model.py" line="106" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="100" />
+        <location filename="../../app/partial_model.py" line="107" />
         <source>Folder B</source>
         <translation>文件夹 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="101" />
+        <location filename="../../app/partial_model.py" line="108" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="102" />
+        <location filename="../../app/partial_model.py" line="109" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="103" />
+        <location filename="../../app/partial_model.py" line="110" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="104" />
+        <location filename="../../app/partial_model.py" line="111" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>

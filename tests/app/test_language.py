@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QLocale, Qt
 
-from app.cluster_model import COL_KIND
+from app.cluster_model import COL_KIND, DocRole
 from app.i18n import Translations, system_language
 from core.paths import resource_path
+from tests.app.conftest import scan_and_wait
 
 
 def test_compiled_translation_is_shipped():
@@ -41,3 +42,24 @@ def test_unknown_language_falls_back_to_english(qapp):
     translations = Translations()
     assert not translations.install("xx_XX")
     assert translations.language == "en"
+
+
+def test_side_by_side_view_switches_language_with_a_pair_open(qtbot, window, corpus):
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    view = window.diff_view
+    cluster = window.proxy.index(0, 0)
+    with qtbot.waitSignal(view.alignment_ready, timeout=10_000):
+        window.select_documents([window.proxy.data(window.proxy.index(1, 0, cluster), DocRole)])
+    assert view.summary_label.text().startswith("Hamming distance:")
+    try:
+        window.set_language("zh_CN")
+        qtbot.waitUntil(lambda: view.next_button.text() == "下一处匹配", timeout=2000)
+        assert view.previous_action.text() == "上一处匹配"
+        assert view.summary_label.text().startswith("汉明距离：")
+    finally:
+        window.set_language("en")
+    qtbot.waitUntil(lambda: view.next_button.text() == "Next match", timeout=2000)
+    assert view.summary_label.text().startswith("Hamming distance:")
+    assert "(F7)" in view.next_button.toolTip()
