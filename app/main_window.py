@@ -45,7 +45,7 @@ from app.partial_model import COL_CONTAINMENT_AB, PairRole, PartialModel, Partia
 from app.scan_status import ScanStatus
 from app.scan_worker import ScanController
 from app.settings import Settings
-from core.cluster_edit import without_documents, without_pair
+from core.cluster_edit import without_files, without_pair
 from core.features import FeatureWeights
 from core.scan import DEFAULT_K_MAX, ScanOptions, ScanResult
 
@@ -229,6 +229,8 @@ class MainWindow(QMainWindow):
             ]
         )
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.partial_view.addAction(self.ignore_action)
+        self.partial_view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
     def _connect(self) -> None:
         self.scan_button.clicked.connect(self.start_scan)
@@ -240,6 +242,7 @@ class MainWindow(QMainWindow):
         self.tree.doubleClicked.connect(self._on_tree_double_click)
         self.errors_view.doubleClicked.connect(self._on_error_double_click)
         self.partial_view.selectionModel().selectionChanged.connect(self._on_partial_selection)
+        self.tabs.currentChanged.connect(lambda _: self._update_actions())
         self.model.checks_changed.connect(self._update_actions)
         self.controller.started.connect(self._on_job_started)
         self.controller.progress.connect(self.scan_status.report)
@@ -388,7 +391,9 @@ class MainWindow(QMainWindow):
 
     def _on_result(self, result: ScanResult) -> None:
         same_documents = self.result is not None and self.result.documents is result.documents
-        if not same_documents:
+        if same_documents:  # reweighted: files sent to the trash stay out
+            result = without_files(result, self._removed)
+        else:
             self._removed = np.zeros(len(result.documents), dtype=bool)
         self.result = result
         self.scan_status.end()
@@ -428,7 +433,7 @@ class MainWindow(QMainWindow):
         if self.result is None:
             return
         k = min(k, self.result.k_max)
-        clusters = without_documents(self.result.clusters(k), self._removed, self.result)
+        clusters = self.result.clusters(k)
         self.model.set_clusters(self.result.documents, clusters)
         self._show_partials()
         if len(clusters) <= 200:  # small results read best fully open
@@ -438,11 +443,9 @@ class MainWindow(QMainWindow):
         self.result_shown.emit()
 
     def _show_partials(self) -> None:
-        """Fill the partial-copies tab from the current result (files moved to trash left out)."""
+        """Fill the partial-copies tab from the current result."""
         result = self.result
         pairs = result.partial_pairs()
-        keep = ~(self._removed[pairs.left] | self._removed[pairs.right])
-        pairs = pairs.subset(keep)
         fps = result.fingerprints
         distance = np.bitwise_count(fps[pairs.left] ^ fps[pairs.right]).astype(np.int64)
         self.partial_model.set_pairs(
@@ -462,10 +465,11 @@ class MainWindow(QMainWindow):
         )
 
     def _on_partial_selection(self, *_args) -> None:
-        rows = self.partial_view.selectionModel().selectedRows()
-        if not rows or self.result is None or not hasattr(self.diff_view, "set_pair"):
+        self._update_actions()
+        pair = self._selected_partial_pair()
+        if pair is None or self.result is None or not hasattr(self.diff_view, "set_pair"):
             return
-        a, b = self.partial_proxy.data(rows[0], PairRole)
+        a, b = pair
         fps = self.result.fingerprints
         distance = int(np.bitwise_count(fps[a] ^ fps[b]))
         self.diff_view.set_pair(self.result.documents[a], self.result.documents[b], distance)
@@ -499,7 +503,7 @@ class MainWindow(QMainWindow):
         selected = self.selected_documents()
         for action in (self.open_action, self.reveal_action, self.copy_action):
             action.setEnabled(bool(selected))
-        self.ignore_action.setEnabled(self.selected_pair() is not None)
+        self.ignore_action.setEnabled(self._pair_to_dismiss() is not None)
         self.trash_action.setEnabled(bool(self.model.checked_documents()))
 
     # -- selection and the side-by-side view ---------------------------------
@@ -519,6 +523,17 @@ class MainWindow(QMainWindow):
             reference = self.model.reference_of(docs[0])
             return (reference, docs[0]) if reference != docs[0] else None
         return None
+
+    def _selected_partial_pair(self) -> tuple[int, int] | None:
+        rows = self.partial_view.selectionModel().selectedRows()
+        return self.partial_proxy.data(rows[0], PairRole) if rows else None
+
+    def _pair_to_dismiss(self) -> tuple[int, int] | None:
+        """The pair "Not a duplicate" applies to: from the partial-copies tab when it is
+        shown, else from the cluster tree."""
+        if self.tabs.currentWidget() is self.partial_view:
+            return self._selected_partial_pair()
+        return self.selected_pair()
 
     def _on_selection(self, *_args) -> None:
         self._update_actions()
@@ -570,7 +585,7 @@ class MainWindow(QMainWindow):
 
     def ignore_selected_pair(self) -> None:
         """Mark the selected pair "not a duplicate": remembered in the catalog, gone from view."""
-        pair = self.selected_pair()
+        pair = self._pair_to_dismiss()
         if pair is None or self.result is None:
             return
         a, b = pair
@@ -605,6 +620,7 @@ class MainWindow(QMainWindow):
         for doc, path in zip(docs, paths, strict=True):
             if path in moved_set:
                 self._removed[doc] = True
+        self.result = without_files(self.result, self._removed)
         self.model.set_checked(set())
         self.show_clusters(self.params.k())
         self.statusBar().showMessage(

@@ -1,4 +1,8 @@
-"""Edits of shown results that need no rescan: files moved away, pairs dismissed."""
+"""Edits of a scan result that need no rescan: files moved away, pairs dismissed.
+
+Both edit the result itself (pairs, partial-copy overlaps, template counts), so clusters
+at any k, the partial-copies list and every export agree on what is left.
+"""
 
 from __future__ import annotations
 
@@ -6,41 +10,40 @@ from dataclasses import replace
 
 import numpy as np
 
-from core.cluster import KIND_REFERENCE, Clusters, pair_kinds
 from core.index import Matches
 from core.scan import ScanResult
 
 
-def without_documents(clusters: Clusters, removed: np.ndarray, result: ScanResult) -> Clusters:
-    """`clusters` minus the documents flagged in `removed` (bool per document).
+def without_files(result: ScanResult, removed: np.ndarray) -> ScanResult:
+    """`result` as if the documents flagged in `removed` (bool per document) were gone.
 
-    Clusters left with one member disappear; where the reference itself was removed, the
-    next member becomes the reference and distances and kinds are taken to it.
+    Their pairs and partial-copy overlaps are dropped, so clusters are rebuilt from the
+    pairs that remain: a cluster held together only by a removed document falls apart.
     """
-    if not removed.any() or len(clusters) == 0:
-        return clusters
-    keep = ~removed[clusters.doc]
-    cluster_of = np.repeat(np.arange(len(clusters)), np.diff(clusters.ptr))[keep]
-    doc = clusters.doc[keep]
-    counts = np.bincount(cluster_of, minlength=len(clusters))
-    big = counts[cluster_of] > 1
-    doc, cluster_of = doc[big], cluster_of[big]
-    starts = np.flatnonzero(np.r_[True, cluster_of[1:] != cluster_of[:-1]]) if len(doc) else doc
-    ptr = np.r_[starts, len(doc)].astype(np.int64)
-    ref = np.repeat(doc[starts], np.diff(ptr))
-    fps = result.fingerprints
-    distance = np.bitwise_count(fps[doc] ^ fps[ref]).astype(np.int8)
-    kind = pair_kinds(doc, ref, result.content_codes, result.text_codes)
-    kind[doc == ref] = KIND_REFERENCE
-    max_distance = (
-        np.maximum.reduceat(distance, starts) if len(doc) else np.zeros(0, np.int8)
-    ).astype(np.int8)
-    return Clusters(clusters.k, doc, ptr, distance, kind, max_distance)
+    if not removed.any():
+        return result
+    edited = _keep_pairs(result, lambda left, right: ~(removed[left] | removed[right]))
+    if edited.passages is None:
+        return edited
+    passages = edited.passages  # nor do they count among documents holding template text
+    template_tokens = np.where(removed, 0, passages.template_tokens)
+    return replace(edited, passages=replace(passages, template_tokens=template_tokens))
 
 
 def without_pair(result: ScanResult, a: int, b: int) -> ScanResult:
     """`result` with the pair of documents (a, b) dismissed as "not a duplicate"."""
-    left, right = min(a, b), max(a, b)
+    low, high = min(a, b), max(a, b)
+    return _keep_pairs(result, lambda left, right: ~((left == low) & (right == high)))
+
+
+def _keep_pairs(result: ScanResult, keep) -> ScanResult:
+    """`result` with only the document pairs (left < right) for which `keep` is true."""
     pairs = result.pairs
-    keep = ~((pairs.left == left) & (pairs.right == right))
-    return replace(result, pairs=Matches(pairs.left[keep], pairs.right[keep], pairs.distance[keep]))
+    kept = keep(pairs.left, pairs.right)
+    kept_pairs = Matches(pairs.left[kept], pairs.right[kept], pairs.distance[kept])
+    edited = replace(result, pairs=kept_pairs)
+    if result.passages is None:
+        return edited
+    overlaps = result.passages.overlaps
+    overlaps = overlaps.subset(keep(overlaps.left, overlaps.right))
+    return replace(edited, passages=replace(result.passages, overlaps=overlaps))

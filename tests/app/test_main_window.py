@@ -244,3 +244,24 @@ def test_app_entry_point_starts_and_quits_cleanly(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_exports_leave_out_files_moved_to_the_trash(qtbot, window, corpus, tmp_path, monkeypatch):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    edited = next(
+        i for i, d in enumerate(window.result.documents) if d.path == str(paths["edited"])
+    )
+    window.model.set_checked({edited})
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.StandardButton.Yes)
+    window.trash_action.trigger()
+    assert not paths["edited"].exists()
+    out = tmp_path / "out"
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(out))
+    window.export_csv_action.trigger()
+    written = (out / "pairs.csv").read_text(encoding="utf-8") + (out / "clusters.csv").read_text(
+        encoding="utf-8"
+    )
+    assert str(paths["second"]) in written
+    assert str(paths["edited"]) not in written

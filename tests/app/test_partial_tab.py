@@ -3,9 +3,6 @@ side-by-side view following the selected row."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import numpy as np
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
@@ -22,26 +19,7 @@ from app.partial_model import (
 )
 from core.document import FileRecord
 from tests.app.conftest import scan_and_wait
-from tests.core.corpus import module_text
-
-
-def paragraphs(module: str) -> list[str]:
-    """Prose paragraphs (15+ words) of a module's documentation, whitespace collapsed."""
-    blocks = (" ".join(b.split()) for b in re.split(r"\n\s*\n", module_text(module)))
-    return [p for p in blocks if len(p.split()) >= 15]
-
-
-def write_partial_copy(folder: Path) -> tuple[Path, Path]:
-    """B: 8 paragraphs of argparse's docs; A: 3 of them + 5 paragraphs of json's docs."""
-    folder.mkdir(parents=True, exist_ok=True)
-    source = paragraphs("argparse")[:8]
-    other = paragraphs("json")
-    assert len(source) == 8 and len(other) >= 8
-    copy = source[2:5] + [other[i] for i in (2, 5, 6, 7, 8)]
-    a, b = folder / "essay_a.txt", folder / "source_b.txt"
-    a.write_text("\n\n".join(copy), encoding="utf-8")
-    b.write_text("\n\n".join(source), encoding="utf-8")
-    return a, b
+from tests.core.corpus import write_partial_copy
 
 
 def _record(path: str) -> FileRecord:
@@ -171,3 +149,19 @@ def test_sorting_by_name_and_folder_follows_the_file_names():
     assert names(COL_NAME_B) == ["gamma.txt", "alpha.txt", "alpha.txt"]
     proxy.sort(COL_NAME_B + 1)  # folder B
     assert [proxy.data(proxy.index(r, COL_NAME_B + 1)) for r in range(3)] == ["/a", "/m", "/m"]
+
+
+def test_not_a_duplicate_on_a_partial_copy_is_remembered(qtbot, window, tmp_path, catalog):
+    path_a, path_b = write_partial_copy(tmp_path / "essays")
+    window.folders.add_paths([str(tmp_path / "essays")])
+    scan_and_wait(qtbot, window)
+    window.tabs.setCurrentWidget(window.partial_view)
+    assert not window.ignore_action.isEnabled()
+    window.partial_view.selectRow(0)
+    assert window.ignore_action.isEnabled()
+    window.ignore_action.trigger()
+    assert window.partial_model.rowCount() == 0
+    assert window.tabs.tabText(2) == "Partial copies (0)"
+    assert frozenset({str(path_a), str(path_b)}) in catalog.ignored_pairs()
+    scan_and_wait(qtbot, window)
+    assert window.partial_model.rowCount() == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 from pathlib import Path
 
 CHINESE_TEXT = Path(__file__).resolve().parents[1] / "data" / "zh_text"
@@ -68,3 +69,22 @@ def chinese_paragraphs(chars: int = 160) -> list[str]:
                 out.append(current)
                 current = ""
     return list(dict.fromkeys(out))
+
+
+def prose_paragraphs(module: str) -> list[str]:
+    """Prose paragraphs (15+ words) of a module's documentation, whitespace collapsed."""
+    blocks = (" ".join(b.split()) for b in re.split(r"\n\s*\n", module_text(module)))
+    return [p for p in blocks if len(p.split()) >= 15]
+
+
+def write_partial_copy(folder: Path) -> tuple[Path, Path]:
+    """B: 8 paragraphs of argparse's docs; A: 3 of them + 5 paragraphs of json's docs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    source = prose_paragraphs("argparse")[:8]
+    other = prose_paragraphs("json")
+    assert len(source) == 8 and len(other) >= 8
+    copy = source[2:5] + [other[i] for i in (2, 5, 6, 7, 8)]
+    a, b = folder / "essay_a.txt", folder / "source_b.txt"
+    a.write_text("\n\n".join(copy), encoding="utf-8")
+    b.write_text("\n\n".join(source), encoding="utf-8")
+    return a, b
