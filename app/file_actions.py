@@ -24,8 +24,30 @@ def reveal_in_folder(path: str) -> bool:
     if sys.platform == "darwin":
         subprocess.Popen(["open", "-R", path])
         return True
+    if _show_items_over_dbus(path):
+        return True
     folder = path if os.path.isdir(path) else os.path.dirname(path)
     return QDesktopServices.openUrl(QUrl.fromLocalFile(folder))
+
+
+def _show_items_over_dbus(path: str) -> bool:
+    """Ask the desktop's file manager to open the folder with the file selected
+    (org.freedesktop.FileManager1, offered by Nautilus, Dolphin, Nemo, Caja, Thunar...)."""
+    from PySide6.QtDBus import QDBusConnection, QDBusMessage
+
+    bus = QDBusConnection.sessionBus()
+    if not bus.isConnected():
+        return False
+    call = QDBusMessage.createMethodCall(
+        "org.freedesktop.FileManager1",
+        "/org/freedesktop/FileManager1",
+        "org.freedesktop.FileManager1",
+        "ShowItems",
+    )
+    uri = bytes(QUrl.fromLocalFile(path).toEncoded()).decode("ascii")  # spaces as %20
+    call.setArguments([[uri], ""])
+    reply = bus.call(call, timeout=2000)
+    return reply.type() == QDBusMessage.MessageType.ReplyMessage
 
 
 def copy_paths(paths: Iterable[str]) -> None:
