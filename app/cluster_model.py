@@ -172,12 +172,13 @@ class ClusterModel(QAbstractItemModel):
         return bool(self._matches[1][self._rows[row]])
 
     def _clusters_matching(self, needle: str) -> np.ndarray:
+        """Per cluster: does any member match `needle`."""
+        if len(self._clusters) == 0:
+            return np.zeros(0, bool)
         if self._texts is None:
             self._texts = [f"{d.path}\n{d.title}".lower() for d in self._documents]
         texts = self._texts
         hit = np.fromiter((needle in texts[d] for d in self._clusters.doc.tolist()), bool)
-        if len(self._clusters) == 0:
-            return np.zeros(0, bool)
         return np.logical_or.reduceat(hit, self._clusters.ptr[:-1])
 
     def _arrange(self) -> None:
