@@ -1,10 +1,11 @@
 """jieba, with its dictionary loaded in short steps so other threads keep running.
 
-jieba's own loader unmarshals its 500,000-entry prefix dictionary in one C call that
-holds the GIL for 0.3-0.6 s: a window whose side-by-side view or scan thread loads it
-freezes that long. Here the dictionary is cached in parts; each part loads in about
-20 ms and all of them in about a third of jieba's time. The first load ever builds it
-from jieba's word list in pure Python (about 0.5 s, interruptible) and writes the cache.
+jieba's own loader unmarshals its 500,000-entry prefix dictionary from one file in about
+0.6 s, holding the GIL for up to 190 ms at a time: a window whose side-by-side view or scan
+thread loads it freezes that long. Here the dictionary is cached in 16 parts, each loaded
+in about 20 ms, and the whole load takes half the time (bench/jieba_load_bench.py). The
+first load ever builds it from jieba's word list in pure Python (about 0.5 s,
+interruptible) and writes the cache.
 """
 
 from __future__ import annotations
