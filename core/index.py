@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
+
+from core.progress import CancelToken
 
 BITS = 64
 MAX_DISTANCE = 32
@@ -211,7 +213,9 @@ class HammingIndex:
         elif not plan.brute_force and len(plan.blocks) - len(plan.tables[0]) < max_distance:
             raise ValueError("plan does not guarantee recall at max_distance")
         self.plan = plan
-        self._tables = [self._build_table(t) for t in range(len(plan.tables))]
+        # tables are built when first needed: `query` keeps them, `pairs` builds and drops
+        # one at a time, so all pairs at a large k never hold hundreds of tables at once
+        self._tables: dict[int, _Table] = {}
         self._first_table = self._first_table_by_agreement()
 
     def __len__(self) -> int:
@@ -243,6 +247,11 @@ class HammingIndex:
             shift += width
         # a prefix too wide to pack beside the ids is cut: fewer bits, more candidates, same recall
         return out >> np.uint64(shift - self.plan.prefix_bits(table, self.distinct_count))
+
+    def _table(self, table: int) -> _Table:
+        if table not in self._tables:
+            self._tables[table] = self._build_table(table)
+        return self._tables[table]
 
     def _build_table(self, table: int) -> _Table:
         prefix = self._prefixes(self._distinct, table)
@@ -280,14 +289,24 @@ class HammingIndex:
 
     # -- searching ------------------------------------------------------------------------
 
-    def pairs(self, max_distance: int | None = None) -> Matches:
+    def pairs(
+        self,
+        max_distance: int | None = None,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        cancel: CancelToken | None = None,
+    ) -> Matches:
         """All pairs of indexed rows within `max_distance` (default: the index's k).
 
         Rows with identical fingerprints pair at distance 0. Each pair appears once,
         with `left < right`, sorted by (left, right).
+
+        Args:
+            progress: called with (tables done, tables) after each table.
+            cancel: checked between bounded steps; raises `Cancelled`.
         """
         k = self._check_k(max_distance)
-        u, v, d = self._distinct_pairs(k)
+        u, v, d = self._distinct_pairs(k, progress, cancel)
         return _sorted(
             _concat([self._identical_row_pairs(), self._expand(u, v, d, symmetric=True)])
         )
@@ -310,13 +329,26 @@ class HammingIndex:
             )
         return k
 
-    def _distinct_pairs(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _distinct_pairs(
+        self, k: int, progress=None, cancel: CancelToken | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        cancel = cancel or CancelToken()
         if self.plan.brute_force:
-            return _concat3(_brute_pairs(self._distinct, k))
+            parts = []
+            for part in _brute_pairs(self._distinct, k):
+                cancel.check()
+                parts.append(part)
+            return _concat3(parts)
         parts = []
-        for t, table in enumerate(self._tables):
+        n_tables = len(self.plan.tables)
+        for t in range(n_tables):
+            table = self._tables[t] if t in self._tables else self._build_table(t)
             for pos_a, pos_b in _equal_run_pairs(table.prefixes()):
+                cancel.check()
                 parts.append(self._verify(table.ids(pos_a), table.ids(pos_b), self._distinct, t, k))
+            del table
+            if progress is not None:
+                progress(t + 1, n_tables)
         u, v, d = _concat3(parts)
         swap = u > v
         u[swap], v[swap] = v[swap], u[swap]
@@ -335,7 +367,8 @@ class HammingIndex:
         if self.plan.brute_force:
             return _concat3(_brute_query(q, self._distinct, k))
         parts = []
-        for t, table in enumerate(self._tables):
+        for t in range(len(self.plan.tables)):
+            table = self._table(t)
             lo, hi = table.prefix_range(self._prefixes(q, t))
             for qi, pos in _ranges(lo, hi):
                 parts.append(self._verify(qi, table.ids(pos), q, t, k))

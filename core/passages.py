@@ -11,19 +11,22 @@ disjoint groups would not.
 Every passage gets a SimHash fingerprint from the same features as whole documents
 (computed for all passages at once on flat arrays), all passages go into one
 `HammingIndex`, and passages of different documents within `max_distance` match.
-SimHash of ~50 features is noisy (a few changed words move it 5-15 bits), so once two
-documents share a passage, all their passages are compared at the looser
-`extend_distance`: seed and extend, as in sequence alignment.
+SimHash of ~50 features is noisy (a few changed words move it 5-15 bits), so every
+match is extended along its two documents: the passages around it, in both, are
+compared at the looser `extend_distance`, and each new match is extended in turn
+(seed and extend, as in sequence alignment). Work follows the matches, never the
+product of two documents' passage counts.
 
-Template text (passages matching a reference document, or found in many documents)
-never counts. Containment(A in B) is the share of A's non-template tokens covered by
+Template text (passages matching a reference document) and common text (passages
+found in many documents: licences, boilerplate, an unmarked prompt, site chrome)
+never count. Containment(A in B) is the share of A's non-template tokens covered by
 passages that match a passage of B; similarity is the symmetric share
 (matched_a + matched_b) / (tokens_a + tokens_b).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -32,9 +35,12 @@ import numpy as np
 from core.features import FeatureWeights, apply_tf, token_weights
 from core.features import shingle_hashes as _shingles
 from core.index import HammingIndex, Matches
+from core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
 from core.tokens import TokenStream
 
-_EXTEND_CHUNK = 1 << 21  # passage pairs compared at once when extending matches
+_EXTEND_WINDOW = 4  # passages either side of a match compared with each other when extending
+_EXTEND_CHUNK = 1 << 14  # matches extended at once: × (2·window + 1)² candidate pairs
+_EXPAND_CHUNK = 1 << 21  # passage pairs made at once from matched fingerprint groups
 # passage tokens fingerprinted at once: bounded memory, and numpy calls short enough
 # that a GUI thread waiting for the GIL is never held up for long
 _FINGERPRINT_CHUNK = 1 << 19
@@ -54,8 +60,10 @@ class PassageOptions:
         shingle_size: features of a passage are n-token shingles (2 separates short
             passages better than single words; see docs/partial-copying.md).
         min_features: passages with fewer distinct features are too short to fingerprint.
-        template_share: a passage found in more than this share of the documents ...
-        template_min_docs: ... and in at least this many documents is template text.
+        common_share: a passage found in more than this share of the documents ...
+        common_min_docs: ... and in at least this many documents is common text;
+        common_max_count: so is a passage found more than this many times in all
+            (MOSS's `-m`): boilerplate shared by hundreds of documents in a large archive.
         partial_threshold: a pair is partial when either containment reaches this.
     """
 
@@ -65,8 +73,9 @@ class PassageOptions:
     extend_distance: int = 12
     shingle_size: int = 1
     min_features: int = 8
-    template_share: float = 0.2
-    template_min_docs: int = 5
+    common_share: float = 0.2
+    common_min_docs: int = 5
+    common_max_count: int = 100
     partial_threshold: float = 0.2
 
     def __post_init__(self) -> None:
@@ -82,8 +91,10 @@ class PassageOptions:
             )
         if not 1 <= self.shingle_size <= 8:
             raise ValueError(f"shingle_size must be between 1 and 8, not {self.shingle_size}")
-        if not 0.0 <= self.template_share <= 1.0:
-            raise ValueError(f"template_share must be between 0 and 1, not {self.template_share}")
+        if not 0.0 <= self.common_share <= 1.0:
+            raise ValueError(f"common_share must be between 0 and 1, not {self.common_share}")
+        if self.common_max_count < 2:
+            raise ValueError(f"common_max_count must be at least 2, not {self.common_max_count}")
         if not 0.0 <= self.partial_threshold <= 1.0:
             raise ValueError(
                 f"partial_threshold must be between 0 and 1, not {self.partial_threshold}"
@@ -210,6 +221,7 @@ def passage_fingerprints(
     weights: FeatureWeights,
     shingle_size: int,
     token_mask: np.ndarray | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """SimHash fingerprint and distinct-feature count of every passage, all at once.
 
@@ -222,6 +234,7 @@ def passage_fingerprints(
         weights: the scan's feature weights.
         shingle_size: n of the n-token shingles.
         token_mask: optional global bool mask of tokens to leave out.
+        progress: called with (passages done, passages) after each bounded step.
     """
     hashes, is_digit = _concat_streams(streams)
     user = token_weights(hashes, is_digit, weights)
@@ -233,6 +246,8 @@ def passage_fingerprints(
         fingerprints[lo:hi], counts[lo:hi] = _fingerprint_range(
             hashes, user, passages.start[lo:hi], passages.stop[lo:hi], weights, shingle_size
         )
+        if progress is not None:
+            progress(hi, len(passages))
     return fingerprints, counts
 
 
@@ -363,16 +378,19 @@ class PassageLink:
 
 @dataclass(frozen=True)
 class PassageResult:
-    """Passages of a scan, their matches, template text and per-pair containment.
+    """Passages of a scan, their matches, template and common text, per-pair containment.
 
     Args:
         passages: all passages.
         fingerprints: uint64 per passage (0 for passages too short to fingerprint).
-        is_template: bool per passage.
-        template_tokens: per document, how many body tokens are template text.
-        matches: non-template passage pairs of different documents (passage rows,
-            left < right).
+        is_template: bool per passage: matches a reference document.
+        template_tokens: per document, how many body tokens are left out of containment
+            (template or common text, or in a reference document).
+        matches: passage pairs of different documents, neither template nor common
+            (passage rows, left < right).
         overlaps: every document pair with at least one matched passage.
+        is_common: bool per passage: found in many documents.
+        common_text: the common passages, one per distinct fingerprint.
     """
 
     options: PassageOptions
@@ -382,6 +400,8 @@ class PassageResult:
     template_tokens: np.ndarray
     matches: Matches
     overlaps: PairOverlaps
+    is_common: np.ndarray
+    common_text: CommonText
 
     @property
     def template_share(self) -> np.ndarray:
@@ -462,8 +482,11 @@ def analyze_passages(
     is_reference: np.ndarray,
     weights: FeatureWeights,
     options: PassageOptions,
+    *,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
 ) -> PassageResult:
-    """Cut, fingerprint and match passages; find template text; measure containment.
+    """Cut, fingerprint and match passages; find template and common text; measure containment.
 
     Args:
         streams: body token streams, one per document.
@@ -471,24 +494,59 @@ def analyze_passages(
             template text, and reference documents are never partial pairs.
         weights: the scan's feature weights (passages use the same features).
         options: passage sizes, distance and thresholds.
+        progress: `Progress("passages", done, total)` reports, in thousandths.
+        cancel: checked between bounded steps; raises `Cancelled`.
     """
+    steps = StepProgress(
+        "passages", {"fingerprints": 3, "index": 4, "extend": 2}, progress, cancel
+    )
     is_reference = np.asarray(is_reference, dtype=bool)
     passages = cut_passages(streams, options)
     fingerprints, n_features = passage_fingerprints(
-        streams, passages, weights, options.shingle_size
+        streams, passages, weights, options.shingle_size, progress=steps.step("fingerprints")
     )
     usable = np.flatnonzero(n_features >= options.min_features)
-    matches, is_template = _find_matches(passages, fingerprints, usable, is_reference, options)
-    template_mask = _covered_mask(passages, is_template | is_reference[passages.doc])
-    ignore = is_template | is_reference[passages.doc]
+    seeds, shared = _find_matches(passages, fingerprints, usable, is_reference, options, steps)
+    ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
+    template_mask = _covered_mask(passages, ignore)
     ignore[np.setdiff1d(np.arange(len(passages)), usable)] = True
-    matches = _subset(matches, ~(ignore[matches.left] | ignore[matches.right]))
-    matches = _extend_matches(passages, fingerprints, matches, ignore, options.extend_distance)
+    seeds = _subset(seeds, ~(ignore[seeds.left] | ignore[seeds.right]))
+    matches = _extend_matches(
+        passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
+    )
     template_tokens = _per_doc_sum(template_mask, passages.offsets)
     overlaps = _pair_overlaps(passages, matches, template_mask, template_tokens)
     return PassageResult(
-        options, passages, fingerprints, is_template, template_tokens, matches, overlaps
+        options,
+        passages,
+        fingerprints,
+        shared.is_template,
+        template_tokens,
+        matches,
+        overlaps,
+        shared.is_common,
+        shared.common_text,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CommonText:
+    """Passages found in many documents, one row per distinct fingerprint, most widespread
+    first: a representative passage row, in how many documents and how many times."""
+
+    passage: np.ndarray  # int64 passage row
+    documents: np.ndarray  # int64
+    occurrences: np.ndarray  # int64
+
+    def __len__(self) -> int:
+        return len(self.passage)
+
+
+@dataclass(frozen=True, slots=True)
+class _SharedText:
+    is_template: np.ndarray  # bool per passage: matches a reference document
+    is_common: np.ndarray  # bool per passage: found in many documents
+    common_text: CommonText
 
 
 def _find_matches(
@@ -497,71 +555,123 @@ def _find_matches(
     usable: np.ndarray,
     is_reference: np.ndarray,
     options: PassageOptions,
-) -> tuple[Matches, np.ndarray]:
-    """Passage matches across documents and the template passages, without expanding
-    template groups: a prompt in all of 10,000 essays would be 50 million pairs.
+    steps: StepProgress,
+) -> tuple[Matches, _SharedText]:
+    """Passage matches across documents and the template and common passages, without
+    expanding template or common groups: a prompt in all of 10,000 essays would be
+    50 million pairs.
 
     Passages are grouped by identical fingerprint; groups are matched with each other
-    in the index, template groups are found and dropped, and only the remaining groups
-    are expanded back to passage pairs.
+    in the index, template and common groups are found and dropped, and only the
+    remaining groups (at most `common_max_count` passages each) are expanded back to
+    passage pairs.
     """
     doc = passages.doc
     distinct, group = np.unique(fingerprints[usable], return_inverse=True)
     order = np.argsort(group, kind="stable")
     rows = usable[order]
-    ptr = np.r_[0, np.cumsum(np.bincount(group, minlength=len(distinct)))]
-    found = HammingIndex(distinct, options.max_distance).pairs()
-    template = _template_groups(group, doc[usable], is_reference, found, options)
-    is_template = np.zeros(len(passages), dtype=bool)
-    is_template[usable] = template[group]
-    keep = ~(template[found.left] | template[found.right])
-    within = np.flatnonzero(~template & (np.diff(ptr) > 1))
-    left, right, dist = _expand_groups(
+    ptr = np.r_[0, np.cumsum(np.bincount(group, minlength=len(distinct)))].astype(np.int64)
+    found = HammingIndex(distinct, options.max_distance).pairs(
+        progress=steps.step("index"), cancel=steps.cancel
+    )
+    template, common, docs_in = _shared_groups(group, doc[usable], is_reference, found, options)
+    common &= ~template
+    shared = _SharedText(
+        _per_passage(len(passages), usable, template[group]),
+        _per_passage(len(passages), usable, common[group]),
+        _common_text(common, rows, ptr, docs_in),
+    )
+    dropped = template | common
+    keep = ~(dropped[found.left] | dropped[found.right])
+    within = np.flatnonzero(~dropped & (np.diff(ptr) > 1))
+    matches = _expand_groups(
         ptr,
         rows,
+        doc,
         np.r_[within, found.left[keep]],
         np.r_[within, found.right[keep]],
         np.r_[np.zeros(len(within), np.int8), found.distance[keep]],
     )
-    other = doc[left] != doc[right]
-    return Matches(left[other], right[other], dist[other]), is_template
+    return matches, shared
 
 
-def _template_groups(group, group_doc, is_reference, found: Matches, options) -> np.ndarray:
-    """Fingerprint groups that hold or neighbour a reference passage, or that (with their
-    neighbours) occur in more than `template_share` and at least `template_min_docs`
-    of the ordinary documents."""
+def _per_passage(n: int, usable: np.ndarray, values: np.ndarray) -> np.ndarray:
+    out = np.zeros(n, dtype=bool)
+    out[usable] = values
+    return out
+
+
+def _shared_groups(group, group_doc, is_reference, found: Matches, options: PassageOptions):
+    """Per fingerprint group: template (holds or neighbours a reference passage), common
+    (with its neighbours, in more than `common_share` and at least `common_min_docs` of
+    the ordinary documents, or more than `common_max_count` times), and its document count.
+    """
     n_groups = int(group.max()) + 1 if len(group) else 0
     has_reference = np.zeros(n_groups, dtype=bool)
     has_reference[group[is_reference[group_doc]]] = True
     ordinary = ~is_reference[group_doc]
-    docs_in = np.bincount(
-        np.unique(np.c_[group[ordinary], group_doc[ordinary]], axis=0)[:, 0], minlength=n_groups
-    )
-    holders = docs_in.copy()  # a document in two neighbouring groups may count twice
-    np.add.at(holders, found.left, docs_in[found.right])
-    np.add.at(holders, found.right, docs_in[found.left])
+    n_docs = int(group_doc.max()) + 1 if len(group_doc) else 1
+    keys = np.unique(group[ordinary] * n_docs + group_doc[ordinary])
+    docs_in = np.bincount(keys // n_docs, minlength=n_groups)
+    times_in = np.bincount(group[ordinary], minlength=n_groups)
+    # a document in two neighbouring groups may count twice
+    holders, times = _with_neighbours(docs_in, found), _with_neighbours(times_in, found)
     template = has_reference.copy()
     template[found.left[has_reference[found.right]]] = True
     template[found.right[has_reference[found.left]]] = True
     n_ordinary = int((~is_reference).sum())
-    template |= (holders > options.template_share * n_ordinary) & (
-        holders >= options.template_min_docs
+    common = (holders > options.common_share * n_ordinary) & (holders >= options.common_min_docs)
+    common |= times > options.common_max_count
+    return template, common, docs_in
+
+
+def _with_neighbours(per_group: np.ndarray, found: Matches) -> np.ndarray:
+    total = per_group.copy()
+    np.add.at(total, found.left, per_group[found.right])
+    np.add.at(total, found.right, per_group[found.left])
+    return total
+
+
+def _common_text(common: np.ndarray, rows, ptr, docs_in) -> CommonText:
+    groups = np.flatnonzero(common)
+    groups = groups[np.argsort(-docs_in[groups], kind="stable")]
+    return CommonText(
+        rows[ptr[groups]].astype(np.int64),
+        docs_in[groups].astype(np.int64),
+        np.diff(ptr)[groups].astype(np.int64),
     )
-    return template
 
 
-def _expand_groups(ptr, rows, ga, gb, dist):
-    """Passage pairs of group pairs (ga, gb); a group paired with itself gives its
-    members' pairs once each."""
+def _expand_groups(ptr, rows, doc, ga, gb, dist) -> Matches:
+    """Passage pairs of different documents from group pairs (ga, gb), in bounded steps;
+    a group paired with itself gives its members' pairs once each."""
     size = np.diff(ptr)
-    count = size[ga] * size[gb]
-    owner = np.repeat(np.arange(len(ga)), count)
-    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    i, j = np.divmod(k, size[gb][owner])
-    keep = (ga[owner] != gb[owner]) | (i < j)
-    owner, i, j = owner[keep], i[keep], j[keep]
-    return rows[ptr[ga[owner]] + i], rows[ptr[gb[owner]] + j], dist[owner].astype(np.int8)
+    parts = []
+    for lo, hi in bounded_runs(size[ga] * size[gb], _EXPAND_CHUNK):
+        a, b, d = ga[lo:hi], gb[lo:hi], dist[lo:hi]
+        owner, k = ragged_arange(size[a] * size[b])
+        i, j = np.divmod(k, size[b][owner])
+        keep = (a[owner] != b[owner]) | (i < j)
+        owner, i, j = owner[keep], i[keep], j[keep]
+        left, right = rows[ptr[a[owner]] + i], rows[ptr[b[owner]] + j]
+        other = doc[left] != doc[right]
+        parts.append(
+            (
+                np.minimum(left, right)[other],
+                np.maximum(left, right)[other],
+                d[owner][other].astype(np.int8),
+            )
+        )
+    if not parts:
+        return Matches.empty()
+    return Matches(*(np.concatenate(x) for x in zip(*parts, strict=True)))
+
+
+def ragged_arange(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(owner, k) for k in range(counts[owner]) for every owner, as two flat arrays."""
+    owner = np.repeat(np.arange(len(counts)), counts)
+    k = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
+    return owner, k
 
 
 def _subset(m: Matches, keep: np.ndarray) -> Matches:
@@ -569,45 +679,71 @@ def _subset(m: Matches, keep: np.ndarray) -> Matches:
 
 
 def _extend_matches(
-    passages: Passages, fingerprints: np.ndarray, seeds: Matches, ignore: np.ndarray, k: int
+    passages: Passages,
+    fingerprints: np.ndarray,
+    seeds: Matches,
+    ignore: np.ndarray,
+    k: int,
+    progress: Callable[[int, int], None],
 ) -> Matches:
-    """All passage pairs within k of the document pairs that share a seed match.
+    """The seeds and every passage pair within k reached from them along their documents.
 
-    Passages of very different length do not match: a passage run on over a short
-    paragraph is close to the next paragraph alone without being its copy.
+    Around each match, the passages up to `_EXTEND_WINDOW` rows before and after it in
+    its two documents are compared pairwise; new matches are extended the same way until
+    none is found. Cost is proportional to the matches found, whatever the documents'
+    lengths or how many documents share some text. Passages of very different length do
+    not match: a passage run on over a short paragraph is close to the next paragraph
+    alone without being its copy.
     """
-    if len(seeds) == 0:
-        return seeds
-    n_docs = passages.n_docs
-    doc_a, doc_b = passages.doc[seeds.left], passages.doc[seeds.right]
-    keys = np.unique(np.minimum(doc_a, doc_b) * n_docs + np.maximum(doc_a, doc_b))
-    a, b = keys // n_docs, keys % n_docs
-    first = np.searchsorted(passages.doc, np.arange(n_docs + 1))  # passages of d: first[d]:...
-    total = np.diff(first)[a] * np.diff(first)[b]
+    n = len(passages)
+    known = np.unique(seeds.left * n + seeds.right)
+    frontier, done = known, 0
+    while len(frontier):
+        found = []
+        for lo in range(0, len(frontier), _EXTEND_CHUNK):
+            keys = _neighbour_matches(
+                passages, fingerprints, frontier[lo : lo + _EXTEND_CHUNK], ignore, k
+            )
+            found.append(keys[~_contains(known, keys)])
+            done += min(_EXTEND_CHUNK, len(frontier) - lo)
+            progress(done, len(known))
+        frontier = np.unique(np.concatenate(found))
+        known = np.union1d(known, frontier)
+    left, right = known // n, known % n
+    distance = np.bitwise_count(fingerprints[left] ^ fingerprints[right]).astype(np.int8)
+    return Matches(left, right, distance)
+
+
+def _neighbour_matches(passages, fingerprints, keys, ignore, k) -> np.ndarray:
+    """Keys (left · n + right) of the pairs within k around the matches `keys`."""
+    n = len(passages)
+    steps = np.arange(-_EXTEND_WINDOW, _EXTEND_WINDOW + 1)
+    di, dj = (x.ravel() for x in np.meshgrid(steps, steps, indexing="ij"))
+    a, b = keys // n, keys % n
+    left = (a[:, None] + di[None, :]).ravel()
+    right = (b[:, None] + dj[None, :]).ravel()
+    inside = (left >= 0) & (left < n) & (right >= 0) & (right < n)
+    origin_a, origin_b = np.repeat(a, len(di))[inside], np.repeat(b, len(dj))[inside]
+    left, right = left[inside], right[inside]
+    doc = passages.doc
+    same = (doc[left] == doc[origin_a]) & (doc[right] == doc[origin_b])
+    left, right = left[same], right[same]
     size = passages.stop - passages.start
-    # bounded chunks of document pairs: a corpus where many documents share some text has
-    # millions of such pairs, and all their passage pairs at once would not fit in memory
-    parts = [
-        _extend_chunk(a[lo:hi], b[lo:hi], first, size, fingerprints, ignore, k)
-        for lo, hi in bounded_runs(total, _EXTEND_CHUNK)
-    ]
-    return Matches(*(np.concatenate(x) for x in zip(*parts, strict=True)))
-
-
-def _extend_chunk(a, b, first, size, fingerprints, ignore, k):
-    """Passage pairs within k between documents a[i] and b[i] (lengths alike, not ignored)."""
-    count_a, count_b = np.diff(first)[a], np.diff(first)[b]
-    total = count_a * count_b
-    owner = np.repeat(np.arange(len(a)), total)
-    k_in = np.arange(int(total.sum())) - np.repeat(np.cumsum(total) - total, total)
-    i, j = np.divmod(k_in, count_b[owner])
-    left, right = first[a][owner] + i, first[b][owner] + j
-    dist = np.bitwise_count(fingerprints[left] ^ fingerprints[right])
-    similar = np.minimum(size[left], size[right]) >= _MIN_LENGTH_RATIO * np.maximum(
-        size[left], size[right]
+    size_l, size_r = size[left], size[right]
+    keep = (
+        (np.bitwise_count(fingerprints[left] ^ fingerprints[right]) <= k)
+        & (np.minimum(size_l, size_r) >= _MIN_LENGTH_RATIO * np.maximum(size_l, size_r))
+        & ~ignore[left]
+        & ~ignore[right]
     )
-    keep = (dist <= k) & similar & ~ignore[left] & ~ignore[right]
-    return left[keep], right[keep], dist[keep].astype(np.int8)
+    return np.unique(left[keep] * n + right[keep])
+
+
+def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    if len(sorted_keys) == 0:
+        return np.zeros(len(keys), dtype=bool)
+    pos = np.searchsorted(sorted_keys, keys).clip(max=len(sorted_keys) - 1)
+    return sorted_keys[pos] == keys
 
 
 def _covered_mask(passages: Passages, chosen: np.ndarray) -> np.ndarray:

@@ -45,3 +45,45 @@ ProgressCallback = Callable[[Progress], None]
 
 def no_progress(_: Progress) -> None:
     """Default callback that ignores reports."""
+
+
+class StepProgress:
+    """One stage made of consecutive steps of known relative cost, reported as thousandths.
+
+    Each step gets a callback `(done, total)` that reports the stage's overall share
+    and checks the cancel token, so a step only needs to call it between bounded pieces.
+    """
+
+    SCALE = 1000
+
+    def __init__(
+        self,
+        stage: str,
+        steps: dict[str, float],
+        progress: ProgressCallback = no_progress,
+        cancel: CancelToken | None = None,
+    ) -> None:
+        self._stage, self._progress = stage, progress
+        self._cancel = cancel or CancelToken()
+        whole = sum(steps.values())
+        self._shown = -1
+        self._spans, begin = {}, 0.0
+        for name, cost in steps.items():
+            self._spans[name] = (begin, cost / whole)
+            begin += cost / whole
+
+    @property
+    def cancel(self) -> CancelToken:
+        return self._cancel
+
+    def step(self, name: str) -> Callable[[int, int], None]:
+        begin, share = self._spans[name]
+
+        def report(done: int, total: int) -> None:
+            self._cancel.check()
+            fraction = begin + share * (min(done / total, 1.0) if total else 1.0)
+            # a step whose total grows as it runs never moves the bar backwards
+            self._shown = max(self._shown, round(fraction * self.SCALE))
+            self._progress(Progress(self._stage, self._shown, self.SCALE))
+
+        return report

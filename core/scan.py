@@ -217,12 +217,13 @@ class ScanResult:
     ) -> ScanResult:
         """The same documents fingerprinted with other weights (no file is read again)."""
         options = replace(self.options, weights=weights)
-        fingerprints = fingerprint_documents(
-            self.documents, weights, progress, cancel or CancelToken()
-        )
-        passages = find_passages(self.documents, self.is_reference, options)
+        cancel = cancel or CancelToken()
+        fingerprints = fingerprint_documents(self.documents, weights, progress, cancel)
         ignored_keys = _ignored_mask(self.documents, ignored)
-        pairs = find_pairs(fingerprints, options.k_max, self.is_reference, ignored_keys)
+        pairs = find_pairs(
+            fingerprints, options.k_max, self.is_reference, ignored_keys, progress, cancel
+        )
+        passages = find_passages(self.documents, self.is_reference, options, progress, cancel)
         return replace(
             self,
             options=options,
@@ -247,7 +248,7 @@ def scan(
             results in (committed in batches, so an interrupted scan resumes), or None.
         ignored: pairs of paths the user marked "not a duplicate".
         progress: called with `Progress` reports (stages "finding", "reading",
-            "fingerprinting", "comparing").
+            "fingerprinting", "comparing", "passages").
         cancel: set it to stop; raises `Cancelled`. Files already read stay in the catalog.
     """
     cancel = cancel or CancelToken()
@@ -257,15 +258,14 @@ def scan(
         catalog.prune(_all_roots(options), {f.path for f in found})
     documents = tuple(r for r in records if r.ok)
     fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
-    progress(Progress("comparing", 0, 1))
     is_reference = np.array(
         [_under_any(d.path, options.reference_roots) for d in documents], dtype=bool
     )
     ignored_keys = _ignored_mask(documents, ignored)
-    pairs = find_pairs(fingerprints, options.k_max, is_reference, ignored_keys)
-    cancel.check()
-    passages = _without_ignored(find_passages(documents, is_reference, options), ignored_keys)
-    progress(Progress("comparing", 1, 1))
+    pairs = find_pairs(fingerprints, options.k_max, is_reference, ignored_keys, progress, cancel)
+    passages = _without_ignored(
+        find_passages(documents, is_reference, options, progress, cancel), ignored_keys
+    )
     return ScanResult(
         options=options,
         documents=documents,
@@ -283,11 +283,20 @@ def scan(
 
 
 def find_passages(
-    documents: Sequence[FileRecord], is_reference: np.ndarray, options: ScanOptions
+    documents: Sequence[FileRecord],
+    is_reference: np.ndarray,
+    options: ScanOptions,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
 ) -> PassageResult:
-    """Passage matches, template text and containment of the documents' bodies."""
+    """Passage matches, template and common text, containment of the documents' bodies."""
     return analyze_passages(
-        [d.tokens.body for d in documents], is_reference, options.weights, options.passages
+        [d.tokens.body for d in documents],
+        is_reference,
+        options.weights,
+        options.passages,
+        progress=progress,
+        cancel=cancel,
     )
 
 
@@ -421,12 +430,19 @@ def find_pairs(
     k_max: int,
     is_reference: np.ndarray,
     ignored: np.ndarray | None = None,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
 ) -> Matches:
     """Pairs within k_max, minus pairs of two reference documents and ignored pairs.
 
     `ignored` holds keys `left * n + right` (left < right) of pairs to leave out.
+    Reports `Progress("comparing", tables done, tables)`.
     """
-    pairs = HammingIndex(fingerprints, k_max).pairs()
+    progress(Progress("comparing", 0, 1))
+    pairs = HammingIndex(fingerprints, k_max).pairs(
+        progress=lambda done, total: progress(Progress("comparing", done, total)), cancel=cancel
+    )
+    progress(Progress("comparing", 1, 1))
     keep = ~(is_reference[pairs.left] & is_reference[pairs.right])
     if ignored is not None and len(ignored):
         keep &= ~np.isin(pairs.left * len(fingerprints) + pairs.right, ignored)

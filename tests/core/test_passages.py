@@ -131,10 +131,10 @@ def test_shared_prompt_in_reference_folder_makes_no_pair(language, request):
 def test_text_in_many_documents_is_template(english):
     boiler = english[120:121]
     essays = [boiler + english[8 * i : 8 * i + 6] for i in range(8)]
-    result = analyze(essays, template_min_docs=5, template_share=0.2)
+    result = analyze(essays, common_min_docs=5, common_share=0.2)
     assert len(result.partial(0.05)) == 0
     assert (result.template_share[:8] > 0.05).all()
-    few = analyze(essays[:3], template_min_docs=5)  # three documents: could be copying
+    few = analyze(essays[:3], common_min_docs=5)  # three documents: could be copying
     assert (few.template_share == 0).all() and len(few.partial(0.05)) == 3
 
 
@@ -208,3 +208,105 @@ def test_fingerprints_do_not_depend_on_the_step_size(monkeypatch):
     assert len(passages) > 10
     np.testing.assert_array_equal(whole[0], stepped[0])
     np.testing.assert_array_equal(whole[1], stepped[1])
+
+
+def all_pairs_extension(result, streams, options: PassageOptions) -> set[tuple[int, int]]:
+    """The former extension, kept as the oracle: every passage pair of every document pair
+    sharing a match, compared at the extend distance."""
+    p = result.passages
+    _, n_features = passage_fingerprints(streams, p, FeatureWeights(), options.shingle_size)
+    ignore = result.is_template | result.is_common | (n_features < options.min_features)
+    size = p.stop - p.start
+    found = set()
+    for a, b in zip(result.overlaps.left.tolist(), result.overlaps.right.tolist(), strict=True):
+        for i in np.flatnonzero(p.doc == a):
+            for j in np.flatnonzero(p.doc == b):
+                close = int(np.bitwise_count(result.fingerprints[i] ^ result.fingerprints[j]))
+                alike = min(size[i], size[j]) >= 0.8 * max(size[i], size[j])
+                if close <= options.extend_distance and alike and not (ignore[i] or ignore[j]):
+                    found.add((int(i), int(j)))
+    return found
+
+
+def planted_corpus(english, chinese) -> list[list[str]]:
+    """Copies of runs of paragraphs, light and heavy edits, reordering, Chinese and English."""
+    source, zh_source = english[200:212], chinese[40:52]
+    heavy = [edit_words(p, 5, seed=i) for i, p in enumerate(source[4:9])]
+    return [
+        english[220:226] + source[2:6],
+        source,
+        english[230:233] + [source[8], source[3], source[6]] + english[233:236],
+        english[240:244] + heavy + english[244:246],
+        chinese[60:66] + [edit_chinese(p, 3) for p in zh_source[1:5]],
+        zh_source,
+        chinese[70:72] + zh_source[9:12][::-1] + chinese[72:74],
+        english[250:260],
+    ]
+
+
+@pytest.mark.parametrize("shingle_size", [1, 2])
+def test_extension_along_documents_finds_what_comparing_all_passages_found(
+    english, chinese, shingle_size
+):
+    options = PassageOptions(shingle_size=shingle_size, min_tokens=40)
+    streams = [token_stream(d) for d in planted_corpus(english, chinese)]
+    result = analyze_passages(streams, np.zeros(len(streams), bool), FeatureWeights(), options)
+    found = set(zip(result.matches.left.tolist(), result.matches.right.tolist(), strict=True))
+    assert len(result.partial()) >= 4
+    assert found == all_pairs_extension(result, streams, options)
+
+
+def test_passage_found_more_than_max_count_times_is_common_text(english):
+    licence = english[130:132]
+    essays = [licence + english[6 * i : 6 * i + 5] for i in range(12)]
+    essays.append(english[300:304] + english[6:9])  # a real partial copy of essay 1
+    result = analyze(essays, common_max_count=10, common_share=1.0)
+    pairs = set(zip(result.partial().left.tolist(), result.partial().right.tolist(), strict=True))
+    assert pairs == {(1, 12)}
+    assert result.is_common.any() and len(result.common_text) >= 1
+    assert result.common_text.documents[0] == 12
+    kept = analyze(essays, common_max_count=20, common_share=1.0)
+    assert len(kept.partial()) > 60  # the licence alone pairs every essay with every other
+    assert not kept.is_common.any()
+
+
+def test_extension_work_follows_matches_not_document_lengths(english, monkeypatch):
+    """Two long documents sharing one paragraph compare a window around it, not all pairs."""
+    compared = []
+    original = passages_module._neighbour_matches
+
+    def counting(passages, fingerprints, keys, ignore, k):
+        compared.append(len(keys))
+        return original(passages, fingerprints, keys, ignore, k)
+
+    monkeypatch.setattr(passages_module, "_neighbour_matches", counting)
+    shared = english[5]
+    long_a, long_b = english[20:220], english[400:600]
+    result = analyze([long_a[:100] + [shared] + long_a[100:], long_b[:50] + [shared] + long_b[50:]])
+    assert len(result.partial(0.001)) == 1
+    assert sum(compared) <= 4  # the seed and whatever it reached, never 200 × 200 passages
+
+
+def test_cancel_stops_passage_matching(english):
+    from core.progress import Cancelled, CancelToken
+
+    cancel = CancelToken()
+    reports = []
+
+    def progress(report):
+        reports.append(report)
+        if report.done > 300:
+            cancel.cancel()
+
+    streams = [token_stream(english[i : i + 3]) for i in range(0, 150, 3)]
+    with pytest.raises(Cancelled):
+        analyze_passages(
+            streams,
+            np.zeros(len(streams), bool),
+            FeatureWeights(),
+            PassageOptions(),
+            progress=progress,
+            cancel=cancel,
+        )
+    assert reports and all(r.stage == "passages" for r in reports)
+    assert [r.done for r in reports] == sorted(r.done for r in reports)
