@@ -89,6 +89,7 @@ class ScanStatus(QWidget):
             "reading": self.tr("Reading"),
             "fingerprinting": self.tr("Fingerprinting"),
             "comparing": self.tr("Comparing"),
+            "passages": self.tr("Matching passages"),
         }
         return names.get(stage, stage)
 

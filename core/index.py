@@ -433,13 +433,24 @@ def _equal_run_pairs(sorted_keys: np.ndarray) -> Iterator[tuple[np.ndarray, np.n
     n = len(sorted_keys)
     active = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1]) if n > 1 else np.zeros(0, np.int64)
     gap = 1
+    # gaps are gathered until a chunk is full: long runs have many gaps of few pairs each
+    pending_i: list[np.ndarray] = []
+    pending_j: list[np.ndarray] = []
+    pending = 0
     while active.size:
         for s in range(0, len(active), _PAIR_CHUNK):
             chunk = active[s : s + _PAIR_CHUNK]
-            yield chunk, chunk + gap
+            pending_i.append(chunk)
+            pending_j.append(chunk + gap)
+            pending += len(chunk)
+            if pending >= _PAIR_CHUNK:
+                yield np.concatenate(pending_i), np.concatenate(pending_j)
+                pending_i, pending_j, pending = [], [], 0
         gap += 1
         active = active[active + gap < n]
         active = active[sorted_keys[active + gap] == sorted_keys[active]]
+    if pending:
+        yield np.concatenate(pending_i), np.concatenate(pending_j)
 
 
 def _ranges(lo: np.ndarray, hi: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:

@@ -32,6 +32,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from core.arrays import ragged_arange, sorted_unique
 from core.features import FeatureWeights, apply_tf, token_weights
 from core.features import shingle_hashes as _shingles
 from core.index import HammingIndex, Matches
@@ -509,7 +510,7 @@ def analyze_passages(
     seeds, shared = _find_matches(passages, fingerprints, usable, is_reference, options, steps)
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
     template_mask = _covered_mask(passages, ignore)
-    ignore[np.setdiff1d(np.arange(len(passages)), usable)] = True
+    ignore |= n_features < options.min_features
     seeds = _subset(seeds, ~(ignore[seeds.left] | ignore[seeds.right]))
     matches = _extend_matches(
         passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
@@ -611,7 +612,7 @@ def _shared_groups(group, group_doc, is_reference, found: Matches, options: Pass
     has_reference[group[is_reference[group_doc]]] = True
     ordinary = ~is_reference[group_doc]
     n_docs = int(group_doc.max()) + 1 if len(group_doc) else 1
-    keys = np.unique(group[ordinary] * n_docs + group_doc[ordinary])
+    keys = sorted_unique(group[ordinary] * n_docs + group_doc[ordinary])
     docs_in = np.bincount(keys // n_docs, minlength=n_groups)
     times_in = np.bincount(group[ordinary], minlength=n_groups)
     # a document in two neighbouring groups may count twice
@@ -667,13 +668,6 @@ def _expand_groups(ptr, rows, doc, ga, gb, dist) -> Matches:
     return Matches(*(np.concatenate(x) for x in zip(*parts, strict=True)))
 
 
-def ragged_arange(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(owner, k) for k in range(counts[owner]) for every owner, as two flat arrays."""
-    owner = np.repeat(np.arange(len(counts)), counts)
-    k = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
-    return owner, k
-
-
 def _subset(m: Matches, keep: np.ndarray) -> Matches:
     return Matches(m.left[keep], m.right[keep], m.distance[keep])
 
@@ -696,7 +690,7 @@ def _extend_matches(
     alone without being its copy.
     """
     n = len(passages)
-    known = np.unique(seeds.left * n + seeds.right)
+    known = sorted_unique(seeds.left * n + seeds.right)
     frontier, done = known, 0
     while len(frontier):
         found = []
@@ -707,8 +701,9 @@ def _extend_matches(
             found.append(keys[~_contains(known, keys)])
             done += min(_EXTEND_CHUNK, len(frontier) - lo)
             progress(done, len(known))
-        frontier = np.unique(np.concatenate(found))
-        known = np.union1d(known, frontier)
+        frontier = sorted_unique(np.concatenate(found))
+        # two sorted runs: the stable sort merges them in linear time
+        known = np.sort(np.concatenate([known, frontier]), kind="stable")
     left, right = known // n, known % n
     distance = np.bitwise_count(fingerprints[left] ^ fingerprints[right]).astype(np.int8)
     return Matches(left, right, distance)
@@ -736,7 +731,7 @@ def _neighbour_matches(passages, fingerprints, keys, ignore, k) -> np.ndarray:
         & ~ignore[left]
         & ~ignore[right]
     )
-    return np.unique(left[keep] * n + right[keep])
+    return sorted_unique(left[keep] * n + right[keep])
 
 
 def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:

@@ -89,6 +89,26 @@ def template_rows(result: ScanResult) -> list[dict]:
     ]
 
 
+def common_rows(result: ScanResult, limit: int = 1000) -> list[dict]:
+    """Common text (passages found in many documents), most widespread first."""
+    common = result.passages.common_text
+    docs = result.passages.passages.doc
+    return [
+        {
+            "text": result.passage_text(int(row)),
+            "documents": int(n_docs),
+            "occurrences": int(times),
+            "example": result.documents[int(docs[row])].path,
+        }
+        for row, n_docs, times in zip(
+            common.passage[:limit],
+            common.documents[:limit],
+            common.occurrences[:limit],
+            strict=True,
+        )
+    ]
+
+
 def write_report(
     result: ScanResult,
     k: int,
@@ -96,7 +116,9 @@ def write_report(
     fmt: str = "csv",
     partial_threshold: float | None = None,
 ) -> list[Path]:
-    """Write pairs, clusters, template shares and errors into `out_dir`; returns the files.
+    """Write pairs, clusters, template shares, common text and errors into `out_dir`.
+
+    Returns the files written.
 
     Files are written to a temporary name and renamed, so a reader never sees half a file.
 
@@ -113,6 +135,7 @@ def write_report(
             cluster_rows(result, result.clusters(k)),
         ),
         "template": (["path", "template_share"], template_rows(result)),
+        "common": (["text", "documents", "occurrences", "example"], common_rows(result)),
         "errors": (["path", "error"], error_rows(result)),
     }
     written = []

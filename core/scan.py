@@ -168,6 +168,13 @@ class ScanResult:
             return np.zeros(len(self.documents))
         return self.passages.template_share
 
+    def passage_text(self, row: int, max_chars: int = 300) -> str:
+        """The text of passage `row` (its paragraphs, cut at `max_chars`)."""
+        p = self.passages.passages
+        paragraphs = self.documents[int(p.doc[row])].paragraphs
+        text = " ".join(paragraphs[int(p.para_start[row]) : int(p.para_stop[row])])
+        return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
+
     def partial_pairs(self, threshold: float | None = None) -> PairOverlaps:
         """Pairs whose larger containment reaches `threshold` (default: the scan options').
 

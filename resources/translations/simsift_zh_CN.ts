@@ -3,42 +3,42 @@
 <context>
     <name>ClusterModel</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="294" />
+        <location filename="../../app/cluster_model.py" line="295" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="295" />
+        <location filename="../../app/cluster_model.py" line="296" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="296" />
+        <location filename="../../app/cluster_model.py" line="297" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="297" />
+        <location filename="../../app/cluster_model.py" line="298" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="298" />
+        <location filename="../../app/cluster_model.py" line="299" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="299" />
+        <location filename="../../app/cluster_model.py" line="300" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="341" />
+        <location filename="../../app/cluster_model.py" line="342" />
         <source>Cluster %1 · %2 files</source>
         <translation>第 %1 组 · %2 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="348" />
+        <location filename="../../app/cluster_model.py" line="349" />
         <source>≤ %1</source>
         <translation>≤ %1</translation>
     </message>
@@ -168,225 +168,225 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="254" />
+        <location filename="../../app/main_window.py" line="257" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="255" />
-        <location filename="../../app/main_window.py" line="268" />
+        <location filename="../../app/main_window.py" line="258" />
+        <location filename="../../app/main_window.py" line="271" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="256" />
+        <location filename="../../app/main_window.py" line="259" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="257" />
+        <location filename="../../app/main_window.py" line="260" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="259" />
+        <location filename="../../app/main_window.py" line="262" />
         <source>Errors (%1)</source>
         <translation>错误（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="262" />
+        <location filename="../../app/main_window.py" line="265" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="263" />
+        <location filename="../../app/main_window.py" line="266" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="264" />
+        <location filename="../../app/main_window.py" line="267" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="265" />
+        <location filename="../../app/main_window.py" line="268" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="267" />
+        <location filename="../../app/main_window.py" line="270" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="269" />
+        <location filename="../../app/main_window.py" line="272" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="270" />
+        <location filename="../../app/main_window.py" line="273" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="271" />
+        <location filename="../../app/main_window.py" line="274" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="272" />
+        <location filename="../../app/main_window.py" line="275" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="273" />
+        <location filename="../../app/main_window.py" line="276" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="274" />
+        <location filename="../../app/main_window.py" line="277" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="275" />
+        <location filename="../../app/main_window.py" line="278" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="276" />
+        <location filename="../../app/main_window.py" line="279" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="277" />
+        <location filename="../../app/main_window.py" line="280" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="278" />
+        <location filename="../../app/main_window.py" line="281" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="279" />
+        <location filename="../../app/main_window.py" line="282" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="280" />
-        <location filename="../../app/main_window.py" line="668" />
+        <location filename="../../app/main_window.py" line="283" />
+        <location filename="../../app/main_window.py" line="684" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="286" />
+        <location filename="../../app/main_window.py" line="289" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="367" />
+        <location filename="../../app/main_window.py" line="370" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="385" />
+        <location filename="../../app/main_window.py" line="388" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="406" />
+        <location filename="../../app/main_window.py" line="411" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="414" />
+        <location filename="../../app/main_window.py" line="419" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="422" />
+        <location filename="../../app/main_window.py" line="427" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="461" />
+        <location filename="../../app/main_window.py" line="464" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="475" />
+        <location filename="../../app/main_window.py" line="479" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="479" />
+        <location filename="../../app/main_window.py" line="483" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="582" />
+        <location filename="../../app/main_window.py" line="597" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="591" />
+        <location filename="../../app/main_window.py" line="606" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="594" />
+        <location filename="../../app/main_window.py" line="609" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="595" />
+        <location filename="../../app/main_window.py" line="610" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="613" />
+        <location filename="../../app/main_window.py" line="629" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="614" />
+        <location filename="../../app/main_window.py" line="630" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="620" />
+        <location filename="../../app/main_window.py" line="636" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="630" />
+        <location filename="../../app/main_window.py" line="646" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="637" />
-        <location filename="../../app/main_window.py" line="655" />
+        <location filename="../../app/main_window.py" line="653" />
+        <location filename="../../app/main_window.py" line="671" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="646" />
+        <location filename="../../app/main_window.py" line="662" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="648" />
+        <location filename="../../app/main_window.py" line="664" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="669" />
+        <location filename="../../app/main_window.py" line="685" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="730" />
+        <location filename="../../app/main_window.py" line="746" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
     </message>
@@ -560,12 +560,17 @@
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="99" />
+        <location filename="../../app/scan_status.py" line="92" />
+        <source>Matching passages</source>
+        <translation>匹配段落</translation>
+    </message>
+    <message>
+        <location filename="../../app/scan_status.py" line="100" />
         <source>%1 files/s</source>
         <translation>%1 个文件/秒</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="101" />
+        <location filename="../../app/scan_status.py" line="102" />
         <source>%1 left</source>
         <translation>剩余 %1</translation>
     </message>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import re
 from pathlib import Path
 
@@ -310,3 +311,22 @@ def test_cancel_stops_passage_matching(english):
         )
     assert reports and all(r.stage == "passages" for r in reports)
     assert [r.done for r in reports] == sorted(r.done for r in reports)
+
+
+def test_report_lists_common_text_with_its_document_count(tmp_path, english):
+    from core.report import write_report
+
+    docs = tmp_path / "site"
+    docs.mkdir()
+    footer = english[140]
+    for i in range(8):
+        (docs / f"page{i}.txt").write_text(
+            "\n\n".join([*english[6 * i : 6 * i + 5], footer]), encoding="utf-8"
+        )
+    result = scan(ScanOptions(roots=(str(docs),), workers=0))
+    assert len(result.partial_pairs(0.05)) == 0  # the shared footer pairs nobody
+    write_report(result, 8, tmp_path / "out")
+    with open(tmp_path / "out" / "common.csv", encoding="utf-8-sig") as f:
+        rows = list(csv.DictReader(f))
+    assert rows[0]["documents"] == "8"
+    assert rows[0]["text"][:40] == footer[:40]

@@ -1,0 +1,19 @@
+"""Small numpy idioms used across the engine."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values, like `np.unique(values)` but by sorting: numpy 2's
+    hash-based unique is about 100 times slower on millions of int64 keys."""
+    values = np.sort(values)
+    return values[np.r_[True, values[1:] != values[:-1]]] if len(values) else values
+
+
+def ragged_arange(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(owner, k) for every k in range(counts[owner]) of every owner, as two flat arrays."""
+    owner = np.repeat(np.arange(len(counts)), counts)
+    k = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
+    return owner, k
