@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.catalog import Catalog  # noqa: E402
-from core.progress import Progress  # noqa: E402
-from core.scan import ScanOptions, scan  # noqa: E402
+from core.catalog import Catalog
+from core.progress import Progress
+from core.scan import ScanOptions, scan
 
 
 def man_sources(root: Path = Path("/usr/share/man")) -> list[Path]:
@@ -42,7 +42,7 @@ def man_sources(root: Path = Path("/usr/share/man")) -> list[Path]:
 
 def render_page(source: Path, root: Path, out: Path) -> bool:
     """groff one page to UTF-8 text; False for .so stubs and pages groff cannot render."""
-    raw = gzip.open(source).read() if source.suffix == ".gz" else source.read_bytes()
+    raw = gzip.decompress(source.read_bytes()) if source.suffix == ".gz" else source.read_bytes()
     if raw.lstrip().startswith(b".so "):
         return False
     target = out / source.relative_to(root).with_suffix("").with_suffix(".txt")
@@ -129,7 +129,9 @@ def scan_bench(corpus: Path, workers: int) -> None:
         warm = timed_scan(options, catalog, "unchanged")
         n = change_some(work, 0.01)
         changed = timed_scan(options, catalog, f"{n} changed")
-        print(f"unchanged rescan {warm / cold:.1%} of cold; 1% changed {changed / cold:.1%} of cold")
+        print(
+            f"unchanged rescan {warm / cold:.1%} of cold; 1% changed {changed / cold:.1%} of cold"
+        )
 
 
 def main() -> None:

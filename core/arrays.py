@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 
@@ -17,3 +19,14 @@ def ragged_arange(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     owner = np.repeat(np.arange(len(counts)), counts)
     k = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
     return owner, k
+
+
+def bounded_runs(sizes: np.ndarray, budget: int) -> list[tuple[int, int]]:
+    """Consecutive ranges of items whose sizes add up to at most `budget` (or one item)."""
+    cumulative = np.cumsum(sizes)
+    bounds = [0]
+    while bounds[-1] < len(sizes):
+        lo = bounds[-1]
+        done = int(cumulative[lo - 1]) if lo else 0
+        bounds.append(max(lo + 1, int(np.searchsorted(cumulative, done + budget, "right"))))
+    return list(pairwise(bounds))

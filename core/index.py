@@ -31,6 +31,7 @@ MAX_DISTANCE = 32
 _COST_SORT = 45.0  # build one table: extract prefix, pack, sort (per fingerprint)
 _COST_CANDIDATE = 40.0  # generate and verify one candidate pair
 _COST_BRUTE = 6.0  # one xor + popcount in a vectorized brute-force sweep
+_COST_PROBE = 25.0  # one query in one table: its prefix and a binary search
 _MAX_TABLES = 2000
 _MAX_MASK_TABLE = 1 << 24  # bound on 2^b × tables for the duplicate-suppression lookup
 _BRUTE_CHUNK = 1 << 20  # elements per brute-force block (8 MB of uint64; short GIL holds)
@@ -99,20 +100,23 @@ def plan_cost(plan: IndexPlan, n: int, n_queries: int | None = None) -> float:
     cost = 0.0
     for t in range(len(plan.tables)):
         cost += _COST_SORT * n + _COST_CANDIDATE * n * probes / 2.0 ** plan.prefix_bits(t, n)
+        if n_queries is not None:
+            cost += _COST_PROBE * n_queries
     return cost
 
 
-def choose_plan(n: int, k: int) -> IndexPlan:
-    """Cheapest plan for `n` distinct fingerprints and distance `k` under the cost model."""
+def choose_plan(n: int, k: int, n_queries: int | None = None) -> IndexPlan:
+    """Cheapest plan for `n` distinct fingerprints and distance `k` under the cost model,
+    for all pairs or, with `n_queries`, for that many queries."""
     if not 0 <= k <= MAX_DISTANCE:
         raise ValueError(f"max_distance must be between 0 and {MAX_DISTANCE}, not {k}")
-    best, best_cost = BRUTE_FORCE, plan_cost(BRUTE_FORCE, n)
+    best, best_cost = BRUTE_FORCE, plan_cost(BRUTE_FORCE, n, n_queries)
     for n_blocks in range(k + 1, min(BITS, k + 12) + 1):
         n_tables = math.comb(n_blocks, k)
         if n_tables > _MAX_TABLES or n_tables << n_blocks > _MAX_MASK_TABLE:
             continue
         plan = make_plan(n_blocks, k)
-        cost = plan_cost(plan, n)
+        cost = plan_cost(plan, n, n_queries)
         if cost < best_cost:
             best, best_cost = plan, cost
     return best
@@ -311,14 +315,16 @@ class HammingIndex:
             _concat([self._identical_row_pairs(), self._expand(u, v, d, symmetric=True)])
         )
 
-    def query(self, fingerprints, max_distance: int | None = None) -> Matches:
+    def query(
+        self, fingerprints, max_distance: int | None = None, *, cancel: CancelToken | None = None
+    ) -> Matches:
         """Indexed rows within `max_distance` of each query fingerprint.
 
         Returns `Matches(left=query row, right=indexed row, distance)`, sorted.
         """
         k = self._check_k(max_distance)
         q = _as_fingerprints(fingerprints)
-        qi, u, d = self._query_distinct(q, k)
+        qi, u, d = self._query_distinct(q, k, cancel or CancelToken())
         return _sorted(self._expand(qi, u, d, symmetric=False))
 
     def _check_k(self, max_distance: int | None) -> int:
@@ -363,14 +369,19 @@ class HammingIndex:
         first = self._first_table[self._agreement(x)] == table
         return a[first], b[first], dist[first].astype(np.int8)
 
-    def _query_distinct(self, q: np.ndarray, k: int):
+    def _query_distinct(self, q: np.ndarray, k: int, cancel: CancelToken):
         if self.plan.brute_force:
-            return _concat3(_brute_query(q, self._distinct, k))
+            parts = []
+            for part in _brute_query(q, self._distinct, k):
+                cancel.check()
+                parts.append(part)
+            return _concat3(parts)
         parts = []
         for t in range(len(self.plan.tables)):
             table = self._table(t)
             lo, hi = table.prefix_range(self._prefixes(q, t))
             for qi, pos in _ranges(lo, hi):
+                cancel.check()
                 parts.append(self._verify(qi, table.ids(pos), q, t, k))
         return _concat3(parts)
 

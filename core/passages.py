@@ -28,14 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 import numpy as np
 
-from core.arrays import ragged_arange, sorted_unique
+from core.arrays import bounded_runs, ragged_arange, sorted_unique
 from core.features import FeatureWeights, apply_tf, token_weights
 from core.features import shingle_hashes as _shingles
-from core.index import HammingIndex, Matches
+from core.index import Matches
+from core.pair_graph import Groups, PairSearch, search_pairs
 from core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
 from core.tokens import TokenStream
 
@@ -265,22 +265,9 @@ def _fingerprint_range(hashes, user, start, stop, weights: FeatureWeights, shing
     return _simhash_flat(feat, weight, feat_owner, len(start)), counts
 
 
-def bounded_runs(sizes: np.ndarray, budget: int) -> list[tuple[int, int]]:
-    """Consecutive ranges of items whose sizes add up to at most `budget` (or one item)."""
-    cumulative = np.cumsum(sizes)
-    bounds = [0]
-    while bounds[-1] < len(sizes):
-        lo = bounds[-1]
-        done = int(cumulative[lo - 1]) if lo else 0
-        bounds.append(max(lo + 1, int(np.searchsorted(cumulative, done + budget, "right"))))
-    return list(pairwise(bounds))
-
-
 def _passage_positions(start: np.ndarray, stop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(passage, global token position) for every token of every passage."""
-    length = stop - start
-    owner = np.repeat(np.arange(len(start)), length)
-    within = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)
+    owner, within = ragged_arange(stop - start)
     return owner, start[owner] + within
 
 
@@ -486,6 +473,7 @@ def analyze_passages(
     *,
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
+    pair_search: PairSearch = search_pairs,
 ) -> PassageResult:
     """Cut, fingerprint and match passages; find template and common text; measure containment.
 
@@ -497,17 +485,19 @@ def analyze_passages(
         options: passage sizes, distance and thresholds.
         progress: `Progress("passages", done, total)` reports, in thousandths.
         cancel: checked between bounded steps; raises `Cancelled`.
+        pair_search: finds the pairs of distinct passage fingerprints within
+            `max_distance` (a `PairGraph` kept from the last scan reuses known pairs).
     """
-    steps = StepProgress(
-        "passages", {"fingerprints": 3, "index": 4, "extend": 2}, progress, cancel
-    )
+    steps = StepProgress("passages", {"fingerprints": 3, "index": 4, "extend": 2}, progress, cancel)
     is_reference = np.asarray(is_reference, dtype=bool)
     passages = cut_passages(streams, options)
     fingerprints, n_features = passage_fingerprints(
         streams, passages, weights, options.shingle_size, progress=steps.step("fingerprints")
     )
     usable = np.flatnonzero(n_features >= options.min_features)
-    seeds, shared = _find_matches(passages, fingerprints, usable, is_reference, options, steps)
+    seeds, shared = _find_matches(
+        passages, fingerprints, usable, is_reference, options, steps, pair_search
+    )
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
     template_mask = _covered_mask(passages, ignore)
     ignore |= n_features < options.min_features
@@ -557,6 +547,7 @@ def _find_matches(
     is_reference: np.ndarray,
     options: PassageOptions,
     steps: StepProgress,
+    pair_search: PairSearch,
 ) -> tuple[Matches, _SharedText]:
     """Passage matches across documents and the template and common passages, without
     expanding template or common groups: a prompt in all of 10,000 essays would be
@@ -568,30 +559,25 @@ def _find_matches(
     passage pairs.
     """
     doc = passages.doc
-    distinct, group = np.unique(fingerprints[usable], return_inverse=True)
-    order = np.argsort(group, kind="stable")
-    rows = usable[order]
-    ptr = np.r_[0, np.cumsum(np.bincount(group, minlength=len(distinct)))].astype(np.int64)
-    found = HammingIndex(distinct, options.max_distance).pairs(
-        progress=steps.step("index"), cancel=steps.cancel
+    groups = Groups.of(fingerprints[usable], usable)
+    found = pair_search(groups.values, options.max_distance, steps.step("index"), steps.cancel)
+    template, common, docs_in = _shared_groups(
+        groups.group, doc[usable], is_reference, found, options
     )
-    template, common, docs_in = _shared_groups(group, doc[usable], is_reference, found, options)
     common &= ~template
     shared = _SharedText(
-        _per_passage(len(passages), usable, template[group]),
-        _per_passage(len(passages), usable, common[group]),
-        _common_text(common, rows, ptr, docs_in),
+        _per_passage(len(passages), usable, template[groups.group]),
+        _per_passage(len(passages), usable, common[groups.group]),
+        _common_text(common, groups, docs_in),
     )
     dropped = template | common
     keep = ~(dropped[found.left] | dropped[found.right])
-    within = np.flatnonzero(~dropped & (np.diff(ptr) > 1))
-    matches = _expand_groups(
-        ptr,
-        rows,
-        doc,
-        np.r_[within, found.left[keep]],
-        np.r_[within, found.right[keep]],
-        np.r_[np.zeros(len(within), np.int8), found.distance[keep]],
+    matches = _concat_matches(
+        (left[other], right[other], d[other])
+        for left, right, d in groups.pairs_with(
+            found.left[keep], found.right[keep], found.distance[keep], _EXPAND_CHUNK, dropped
+        )
+        for other in [doc[left] != doc[right]]
     )
     return matches, shared
 
@@ -633,36 +619,18 @@ def _with_neighbours(per_group: np.ndarray, found: Matches) -> np.ndarray:
     return total
 
 
-def _common_text(common: np.ndarray, rows, ptr, docs_in) -> CommonText:
-    groups = np.flatnonzero(common)
-    groups = groups[np.argsort(-docs_in[groups], kind="stable")]
+def _common_text(common: np.ndarray, groups: Groups, docs_in) -> CommonText:
+    chosen = np.flatnonzero(common)
+    chosen = chosen[np.argsort(-docs_in[chosen], kind="stable")]
     return CommonText(
-        rows[ptr[groups]].astype(np.int64),
-        docs_in[groups].astype(np.int64),
-        np.diff(ptr)[groups].astype(np.int64),
+        groups.rows[groups.ptr[chosen]],
+        docs_in[chosen].astype(np.int64),
+        groups.sizes[chosen].astype(np.int64),
     )
 
 
-def _expand_groups(ptr, rows, doc, ga, gb, dist) -> Matches:
-    """Passage pairs of different documents from group pairs (ga, gb), in bounded steps;
-    a group paired with itself gives its members' pairs once each."""
-    size = np.diff(ptr)
-    parts = []
-    for lo, hi in bounded_runs(size[ga] * size[gb], _EXPAND_CHUNK):
-        a, b, d = ga[lo:hi], gb[lo:hi], dist[lo:hi]
-        owner, k = ragged_arange(size[a] * size[b])
-        i, j = np.divmod(k, size[b][owner])
-        keep = (a[owner] != b[owner]) | (i < j)
-        owner, i, j = owner[keep], i[keep], j[keep]
-        left, right = rows[ptr[a[owner]] + i], rows[ptr[b[owner]] + j]
-        other = doc[left] != doc[right]
-        parts.append(
-            (
-                np.minimum(left, right)[other],
-                np.maximum(left, right)[other],
-                d[owner][other].astype(np.int8),
-            )
-        )
+def _concat_matches(parts) -> Matches:
+    parts = list(parts)
     if not parts:
         return Matches.empty()
     return Matches(*(np.concatenate(x) for x in zip(*parts, strict=True)))

@@ -27,10 +27,12 @@ from core.document import (
     UnsupportedFormat,
 )
 from core.features import FeatureWeights, corpus_features
-from core.index import HammingIndex, Matches
+from core.index import Matches
 from core.normalize import normalize_text
+from core.pair_graph import Groups, PairSearch, search_pairs
 from core.passages import PairOverlaps, PassageOptions, PassageResult, analyze_passages
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from core.result_cache import ComparisonCache, comparison_key
 from core.simhash import simhash_batch
 from core.tokens import document_tokens
 from core.walk import FoundFile, walk_files
@@ -40,6 +42,7 @@ DEFAULT_K = 8  # chosen from docs/quality.md: recall 0.70 -> 0.99 at k=3 -> 8, p
 DEFAULT_K_MAX = 10  # the k slider reaches past the default without a rescan
 MAX_K = 16
 _STORE_BATCH = 100
+_PAIR_BUDGET = 1 << 22  # document pairs made at once from pairs of distinct fingerprints
 
 
 @dataclass(frozen=True)
@@ -264,15 +267,15 @@ def scan(
     if catalog is not None:
         catalog.prune(_all_roots(options), {f.path for f in found})
     documents = tuple(r for r in records if r.ok)
-    fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
     is_reference = np.array(
         [_under_any(d.path, options.reference_roots) for d in documents], dtype=bool
     )
-    ignored_keys = _ignored_mask(documents, ignored)
-    pairs = find_pairs(fingerprints, options.k_max, is_reference, ignored_keys, progress, cancel)
-    passages = _without_ignored(
-        find_passages(documents, is_reference, options, progress, cancel), ignored_keys
+    fingerprints, pairs, passages = _compare(
+        documents, is_reference, options, catalog, progress, cancel
     )
+    ignored_keys = _ignored_mask(documents, ignored)
+    pairs = _without_ignored_pairs(pairs, ignored_keys, len(documents))
+    passages = _without_ignored(passages, ignored_keys)
     return ScanResult(
         options=options,
         documents=documents,
@@ -289,12 +292,65 @@ def scan(
     )
 
 
+def _compare(documents, is_reference, options: ScanOptions, catalog, progress, cancel):
+    """Fingerprints, pairs and passages of the documents; from the last scan's results when
+    nothing changed, from its pair graphs when some documents did."""
+    cache = ComparisonCache.beside(catalog.path, _all_roots(options)) if catalog else None
+    if cache is None:
+        fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
+        pairs = find_pairs(fingerprints, options.k_max, is_reference, None, progress, cancel)
+        return (
+            fingerprints,
+            pairs,
+            find_passages(documents, is_reference, options, progress, cancel),
+        )
+    key = _comparison_key(documents, is_reference, options)
+    cached = cache.load(key, options.passages)
+    if cached is not None:
+        return cached
+    fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
+    pairs = find_pairs(
+        fingerprints,
+        options.k_max,
+        is_reference,
+        None,
+        progress,
+        cancel,
+        pair_search=cache.pair_search("documents"),
+    )
+    passages = find_passages(
+        documents,
+        is_reference,
+        options,
+        progress,
+        cancel,
+        pair_search=cache.pair_search("passages"),
+    )
+    cache.store(key, fingerprints, pairs, passages)
+    return fingerprints, pairs, passages
+
+
+def _comparison_key(documents, is_reference: np.ndarray, options: ScanOptions) -> bytes:
+    """Everything the comparison of a scan depends on."""
+    settings = (options.weights, options.k_max, options.passages, options.traditional_to_simplified)
+    files = "\0".join(f"{d.path}\t{d.size}\t{d.mtime_ns}" for d in documents)
+    return comparison_key(
+        [
+            repr(settings).encode(),
+            files.encode("utf-8", "surrogateescape"),
+            b"".join(d.content_hash + d.text_hash for d in documents),
+            np.packbits(is_reference).tobytes(),
+        ]
+    )
+
+
 def find_passages(
     documents: Sequence[FileRecord],
     is_reference: np.ndarray,
     options: ScanOptions,
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
+    pair_search: PairSearch = search_pairs,
 ) -> PassageResult:
     """Passage matches, template and common text, containment of the documents' bodies."""
     return analyze_passages(
@@ -304,6 +360,7 @@ def find_passages(
         options.passages,
         progress=progress,
         cancel=cancel,
+        pair_search=pair_search,
     )
 
 
@@ -439,6 +496,7 @@ def find_pairs(
     ignored: np.ndarray | None = None,
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
+    pair_search: PairSearch = search_pairs,
 ) -> Matches:
     """Pairs within k_max, minus pairs of two reference documents and ignored pairs.
 
@@ -446,13 +504,26 @@ def find_pairs(
     Reports `Progress("comparing", tables done, tables)`.
     """
     progress(Progress("comparing", 0, 1))
-    pairs = HammingIndex(fingerprints, k_max).pairs(
-        progress=lambda done, total: progress(Progress("comparing", done, total)), cancel=cancel
+    groups = Groups.of(fingerprints)
+    found = pair_search(
+        groups.values,
+        k_max,
+        lambda done, total: progress(Progress("comparing", done, total)),
+        cancel,
     )
+    pairs = groups.matches(found, _PAIR_BUDGET)
     progress(Progress("comparing", 1, 1))
     keep = ~(is_reference[pairs.left] & is_reference[pairs.right])
-    if ignored is not None and len(ignored):
-        keep &= ~np.isin(pairs.left * len(fingerprints) + pairs.right, ignored)
+    return _without_ignored_pairs(_subset(pairs, keep), ignored, len(fingerprints))
+
+
+def _without_ignored_pairs(pairs: Matches, ignored: np.ndarray | None, n: int) -> Matches:
+    if ignored is None or len(ignored) == 0:
+        return pairs
+    return _subset(pairs, ~np.isin(pairs.left * n + pairs.right, ignored))
+
+
+def _subset(pairs: Matches, keep: np.ndarray) -> Matches:
     return Matches(pairs.left[keep], pairs.right[keep], pairs.distance[keep])
 
 

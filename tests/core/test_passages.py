@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import core.passages as passages_module
+from core.arrays import bounded_runs
 from core.features import FeatureWeights, stream_features
 from core.passages import (
     PassageOptions,
     analyze_passages,
-    bounded_runs,
     cut_passages,
     passage_fingerprints,
 )
@@ -236,7 +236,7 @@ def planted_corpus(english, chinese) -> list[list[str]]:
     return [
         english[220:226] + source[2:6],
         source,
-        english[230:233] + [source[8], source[3], source[6]] + english[233:236],
+        [*english[230:233], source[8], source[3], source[6], *english[233:236]],
         english[240:244] + heavy + english[244:246],
         chinese[60:66] + [edit_chinese(p, 3) for p in zh_source[1:5]],
         zh_source,
@@ -283,7 +283,7 @@ def test_extension_work_follows_matches_not_document_lengths(english, monkeypatc
     monkeypatch.setattr(passages_module, "_neighbour_matches", counting)
     shared = english[5]
     long_a, long_b = english[20:220], english[400:600]
-    result = analyze([long_a[:100] + [shared] + long_a[100:], long_b[:50] + [shared] + long_b[50:]])
+    result = analyze([[*long_a[:100], shared, *long_a[100:]], [*long_b[:50], shared, *long_b[50:]]])
     assert len(result.partial(0.001)) == 1
     assert sum(compared) <= 4  # the seed and whatever it reached, never 200 × 200 passages
 

@@ -1,0 +1,179 @@
+"""All pairs within k of a set of distinct fingerprints, updated instead of recomputed.
+
+Whether two 64-bit values are within k bits depends on nothing else, so the pairs found
+in one scan stay true in the next: a rescan keeps the previous pairs of the fingerprints
+still present and only searches the added ones, indexed on their own and queried with
+everything else. The result is the same set of pairs a full search gives.
+
+    >>> graph = PairGraph.search(np.array([1, 3, 0xFF], np.uint64), k=1)
+    >>> u, v, d = graph.update(np.array([1, 3, 7, 0xFF], np.uint64)).pairs()
+    >>> u.tolist(), v.tolist(), d.tolist()
+    ([0, 1], [1, 2], [1, 1])
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from core.arrays import bounded_runs, ragged_arange
+from core.index import HammingIndex, Matches, choose_plan
+from core.progress import CancelToken
+
+_Report = Callable[[int, int], None]
+# (sorted distinct values, k, progress, cancel) -> their pairs within k (ids, left < right)
+PairSearch = Callable[[np.ndarray, int, _Report | None, CancelToken | None], Matches]
+
+
+def search_pairs(
+    values: np.ndarray, k: int, progress: _Report | None = None, cancel: CancelToken | None = None
+) -> Matches:
+    """Every pair within k of distinct `values`, from scratch."""
+    return HammingIndex(values, k).pairs(progress=progress, cancel=cancel)
+
+
+@dataclass(frozen=True)
+class PairGraph:
+    """Sorted distinct fingerprints and their pairs within `k` (ids into `values`, u < v)."""
+
+    k: int
+    values: np.ndarray  # uint64, sorted, distinct
+    u: np.ndarray  # int64
+    v: np.ndarray  # int64
+    distance: np.ndarray  # int8
+
+    @classmethod
+    def search(
+        cls,
+        values: np.ndarray,
+        k: int,
+        progress: _Report | None = None,
+        cancel: CancelToken | None = None,
+    ) -> PairGraph:
+        """Every pair within k of sorted distinct `values`, found from scratch."""
+        m = HammingIndex(values, k).pairs(progress=progress, cancel=cancel)
+        return cls(k, values, m.left, m.right, m.distance)
+
+    def update(
+        self,
+        values: np.ndarray,
+        progress: _Report | None = None,
+        cancel: CancelToken | None = None,
+    ) -> PairGraph:
+        """The graph of other sorted distinct `values`, reusing the pairs already known."""
+        pos = np.searchsorted(self.values, values).clip(max=max(len(self.values) - 1, 0))
+        kept = (self.values[pos] == values) if len(self.values) else np.zeros(len(values), bool)
+        if not kept.any():
+            return PairGraph.search(values, self.k, progress, cancel)
+        # old id -> new id, -1 where the value is gone
+        new_id = np.full(len(self.values), -1, np.int64)
+        new_id[pos[kept]] = np.flatnonzero(kept)
+        u, v = new_id[self.u], new_id[self.v]
+        alive = (u >= 0) & (v >= 0)
+        parts = [(u[alive], v[alive], self.distance[alive])]
+        added = np.flatnonzero(~kept)
+        if len(added):
+            parts += _pairs_of_added(values, added, np.flatnonzero(kept), self.k, cancel)
+        if progress is not None:
+            progress(1, 1)
+        u, v, d = (np.concatenate(x) for x in zip(*parts, strict=True))
+        order = np.lexsort((v, u))
+        return PairGraph(self.k, values, u[order], v[order], d[order].astype(np.int8))
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.u, self.v, self.distance
+
+    def save(self, path: Path) -> None:
+        """Write atomically (temp file, then rename)."""
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as f:
+            np.savez(f, k=np.int64(self.k), values=self.values, u=self.u, v=self.v, d=self.distance)
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path, k: int) -> PairGraph | None:
+        """The graph saved at `path` for this k, or None if missing, for another k or unreadable."""
+        try:
+            with np.load(path) as data:
+                if int(data["k"]) != k:
+                    return None
+                graph = cls(k, data["values"], data["u"], data["v"], data["d"])
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return None
+        n = len(graph.values)
+        if len(graph.u) and (graph.u.max() >= n or graph.v.max() >= n):
+            return None
+        return graph
+
+
+def _pairs_of_added(values, added, kept, k: int, cancel):
+    """Pairs among the added values and between added and kept ones (ids into `values`)."""
+    among = HammingIndex(values[added], k).pairs(cancel=cancel)
+    parts = [(added[among.left], added[among.right], among.distance)]
+    if len(kept):
+        # index the few added values and probe with the many kept ones
+        plan = choose_plan(len(added), k, n_queries=len(kept))
+        index = HammingIndex(values[added], k, plan=plan)
+        found = index.query(values[kept], cancel=cancel)
+        a, b = kept[found.left], added[found.right]
+        parts.append((np.minimum(a, b), np.maximum(a, b), found.distance))
+    return parts
+
+
+@dataclass(frozen=True)
+class Groups:
+    """Rows grouped by identical value: the rows of group g are `rows[ptr[g]:ptr[g + 1]]`."""
+
+    values: np.ndarray  # sorted distinct values
+    group: np.ndarray  # int64 group of every row
+    rows: np.ndarray  # int64 rows ordered by group
+    ptr: np.ndarray  # int64, len(values) + 1
+
+    @classmethod
+    def of(cls, values: np.ndarray, rows: np.ndarray | None = None) -> Groups:
+        """Group `values` (of the given row numbers, default 0..n-1) by identical value."""
+        rows = np.arange(len(values)) if rows is None else rows
+        distinct, group = np.unique(values, return_inverse=True)
+        order = np.argsort(group, kind="stable")
+        ptr = np.r_[0, np.cumsum(np.bincount(group, minlength=len(distinct)))].astype(np.int64)
+        return cls(distinct, group, rows[order].astype(np.int64), ptr)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.ptr)
+
+    def row_pairs(self, ga: np.ndarray, gb: np.ndarray, distance: np.ndarray, budget: int):
+        """Row pairs (left < right) of the group pairs (ga, gb), at most about `budget`
+        at a time; a group paired with itself gives its members' pairs once each."""
+        size = self.sizes
+        for lo, hi in bounded_runs(size[ga] * size[gb], budget):
+            a, b, d = ga[lo:hi], gb[lo:hi], distance[lo:hi]
+            owner, k = ragged_arange(size[a] * size[b])
+            i, j = np.divmod(k, size[b][owner])
+            keep = (a[owner] != b[owner]) | (i < j)
+            owner, i, j = owner[keep], i[keep], j[keep]
+            left = self.rows[self.ptr[a[owner]] + i]
+            right = self.rows[self.ptr[b[owner]] + j]
+            yield np.minimum(left, right), np.maximum(left, right), d[owner].astype(np.int8)
+
+    def pairs_with(self, u, v, d, budget: int, skip: np.ndarray | None = None):
+        """Row pairs of the value pairs (u, v, d), identical rows at distance 0 included
+        except in the groups marked in `skip`."""
+        repeated = self.sizes > 1
+        within = np.flatnonzero(repeated if skip is None else repeated & ~skip)
+        return self.row_pairs(
+            np.r_[within, u], np.r_[within, v], np.r_[np.zeros(len(within), np.int8), d], budget
+        )
+
+    def matches(self, found: Matches, budget: int) -> Matches:
+        """Row pairs of the value pairs `found`, sorted by (left, right)."""
+        parts = list(self.pairs_with(found.left, found.right, found.distance, budget))
+        if not parts:
+            return Matches.empty()
+        left, right, distance = (np.concatenate(x) for x in zip(*parts, strict=True))
+        order = np.lexsort((right, left))
+        return Matches(left[order], right[order], distance[order])

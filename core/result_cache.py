@@ -1,0 +1,133 @@
+"""What a scan compared, kept beside the catalog so that a rescan compares only what changed.
+
+- The whole comparison (document fingerprints, pairs, passages) is stored under a key
+  made of every input that shapes it: a rescan with no file changed and the same
+  settings loads it and compares nothing.
+- The pair graphs of distinct fingerprints (documents at k_max, passages at their match
+  distance) are kept too: after some files changed, only the new fingerprints are
+  searched (`core.pair_graph`), and the result is the one a cold scan gives.
+
+Files are written atomically; a missing, stale or damaged file is recomputed, never an
+error, and a cache that cannot be written (read-only folder, full disk) is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import zipfile
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+
+from core.index import Matches
+from core.pair_graph import PairGraph, PairSearch
+from core.passages import CommonText, PairOverlaps, PassageOptions, PassageResult, Passages
+
+# bump when the engine's results change for the same inputs
+RESULT_FORMAT = 2
+_PARTS = {
+    "passages": Passages,
+    "matches": Matches,
+    "overlaps": PairOverlaps,
+    "common_text": CommonText,
+}
+
+
+class ComparisonCache:
+    """Comparison results of one set of scanned folders, in `folder`."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    @classmethod
+    def beside(cls, catalog_path: str, roots: tuple[str, ...]) -> ComparisonCache | None:
+        """The cache for these folders next to the catalog file (None for an in-memory one)."""
+        if catalog_path == ":memory:" or not catalog_path:
+            return None
+        name = hashlib.blake2b("\0".join(sorted(roots)).encode("utf-8", "surrogateescape"))
+        return cls(Path(catalog_path + ".cache") / name.hexdigest()[:24])
+
+    def pair_search(self, name: str) -> PairSearch:
+        """A pair search that starts from the graph kept under `name` and keeps the new one."""
+
+        def search(values, k, progress=None, cancel=None) -> Matches:
+            path = self.folder / f"{name}-pairs.npz"
+            previous = PairGraph.load(path, k)
+            if previous is None:
+                graph = PairGraph.search(values, k, progress, cancel)
+            else:
+                graph = previous.update(values, progress, cancel)
+            self._write(path, graph.save)
+            return Matches(*graph.pairs())
+
+        return search
+
+    def load(self, key: bytes, options: PassageOptions):
+        """(fingerprints, pairs, passages) stored under `key`, or None."""
+        try:
+            with np.load(self.folder / "comparison.npz") as data:
+                if bytes(data["key"]) != key:
+                    return None
+                arrays = {name: data[name] for name in data.files}
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return None
+        pairs = Matches(arrays["pairs.left"], arrays["pairs.right"], arrays["pairs.distance"])
+        return arrays["fingerprints"], pairs, _passages_from(arrays, options)
+
+    def store(
+        self, key: bytes, fingerprints: np.ndarray, pairs: Matches, passages: PassageResult
+    ) -> None:
+        arrays = {"key": np.frombuffer(key, np.uint8), "fingerprints": fingerprints}
+        arrays |= _flat("pairs", pairs)
+        arrays |= _passages_flat(passages)
+
+        def write(path: Path) -> None:
+            tmp = path.with_name(path.name + ".tmp")
+            with open(tmp, "wb") as f:
+                np.savez(f, **arrays)
+            tmp.replace(path)
+
+        self._write(self.folder / "comparison.npz", write)
+
+    def _write(self, path: Path, write) -> None:
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+            write(path)
+        except OSError:
+            pass  # the cache only saves time; the scan's results are complete without it
+
+
+def comparison_key(parts: list[bytes]) -> bytes:
+    digest = hashlib.blake2b(f"format {RESULT_FORMAT}".encode(), digest_size=24)
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return digest.digest()
+
+
+def _flat(prefix: str, value) -> dict[str, np.ndarray]:
+    return {f"{prefix}.{f.name}": getattr(value, f.name) for f in fields(value)}
+
+
+def _passages_flat(result: PassageResult) -> dict[str, np.ndarray]:
+    out = {}
+    for f in fields(result):
+        value = getattr(result, f.name)
+        if f.name in _PARTS:
+            out |= _flat(f"p.{f.name}", value)
+        elif isinstance(value, np.ndarray):
+            out[f"p.{f.name}"] = value
+    return out
+
+
+def _passages_from(arrays: dict[str, np.ndarray], options: PassageOptions) -> PassageResult:
+    values = {"options": options}
+    for f in fields(PassageResult):
+        if f.name in _PARTS:
+            cls = _PARTS[f.name]
+            values[f.name] = cls(*(arrays[f"p.{f.name}.{g.name}"] for g in fields(cls)))
+        elif f.name != "options":
+            values[f.name] = arrays[f"p.{f.name}"]
+    return PassageResult(**values)

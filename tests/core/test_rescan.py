@@ -1,0 +1,162 @@
+"""Rescans: an unchanged folder reuses the last comparison, a changed one equals a cold scan."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import core.scan as scan_module
+from core.catalog import Catalog
+from core.scan import ScanOptions, scan
+from tests.core.test_passages import english_paragraphs
+
+PARAGRAPHS = english_paragraphs()
+
+
+def write_essay(path: Path, rng: random.Random) -> None:
+    """An essay of fresh paragraphs, sometimes with a run copied from a shared pool."""
+    own = rng.sample(PARAGRAPHS[200:], 5)
+    start = rng.randrange(0, 40)
+    copied = PARAGRAPHS[start : start + rng.choice([0, 2, 4])]
+    path.write_text("\n\n".join(own[:3] + copied + own[3:]), encoding="utf-8")
+
+
+def summary(result) -> dict:
+    """Everything a user sees of a scan, by path, independent of document numbering."""
+    paths = [d.path for d in result.documents]
+    partial = result.partial_pairs(0.01)
+    p = result.passages
+    return {
+        "documents": paths,
+        "fingerprints": result.fingerprints.tolist(),
+        "pairs": sorted(
+            (paths[a], paths[b], int(d))
+            for a, b, d in zip(
+                result.pairs.left, result.pairs.right, result.pairs.distance, strict=True
+            )
+        ),
+        "partial": sorted(
+            (paths[a], paths[b], round(float(x), 6), round(float(y), 6))
+            for a, b, x, y in zip(
+                partial.left,
+                partial.right,
+                partial.containment_lr,
+                partial.containment_rl,
+                strict=True,
+            )
+        ),
+        "matches": sorted(zip(p.matches.left.tolist(), p.matches.right.tolist(), strict=True)),
+        "common": p.is_common.tolist(),
+        "template_tokens": p.template_tokens.tolist(),
+    }
+
+
+def options(root: Path) -> ScanOptions:
+    return ScanOptions(roots=(str(root),), workers=0)
+
+
+def test_unchanged_rescan_reuses_the_last_comparison(tmp_path, monkeypatch):
+    root = tmp_path / "essays"
+    root.mkdir()
+    rng = random.Random(3)
+    for i in range(12):
+        write_essay(root / f"e{i}.txt", rng)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        first = scan(options(root), catalog=catalog)
+
+        def fail(*args, **kwargs):
+            raise AssertionError("compared again")
+
+        monkeypatch.setattr(scan_module, "find_passages", fail)
+        monkeypatch.setattr(scan_module, "find_pairs", fail)
+        again = scan(options(root), catalog=catalog)
+    assert summary(again) == summary(first)
+    assert len(first.partial_pairs()) > 0
+
+
+def test_damaged_comparison_cache_is_recomputed(tmp_path):
+    root = tmp_path / "essays"
+    root.mkdir()
+    rng = random.Random(4)
+    for i in range(6):
+        write_essay(root / f"e{i}.txt", rng)
+    path = tmp_path / "catalog.sqlite3"
+    with Catalog(path) as catalog:
+        first = scan(options(root), catalog=catalog)
+    for cached in Path(str(path) + ".cache").rglob("*.npz"):
+        cached.write_bytes(cached.read_bytes()[:200])
+    with Catalog(path) as catalog:
+        again = scan(options(root), catalog=catalog)
+    assert summary(again) == summary(first)
+
+
+operations = st.lists(
+    st.tuples(st.sampled_from(["add", "change", "delete", "touch"]), st.integers(0, 10**6)),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 10**6), steps=operations)
+def test_incremental_rescan_equals_a_cold_scan(tmp_path_factory, seed, steps):
+    tmp = tmp_path_factory.mktemp("rescan")
+    root = tmp / "essays"
+    root.mkdir()
+    rng = random.Random(seed)
+    for i in range(8):
+        write_essay(root / f"e{i}.txt", rng)
+    with Catalog(tmp / "catalog.sqlite3") as catalog:
+        scan(options(root), catalog=catalog)
+        for op, value in steps:
+            files = sorted(root.glob("*.txt"))
+            target = files[value % len(files)] if files else None
+            if op == "add" or target is None:
+                write_essay(root / f"new{value}.txt", random.Random(value))
+            elif op == "change":
+                write_essay(target, random.Random(value))
+                os.utime(target, ns=(value, value + 10**9))
+            elif op == "delete":
+                target.unlink()
+            else:
+                os.utime(target, ns=(value, value + 2 * 10**9))
+            incremental = scan(options(root), catalog=catalog)
+            cold = scan(options(root))
+            assert summary(incremental) == summary(cold)
+
+
+def test_rescan_after_a_change_updates_the_pair_graphs_instead_of_searching(tmp_path, monkeypatch):
+    from core.pair_graph import PairGraph
+
+    root = tmp_path / "essays"
+    root.mkdir()
+    rng = random.Random(5)
+    for i in range(10):
+        write_essay(root / f"e{i}.txt", rng)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        scan(options(root), catalog=catalog)
+        calls = []
+        search, update = PairGraph.search.__func__, PairGraph.update
+
+        def counting_search(cls, values, k, progress=None, cancel=None):
+            calls.append("search")
+            return search(cls, values, k, progress, cancel)
+
+        def counting_update(self, values, progress=None, cancel=None):
+            calls.append("update")
+            return update(self, values, progress, cancel)
+
+        monkeypatch.setattr(PairGraph, "search", classmethod(counting_search))
+        monkeypatch.setattr(PairGraph, "update", counting_update)
+        write_essay(root / "late.txt", random.Random(99))
+        result = scan(options(root), catalog=catalog)
+    assert calls == ["update", "update"]  # documents, then passages
+    assert summary(result) == summary(scan(options(root)))
