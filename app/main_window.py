@@ -37,6 +37,7 @@ from app.cluster_model import (
     ClusterModel,
     DocRole,
 )
+from app.common_model import COL_TEXT, CommonTextModel
 from app.errors_model import ErrorsModel, PathRole
 from app.folder_list import FolderList
 from app.i18n import LANGUAGES, Translations
@@ -117,6 +118,9 @@ class MainWindow(QMainWindow):
         self.partial_proxy.setSourceModel(self.partial_model)
         self.partial_view = _make_partial_view(self.partial_proxy)
         self.tabs.addTab(self.partial_view, "")
+        self.common_model = CommonTextModel(self)
+        self.common_view = _make_common_view(self.common_model)
+        self.tabs.addTab(self.common_view, "")
 
         self.diff_view = _make_diff_view()
         self.right_splitter = QSplitter(Qt.Orientation.Vertical)
@@ -262,6 +266,16 @@ class MainWindow(QMainWindow):
             1, self.tr("Errors (%1)").replace("%1", str(self.errors_model.rowCount()))
         )
         self._update_partial_tab_text()
+        self.tabs.setTabText(
+            3, self.tr("Common text (%1)").replace("%1", f"{self.common_model.rowCount():,}")
+        )
+        self.tabs.setTabToolTip(
+            3,
+            self.tr(
+                "Passages found in many documents (licences, boilerplate, a shared prompt): "
+                "left out of partial copying"
+            ),
+        )
         self.file_menu.setTitle(self.tr("&File"))
         self.edit_menu.setTitle(self.tr("&Edit"))
         self.language_menu.setTitle(self.tr("&Language"))
@@ -399,6 +413,7 @@ class MainWindow(QMainWindow):
         self.scan_status.end()
         self.params.set_k_max(result.k_max)
         self.errors_model.set_records(result.errors)
+        self.common_model.set_result(result)
         self.show_clusters(self.params.k())
         self.statusBar().showMessage(self._finished_message(result), 10000)
         self.retranslate()
@@ -722,6 +737,15 @@ def _make_errors_view(model) -> QTableView:
     view.horizontalHeader().setStretchLastSection(True)
     view.verticalHeader().hide()
     view.setAlternatingRowColors(True)
+    return view
+
+
+def _make_common_view(model) -> QTableView:
+    view = _make_errors_view(model)
+    view.setWordWrap(False)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(COL_TEXT, header.ResizeMode.Stretch)
+    header.setStretchLastSection(False)
     return view
 
 

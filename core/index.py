@@ -344,6 +344,8 @@ class HammingIndex:
             for part in _brute_pairs(self._distinct, k):
                 cancel.check()
                 parts.append(part)
+            if progress is not None:
+                progress(1, 1)
             return _concat3(parts)
         parts = []
         n_tables = len(self.plan.tables)

@@ -672,6 +672,7 @@ def _extend_matches(
         frontier = sorted_unique(np.concatenate(found))
         # two sorted runs: the stable sort merges them in linear time
         known = np.sort(np.concatenate([known, frontier]), kind="stable")
+    progress(1, 1)
     left, right = known // n, known % n
     distance = np.bitwise_count(fingerprints[left] ^ fingerprints[right]).astype(np.int8)
     return Matches(left, right, distance)

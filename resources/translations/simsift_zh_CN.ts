@@ -44,6 +44,29 @@
     </message>
 </context>
 <context>
+    <name>CommonTextModel</name>
+    <message>
+        <location filename="../../app/common_model.py" line="45" />
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/common_model.py" line="46" />
+        <source>Documents</source>
+        <translation>文档数</translation>
+    </message>
+    <message>
+        <location filename="../../app/common_model.py" line="47" />
+        <source>Times</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <location filename="../../app/common_model.py" line="48" />
+        <source>Example</source>
+        <translation>示例</translation>
+    </message>
+</context>
+<context>
     <name>DiffView</name>
     <message>
         <location filename="../../app/diff_view.py" line="209" />
@@ -168,225 +191,235 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="257" />
+        <location filename="../../app/main_window.py" line="261" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="258" />
-        <location filename="../../app/main_window.py" line="271" />
+        <location filename="../../app/main_window.py" line="262" />
+        <location filename="../../app/main_window.py" line="285" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="259" />
+        <location filename="../../app/main_window.py" line="263" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="260" />
+        <location filename="../../app/main_window.py" line="264" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="262" />
+        <location filename="../../app/main_window.py" line="266" />
         <source>Errors (%1)</source>
         <translation>错误（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="265" />
+        <location filename="../../app/main_window.py" line="270" />
+        <source>Common text (%1)</source>
+        <translation>常见文本（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="275" />
+        <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
+        <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="279" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="266" />
+        <location filename="../../app/main_window.py" line="280" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="267" />
+        <location filename="../../app/main_window.py" line="281" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="268" />
+        <location filename="../../app/main_window.py" line="282" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="270" />
+        <location filename="../../app/main_window.py" line="284" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="272" />
+        <location filename="../../app/main_window.py" line="286" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="273" />
+        <location filename="../../app/main_window.py" line="287" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="274" />
+        <location filename="../../app/main_window.py" line="288" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="275" />
+        <location filename="../../app/main_window.py" line="289" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="276" />
+        <location filename="../../app/main_window.py" line="290" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="277" />
+        <location filename="../../app/main_window.py" line="291" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="278" />
+        <location filename="../../app/main_window.py" line="292" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="279" />
+        <location filename="../../app/main_window.py" line="293" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="280" />
+        <location filename="../../app/main_window.py" line="294" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="282" />
+        <location filename="../../app/main_window.py" line="296" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="283" />
-        <location filename="../../app/main_window.py" line="684" />
+        <location filename="../../app/main_window.py" line="297" />
+        <location filename="../../app/main_window.py" line="699" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="289" />
+        <location filename="../../app/main_window.py" line="303" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="370" />
+        <location filename="../../app/main_window.py" line="384" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="388" />
+        <location filename="../../app/main_window.py" line="402" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="411" />
+        <location filename="../../app/main_window.py" line="426" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="419" />
+        <location filename="../../app/main_window.py" line="434" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="427" />
+        <location filename="../../app/main_window.py" line="442" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="464" />
+        <location filename="../../app/main_window.py" line="479" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="479" />
+        <location filename="../../app/main_window.py" line="494" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="483" />
+        <location filename="../../app/main_window.py" line="498" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="597" />
+        <location filename="../../app/main_window.py" line="612" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="606" />
+        <location filename="../../app/main_window.py" line="621" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="609" />
+        <location filename="../../app/main_window.py" line="624" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="610" />
+        <location filename="../../app/main_window.py" line="625" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="629" />
+        <location filename="../../app/main_window.py" line="644" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="630" />
+        <location filename="../../app/main_window.py" line="645" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="636" />
+        <location filename="../../app/main_window.py" line="651" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="646" />
+        <location filename="../../app/main_window.py" line="661" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="653" />
-        <location filename="../../app/main_window.py" line="671" />
+        <location filename="../../app/main_window.py" line="668" />
+        <location filename="../../app/main_window.py" line="686" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="662" />
+        <location filename="../../app/main_window.py" line="677" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="664" />
+        <location filename="../../app/main_window.py" line="679" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="685" />
+        <location filename="../../app/main_window.py" line="700" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="746" />
+        <location filename="../../app/main_window.py" line="770" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
     </message>

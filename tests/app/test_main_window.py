@@ -265,3 +265,72 @@ def test_exports_leave_out_files_moved_to_the_trash(qtbot, window, corpus, tmp_p
     )
     assert str(paths["second"]) in written
     assert str(paths["edited"]) not in written
+
+
+def slow_passages(monkeypatch, reports: list):
+    """Passage matching that takes a while per progress step, so Cancel lands mid-stage."""
+    import core.scan
+
+    real = core.scan.find_passages
+
+    def slow(documents, is_reference, options, progress, cancel=None, **kwargs):
+        def report(p):
+            reports.append(p)
+            time.sleep(0.3)
+            progress(p)
+
+        return real(documents, is_reference, options, report, cancel, **kwargs)
+
+    monkeypatch.setattr(core.scan, "find_passages", slow)
+
+
+def cancel_when_passages_start(qtbot, window, reports: list) -> None:
+    qtbot.waitUntil(lambda: any(r.stage == "passages" for r in reports), timeout=20_000)
+    started = time.monotonic()
+    with qtbot.waitSignal(window.controller.cancelled, timeout=3000):
+        qtbot.mouseClick(window.scan_status._cancel, Qt.MouseButton.LeftButton)
+    assert time.monotonic() - started < 1.5  # within a step, not after the whole stage
+    assert not window.controller.busy
+
+
+def test_cancel_stops_a_scan_while_comparing(qtbot, window, corpus, monkeypatch):
+    root, _ = corpus
+    reports = []
+    slow_passages(monkeypatch, reports)
+    window.folders.add_paths([str(root)])
+    qtbot.mouseClick(window.scan_button, Qt.MouseButton.LeftButton)
+    cancel_when_passages_start(qtbot, window, reports)
+    assert window.result is None
+
+
+def test_cancel_stops_a_reweight_and_keeps_the_last_result(qtbot, window, corpus, monkeypatch):
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    shown = window.result
+    reports = []
+    slow_passages(monkeypatch, reports)
+    window.params._shingle.setValue(2)
+    cancel_when_passages_start(qtbot, window, reports)
+    assert window.controller.reweights_started == 1
+    assert window.result is shown
+
+
+def test_common_text_tab_lists_shared_boilerplate_with_its_document_count(qtbot, window, tmp_path):
+    from tests.core.test_passages import english_paragraphs
+
+    english = english_paragraphs()
+    site = tmp_path / "site"
+    site.mkdir()
+    for i in range(8):
+        (site / f"page{i}.txt").write_text(
+            "\n\n".join([*english[6 * i : 6 * i + 5], english[140]]), encoding="utf-8"
+        )
+    window.folders.add_paths([str(site)])
+    scan_and_wait(qtbot, window)
+    model = window.common_model
+    assert model.rowCount() >= 1
+    assert model.index(0, 1).data() == "8"
+    assert model.index(0, 0).data()[:30] == english[140][:30]
+    assert window.tabs.tabText(3).endswith(f"({model.rowCount()})")
+    assert window.partial_model.rowCount() == 0
