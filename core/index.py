@@ -311,6 +311,10 @@ class HammingIndex:
         """
         k = self._check_k(max_distance)
         u, v, d = self._distinct_pairs(k, progress, cancel)
+        if len(self._distinct) == len(self._fingerprints):
+            # no identical rows: ids map to rows one to one (saves the expansion's copies)
+            left, right = self._rows[u], self._rows[v]
+            return _sorted(Matches(np.minimum(left, right), np.maximum(left, right), d))
         return _sorted(
             _concat([self._identical_row_pairs(), self._expand(u, v, d, symmetric=True)])
         )
@@ -349,11 +353,14 @@ class HammingIndex:
             return _concat3(parts)
         parts = []
         n_tables = len(self.plan.tables)
+        id_type = np.int32 if len(self._distinct) < 1 << 31 else np.int64
         for t in range(n_tables):
             table = self._tables[t] if t in self._tables else self._build_table(t)
             for pos_a, pos_b in _equal_run_pairs(table.prefixes()):
                 cancel.check()
-                parts.append(self._verify(table.ids(pos_a), table.ids(pos_b), self._distinct, t, k))
+                a, b, d = self._verify(table.ids(pos_a), table.ids(pos_b), self._distinct, t, k)
+                # ids usually fit 32 bits: half the memory while pairs pile up over the tables
+                parts.append((a.astype(id_type), b.astype(id_type), d))
             del table
             if progress is not None:
                 progress(t + 1, n_tables)
@@ -515,9 +522,9 @@ def _concat3(parts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)
     a, b, d = zip(*parts, strict=True)
     return (
-        np.concatenate(a).astype(np.int64),
-        np.concatenate(b).astype(np.int64),
-        np.concatenate(d).astype(np.int8),
+        np.concatenate(a, dtype=np.int64),
+        np.concatenate(b, dtype=np.int64),
+        np.concatenate(d, dtype=np.int8),
     )
 
 
@@ -529,5 +536,13 @@ def _concat(parts: list[Matches]) -> Matches:
 
 
 def _sorted(m: Matches) -> Matches:
+    """`m` sorted by (left, right); by one packed int64 key where it fits (less memory)."""
+    n = int(max(m.left.max(), m.right.max())) + 1 if len(m) else 0
+    if n * n < 1 << 56:
+        key = (m.left * n + m.right) << 6 | m.distance.astype(np.int64)
+        key.sort()
+        distance = (key & 63).astype(np.int8)
+        left, right = np.divmod(key >> 6, n)
+        return Matches(left, right, distance)
     order = np.lexsort((m.right, m.left))
     return Matches(m.left[order], m.right[order], m.distance[order])

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -45,6 +46,7 @@ _EXPAND_CHUNK = 1 << 21  # passage pairs made at once from matched fingerprint g
 # passage tokens fingerprinted at once: bounded memory, and numpy calls short enough
 # that a GUI thread waiting for the GIL is never held up for long
 _FINGERPRINT_CHUNK = 1 << 19
+_OVERLAP_CHUNK = 1 << 20  # matched passages measured at once for containment
 _MIN_LENGTH_RATIO = 0.8  # matched passages are about the same length
 
 
@@ -237,15 +239,23 @@ def passage_fingerprints(
         token_mask: optional global bool mask of tokens to leave out.
         progress: called with (passages done, passages) after each bounded step.
     """
-    hashes, is_digit = _concat_streams(streams)
-    user = token_weights(hashes, is_digit, weights)
-    if token_mask is not None:
-        user[token_mask] = 0.0
     fingerprints = np.zeros(len(passages), dtype=np.uint64)
     counts = np.zeros(len(passages), dtype=np.int64)
     for lo, hi in bounded_runs(passages.stop - passages.start, _FINGERPRINT_CHUNK):
+        # only the documents of this step are concatenated: memory stays bounded
+        first, last = int(passages.doc[lo]), int(passages.doc[hi - 1])
+        base = int(passages.offsets[first])
+        hashes, is_digit = _concat_streams(streams[first : last + 1])
+        user = token_weights(hashes, is_digit, weights)
+        if token_mask is not None:
+            user[token_mask[base : base + len(user)]] = 0.0
         fingerprints[lo:hi], counts[lo:hi] = _fingerprint_range(
-            hashes, user, passages.start[lo:hi], passages.stop[lo:hi], weights, shingle_size
+            hashes,
+            user,
+            passages.start[lo:hi] - base,
+            passages.stop[lo:hi] - base,
+            weights,
+            shingle_size,
         )
         if progress is not None:
             progress(hi, len(passages))
@@ -253,7 +263,7 @@ def passage_fingerprints(
 
 
 def _fingerprint_range(hashes, user, start, stop, weights: FeatureWeights, shingle_size: int):
-    """Fingerprints and feature counts of the passages [start, stop) of global positions."""
+    """Fingerprints and feature counts of the passages [start, stop) of `hashes`."""
     owner, positions = _passage_positions(start, stop)
     kept = user[positions] > 0
     owner, positions = owner[kept], positions[kept]
@@ -713,15 +723,27 @@ def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
 def _covered_mask(passages: Passages, chosen: np.ndarray) -> np.ndarray:
     """Global bool mask of the tokens inside any chosen passage."""
     total = int(passages.offsets[-1])
-    delta = np.bincount(passages.start[chosen], minlength=total + 1) - np.bincount(
-        passages.stop[chosen], minlength=total + 1
-    )
-    return np.cumsum(delta[:total]) > 0
+    delta = np.zeros(total + 1, dtype=_count_type(total))
+    np.add.at(delta, passages.start[chosen], 1)
+    np.add.at(delta, passages.stop[chosen], -1)
+    return np.cumsum(delta[:total], dtype=delta.dtype) > 0
+
+
+def _count_type(total: int):
+    """The smallest integer type for counts up to `total` (a token count: 32 bits usually)."""
+    return np.int32 if total < 1 << 31 else np.int64
+
+
+def _prefix_counts(mask: np.ndarray) -> np.ndarray:
+    """prefix[i] = number of set entries in mask[:i]."""
+    prefix = np.zeros(len(mask) + 1, dtype=_count_type(len(mask)))
+    np.cumsum(mask, dtype=prefix.dtype, out=prefix[1:])
+    return prefix
 
 
 def _per_doc_sum(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    prefix = np.r_[0, np.cumsum(mask, dtype=np.int64)]
-    return prefix[offsets[1:]] - prefix[offsets[:-1]]
+    prefix = _prefix_counts(mask)
+    return (prefix[offsets[1:]] - prefix[offsets[:-1]]).astype(np.int64)
 
 
 def _pair_overlaps(
@@ -729,14 +751,7 @@ def _pair_overlaps(
 ) -> PairOverlaps:
     """Containment and similarity of every document pair with matched passages."""
     n_docs = max(passages.n_docs, 1)
-    doc = passages.doc
-    own = np.r_[matches.left, matches.right]  # passage whose tokens are counted
-    other_doc = doc[np.r_[matches.right, matches.left]]
-    group = doc[own] * n_docs + other_doc  # (owner document, other document)
-    matched = _covered_non_template(
-        group, passages.start[own], passages.credit_stop[own], template_mask
-    )
-    keys, counts = matched
+    keys, counts = _matched_tokens(passages, matches, template_mask)
     owner, other = keys // n_docs, keys % n_docs
     # fold (owner, other) and (other, owner) into one row per pair, left < right
     forward = owner < other
@@ -761,12 +776,46 @@ def _pair_overlaps(
     )
 
 
-def _covered_non_template(group, start, stop, template_mask):
-    """Per group: non-template tokens in the union of its [start, stop) intervals."""
-    if len(group) == 0:
+def _matched_tokens(passages: Passages, matches: Matches, template_mask: np.ndarray):
+    """Per (owner document, other document) key: the owner's non-template tokens covered
+    by its passages matched in the other, in bounded steps aligned to whole keys."""
+    n_docs = max(passages.n_docs, 1)
+    doc = passages.doc
+    own = np.r_[matches.left, matches.right]  # passage whose tokens are counted
+    group = doc[own] * n_docs + doc[np.r_[matches.right, matches.left]]
+    order = np.lexsort((passages.start[own], group))
+    own, group = own[order], group[order]
+    del order
+    prefix = _prefix_counts(template_mask)
+    keys, counts = [], []
+    for lo, hi in _aligned_runs(group, _OVERLAP_CHUNK):
+        rows = own[lo:hi]
+        k, c = _covered_non_template(
+            group[lo:hi], passages.start[rows], passages.credit_stop[rows], prefix
+        )
+        keys.append(k)
+        counts.append(c)
+    if not keys:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    order = np.lexsort((start, group))
-    group, start, stop = group[order], start[order], stop[order]
+    return np.concatenate(keys), np.concatenate(counts)
+
+
+def _aligned_runs(sorted_keys: np.ndarray, budget: int) -> list[tuple[int, int]]:
+    """Ranges of about `budget` items of a sorted array, never splitting equal keys."""
+    bounds = [0]
+    while bounds[-1] < len(sorted_keys):
+        cut = min(bounds[-1] + budget, len(sorted_keys))
+        if cut < len(sorted_keys):  # move the cut to the end of the key it falls in
+            cut = int(np.searchsorted(sorted_keys, sorted_keys[cut - 1], side="right"))
+        bounds.append(cut)
+    return list(pairwise(bounds))
+
+
+def _covered_non_template(group, start, stop, prefix):
+    """Per group: non-template tokens in the union of its [start, stop) intervals.
+
+    Input is sorted by (group, start); `prefix` counts template tokens.
+    """
     first = np.r_[True, group[1:] != group[:-1]]
     rank = np.cumsum(first) - 1
     # running max of earlier stops within the group (rank lifts each group above the last)
@@ -776,7 +825,6 @@ def _covered_non_template(group, start, stop, template_mask):
     reach[first] = 0
     lo = np.maximum(start, reach)
     hi = np.maximum(stop, lo)
-    prefix = np.r_[0, np.cumsum(template_mask, dtype=np.int64)]
     fresh = (hi - lo) - (prefix[hi] - prefix[lo])
     counts = np.bincount(rank, weights=fresh).astype(np.int64)
     return group[first], counts

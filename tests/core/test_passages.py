@@ -330,3 +330,17 @@ def test_report_lists_common_text_with_its_document_count(tmp_path, english):
         rows = list(csv.DictReader(f))
     assert rows[0]["documents"] == "8"
     assert rows[0]["text"][:40] == footer[:40]
+
+
+def test_containment_does_not_depend_on_the_step_size(english, chinese, monkeypatch):
+    streams = [token_stream(d) for d in planted_corpus(english, chinese)]
+    whole = analyze_passages(
+        streams, np.zeros(len(streams), bool), FeatureWeights(), PassageOptions()
+    )
+    monkeypatch.setattr(passages_module, "_OVERLAP_CHUNK", 3)
+    stepped = analyze_passages(
+        streams, np.zeros(len(streams), bool), FeatureWeights(), PassageOptions()
+    )
+    assert len(whole.overlaps) >= 4
+    for name in ("left", "right", "matched_left", "matched_right"):
+        assert np.array_equal(getattr(whole.overlaps, name), getattr(stepped.overlaps, name))
