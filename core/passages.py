@@ -532,8 +532,8 @@ def analyze_passages(
 
 @dataclass(frozen=True, slots=True)
 class CommonText:
-    """Passages found in many documents, one row per distinct fingerprint, most widespread
-    first: a representative passage row, in how many documents and how many times."""
+    """Passages found in many documents, most widespread first: a representative passage
+    row, in how many documents and how many times (see `_common_text`)."""
 
     passage: np.ndarray  # int64 passage row
     documents: np.ndarray  # int64
@@ -578,7 +578,7 @@ def _find_matches(
     shared = _SharedText(
         _per_passage(len(passages), usable, template[groups.group]),
         _per_passage(len(passages), usable, common[groups.group]),
-        _common_text(common, groups, docs_in),
+        _common_text(common, groups, docs_in, passages),
     )
     dropped = template | common
     keep = ~(dropped[found.left] | dropped[found.right])
@@ -629,13 +629,20 @@ def _with_neighbours(per_group: np.ndarray, found: Matches) -> np.ndarray:
     return total
 
 
-def _common_text(common: np.ndarray, groups: Groups, docs_in) -> CommonText:
-    chosen = np.flatnonzero(common)
+def _common_text(common: np.ndarray, groups: Groups, docs_in, passages: Passages) -> CommonText:
+    """The common groups found in two or more documents, each shown by its first passage;
+    one row per starting paragraph (a paragraph and the window starting at it read alike).
+    Groups in one document are common as near variants of a listed one."""
+    chosen = np.flatnonzero(common & (docs_in >= 2))
     chosen = chosen[np.argsort(-docs_in[chosen], kind="stable")]
+    first = groups.rows[groups.ptr[chosen]]
+    start_key = passages.doc[first] * (int(passages.para_stop.max(initial=0)) + 1)
+    _, keep = np.unique(start_key + passages.para_start[first], return_index=True)
+    keep.sort()
     return CommonText(
-        groups.rows[groups.ptr[chosen]],
-        docs_in[chosen].astype(np.int64),
-        groups.sizes[chosen].astype(np.int64),
+        first[keep],
+        docs_in[chosen[keep]].astype(np.int64),
+        groups.sizes[chosen[keep]].astype(np.int64),
     )
 
 
