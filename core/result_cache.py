@@ -27,6 +27,7 @@ from core.passages import CommonText, PairOverlaps, PassageOptions, PassageResul
 
 # bump when the engine's results change for the same inputs
 RESULT_FORMAT = 2
+KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,
     "matches": Matches,
@@ -95,8 +96,18 @@ class ComparisonCache:
         try:
             os.makedirs(self.folder, exist_ok=True)
             write(path)
+            _forget_old_folder_sets(self.folder.parent)
         except OSError:
             pass  # the cache only saves time; the scan's results are complete without it
+
+
+def _forget_old_folder_sets(parent: Path) -> None:
+    """Keep the caches of the `KEEP_FOLDER_SETS` folder sets written last (they are large)."""
+    sets = sorted(parent.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in sets[KEEP_FOLDER_SETS:]:
+        for file in old.iterdir():
+            file.unlink()
+        old.rmdir()
 
 
 def comparison_key(parts: list[bytes]) -> bytes:

@@ -160,3 +160,20 @@ def test_rescan_after_a_change_updates_the_pair_graphs_instead_of_searching(tmp_
         result = scan(options(root), catalog=catalog)
     assert calls == ["update", "update"]  # documents, then passages
     assert summary(result) == summary(scan(options(root)))
+
+
+def test_cache_keeps_only_the_most_recent_folder_sets(tmp_path, monkeypatch):
+    import core.result_cache as cache_module
+
+    monkeypatch.setattr(cache_module, "KEEP_FOLDER_SETS", 2)
+    rng = random.Random(6)
+    path = tmp_path / "catalog.sqlite3"
+    for name in ("a", "b", "c"):
+        root = tmp_path / name
+        root.mkdir()
+        for i in range(3):
+            write_essay(root / f"e{i}.txt", rng)
+        with Catalog(path) as catalog:
+            scan(options(root), catalog=catalog)
+    kept = list(Path(str(path) + ".cache").iterdir())
+    assert len(kept) == 2
