@@ -46,6 +46,9 @@ _EXPAND_CHUNK = 1 << 21  # passage pairs made at once from matched fingerprint g
 # passage tokens fingerprinted at once: bounded memory, and numpy calls short enough
 # that a GUI thread waiting for the GIL is never held up for long
 _FINGERPRINT_CHUNK = 1 << 19
+# a passage repeated this often (say one paragraph pasted all through a huge file) is common
+# text whatever its document count: its passage pairs would grow with the square of it
+_MAX_GROUP_PASSAGES = 1000
 _OVERLAP_CHUNK = 1 << 20  # matched passages measured at once for containment
 _MIN_LENGTH_RATIO = 0.8  # matched passages are about the same length
 
@@ -65,8 +68,9 @@ class PassageOptions:
         min_features: passages with fewer distinct features are too short to fingerprint.
         common_share: a passage found in more than this share of the documents ...
         common_min_docs: ... and in at least this many documents is common text;
-        common_max_count: so is a passage found more than this many times in all
-            (MOSS's `-m`): boilerplate shared by hundreds of documents in a large archive.
+        common_max_docs: so is a passage found in more than this many documents, however
+            many there are (MOSS's `-m`, Dolos's maximum fingerprint share): licences and
+            boilerplate in an archive, a prompt shared by a group of essays.
         partial_threshold: a pair is partial when either containment reaches this.
     """
 
@@ -78,7 +82,7 @@ class PassageOptions:
     min_features: int = 8
     common_share: float = 0.2
     common_min_docs: int = 5
-    common_max_count: int = 100
+    common_max_docs: int = 10
     partial_threshold: float = 0.2
 
     def __post_init__(self) -> None:
@@ -96,8 +100,8 @@ class PassageOptions:
             raise ValueError(f"shingle_size must be between 1 and 8, not {self.shingle_size}")
         if not 0.0 <= self.common_share <= 1.0:
             raise ValueError(f"common_share must be between 0 and 1, not {self.common_share}")
-        if self.common_max_count < 2:
-            raise ValueError(f"common_max_count must be at least 2, not {self.common_max_count}")
+        if self.common_max_docs < 2:
+            raise ValueError(f"common_max_docs must be at least 2, not {self.common_max_docs}")
         if not 0.0 <= self.partial_threshold <= 1.0:
             raise ValueError(
                 f"partial_threshold must be between 0 and 1, not {self.partial_threshold}"
@@ -565,7 +569,7 @@ def _find_matches(
 
     Passages are grouped by identical fingerprint; groups are matched with each other
     in the index, template and common groups are found and dropped, and only the
-    remaining groups (at most `common_max_count` passages each) are expanded back to
+    remaining groups (at most `_MAX_GROUP_PASSAGES` passages each) are expanded back to
     passage pairs.
     """
     doc = passages.doc
@@ -601,7 +605,8 @@ def _per_passage(n: int, usable: np.ndarray, values: np.ndarray) -> np.ndarray:
 def _shared_groups(group, group_doc, is_reference, found: Matches, options: PassageOptions):
     """Per fingerprint group: template (holds or neighbours a reference passage), common
     (with its neighbours, in more than `common_share` and at least `common_min_docs` of
-    the ordinary documents, or more than `common_max_count` times), and its document count.
+    the ordinary documents, or more than `common_max_docs` documents; or more than
+    `_MAX_GROUP_PASSAGES` times, so no group pair expands quadratically), and its document count.
     """
     n_groups = int(group.max()) + 1 if len(group) else 0
     has_reference = np.zeros(n_groups, dtype=bool)
@@ -618,7 +623,7 @@ def _shared_groups(group, group_doc, is_reference, found: Matches, options: Pass
     template[found.right[has_reference[found.left]]] = True
     n_ordinary = int((~is_reference).sum())
     common = (holders > options.common_share * n_ordinary) & (holders >= options.common_min_docs)
-    common |= times > options.common_max_count
+    common |= (holders > options.common_max_docs) | (times > _MAX_GROUP_PASSAGES)
     return template, common, docs_in
 
 

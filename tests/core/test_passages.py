@@ -257,16 +257,16 @@ def test_extension_along_documents_finds_what_comparing_all_passages_found(
     assert found == all_pairs_extension(result, streams, options)
 
 
-def test_passage_found_more_than_max_count_times_is_common_text(english):
+def test_passage_found_in_more_than_max_docs_documents_is_common_text(english):
     licence = english[130:132]
     essays = [licence + english[6 * i : 6 * i + 5] for i in range(12)]
     essays.append(english[300:304] + english[6:9])  # a real partial copy of essay 1
-    result = analyze(essays, common_max_count=10, common_share=1.0)
+    result = analyze(essays, common_max_docs=10, common_share=1.0)
     pairs = set(zip(result.partial().left.tolist(), result.partial().right.tolist(), strict=True))
     assert pairs == {(1, 12)}
     assert result.is_common.any() and len(result.common_text) >= 1
     assert result.common_text.documents[0] == 12
-    kept = analyze(essays, common_max_count=20, common_share=1.0)
+    kept = analyze(essays, common_max_docs=30, common_share=1.0)
     assert len(kept.partial()) > 60  # the licence alone pairs every essay with every other
     assert not kept.is_common.any()
 
