@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import random
+import resource
 import shutil
 import sys
 import tempfile
@@ -152,11 +153,13 @@ def rescan_figure(tmp: Path, n_files: int, kind: str) -> None:
         (folder / f"e{i}.txt").write_text("\n\n".join(essay), encoding="utf-8")
     catalog = tmp / f"rescan-{kind}.sqlite3"
     cold, t_cold = timed_scan(folder, 2, catalog)
+    peak_cold = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     warm, t_warm = timed_scan(folder, 2, catalog)
     print(
         f"\nRescan of an unchanged {n_files:,}-file folder of {kind} essays: {t_warm:.1f} s "
         f"(first scan {t_cold:.1f} s, {len(cold.documents) / t_cold:.0f} docs/s on 2 processes; "
-        f"{warm.reused:,} files reused)"
+        f"{warm.reused:,} files reused; peak RSS of this process {peak_cold:.0f} MB, "
+        f"{len(cold.partial_pairs()):,} partial pairs)"
     )
 
 

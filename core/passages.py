@@ -520,7 +520,7 @@ def analyze_passages(
         passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
     )
     template_tokens = _per_doc_sum(template_mask, passages.offsets)
-    overlaps = _pair_overlaps(passages, matches, template_mask, template_tokens)
+    overlaps = _pair_overlaps(passages, matches, template_mask, template_tokens, steps.cancel)
     return PassageResult(
         options,
         passages,
@@ -759,11 +759,15 @@ def _per_doc_sum(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 
 def _pair_overlaps(
-    passages: Passages, matches: Matches, template_mask: np.ndarray, template_tokens: np.ndarray
+    passages: Passages,
+    matches: Matches,
+    template_mask: np.ndarray,
+    template_tokens: np.ndarray,
+    cancel: CancelToken,
 ) -> PairOverlaps:
     """Containment and similarity of every document pair with matched passages."""
     n_docs = max(passages.n_docs, 1)
-    keys, counts = _matched_tokens(passages, matches, template_mask)
+    keys, counts = _matched_tokens(passages, matches, template_mask, cancel)
     owner, other = keys // n_docs, keys % n_docs
     # fold (owner, other) and (other, owner) into one row per pair, left < right
     forward = owner < other
@@ -788,7 +792,9 @@ def _pair_overlaps(
     )
 
 
-def _matched_tokens(passages: Passages, matches: Matches, template_mask: np.ndarray):
+def _matched_tokens(
+    passages: Passages, matches: Matches, template_mask: np.ndarray, cancel: CancelToken
+):
     """Per (owner document, other document) key: the owner's non-template tokens covered
     by its passages matched in the other, in bounded steps aligned to whole keys."""
     n_docs = max(passages.n_docs, 1)
@@ -801,6 +807,7 @@ def _matched_tokens(passages: Passages, matches: Matches, template_mask: np.ndar
     prefix = _prefix_counts(template_mask)
     keys, counts = [], []
     for lo, hi in _aligned_runs(group, _OVERLAP_CHUNK):
+        cancel.check()
         rows = own[lo:hi]
         k, c = _covered_non_template(
             group[lo:hi], passages.start[rows], passages.credit_stop[rows], prefix
