@@ -146,10 +146,11 @@ class Groups:
     def sizes(self) -> np.ndarray:
         return np.diff(self.ptr)
 
-    def row_pairs(self, ga: np.ndarray, gb: np.ndarray, distance: np.ndarray, budget: int):
+    def row_pairs(self, ga, gb, distance, budget: int, sizes: np.ndarray | None = None):
         """Row pairs (left < right) of the group pairs (ga, gb), at most about `budget`
-        at a time; a group paired with itself gives its members' pairs once each."""
-        size = self.sizes
+        at a time; a group paired with itself gives its members' pairs once each.
+        `sizes` may cap how many of each group's rows take part (its first ones)."""
+        size = self.sizes if sizes is None else sizes
         for lo, hi in bounded_runs(size[ga] * size[gb], budget):
             a, b, d = ga[lo:hi], gb[lo:hi], distance[lo:hi]
             owner, k = ragged_arange(size[a] * size[b])
@@ -169,11 +170,34 @@ class Groups:
             np.r_[within, u], np.r_[within, v], np.r_[np.zeros(len(within), np.int8), d], budget
         )
 
-    def matches(self, found: Matches, budget: int) -> Matches:
-        """Row pairs of the value pairs `found`, sorted by (left, right)."""
-        parts = list(self.pairs_with(found.left, found.right, found.distance, budget))
-        if not parts:
-            return Matches.empty()
+    def matches(self, found: Matches, budget: int, max_copies: int | None = None) -> Matches:
+        """Row pairs of the value pairs `found`, sorted by (left, right).
+
+        A group of more than `max_copies` identical rows is not expanded to all its pairs
+        (50,000 identical files would be 1.25 billion): its first row pairs with each
+        other row and stands for the group in pairs with other groups. Clusters (connected
+        rows) are the same; only the pair list is shorter.
+        """
+        sizes = self.sizes
+        large = sizes > max_copies if max_copies is not None else np.zeros(len(sizes), bool)
+        parts = list(
+            self.row_pairs(
+                np.r_[np.flatnonzero((sizes > 1) & ~large), found.left],
+                np.r_[np.flatnonzero((sizes > 1) & ~large), found.right],
+                np.r_[np.zeros(int(((sizes > 1) & ~large).sum()), np.int8), found.distance],
+                budget,
+                np.where(large, 1, sizes),
+            )
+        )
+        parts += [self._stars(np.flatnonzero(large))]
         left, right, distance = (np.concatenate(x) for x in zip(*parts, strict=True))
         order = np.lexsort((right, left))
         return Matches(left[order], right[order], distance[order])
+
+    def _stars(self, groups: np.ndarray):
+        """The first row of each group paired with each of the group's other rows."""
+        owner, k = ragged_arange(self.sizes[groups] - 1)
+        first = self.rows[self.ptr[groups]]
+        others = self.rows[self.ptr[groups][owner] + k + 1]
+        left, right = first[owner], others
+        return np.minimum(left, right), np.maximum(left, right), np.zeros(len(left), np.int8)

@@ -43,6 +43,8 @@ DEFAULT_K_MAX = 10  # the k slider reaches past the default without a rescan
 MAX_K = 16
 _STORE_BATCH = 100
 _PAIR_BUDGET = 1 << 22  # document pairs made at once from pairs of distinct fingerprints
+# more identical copies than this are listed as pairs with the first copy, not all pairs
+MAX_LISTED_COPIES = 1000
 
 
 @dataclass(frozen=True)
@@ -511,7 +513,7 @@ def find_pairs(
         lambda done, total: progress(Progress("comparing", done, total)),
         cancel,
     )
-    pairs = groups.matches(found, _PAIR_BUDGET)
+    pairs = groups.matches(found, _PAIR_BUDGET, MAX_LISTED_COPIES)
     progress(Progress("comparing", 1, 1))
     keep = ~(is_reference[pairs.left] & is_reference[pairs.right])
     return _without_ignored_pairs(_subset(pairs, keep), ignored, len(fingerprints))

@@ -57,3 +57,38 @@ def test_saved_graph_loads_only_for_its_k_and_survives_damage(tmp_path):
     path.write_bytes(path.read_bytes()[:100])
     assert PairGraph.load(path, 4) is None
     assert PairGraph.load(tmp_path / "missing.npz", 4) is None
+
+
+def components(n: int, left, right) -> list[int]:
+    parent = list(range(n))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in zip(left.tolist(), right.tolist(), strict=True):
+        parent[find(a)] = find(b)
+    return [find(x) for x in range(n)]
+
+
+def test_many_identical_copies_are_listed_with_the_first_and_cluster_the_same():
+    from core.pair_graph import Groups, search_pairs
+
+    rng = np.random.default_rng(2)
+    values = np.r_[np.full(40, 7, np.uint64), np.full(30, 8, np.uint64), near_copies(rng, 50)]
+    groups = Groups.of(values)
+    found = search_pairs(groups.values, 3)
+    every = groups.matches(found, 1 << 20)
+    capped = groups.matches(found, 1 << 20, max_copies=10)
+    assert len(every) > 40 * 39 // 2 and len(capped) < len(every) / 4
+    labels = components(len(values), every.left, every.right)
+    assert _same_partition(labels, components(len(values), capped.left, capped.right))
+    assert set(zip(capped.left.tolist(), capped.right.tolist(), strict=True)) <= set(
+        zip(every.left.tolist(), every.right.tolist(), strict=True)
+    )
+
+
+def _same_partition(a: list[int], b: list[int]) -> bool:
+    return len(set(zip(a, b, strict=True))) == len(set(a)) == len(set(b))
