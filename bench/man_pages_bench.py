@@ -2,6 +2,7 @@
 
     python bench/man_pages_bench.py render --out /tmp/man_txt   # once: groff every page
     python bench/man_pages_bench.py scan --corpus /tmp/man_txt  # cold, unchanged, 1% changed
+    python bench/man_pages_bench.py cancel --corpus /tmp/man_txt  # Cancel latency, passages
 
 Man pages are full of shared boilerplate (licence blocks, "Report bugs to ...", section
 skeletons, translations of the same page), which is what a real archive looks like.
@@ -134,6 +135,36 @@ def scan_bench(corpus: Path, workers: int) -> None:
         )
 
 
+def cancel_bench(corpus: Path, workers: int) -> None:
+    """How long the compare stage takes to stop after Cancel, at several points in it."""
+    import threading
+
+    from core.progress import Cancelled, CancelToken
+    from core.scan import find_passages
+
+    result = scan(ScanOptions(roots=(str(corpus),), workers=workers))
+    options = result.options
+    for delay in (0.5, 2, 5, 10, 20, 30, 45):
+        token, stopped = CancelToken(), {}
+
+        def run(token=token, stopped=stopped) -> None:
+            try:
+                find_passages(result.documents, result.is_reference, options, cancel=token)
+            except Cancelled:
+                stopped["at"] = time.perf_counter()
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        time.sleep(delay)
+        asked = time.perf_counter()
+        token.cancel()
+        thread.join()
+        if "at" in stopped:
+            print(f"cancel after {delay:4.1f} s: stopped {stopped['at'] - asked:.3f} s later")
+        else:
+            print(f"cancel after {delay:4.1f} s: the stage had already finished")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -142,9 +173,14 @@ def main() -> None:
     s = sub.add_parser("scan")
     s.add_argument("--corpus", type=Path, required=True)
     s.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    c = sub.add_parser("cancel")
+    c.add_argument("--corpus", type=Path, required=True)
+    c.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     args = parser.parse_args()
     if args.command == "render":
         render(args.out)
+    elif args.command == "cancel":
+        cancel_bench(args.corpus, args.workers)
     else:
         scan_bench(args.corpus, args.workers)
 
