@@ -74,6 +74,9 @@ class ScanStatus(QWidget):
 
     def _counts_text(self, progress: Progress) -> str:
         stage = self._stage_name(progress.stage)
+        if progress.stage in _STEPS_NOT_FILES and progress.total > 0:
+            share = f"{100 * progress.done // progress.total}"
+            return self.tr("%1: %2%").replace("%1", stage).replace("%2", share)
         if progress.total > 0:
             return (
                 self.tr("%1: %2 of %3")
@@ -97,6 +100,8 @@ class ScanStatus(QWidget):
         rate, eta = throughput(progress.done, progress.total, elapsed)
         if rate is None:
             return ""
+        if progress.stage in _STEPS_NOT_FILES:  # tables or thousandths: no rate to show
+            return self.tr("%1 left").replace("%1", format_duration(eta)) if eta else ""
         text = self.tr("%1 files/s").replace("%1", f"{rate:,.1f}")
         if eta is not None:
             text += " · " + self.tr("%1 left").replace("%1", format_duration(eta))
@@ -105,6 +110,10 @@ class ScanStatus(QWidget):
     def _on_cancel(self) -> None:
         self._cancel.setEnabled(False)
         self.cancel_requested.emit()
+
+
+# stages whose progress counts index tables or thousandths of the work, not files
+_STEPS_NOT_FILES = frozenset({"comparing", "passages"})
 
 
 def throughput(done: int, total: int, elapsed: float) -> tuple[float | None, float | None]:

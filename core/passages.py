@@ -392,7 +392,7 @@ class PassageResult:
             (passage rows, left < right).
         overlaps: every document pair with at least one matched passage.
         is_common: bool per passage: found in many documents.
-        common_text: the common passages, one per distinct fingerprint.
+        common_text: the common passages to list (see `CommonText`).
     """
 
     options: PassageOptions

@@ -298,18 +298,11 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
     """Fingerprints, pairs and passages of the documents; from the last scan's results when
     nothing changed, from its pair graphs when some documents did."""
     cache = ComparisonCache.beside(catalog.path, _all_roots(options)) if catalog else None
-    if cache is None:
-        fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
-        pairs = find_pairs(fingerprints, options.k_max, is_reference, None, progress, cancel)
-        return (
-            fingerprints,
-            pairs,
-            find_passages(documents, is_reference, options, progress, cancel),
-        )
-    key = _comparison_key(documents, is_reference, options)
-    cached = cache.load(key, options.passages)
-    if cached is not None:
-        return cached
+    if cache is not None:
+        key = _comparison_key(documents, is_reference, options)
+        cached = cache.load(key, options.passages)
+        if cached is not None:
+            return cached
     fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
     pairs = find_pairs(
         fingerprints,
@@ -318,7 +311,7 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         None,
         progress,
         cancel,
-        pair_search=cache.pair_search("documents"),
+        pair_search=cache.pair_search("documents") if cache else search_pairs,
     )
     passages = find_passages(
         documents,
@@ -326,9 +319,10 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         options,
         progress,
         cancel,
-        pair_search=cache.pair_search("passages"),
+        pair_search=cache.pair_search("passages") if cache else search_pairs,
     )
-    cache.store(key, fingerprints, pairs, passages)
+    if cache is not None:
+        cache.store(key, fingerprints, pairs, passages)
     return fingerprints, pairs, passages
 
 

@@ -564,46 +564,52 @@
     </message>
     <message>
         <location filename="../../app/scan_status.py" line="79" />
+        <source>%1: %2%</source>
+        <translation>%1：%2%</translation>
+    </message>
+    <message>
+        <location filename="../../app/scan_status.py" line="82" />
         <source>%1: %2 of %3</source>
         <translation>%1：%2 / %3</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="84" />
+        <location filename="../../app/scan_status.py" line="87" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="88" />
+        <location filename="../../app/scan_status.py" line="91" />
         <source>Finding files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="89" />
+        <location filename="../../app/scan_status.py" line="92" />
         <source>Reading</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="90" />
+        <location filename="../../app/scan_status.py" line="93" />
         <source>Fingerprinting</source>
         <translation>计算指纹</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="91" />
+        <location filename="../../app/scan_status.py" line="94" />
         <source>Comparing</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="92" />
+        <location filename="../../app/scan_status.py" line="95" />
         <source>Matching passages</source>
         <translation>匹配段落</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="100" />
+        <location filename="../../app/scan_status.py" line="105" />
         <source>%1 files/s</source>
         <translation>%1 个文件/秒</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="102" />
+        <location filename="../../app/scan_status.py" line="104" />
+        <location filename="../../app/scan_status.py" line="107" />
         <source>%1 left</source>
         <translation>剩余 %1</translation>
     </message>
