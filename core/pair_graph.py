@@ -55,7 +55,7 @@ class PairGraph:
         cancel: CancelToken | None = None,
     ) -> PairGraph:
         """Every pair within k of sorted distinct `values`, found from scratch."""
-        m = HammingIndex(values, k).pairs(progress=progress, cancel=cancel)
+        m = search_pairs(values, k, progress, cancel)
         return cls(k, values, m.left, m.right, m.distance)
 
     def update(
