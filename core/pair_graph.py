@@ -38,7 +38,8 @@ def search_pairs(
 
 @dataclass(frozen=True)
 class PairGraph:
-    """Sorted distinct fingerprints and their pairs within `k` (ids into `values`, u < v)."""
+    """Sorted distinct fingerprints and their pairs within `k` (ids into `values`, u < v,
+    in no particular order)."""
 
     k: int
     values: np.ndarray  # uint64, sorted, distinct
@@ -81,8 +82,7 @@ class PairGraph:
         if progress is not None:
             progress(1, 1)
         u, v, d = (np.concatenate(x) for x in zip(*parts, strict=True))
-        order = np.lexsort((v, u))
-        return PairGraph(self.k, values, u[order], v[order], d[order].astype(np.int8))
+        return PairGraph(self.k, values, u, v, d.astype(np.int8))
 
     def pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.u, self.v, self.distance
