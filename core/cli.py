@@ -37,6 +37,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="report a pair as partial when this share of either document (0..1) is "
         f"found in the other (default {PassageOptions().partial_threshold})",
     )
+    defaults = PassageOptions()
+    s.add_argument(
+        "--common-docs",
+        type=int,
+        default=defaults.common_max_docs,
+        metavar="N",
+        help="text found in more than N documents is common text, never copying "
+        f"(default {defaults.common_max_docs})",
+    )
+    s.add_argument(
+        "--common-share",
+        type=float,
+        default=defaults.common_share,
+        metavar="SHARE",
+        help="so is text found in more than this share of the documents (and in at least "
+        f"{defaults.common_min_docs}) (default {defaults.common_share})",
+    )
     s.add_argument(
         "--exclude", action="append", default=[], metavar="GLOB", help="skip matching files"
     )
@@ -61,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--k must be between 0 and {MAX_K}, not {args.k}")
     if not 0.0 <= args.partial_threshold <= 1.0:
         parser.error(f"--partial-threshold must be between 0 and 1, not {args.partial_threshold}")
+    if args.common_docs < 2:
+        parser.error(f"--common-docs must be at least 2, not {args.common_docs}")
+    if not 0.0 <= args.common_share <= 1.0:
+        parser.error(f"--common-share must be between 0 and 1, not {args.common_share}")
     if args.workers is not None and args.workers < 0:
         parser.error("--workers must be 0 or more")
     return run_scan(args)
@@ -72,7 +93,11 @@ def run_scan(args: argparse.Namespace) -> int:
         reference_roots=tuple(args.reference),
         exclude=tuple(args.exclude),
         k_max=args.k,
-        passages=PassageOptions(partial_threshold=args.partial_threshold),
+        passages=PassageOptions(
+            partial_threshold=args.partial_threshold,
+            common_max_docs=args.common_docs,
+            common_share=args.common_share,
+        ),
         **({"workers": args.workers} if args.workers is not None else {}),
     )
     reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
@@ -134,6 +159,9 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
         + f" in {len(clusters)} clusters",
         f"{len(result.partial_pairs())} partial pairs (containment >= "
         f"{result.options.passages.partial_threshold:.0%})",
+        f"{len(result.passages.common_text)} common passages (found in more than "
+        f"{result.options.passages.common_max_docs} documents or "
+        f"{result.options.passages.common_share:.0%} of them; left out of partial copying)",
     ]
     for record in result.errors[:10]:
         lines.append(f"  error: {record.path}: {record.message}")

@@ -95,3 +95,26 @@ def test_second_scan_reuses_the_catalog(tmp_path):
     assert second.returncode == 0, second.stderr
     documents = int(second.stdout.split("documents read")[0].split(":")[-1])
     assert f"({documents} unchanged since the last scan)" in second.stdout
+
+
+def test_common_text_threshold_is_a_setting(tmp_path):
+    from tests.core.test_passages import english_paragraphs
+
+    english = english_paragraphs()
+    site = tmp_path / "site"
+    site.mkdir()
+    for i in range(8):  # a footer in 8 pages: common above 7 documents, copying below
+        paragraphs = [*english[6 * i : 6 * i + 5], english[140]]
+        (site / f"page{i}.txt").write_text("\n\n".join(paragraphs), encoding="utf-8")
+    args = ("--no-catalog", "--partial-threshold", "0.05")
+    common = run_cli("scan", str(site), "--out", str(tmp_path / "a"), *args, "--common-docs", "7")
+    assert common.returncode == 0, common.stderr
+    assert "0 partial pairs" in common.stdout
+    assert (tmp_path / "a" / "common.csv").read_text(encoding="utf-8-sig").count("\n") >= 2
+    copying = run_cli(
+        "scan", str(site), "--out", str(tmp_path / "b"), *args,
+        "--common-docs", "40", "--common-share", "1",
+    )  # fmt: skip
+    assert "28 partial pairs" in copying.stdout  # every page with every other: 8 × 7 / 2
+    bad = run_cli("scan", str(site), "--common-docs", "1")
+    assert bad.returncode == 2 and "--common-docs must be at least 2" in bad.stderr
