@@ -7,6 +7,7 @@ the GUI thread, when a result arrives by signal.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +49,7 @@ from app.scan_worker import ScanController
 from app.settings import Settings
 from core.cluster_edit import without_files, without_pair
 from core.features import FeatureWeights
+from core.passages import PassageOptions
 from core.scan import DEFAULT_K_MAX, ScanOptions, ScanResult
 
 
@@ -329,6 +331,7 @@ class MainWindow(QMainWindow):
         self.folders.add_paths(s.reference_folders, reference=True)
         self.folders.set_exclude_text(s.exclude)
         self.params.set_weights(s.weights)
+        self.params.set_common_docs(s.common_docs)
         self.params.set_k(min(s.k, DEFAULT_K_MAX))
         for key, restore in (
             ("geometry", self.restoreGeometry),
@@ -349,6 +352,7 @@ class MainWindow(QMainWindow):
         s.reference_folders = self.folders.reference_folders()
         s.exclude = self.folders.exclude_text()
         s.weights = self.params.weights()
+        s.common_docs = self.params.common_docs()
         s.k = self.params.k()
         s.set_geometry("geometry", self.saveGeometry())
         s.set_geometry("state", self.saveState())
@@ -372,6 +376,7 @@ class MainWindow(QMainWindow):
             exclude=tuple(self.folders.exclude_patterns()),
             weights=self.params.weights(),
             k_max=DEFAULT_K_MAX,
+            passages=PassageOptions(common_max_docs=self.params.common_docs()),
             **extra,
         )
 
@@ -388,10 +393,18 @@ class MainWindow(QMainWindow):
         self.controller.start_scan(self.scan_options(), self._ignored_pairs())
 
     def apply_weights(self, weights: FeatureWeights) -> None:
-        """Re-fingerprint the scanned documents with new weights (no file is read again)."""
-        if self.result is None or self.controller.busy or weights == self.result.options.weights:
+        """Re-fingerprint the scanned documents with new weights and match passages with
+        the shown common-text threshold (no file is read again)."""
+        if self.result is None or self.controller.busy:
             return
-        self.controller.start_reweight(self.result, weights, self._ignored_pairs())
+        passages = self._passage_options()
+        if weights == self.result.options.weights and passages == self.result.options.passages:
+            return
+        self.controller.start_reweight(self.result, weights, self._ignored_pairs(), passages)
+
+    def _passage_options(self) -> PassageOptions:
+        base = self.result.options.passages if self.result is not None else PassageOptions()
+        return replace(base, common_max_docs=self.params.common_docs())
 
     def _ignored_pairs(self) -> set[frozenset[str]]:
         return self.catalog.ignored_pairs() if self.catalog is not None else set()
@@ -418,8 +431,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self._finished_message(result), 10000)
         self.retranslate()
         self._update_actions()
-        if self.params.weights() != result.options.weights:
-            self.apply_weights(self.params.weights())  # weights edited while the job ran
+        if (
+            self.params.weights() != result.options.weights
+            or self._passage_options() != result.options.passages
+        ):
+            self.apply_weights(self.params.weights())  # edited while the job ran
 
     def _finished_message(self, result: ScanResult) -> str:
         return (

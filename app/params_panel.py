@@ -22,13 +22,15 @@ from PySide6.QtWidgets import (
 )
 
 from core.features import TF_SCHEMES, FeatureWeights
+from core.passages import PassageOptions
 from core.scan import DEFAULT_K, DEFAULT_K_MAX
 
 WEIGHTS_DELAY_MS = 600  # wait for the user to stop typing before re-fingerprinting
 
 
 class ParamsPanel(QWidget):
-    """Emits `k_changed` at once and `weights_changed` once edits settle."""
+    """Emits `k_changed` at once and `weights_changed` once edits of the weights or of the
+    common-text threshold settle."""
 
     k_changed = Signal(int)
     weights_changed = Signal(object)  # FeatureWeights
@@ -63,6 +65,9 @@ class ParamsPanel(QWidget):
         self._shingle = QSpinBox()
         self._shingle.setRange(1, 8)
         self._stopwords = QCheckBox()
+        self._common_docs = QSpinBox()
+        self._common_docs.setRange(2, 10_000_000)
+        self._common_docs.setValue(PassageOptions().common_max_docs)
         self._terms = QTableWidget(0, 2)
         self._terms.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self._terms.verticalHeader().hide()
@@ -80,10 +85,9 @@ class ParamsPanel(QWidget):
         k_row = QHBoxLayout(self._k_box)
         k_row.addWidget(self._k, 1)
         k_row.addWidget(self._k_value)
-        self._form_labels = [QLabel(), QLabel(), QLabel()]
-        for label, field in zip(
-            self._form_labels, (self._title_boost, self._tf, self._shingle), strict=True
-        ):
+        self._form_labels = [QLabel(), QLabel(), QLabel(), QLabel()]
+        fields = (self._title_boost, self._tf, self._shingle, self._common_docs)
+        for label, field in zip(self._form_labels, fields, strict=True):
             self._form.addRow(label, field)
         self._form.addRow(self._idf)
         self._form.addRow(self._digits)
@@ -105,6 +109,7 @@ class ParamsPanel(QWidget):
         self._title_boost.valueChanged.connect(restart)
         self._tf.currentIndexChanged.connect(restart)
         self._shingle.valueChanged.connect(restart)
+        self._common_docs.valueChanged.connect(restart)
         for box in (self._idf, self._digits, self._stopwords):
             box.toggled.connect(restart)
         self._terms.itemChanged.connect(restart)
@@ -113,7 +118,12 @@ class ParamsPanel(QWidget):
         self._k_box.setTitle(self.tr("Distance k (0 = identical fingerprints)"))
         self._k.setToolTip(self.tr("Largest Hamming distance between near-duplicates"))
         self._weights_box.setTitle(self.tr("Weights"))
-        labels = (self.tr("Title boost"), self.tr("Term frequency"), self.tr("Shingle size"))
+        labels = (
+            self.tr("Title boost"),
+            self.tr("Term frequency"),
+            self.tr("Shingle size"),
+            self.tr("Common text above"),
+        )
         for label, text in zip(self._form_labels, labels, strict=True):
             label.setText(text)
         for i, text in enumerate((self.tr("raw count"), self.tr("logarithmic"), self.tr("binary"))):
@@ -124,6 +134,13 @@ class ParamsPanel(QWidget):
         self._terms.setHorizontalHeaderLabels([self.tr("Term"), self.tr("Weight")])
         self._terms.setToolTip(
             self.tr("Weight 0 removes a template word; above 1 boosts a topic word")
+        )
+        self._common_docs.setSuffix(self.tr(" documents"))
+        self._common_docs.setToolTip(
+            self.tr(
+                "Passages found in more documents than this (licences, boilerplate, a shared "
+                "prompt) are common text and never count as copying"
+            )
         )
         self._add_term.setText(self.tr("Add term"))
         self._remove_term.setText(self.tr("Remove term"))
@@ -161,6 +178,16 @@ class ParamsPanel(QWidget):
             remove_stopwords=self._stopwords.isChecked(),
             term_weights=self._term_weights(),
         )
+
+    def common_docs(self) -> int:
+        """Passages in more documents than this are common text."""
+        return self._common_docs.value()
+
+    def set_common_docs(self, value: int) -> None:
+        """Show `value` without emitting `weights_changed`."""
+        self._common_docs.blockSignals(True)
+        self._common_docs.setValue(value)
+        self._common_docs.blockSignals(False)
 
     def set_weights(self, weights: FeatureWeights) -> None:
         """Show `weights` without emitting `weights_changed`."""

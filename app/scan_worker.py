@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from core.features import FeatureWeights
+from core.passages import PassageOptions
 from core.progress import Cancelled, CancelToken, Progress
 from core.scan import ScanOptions, ScanResult, scan
 
@@ -73,13 +74,22 @@ class ScanWorker(QObject):
             )
         )
 
-    @Slot(object, object, object, object)
+    @Slot(object, object, object, object, object)
     def reweight(
-        self, result: ScanResult, weights: FeatureWeights, ignored: set, token: CancelToken
+        self,
+        result: ScanResult,
+        weights: FeatureWeights,
+        passages: PassageOptions | None,
+        ignored: set,
+        token: CancelToken,
     ) -> None:
         self._run(
             lambda: result.reweighted(
-                weights, ignored=ignored, progress=_Throttle(self.progress.emit), cancel=token
+                weights,
+                ignored=ignored,
+                progress=_Throttle(self.progress.emit),
+                cancel=token,
+                passages=passages,
             )
         )
 
@@ -105,7 +115,7 @@ class ScanController(QObject):
     started = Signal(str)  # "scan" or "reweight"
 
     _scan_requested = Signal(object, object, object)
-    _reweight_requested = Signal(object, object, object, object)
+    _reweight_requested = Signal(object, object, object, object, object)
 
     def __init__(self, catalog=None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -145,14 +155,16 @@ class ScanController(QObject):
         result: ScanResult,
         weights: FeatureWeights,
         ignored: Iterable[frozenset[str]] = (),
+        passages: PassageOptions | None = None,
     ) -> None:
-        """Fingerprint the scanned documents again with new weights (no file is read)."""
+        """Fingerprint the scanned documents again with new weights (no file is read),
+        and match passages with new passage options if given."""
         if self.busy:
             return
         self._token = CancelToken()
         self.reweights_started += 1
         self.started.emit("reweight")
-        self._reweight_requested.emit(result, weights, set(ignored), self._token)
+        self._reweight_requested.emit(result, weights, passages, set(ignored), self._token)
 
     def cancel(self) -> None:
         """Ask the running job to stop; `cancelled` follows once it has."""

@@ -7,6 +7,7 @@ import json
 from PySide6.QtCore import QByteArray, QSettings
 
 from core.features import FeatureWeights
+from core.passages import PassageOptions
 from core.scan import DEFAULT_K
 
 ORGANIZATION = "SimSift"
@@ -48,6 +49,20 @@ class Settings:
     @exclude.setter
     def exclude(self, value: str) -> None:
         self._store.setValue("scan/exclude", value)
+
+    @property
+    def common_docs(self) -> int:
+        """Text in more than this many documents is common text (at least 2)."""
+        try:
+            return max(
+                2, int(self._store.value("scan/common_docs", PassageOptions().common_max_docs))
+            )
+        except (TypeError, ValueError):
+            return PassageOptions().common_max_docs
+
+    @common_docs.setter
+    def common_docs(self, value: int) -> None:
+        self._store.setValue("scan/common_docs", int(value))
 
     @property
     def k(self) -> int:

@@ -226,9 +226,11 @@ class ScanResult:
         ignored: Iterable[frozenset[str]] = (),
         progress: ProgressCallback = no_progress,
         cancel: CancelToken | None = None,
+        passages: PassageOptions | None = None,
     ) -> ScanResult:
-        """The same documents fingerprinted with other weights (no file is read again)."""
-        options = replace(self.options, weights=weights)
+        """The same documents fingerprinted with other weights (no file is read again),
+        and with other passage options if given."""
+        options = replace(self.options, weights=weights, passages=passages or self.options.passages)
         cancel = cancel or CancelToken()
         fingerprints = fingerprint_documents(self.documents, weights, progress, cancel)
         ignored_keys = _ignored_mask(self.documents, ignored)

@@ -69,7 +69,10 @@ ZH = {
     "The side-by-side view is not available in this build.": "此版本没有并排对比视图。",
     "Cancel": "取消", "%1: %2 of %3": "%1：%2 / %3", "%1: %2": "%1：%2",
     "Finding files": "查找文件", "Reading": "读取", "Fingerprinting": "计算指纹",
-    "Comparing": "比较", "%1: %2%": "%1：%2%", "Matching passages": "匹配段落", "Common text (%1)": "常见文本（%1）",
+    "Comparing": "比较", "Common text above": "常见文本阈值", " documents": " 篇文档",
+    "Passages found in more documents than this (licences, boilerplate, a shared prompt) are common text and never count as copying":
+        "出现在超过此数量文档中的段落（许可证、样板文字、共同的题目）视为常见文本，不计为抄袭",
+    "%1: %2%": "%1：%2%", "Matching passages": "匹配段落", "Common text (%1)": "常见文本（%1）",
     "Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying":
         "在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭",
     "Text": "文本", "Documents": "文档数", "Times": "次数", "Example": "示例", "%1 files/s": "%1 个文件/秒", "%1 left": "剩余 %1",

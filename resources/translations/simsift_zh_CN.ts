@@ -191,235 +191,235 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="261" />
+        <location filename="../../app/main_window.py" line="263" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="262" />
-        <location filename="../../app/main_window.py" line="285" />
+        <location filename="../../app/main_window.py" line="264" />
+        <location filename="../../app/main_window.py" line="287" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="263" />
+        <location filename="../../app/main_window.py" line="265" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="264" />
+        <location filename="../../app/main_window.py" line="266" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="266" />
+        <location filename="../../app/main_window.py" line="268" />
         <source>Errors (%1)</source>
         <translation>错误（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="270" />
+        <location filename="../../app/main_window.py" line="272" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="275" />
+        <location filename="../../app/main_window.py" line="277" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="279" />
+        <location filename="../../app/main_window.py" line="281" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="280" />
+        <location filename="../../app/main_window.py" line="282" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="283" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="282" />
+        <location filename="../../app/main_window.py" line="284" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="284" />
+        <location filename="../../app/main_window.py" line="286" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="286" />
+        <location filename="../../app/main_window.py" line="288" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="287" />
+        <location filename="../../app/main_window.py" line="289" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="288" />
+        <location filename="../../app/main_window.py" line="290" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="289" />
+        <location filename="../../app/main_window.py" line="291" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="290" />
+        <location filename="../../app/main_window.py" line="292" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="291" />
+        <location filename="../../app/main_window.py" line="293" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="292" />
+        <location filename="../../app/main_window.py" line="294" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="293" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="294" />
+        <location filename="../../app/main_window.py" line="296" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="295" />
+        <location filename="../../app/main_window.py" line="297" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="296" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="297" />
-        <location filename="../../app/main_window.py" line="699" />
+        <location filename="../../app/main_window.py" line="299" />
+        <location filename="../../app/main_window.py" line="715" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="303" />
+        <location filename="../../app/main_window.py" line="305" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="384" />
+        <location filename="../../app/main_window.py" line="389" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="402" />
+        <location filename="../../app/main_window.py" line="415" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="426" />
+        <location filename="../../app/main_window.py" line="442" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="434" />
+        <location filename="../../app/main_window.py" line="450" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="442" />
+        <location filename="../../app/main_window.py" line="458" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="479" />
+        <location filename="../../app/main_window.py" line="495" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="494" />
+        <location filename="../../app/main_window.py" line="510" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="498" />
+        <location filename="../../app/main_window.py" line="514" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="612" />
+        <location filename="../../app/main_window.py" line="628" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="621" />
+        <location filename="../../app/main_window.py" line="637" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="624" />
+        <location filename="../../app/main_window.py" line="640" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="625" />
+        <location filename="../../app/main_window.py" line="641" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="644" />
+        <location filename="../../app/main_window.py" line="660" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="645" />
+        <location filename="../../app/main_window.py" line="661" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="651" />
+        <location filename="../../app/main_window.py" line="667" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="661" />
+        <location filename="../../app/main_window.py" line="677" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="668" />
-        <location filename="../../app/main_window.py" line="686" />
+        <location filename="../../app/main_window.py" line="684" />
+        <location filename="../../app/main_window.py" line="702" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="677" />
+        <location filename="../../app/main_window.py" line="693" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="679" />
+        <location filename="../../app/main_window.py" line="695" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="700" />
+        <location filename="../../app/main_window.py" line="716" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="770" />
+        <location filename="../../app/main_window.py" line="786" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
     </message>
@@ -427,87 +427,102 @@
 <context>
     <name>ParamsPanel</name>
     <message>
-        <location filename="../../app/params_panel.py" line="113" />
+        <location filename="../../app/params_panel.py" line="118" />
         <source>Distance k (0 = identical fingerprints)</source>
         <translation>距离 k（0 = 指纹完全相同）</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="114" />
+        <location filename="../../app/params_panel.py" line="119" />
         <source>Largest Hamming distance between near-duplicates</source>
         <translation>近似重复之间的最大汉明距离</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="115" />
+        <location filename="../../app/params_panel.py" line="120" />
         <source>Weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="116" />
+        <location filename="../../app/params_panel.py" line="122" />
         <source>Title boost</source>
         <translation>标题加权</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="116" />
+        <location filename="../../app/params_panel.py" line="123" />
         <source>Term frequency</source>
         <translation>词频方式</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="116" />
+        <location filename="../../app/params_panel.py" line="124" />
         <source>Shingle size</source>
         <translation>词组长度</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="119" />
+        <location filename="../../app/params_panel.py" line="125" />
+        <source>Common text above</source>
+        <translation>常见文本阈值</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="129" />
         <source>raw count</source>
         <translation>原始计数</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="119" />
+        <location filename="../../app/params_panel.py" line="129" />
         <source>logarithmic</source>
         <translation>对数</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="119" />
+        <location filename="../../app/params_panel.py" line="129" />
         <source>binary</source>
         <translation>二值</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="121" />
+        <location filename="../../app/params_panel.py" line="131" />
         <source>Inverse document frequency (idf)</source>
         <translation>逆文档频率（idf）</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="122" />
+        <location filename="../../app/params_panel.py" line="132" />
         <source>Ignore digits (dates, counters)</source>
         <translation>忽略数字（日期、计数器）</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="123" />
+        <location filename="../../app/params_panel.py" line="133" />
         <source>Remove stopwords</source>
         <translation>去除停用词</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="124" />
+        <location filename="../../app/params_panel.py" line="134" />
         <source>Term</source>
         <translation>词语</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="124" />
+        <location filename="../../app/params_panel.py" line="134" />
         <source>Weight</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="126" />
+        <location filename="../../app/params_panel.py" line="136" />
         <source>Weight 0 removes a template word; above 1 boosts a topic word</source>
         <translation>权重 0 去除模板词；大于 1 则加强主题词</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="128" />
+        <location filename="../../app/params_panel.py" line="138" />
+        <source> documents</source>
+        <translation> 篇文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="141" />
+        <source>Passages found in more documents than this (licences, boilerplate, a shared prompt) are common text and never count as copying</source>
+        <translation>出现在超过此数量文档中的段落（许可证、样板文字、共同的题目）视为常见文本，不计为抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/params_panel.py" line="145" />
         <source>Add term</source>
         <translation>添加词语</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="129" />
+        <location filename="../../app/params_panel.py" line="146" />
         <source>Remove term</source>
         <translation>删除词语</translation>
     </message>

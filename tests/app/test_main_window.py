@@ -334,3 +334,34 @@ def test_common_text_tab_lists_shared_boilerplate_with_its_document_count(qtbot,
     assert model.index(0, 0).data()[:30] == english[140][:30]
     assert window.tabs.tabText(3).endswith(f"({model.rowCount()})")
     assert window.partial_model.rowCount() == 0
+
+
+def test_common_text_threshold_rematches_passages_without_reading(qtbot, window, tmp_path):
+    from tests.core.test_passages import english_paragraphs
+
+    english = english_paragraphs()
+    site = tmp_path / "site"
+    site.mkdir()
+    for i in range(48):  # a footer in 8 of 48 pages: under the 20% share rule
+        footer = [english[140]] if i < 8 else []
+        (site / f"page{i}.txt").write_text(
+            "\n\n".join([*english[150 + 5 * i : 155 + 5 * i], *footer]), encoding="utf-8"
+        )
+    window.params.set_common_docs(7)
+    window.folders.add_paths([str(site)])
+    scan_and_wait(qtbot, window)
+    assert window.common_model.rowCount() >= 1
+    documents = window.result.documents
+    with qtbot.waitSignal(window.result_shown, timeout=10_000):
+        window.params._common_docs.setValue(50)
+    assert window.controller.scans_started == 1
+    assert window.result.documents is documents
+    assert window.result.options.passages.common_max_docs == 50
+    assert window.common_model.rowCount() == 0  # the footer in 8 pages is now copying
+    pairs = window.result.partial_pairs(0.05)
+    names = [os.path.basename(d.path) for d in window.result.documents]
+    found = {frozenset((names[a], names[b])) for a, b in zip(pairs.left, pairs.right, strict=True)}
+    with_footer = [f"page{i}.txt" for i in range(8)]
+    assert found >= {frozenset((a, b)) for a in with_footer for b in with_footer if a != b}
+    window.save_settings()
+    assert window.settings.common_docs == 50
