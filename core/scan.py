@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -42,6 +43,7 @@ DEFAULT_K = 8  # chosen from docs/quality.md: recall 0.70 -> 0.99 at k=3 -> 8, p
 DEFAULT_K_MAX = 10  # the k slider reaches past the default without a rescan
 MAX_K = 16
 _STORE_BATCH = 100
+_STORE_SECONDS = 2.0  # and at least this often: a kill early in a slow scan loses little
 _PAIR_BUDGET = 1 << 22  # document pairs made at once from pairs of distinct fingerprints
 # more identical copies than this are listed as pairs with the first copy, not all pairs
 MAX_LISTED_COPIES = 1000
@@ -422,13 +424,15 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
     total = len(to_read)
     progress(Progress("reading", 0, total))
     batch: list[FileRecord] = []
+    stored_at = time.monotonic()
     try:
         for done, record in enumerate(_read_all(to_read, options, cancel), start=1):
             records.append(record)
             batch.append(record)
-            if catalog is not None and len(batch) >= _STORE_BATCH:
+            due = time.monotonic() - stored_at >= _STORE_SECONDS
+            if catalog is not None and (len(batch) >= _STORE_BATCH or due):
                 catalog.store(batch)
-                batch = []
+                batch, stored_at = [], time.monotonic()
             progress(Progress("reading", done, total, record.path))
     finally:
         # files read before a cancel (or a crash in a later stage) are kept for the next scan

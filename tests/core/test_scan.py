@@ -111,3 +111,24 @@ def test_folder_where_every_file_is_broken_still_finishes(tmp_path):
     result = scan(ScanOptions(roots=(str(tmp_path),), workers=0))
     assert len(result.documents) == 0 and len(result.errors) == 3
     assert len(result.clusters(3)) == 0
+
+
+def test_files_read_are_stored_at_least_every_few_seconds(tmp_path, monkeypatch):
+    """A slow scan killed early keeps what it read, not only whole batches."""
+    import core.scan as scan_module
+    from core.catalog import Catalog
+    from core.progress import Progress
+
+    root = tmp_path / "docs"
+    write_corpus(root)
+    monkeypatch.setattr(scan_module, "_STORE_BATCH", 10_000)
+    monkeypatch.setattr(scan_module, "_STORE_SECONDS", 0.0)
+    stored = []
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+
+        def progress(p: Progress) -> None:
+            if p.stage == "reading" and p.done:
+                stored.append((p.done, len(catalog.records_under([str(root)]))))
+
+        scan(ScanOptions(roots=(str(root),), workers=0), catalog=catalog, progress=progress)
+    assert stored and all(done == kept for done, kept in stored)
