@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core import __version__
 from core.index import Matches
 from core.pair_graph import PairGraph, PairSearch
 from core.passages import CommonText, PairOverlaps, PassageOptions, PassageResult, Passages
@@ -111,7 +112,9 @@ def _forget_old_folder_sets(parent: Path) -> None:
 
 
 def comparison_key(parts: list[bytes]) -> bytes:
-    digest = hashlib.blake2b(f"format {RESULT_FORMAT}".encode(), digest_size=24)
+    """A digest of `parts`, the cache format and the SimSift version (a new release may
+    compare differently, so it never reuses an older one's results)."""
+    digest = hashlib.blake2b(f"{__version__} format {RESULT_FORMAT}".encode(), digest_size=24)
     for part in parts:
         digest.update(len(part).to_bytes(8, "little"))
         digest.update(part)
