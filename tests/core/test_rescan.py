@@ -25,6 +25,15 @@ def write_essay(path: Path, rng: random.Random) -> None:
     path.write_text("\n\n".join(own[:3] + copied + own[3:]), encoding="utf-8")
 
 
+def write_folder(root: Path, n: int, seed: int) -> Path:
+    """A folder of n essays."""
+    root.mkdir()
+    rng = random.Random(seed)
+    for i in range(n):
+        write_essay(root / f"e{i}.txt", rng)
+    return root
+
+
 def summary(result) -> dict:
     """Everything a user sees of a scan, by path, independent of document numbering."""
     paths = [d.path for d in result.documents]
@@ -60,11 +69,7 @@ def options(root: Path) -> ScanOptions:
 
 
 def test_unchanged_rescan_reuses_the_last_comparison(tmp_path, monkeypatch):
-    root = tmp_path / "essays"
-    root.mkdir()
-    rng = random.Random(3)
-    for i in range(12):
-        write_essay(root / f"e{i}.txt", rng)
+    root = write_folder(tmp_path / "essays", 12, 3)
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
         first = scan(options(root), catalog=catalog)
 
@@ -79,11 +84,7 @@ def test_unchanged_rescan_reuses_the_last_comparison(tmp_path, monkeypatch):
 
 
 def test_damaged_comparison_cache_is_recomputed(tmp_path):
-    root = tmp_path / "essays"
-    root.mkdir()
-    rng = random.Random(4)
-    for i in range(6):
-        write_essay(root / f"e{i}.txt", rng)
+    root = write_folder(tmp_path / "essays", 6, 4)
     path = tmp_path / "catalog.sqlite3"
     with Catalog(path) as catalog:
         first = scan(options(root), catalog=catalog)
@@ -109,11 +110,7 @@ operations = st.lists(
 @given(seed=st.integers(0, 10**6), steps=operations)
 def test_incremental_rescan_equals_a_cold_scan(tmp_path_factory, seed, steps):
     tmp = tmp_path_factory.mktemp("rescan")
-    root = tmp / "essays"
-    root.mkdir()
-    rng = random.Random(seed)
-    for i in range(8):
-        write_essay(root / f"e{i}.txt", rng)
+    root = write_folder(tmp / "essays", 8, seed)
     with Catalog(tmp / "catalog.sqlite3") as catalog:
         scan(options(root), catalog=catalog)
         for op, value in steps:
@@ -136,11 +133,7 @@ def test_incremental_rescan_equals_a_cold_scan(tmp_path_factory, seed, steps):
 def test_rescan_after_a_change_updates_the_pair_graphs_instead_of_searching(tmp_path, monkeypatch):
     from core.pair_graph import PairGraph
 
-    root = tmp_path / "essays"
-    root.mkdir()
-    rng = random.Random(5)
-    for i in range(10):
-        write_essay(root / f"e{i}.txt", rng)
+    root = write_folder(tmp_path / "essays", 10, 5)
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
         scan(options(root), catalog=catalog)
         calls = []
