@@ -138,6 +138,11 @@ class Passages:
     def doc_lengths(self) -> np.ndarray:
         return np.diff(self.offsets)
 
+    def first_of_docs(self) -> np.ndarray:
+        """Row of each document's first passage, and len(self) last: document d's
+        passages are rows first[d]:first[d + 1]."""
+        return np.searchsorted(self.doc, np.arange(self.n_docs + 1))
+
 
 def cut_passages(streams: Sequence[TokenStream], options: PassageOptions) -> Passages:
     """Cut every stream into (overlapping) passages along its paragraphs.
@@ -264,6 +269,38 @@ def passage_fingerprints(
         if progress is not None:
             progress(hi, len(passages))
     return fingerprints, counts
+
+
+def _fingerprints_reusing(streams, passages: Passages, weights, options, known, progress):
+    """`passage_fingerprints`, copied from `known` for the documents it already holds
+    (same passages, same fingerprints) and computed for the others only."""
+    if known is None:
+        return passage_fingerprints(
+            streams, passages, weights, options.shingle_size, progress=progress
+        )
+    old_of, old = known
+    first = passages.first_of_docs()
+    old_first = old.passages.first_of_docs()
+    count, old_count = np.diff(first), np.diff(old_first)
+    reused = (old_of >= 0) & (old_count[old_of.clip(min=0)] == count)
+    fingerprints = np.zeros(len(passages), np.uint64)
+    n_features = np.zeros(len(passages), np.int64)
+    owner, k = ragged_arange(np.where(reused, count, 0))
+    rows, old_rows = first[owner] + k, old_first[old_of[owner]] + k
+    fingerprints[rows], n_features[rows] = old.fingerprints[old_rows], old.n_features[old_rows]
+    fresh = np.flatnonzero(~reused)
+    sub_streams = [streams[d] for d in fresh]
+    sub = cut_passages(sub_streams, options)
+    owner, k = ragged_arange(count[fresh])
+    rows = first[fresh][owner] + k
+    if len(rows) != len(sub):  # cut differently alone: never expected, but stay exact
+        return passage_fingerprints(
+            streams, passages, weights, options.shingle_size, progress=progress
+        )
+    fingerprints[rows], n_features[rows] = passage_fingerprints(
+        sub_streams, sub, weights, options.shingle_size, progress=progress
+    )
+    return fingerprints, n_features
 
 
 def _fingerprint_range(hashes, user, start, stop, weights: FeatureWeights, shingle_size: int):
@@ -393,6 +430,7 @@ class PassageResult:
         overlaps: every document pair with at least one matched passage.
         is_common: bool per passage: found in many documents.
         common_text: the common passages to list (see `CommonText`).
+        n_features: distinct features per passage (fewer than `min_features`: unmatched).
     """
 
     options: PassageOptions
@@ -404,6 +442,7 @@ class PassageResult:
     overlaps: PairOverlaps
     is_common: np.ndarray
     common_text: CommonText
+    n_features: np.ndarray
 
     @property
     def template_share(self) -> np.ndarray:
@@ -488,6 +527,7 @@ def analyze_passages(
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
     pair_search: PairSearch = search_pairs,
+    known: tuple[np.ndarray, PassageResult] | None = None,
 ) -> PassageResult:
     """Cut, fingerprint and match passages; find template and common text; measure containment.
 
@@ -501,12 +541,15 @@ def analyze_passages(
         cancel: checked between bounded steps; raises `Cancelled`.
         pair_search: finds the pairs of distinct passage fingerprints within
             `max_distance` (a `PairGraph` kept from the last scan reuses known pairs).
+        known: (number of each document in an earlier result or -1, that result): the
+            passage fingerprints of unchanged documents are taken from it, when it was
+            computed with the same weights and passage sizes.
     """
     steps = StepProgress("passages", {"fingerprints": 3, "index": 4, "extend": 2}, progress, cancel)
     is_reference = np.asarray(is_reference, dtype=bool)
     passages = cut_passages(streams, options)
-    fingerprints, n_features = passage_fingerprints(
-        streams, passages, weights, options.shingle_size, progress=steps.step("fingerprints")
+    fingerprints, n_features = _fingerprints_reusing(
+        streams, passages, weights, options, known, steps.step("fingerprints")
     )
     usable = np.flatnonzero(n_features >= options.min_features)
     seeds, shared = _find_matches(
@@ -531,6 +574,7 @@ def analyze_passages(
         overlaps,
         shared.is_common,
         shared.common_text,
+        n_features,
     )
 
 

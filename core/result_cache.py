@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import zipfile
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +27,7 @@ from core.pair_graph import PairGraph, PairSearch
 from core.passages import CommonText, PairOverlaps, PassageOptions, PassageResult, Passages
 
 # bump when the engine's results change for the same inputs
-RESULT_FORMAT = 2
+RESULT_FORMAT = 3
 KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,
@@ -35,6 +35,15 @@ _PARTS = {
     "overlaps": PairOverlaps,
     "common_text": CommonText,
 }
+
+
+@dataclass(frozen=True)
+class Previous:
+    """The last scan's results, for reuse on the documents that did not change."""
+
+    old_of: np.ndarray  # per document, its number in the last scan; -1 if new or changed
+    fingerprints: np.ndarray  # the last scan's document fingerprints
+    passages: PassageResult  # the last scan's passages
 
 
 class ComparisonCache:
@@ -68,20 +77,36 @@ class ComparisonCache:
 
     def load(self, key: bytes, options: PassageOptions):
         """(fingerprints, pairs, passages) stored under `key`, or None."""
-        try:
-            with np.load(self.folder / "comparison.npz") as data:
-                if bytes(data["key"]) != key:
-                    return None
-                arrays = {name: data[name] for name in data.files}
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        arrays = self._arrays()
+        if arrays is None or bytes(arrays["key"]) != key:
             return None
         pairs = Matches(arrays["pairs.left"], arrays["pairs.right"], arrays["pairs.distance"])
         return arrays["fingerprints"], pairs, _passages_from(arrays, options)
 
+    def previous(
+        self, doc_ids: list[bytes], reuse_key: bytes, options: PassageOptions
+    ) -> Previous | None:
+        """What the last scan computed for the documents that did not change, when it
+        fingerprinted them the same way (`reuse_key`); None otherwise."""
+        arrays = self._arrays()
+        if arrays is None or "reuse_key" not in arrays or bytes(arrays["reuse_key"]) != reuse_key:
+            return None
+        number = {bytes(d): i for i, d in enumerate(arrays["doc_ids"])}
+        old_of = np.array([number.get(d, -1) for d in doc_ids], dtype=np.int64)
+        return Previous(old_of, arrays["fingerprints"], _passages_from(arrays, options))
+
     def store(
-        self, key: bytes, fingerprints: np.ndarray, pairs: Matches, passages: PassageResult
+        self,
+        key: bytes,
+        fingerprints: np.ndarray,
+        pairs: Matches,
+        passages: PassageResult,
+        doc_ids: list[bytes],
+        reuse_key: bytes,
     ) -> None:
         arrays = {"key": np.frombuffer(key, np.uint8), "fingerprints": fingerprints}
+        arrays["reuse_key"] = np.frombuffer(reuse_key, np.uint8)
+        arrays["doc_ids"] = np.array(doc_ids, dtype="S16")
         arrays |= _flat("pairs", pairs)
         arrays |= _passages_flat(passages)
 
@@ -92,6 +117,13 @@ class ComparisonCache:
             tmp.replace(path)
 
         self._write(self.folder / "comparison.npz", write)
+
+    def _arrays(self) -> dict[str, np.ndarray] | None:
+        try:
+            with np.load(self.folder / "comparison.npz") as data:
+                return {name: data[name] for name in data.files}
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return None
 
     def _write(self, path: Path, write) -> None:
         try:

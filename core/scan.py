@@ -299,15 +299,24 @@ def scan(
 
 
 def _compare(documents, is_reference, options: ScanOptions, catalog, progress, cancel):
-    """Fingerprints, pairs and passages of the documents; from the last scan's results when
-    nothing changed, from its pair graphs when some documents did."""
+    """Fingerprints, pairs and passages of the documents. With a catalog: the last scan's
+    results when nothing changed; otherwise its fingerprints of the unchanged documents
+    and its pair graphs, so that only what changed is computed and searched."""
     cache = ComparisonCache.beside(catalog.path, _all_roots(options)) if catalog else None
-    if cache is not None:
-        key = _comparison_key(documents, is_reference, options)
-        cached = cache.load(key, options.passages)
-        if cached is not None:
-            return cached
-    fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
+    if cache is None:
+        fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
+        pairs = find_pairs(fingerprints, options.k_max, is_reference, None, progress, cancel)
+        passages = find_passages(documents, is_reference, options, progress, cancel)
+        return fingerprints, pairs, passages
+    key = _comparison_key(documents, is_reference, options)
+    cached = cache.load(key, options.passages)
+    if cached is not None:
+        return cached
+    doc_ids, reuse_key = _document_ids(documents), _reuse_key(options)
+    previous = cache.previous(doc_ids, reuse_key, options.passages)
+    fingerprints = fingerprint_documents(
+        documents, options.weights, progress, cancel, known=_known_fingerprints(previous)
+    )
     pairs = find_pairs(
         fingerprints,
         options.k_max,
@@ -315,7 +324,7 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         None,
         progress,
         cancel,
-        pair_search=cache.pair_search("documents") if cache else search_pairs,
+        pair_search=cache.pair_search("documents"),
     )
     passages = find_passages(
         documents,
@@ -323,11 +332,39 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         options,
         progress,
         cancel,
-        pair_search=cache.pair_search("passages") if cache else search_pairs,
+        pair_search=cache.pair_search("passages"),
+        known=(previous.old_of, previous.passages) if previous else None,
     )
-    if cache is not None:
-        cache.store(key, fingerprints, pairs, passages)
+    cache.store(key, fingerprints, pairs, passages, doc_ids, reuse_key)
     return fingerprints, pairs, passages
+
+
+def _document_ids(documents: Sequence[FileRecord]) -> list[bytes]:
+    """Per document, a digest of its path and content: equal ids, same tokens."""
+    return [
+        hashlib.blake2b(
+            d.path.encode("utf-8", "surrogateescape") + d.content_hash + d.text_hash,
+            digest_size=16,
+        ).digest()
+        for d in documents
+    ]
+
+
+def _reuse_key(options: ScanOptions) -> bytes:
+    """What per-document fingerprints depend on: weights, passage sizes, folding."""
+    p = options.passages
+    settings = (options.weights, p.min_tokens, p.max_tokens, p.shingle_size)
+    return comparison_key([repr((settings, options.traditional_to_simplified)).encode()])
+
+
+def _known_fingerprints(previous) -> tuple[np.ndarray, np.ndarray] | None:
+    """(the last scan's fingerprint per document, bool: known), or None."""
+    if previous is None:
+        return None
+    have = previous.old_of >= 0
+    known = np.zeros(len(have), np.uint64)
+    known[have] = previous.fingerprints[previous.old_of[have]]
+    return known, have
 
 
 def _comparison_key(documents, is_reference: np.ndarray, options: ScanOptions) -> bytes:
@@ -351,6 +388,7 @@ def find_passages(
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
     pair_search: PairSearch = search_pairs,
+    known: tuple[np.ndarray, PassageResult] | None = None,
 ) -> PassageResult:
     """Passage matches, template and common text, containment of the documents' bodies."""
     return analyze_passages(
@@ -361,6 +399,7 @@ def find_passages(
         progress=progress,
         cancel=cancel,
         pair_search=pair_search,
+        known=known,
     )
 
 
@@ -469,9 +508,21 @@ def fingerprint_documents(
     weights: FeatureWeights,
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
+    known: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """SimHash fingerprints of documents from their cached tokens."""
+    """SimHash fingerprints of documents from their cached tokens.
+
+    Args:
+        known: (fingerprints, bool per document) from an earlier scan with the same
+            weights: those are kept, unless idf makes every fingerprint depend on all.
+    """
     cancel = cancel or CancelToken()
+    if known is not None and not weights.use_idf:
+        values, have = known
+        fresh = np.flatnonzero(~have)
+        out = values.copy()
+        out[fresh] = fingerprint_documents([documents[i] for i in fresh], weights, progress, cancel)
+        return out
     total = len(documents)
     progress(Progress("fingerprinting", 0, total))
     step = 2000

@@ -60,6 +60,8 @@ def summary(result) -> dict:
         ),
         "matches": sorted(zip(p.matches.left.tolist(), p.matches.right.tolist(), strict=True)),
         "common": p.is_common.tolist(),
+        "passage_fingerprints": p.fingerprints.tolist(),
+        "features": p.n_features.tolist(),
         "template_tokens": p.template_tokens.tolist(),
     }
 
@@ -170,3 +172,33 @@ def test_cache_keeps_only_the_most_recent_folder_sets(tmp_path, monkeypatch):
             scan(options(root), catalog=catalog)
     kept = list(Path(str(path) + ".cache").iterdir())
     assert len(kept) == 2
+
+
+def test_rescan_after_a_change_fingerprints_only_the_changed_documents(tmp_path, monkeypatch):
+    import core.passages as passages_module
+    import core.scan as scan_module
+
+    root = write_folder(tmp_path / "essays", 10, 8)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        scan(options(root), catalog=catalog)
+        documents, passages = [], []
+        real_docs, real_passages = (
+            scan_module.fingerprint_documents,
+            passages_module.passage_fingerprints,
+        )
+
+        def count_docs(docs, *args, **kwargs):
+            documents.append(len(docs))
+            return real_docs(docs, *args, **kwargs)
+
+        def count_passages(streams, *args, **kwargs):
+            passages.append(len(streams))
+            return real_passages(streams, *args, **kwargs)
+
+        monkeypatch.setattr(scan_module, "fingerprint_documents", count_docs)
+        monkeypatch.setattr(passages_module, "passage_fingerprints", count_passages)
+        write_essay(root / "e3.txt", random.Random(42))
+        result = scan(options(root), catalog=catalog)
+    assert documents[-1] == 1 and passages == [1]  # the changed essay alone
+    monkeypatch.undo()
+    assert summary(result) == summary(scan(options(root)))
