@@ -164,12 +164,13 @@ class _Table:
     def prefix_range(self, prefixes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """[lo, hi) positions of the entries whose prefix equals each of `prefixes`."""
         shift = np.uint64(self.id_bits)
-        keys = np.concatenate([prefixes << shift, (prefixes + np.uint64(1)) << shift])
-        # sorted needles walk the table once instead of jumping around it (3-4x faster)
-        order = np.argsort(keys)
-        pos = np.empty(len(keys), dtype=np.int64)
-        pos[order] = np.searchsorted(self.packed, keys[order], side="left")
-        lo, hi = pos[: len(prefixes)], pos[len(prefixes) :]
+        # sorted needles walk the table once instead of jumping around it (3-4x faster);
+        # one sort serves both ends, as prefix + 1 keeps the order
+        order = np.argsort(prefixes)
+        start = prefixes[order] << shift
+        lo, hi = np.empty(len(prefixes), np.int64), np.empty(len(prefixes), np.int64)
+        lo[order] = np.searchsorted(self.packed, start, side="left")
+        hi[order] = np.searchsorted(self.packed, start + (np.uint64(1) << shift), side="left")
         # the largest possible prefix wraps to 0 when shifted up: its range runs to the end
         top = np.uint64((1 << (BITS - self.id_bits)) - 1)
         hi[prefixes == top] = len(self.packed)
