@@ -273,10 +273,15 @@ def passage_fingerprints(
 
 def _fingerprints_reusing(streams, passages: Passages, weights, options, known, progress):
     """`passage_fingerprints`, copied from `known` for the documents it already holds
-    (same passages, same fingerprints) and computed for the others only."""
+    (same passages, same fingerprints) and computed for the others only; and per
+    document, whether it was copied."""
+    none = np.zeros(passages.n_docs, dtype=bool)
     if known is None:
-        return passage_fingerprints(
-            streams, passages, weights, options.shingle_size, progress=progress
+        return (
+            *passage_fingerprints(
+                streams, passages, weights, options.shingle_size, progress=progress
+            ),
+            none,
         )
     old_of, old = known
     first = passages.first_of_docs()
@@ -294,13 +299,54 @@ def _fingerprints_reusing(streams, passages: Passages, weights, options, known, 
     owner, k = ragged_arange(count[fresh])
     rows = first[fresh][owner] + k
     if len(rows) != len(sub):  # cut differently alone: never expected, but stay exact
-        return passage_fingerprints(
-            streams, passages, weights, options.shingle_size, progress=progress
+        return (
+            *passage_fingerprints(
+                streams, passages, weights, options.shingle_size, progress=progress
+            ),
+            none,
         )
     fingerprints[rows], n_features[rows] = passage_fingerprints(
         sub_streams, sub, weights, options.shingle_size, progress=progress
     )
-    return fingerprints, n_features
+    return fingerprints, n_features, reused
+
+
+def _unchanged_documents(passages: Passages, ignore, reused, known, options) -> np.ndarray:
+    """Documents whose passages were copied from `known` and are left out exactly as there."""
+    old_of, old = known
+    old_ignore = old.is_template | old.is_common | (old.n_features < options.min_features)
+    first, old_first = passages.first_of_docs(), old.passages.first_of_docs()
+    owner, k = ragged_arange(np.where(reused, np.diff(first), 0))
+    differs = ignore[first[owner] + k] != old_ignore[old_first[old_of[owner]] + k]
+    clean = reused.copy()
+    clean[owner[differs]] = False
+    return clean
+
+
+def _carried_matches(passages: Passages, known, clean: np.ndarray) -> Matches:
+    """The earlier result's matches between two unchanged documents, in today's rows."""
+    old_of, old = known
+    new_of_old = np.full(old.passages.n_docs, -1, np.int64)
+    new_of_old[old_of[clean]] = np.flatnonzero(clean)
+    m = old.matches
+    doc_l, doc_r = new_of_old[old.passages.doc[m.left]], new_of_old[old.passages.doc[m.right]]
+    keep = (doc_l >= 0) & (doc_r >= 0)
+    first, old_first = passages.first_of_docs(), old.passages.first_of_docs()
+    old_doc = old.passages.doc
+    left = first[doc_l[keep]] + m.left[keep] - old_first[old_doc[m.left[keep]]]
+    right = first[doc_r[keep]] + m.right[keep] - old_first[old_doc[m.right[keep]]]
+    return Matches(left, right, m.distance[keep])
+
+
+def _union(passages: Passages, a: Matches, b: Matches) -> Matches:
+    """Matches of two disjoint sets of document pairs, ordered by (left, right)."""
+    if len(b) == 0:
+        return a
+    n = len(passages)
+    keys = np.r_[a.left * n + a.right, b.left * n + b.right]
+    order = np.argsort(keys, kind="stable")
+    distance = np.r_[a.distance, b.distance][order]
+    return Matches(keys[order] // n, keys[order] % n, distance)
 
 
 def _fingerprint_range(hashes, user, start, stop, weights: FeatureWeights, shingle_size: int):
@@ -548,7 +594,7 @@ def analyze_passages(
     steps = StepProgress("passages", {"fingerprints": 3, "index": 4, "extend": 2}, progress, cancel)
     is_reference = np.asarray(is_reference, dtype=bool)
     passages = cut_passages(streams, options)
-    fingerprints, n_features = _fingerprints_reusing(
+    fingerprints, n_features, reused = _fingerprints_reusing(
         streams, passages, weights, options, known, steps.step("fingerprints")
     )
     usable = np.flatnonzero(n_features >= options.min_features)
@@ -559,9 +605,17 @@ def analyze_passages(
     template_mask = _covered_mask(passages, ignore)
     ignore |= n_features < options.min_features
     seeds = _subset(seeds, ~(ignore[seeds.left] | ignore[seeds.right]))
+    carried = Matches.empty()
+    if known is not None:
+        # document pairs whose passages and flags are all as before keep their matches
+        clean = _unchanged_documents(passages, ignore, reused, known, options)
+        carried = _carried_matches(passages, known, clean)
+        dirty = ~clean[passages.doc]
+        seeds = _subset(seeds, dirty[seeds.left] | dirty[seeds.right])
     matches = _extend_matches(
         passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
     )
+    matches = _union(passages, matches, carried)
     template_tokens = _per_doc_sum(template_mask, passages.offsets)
     overlaps = _pair_overlaps(passages, matches, template_mask, template_tokens, steps.cancel)
     return PassageResult(

@@ -312,7 +312,7 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
     cached = cache.load(key, options.passages)
     if cached is not None:
         return cached
-    doc_ids, reuse_key = _document_ids(documents), _reuse_key(options)
+    doc_ids, reuse_key = _document_ids(documents, is_reference), _reuse_key(options)
     previous = cache.previous(doc_ids, reuse_key, options.passages)
     fingerprints = fingerprint_documents(
         documents, options.weights, progress, cancel, known=_known_fingerprints(previous)
@@ -339,22 +339,25 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
     return fingerprints, pairs, passages
 
 
-def _document_ids(documents: Sequence[FileRecord]) -> list[bytes]:
-    """Per document, a digest of its path and content: equal ids, same tokens."""
+def _document_ids(documents: Sequence[FileRecord], is_reference: np.ndarray) -> list[bytes]:
+    """Per document, a digest of its path, content and role: equal ids, same tokens."""
     return [
         hashlib.blake2b(
-            d.path.encode("utf-8", "surrogateescape") + d.content_hash + d.text_hash,
+            d.path.encode("utf-8", "surrogateescape") + d.content_hash + d.text_hash + bytes([r]),
             digest_size=16,
         ).digest()
-        for d in documents
+        for d, r in zip(documents, is_reference.tolist(), strict=True)
     ]
 
 
 def _reuse_key(options: ScanOptions) -> bytes:
-    """What per-document fingerprints depend on: weights, passage sizes, folding."""
+    """What per-document fingerprints and the matches between two unchanged documents
+    depend on, besides which passages are template or common (compared separately)."""
     p = options.passages
-    settings = (options.weights, p.min_tokens, p.max_tokens, p.shingle_size)
-    return comparison_key([repr((settings, options.traditional_to_simplified)).encode()])
+    sizes = (p.min_tokens, p.max_tokens, p.shingle_size, p.min_features)
+    distances = (p.max_distance, p.extend_distance)
+    settings = (options.weights, sizes, distances, options.traditional_to_simplified)
+    return comparison_key([repr(settings).encode()])
 
 
 def _known_fingerprints(previous) -> tuple[np.ndarray, np.ndarray] | None:

@@ -202,3 +202,27 @@ def test_rescan_after_a_change_fingerprints_only_the_changed_documents(tmp_path,
     assert documents[-1] == 1 and passages == [1]  # the changed essay alone
     monkeypatch.undo()
     assert summary(result) == summary(scan(options(root)))
+
+
+def test_unchanged_pair_loses_its_match_when_the_shared_text_becomes_common(tmp_path):
+    root = write_folder(tmp_path / "essays", 10, 9)
+    shared = PARAGRAPHS[150:152]
+
+    def with_shared(name: str, seed: int) -> None:
+        own = random.Random(seed).sample(PARAGRAPHS[200:], 3)
+        (root / name).write_text("\n\n".join([*own, *shared]), encoding="utf-8")
+
+    with_shared("a.txt", 1)
+    with_shared("b.txt", 2)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        before = summary(scan(options(root), catalog=catalog))
+        assert any(
+            {"a.txt", "b.txt"} == {Path(x).name, Path(y).name} for x, y, *_ in before["partial"]
+        )
+        for i in range(5):  # the same two paragraphs in five more essays: now common text
+            with_shared(f"more{i}.txt", 10 + i)
+        after = summary(scan(options(root), catalog=catalog))
+    assert after == summary(scan(options(root)))
+    assert not any(
+        {"a.txt", "b.txt"} == {Path(x).name, Path(y).name} for x, y, *_ in after["partial"]
+    )
