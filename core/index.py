@@ -140,7 +140,10 @@ class Matches:
 
     def within(self, k: int) -> Matches:
         """The subset with distance <= k."""
-        keep = self.distance <= k
+        return self.subset(self.distance <= k)
+
+    def subset(self, keep: np.ndarray) -> Matches:
+        """The entries where the bool mask `keep` is set."""
         return Matches(self.left[keep], self.right[keep], self.distance[keep])
 
     @classmethod

@@ -604,14 +604,14 @@ def analyze_passages(
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
     template_mask = _covered_mask(passages, ignore)
     ignore |= n_features < options.min_features
-    seeds = _subset(seeds, ~(ignore[seeds.left] | ignore[seeds.right]))
+    seeds = seeds.subset(~(ignore[seeds.left] | ignore[seeds.right]))
     carried = Matches.empty()
     if known is not None:
         # document pairs whose passages and flags are all as before keep their matches
         clean = _unchanged_documents(passages, ignore, reused, known, options)
         carried = _carried_matches(passages, known, clean)
         dirty = ~clean[passages.doc]
-        seeds = _subset(seeds, dirty[seeds.left] | dirty[seeds.right])
+        seeds = seeds.subset(dirty[seeds.left] | dirty[seeds.right])
     matches = _extend_matches(
         passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
     )
@@ -754,10 +754,6 @@ def _concat_matches(parts) -> Matches:
     if not parts:
         return Matches.empty()
     return Matches(*(np.concatenate(x) for x in zip(*parts, strict=True)))
-
-
-def _subset(m: Matches, keep: np.ndarray) -> Matches:
-    return Matches(m.left[keep], m.right[keep], m.distance[keep])
 
 
 def _extend_matches(

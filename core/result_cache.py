@@ -51,6 +51,7 @@ class ComparisonCache:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._read: dict[str, np.ndarray] | None = None  # comparison.npz, read once
 
     @classmethod
     def beside(cls, catalog_path: str, roots: tuple[str, ...]) -> ComparisonCache | None:
@@ -119,11 +120,15 @@ class ComparisonCache:
         self._write(self.folder / "comparison.npz", write)
 
     def _arrays(self) -> dict[str, np.ndarray] | None:
-        try:
-            with np.load(self.folder / "comparison.npz") as data:
-                return {name: data[name] for name in data.files}
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            return None
+        """The stored comparison, read at most once per cache object (`load` and then
+        `previous` on a changed rescan would otherwise read it twice)."""
+        if self._read is None:
+            try:
+                with np.load(self.folder / "comparison.npz") as data:
+                    self._read = {name: data[name] for name in data.files}
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+                self._read = {}
+        return self._read or None
 
     def _write(self, path: Path, write) -> None:
         try:

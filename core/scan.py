@@ -570,17 +570,13 @@ def find_pairs(
     pairs = groups.matches(found, _PAIR_BUDGET, MAX_LISTED_COPIES)
     progress(Progress("comparing", 1, 1))
     keep = ~(is_reference[pairs.left] & is_reference[pairs.right])
-    return _without_ignored_pairs(_subset(pairs, keep), ignored, len(fingerprints))
+    return _without_ignored_pairs(pairs.subset(keep), ignored, len(fingerprints))
 
 
 def _without_ignored_pairs(pairs: Matches, ignored: np.ndarray | None, n: int) -> Matches:
     if ignored is None or len(ignored) == 0:
         return pairs
-    return _subset(pairs, ~np.isin(pairs.left * n + pairs.right, ignored))
-
-
-def _subset(pairs: Matches, keep: np.ndarray) -> Matches:
-    return Matches(pairs.left[keep], pairs.right[keep], pairs.distance[keep])
+    return pairs.subset(~np.isin(pairs.left * n + pairs.right, ignored))
 
 
 def _ignored_mask(documents: Sequence[FileRecord], ignored: Iterable[frozenset[str]]) -> np.ndarray:
