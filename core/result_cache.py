@@ -27,7 +27,7 @@ from core.pair_graph import PairGraph, PairSearch
 from core.passages import CommonText, PairOverlaps, PassageOptions, PassageResult, Passages
 
 # bump when the engine's results change for the same inputs
-RESULT_FORMAT = 3
+RESULT_FORMAT = 4
 KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,
@@ -92,7 +92,7 @@ class ComparisonCache:
         arrays = self._arrays()
         if arrays is None or "reuse_key" not in arrays or bytes(arrays["reuse_key"]) != reuse_key:
             return None
-        number = {bytes(d): i for i, d in enumerate(arrays["doc_ids"])}
+        number = {row.tobytes(): i for i, row in enumerate(arrays["doc_ids"])}
         old_of = np.array([number.get(d, -1) for d in doc_ids], dtype=np.int64)
         return Previous(old_of, arrays["fingerprints"], _passages_from(arrays, options))
 
@@ -107,7 +107,7 @@ class ComparisonCache:
     ) -> None:
         arrays = {"key": np.frombuffer(key, np.uint8), "fingerprints": fingerprints}
         arrays["reuse_key"] = np.frombuffer(reuse_key, np.uint8)
-        arrays["doc_ids"] = np.array(doc_ids, dtype="S16")
+        arrays["doc_ids"] = _id_rows(doc_ids)
         arrays |= _flat("pairs", pairs)
         arrays |= _passages_flat(passages)
 
@@ -146,6 +146,13 @@ def _forget_old_folder_sets(parent: Path) -> None:
         for file in old.iterdir():
             file.unlink()
         old.rmdir()
+
+
+def _id_rows(ids: list[bytes]) -> np.ndarray:
+    """Equal-length ids as one row of raw bytes each (numpy's "S" strings would drop
+    trailing NUL bytes, and an id ending in one would never match again)."""
+    width = len(ids[0]) if ids else 0
+    return np.frombuffer(b"".join(ids), np.uint8).reshape(len(ids), width)
 
 
 def comparison_key(parts: list[bytes]) -> bytes:

@@ -226,3 +226,27 @@ def test_unchanged_pair_loses_its_match_when_the_shared_text_becomes_common(tmp_
     assert not any(
         {"a.txt", "b.txt"} == {Path(x).name, Path(y).name} for x, y, *_ in after["partial"]
     )
+
+
+def test_a_document_whose_id_ends_in_a_zero_byte_is_still_recognised(tmp_path, monkeypatch):
+    # numpy "S" strings drop trailing NUL bytes; 1 id in 256 ends in one
+    real_ids = scan_module._document_ids
+
+    def ids_ending_in_zero(documents, is_reference):
+        return [i[:-1] + b"\0" for i in real_ids(documents, is_reference)]
+
+    monkeypatch.setattr(scan_module, "_document_ids", ids_ending_in_zero)
+    root = write_folder(tmp_path / "essays", 6, 4)
+    counted = []
+    real_docs = scan_module.fingerprint_documents
+
+    def count_docs(docs, *args, **kwargs):
+        counted.append(len(docs))
+        return real_docs(docs, *args, **kwargs)
+
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        scan(options(root), catalog=catalog)
+        monkeypatch.setattr(scan_module, "fingerprint_documents", count_docs)
+        write_essay(root / "e1.txt", random.Random(7))
+        scan(options(root), catalog=catalog)
+    assert counted[-1] == 1  # the changed essay alone
