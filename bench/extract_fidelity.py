@@ -13,7 +13,9 @@ and digits; every CJK character counts as one word. Pages whose dump has no word
 out (and counted). Time per page is one extraction (read + decode + parse + extract) in this
 process, after the references are made; the machine may be shared, so compare within a run.
 Extractors: simsift (core.extract.extract, as a scan reads), alltext (every visible text,
-SimSift's fallback), trafilatura (favor_recall=True; only if installed).
+SimSift's fallback), nochrome (every text outside the navigation, footer,
+sidebar... blocks SimSift drops by tag, ARIA role, id or class: a ceiling for any extractor
+that drops them), trafilatura (favor_recall=True; only if installed).
 """
 
 from __future__ import annotations
@@ -84,6 +86,24 @@ def alltext_text(path: Path) -> str:
     return "\n".join((page_title(root), *all_text_paragraphs(root)))
 
 
+def nochrome_text(path: Path) -> str:
+    """Every text outside the blocks SimSift drops as chrome: the most it could keep."""
+    from core.extract.encoding import decode_bytes
+    from core.extract.html import (
+        all_text_paragraphs,
+        declared_charset,
+        drop_boilerplate_blocks,
+        page_title,
+        parse_html,
+    )
+
+    data = path.read_bytes()
+    root = parse_html(decode_bytes(data, declared_charset(data)))
+    title = page_title(root)
+    drop_boilerplate_blocks(root)
+    return "\n".join((title, *all_text_paragraphs(root)))
+
+
 def trafilatura_text(path: Path) -> str:
     import trafilatura
 
@@ -97,6 +117,7 @@ def trafilatura_text(path: Path) -> str:
 EXTRACTORS: dict[str, Callable[[Path], str]] = {
     "simsift": simsift_text,
     "alltext": alltext_text,
+    "nochrome": nochrome_text,
     "trafilatura": trafilatura_text,
 }
 

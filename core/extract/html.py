@@ -41,6 +41,7 @@ _BOILERPLATE_LABEL = re.compile(
     r"search|tags?|widget)(?:$|[\s_-])",
     re.IGNORECASE,
 )
+_BOILERPLATE_ROLES = ("navigation", "banner", "contentinfo", "complementary", "search")
 # Containers whose own text makes them candidates for the main content.
 _CONTAINER_TAGS = frozenset(
     {"div", "td", "th", "article", "section", "main", "body", "center", "blockquote", "dd"}
@@ -48,18 +49,40 @@ _CONTAINER_TAGS = frozenset(
 # Shorter text runs (labels, bylines, single links) say nothing about where the article is.
 _MIN_SCORED_CHARS = 25
 
+# The main block is the smallest one around the best container holding this share of
+# the page's non-link text: documentation splits its article over many sibling blocks.
+_MAIN_PROSE_SHARE = 0.9
+# Separators between an article title and the site name in <title>.
+# Documentation generators end headings with a permalink sign.
+_PERMALINK_SIGNS = "¶#§"
+_SITE_SEPARATOR = re.compile(r"\s+[-|–—]\s+|_|\s+::\s+")
+
 # Below this many characters the main-content extractor has probably missed the
 # article (short page, unusual layout), so the all-text version is kept instead.
 MIN_MAIN_CONTENT_CHARS = 100
 
 # Short leftover lines that are page furniture, not prose: view/comment counters,
-# share prompts, prev/next links, editor credits. Only short paragraphs are tested.
-_FURNITURE_MAX_CHARS = 40
-_FURNITURE = re.compile(
+# bylines, share prompts, prev/next links, editor credits.
+_COUNTER = re.compile(
     r"(?:阅读|浏览|点击|阅读量|浏览量|人气|评论|views?|reads?|comments?)\s*[:：(（]?\s*\d[\d,]*\s*[次条)）]?"
-    r"|^\s*(?:分享到|上一篇|下一篇|责任编辑|返回顶部|相关阅读|相关文章|share\b|print\b|previous\b|next\b)",
+    r"|\d[\d,.]*\s*k?\s*(?:views?|reads?|comments?|likes?|shares?|replies|min(?:ute)?s? read)\b",
     re.IGNORECASE,
 )
+_PROMPT = re.compile(
+    r"^\s*(?:分享到|上一篇|下一篇|责任编辑|返回顶部|相关阅读|相关文章)"
+    r"|^\s*(?:share|print|previous|next|back to top)(?:\s*[:：].*|\s+this \w+)?\s*$",
+    re.IGNORECASE,
+)
+# What an English counter line may hold besides its counters: a byline and a time stamp.
+_BYLINE = re.compile(
+    r"\b(?:posted|published|updated|by|on|at)\b|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}:\d{2}",
+    re.IGNORECASE,
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_FURNITURE_MAX_CHARS = 40
+_ENGLISH_FURNITURE_MAX_CHARS = 120
+# A counter line names at most a few words besides its counters: an author's name.
+_BYLINE_MAX_WORDS = 3
 
 
 def declared_charset(data: bytes) -> str | None:
@@ -82,9 +105,37 @@ def parse_html(text: str) -> etree._Element:
 
 
 def page_title(root: etree._Element) -> str:
-    """Text of the first <title> element, or ''."""
-    title = root.find(".//title")
-    return clean_paragraph(title.text_content()) if title is not None else ""
+    """The page's title: <title> less a site-name suffix, else the first <h1>, else ''."""
+    title_element = root.find(".//title")
+    title = clean_paragraph(title_element.text_content()) if title_element is not None else ""
+    heading = first_heading(root)
+    if not title:
+        return heading
+    return title_without_site_name(title, heading) if heading else title
+
+
+def first_heading(root: etree._Element) -> str:
+    """Cleaned text of the page's first <h1> less a permalink sign (¶, #), or ''."""
+    h1 = root.find(".//body//h1")
+    return heading_text(h1) if h1 is not None else ""
+
+
+def heading_text(heading: etree._Element) -> str:
+    return clean_paragraph(heading.text_content()).rstrip(_PERMALINK_SIGNS).rstrip()
+
+
+def title_without_site_name(title: str, heading: str) -> str:
+    """`title` cut before a " - Site" suffix when the rest equals or begins the heading.
+
+    "Article - Site" and <h1>Article</h1> give "Article", as the same text saved as
+    TXT or DOCX would be titled. The longest such rest wins.
+    """
+    heading = heading.casefold()
+    for match in reversed(list(_SITE_SEPARATOR.finditer(title))):
+        rest = title[: match.start()].strip()
+        if rest and heading.startswith(rest.casefold()):
+            return rest
+    return title
 
 
 def all_text_paragraphs(root: etree._Element) -> list[str]:
@@ -94,43 +145,94 @@ def all_text_paragraphs(root: etree._Element) -> list[str]:
     return block_lines(body if body is not None else root)
 
 
-def main_content_paragraphs(root: etree._Element) -> list[str]:
-    """Paragraphs of the page's main content, minus counters and share lines.
+def main_content_paragraphs(root: etree._Element, title: str = "") -> list[str]:
+    """Paragraphs of the page's main content, minus counters, share lines and the title.
 
-    The main content is the block container holding the most non-link text
-    (a readability-style score, half of it credited to the parent so an article
-    split over sibling blocks is kept whole). Mutates `root`.
+    The main content is the smallest block around the best-scored text container
+    that holds most of the page's prose, so an article split over many sections,
+    definition lists and code blocks is kept whole. Mutates `root`.
     """
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
+    drop_heading_repeating_title(root, title)
     drop_boilerplate_blocks(root)
-    best = best_container(root)
-    if best is None:
-        return []
-    return [p for p in block_lines(best) if not is_furniture(p)]
+    body = root.find("body")
+    main = main_container(body if body is not None else root)
+    return [p for p in block_lines(main) if not is_furniture(p)]
+
+
+def drop_heading_repeating_title(root: etree._Element, title: str) -> None:
+    """Remove the first <h1> when its text is the title, so the title is not also a paragraph."""
+    h1 = root.find(".//body//h1")
+    if h1 is not None and title and heading_text(h1).casefold() == title.casefold():
+        h1.drop_tree()
 
 
 def drop_boilerplate_blocks(root: etree._Element) -> None:
-    """Remove nav, footer, sidebar, comment, ad and "related" blocks by tag, id or class."""
+    """Remove nav, footer, sidebar, comment, ad and "related" blocks by tag, role, id or class."""
     for element in list(root.iter(*_BOILERPLATE_TAGS)):
         element.drop_tree()
     page_chars = len(root.text_content())
-    for element in list(root.xpath("//*[@id or @class]")):
-        label = f"{element.get('id', '')} {element.get('class', '')}"
-        if element.tag in ("html", "body") or not _BOILERPLATE_LABEL.search(label):
+    for element in list(root.xpath("//*[@id or @class or @role]")):
+        label = f"{_chrome_id(element)} {element.get('class', '')}"
+        boilerplate = element.get("role") in _BOILERPLATE_ROLES or _BOILERPLATE_LABEL.search(label)
+        if element.tag in ("html", "body") or not boilerplate:
             continue
         # A label like "page-header" on a wrapper of the whole page must not empty it.
         if len(element.text_content()) < page_chars / 2:
             element.drop_tree()
 
 
-def best_container(root: etree._Element) -> etree._Element | None:
-    """Block container with the highest score of own (non-link) text."""
+def _chrome_id(element: etree._Element) -> str:
+    """The element's id, unless it is a document section's: those name its heading ("Tags")."""
+    if element.tag == "section" or "section" in element.get("class", "").split():
+        return ""
+    return element.get("id", "")
+
+
+def main_container(body: etree._Element) -> etree._Element:
+    """Smallest ancestor of the best-scored container holding most of the page's prose."""
+    own, in_link = _own_text_lengths(body)
+    prose = _subtree_sums(body, {e: n for e, n in own.items() if e not in in_link})
+    seed = best_container(body, own, in_link)
+    if seed is None:
+        return body
+    for element in (seed, *seed.iterancestors()):
+        if prose[element] >= _MAIN_PROSE_SHARE * prose[body]:
+            return element
+    return body
+
+
+def _own_text_lengths(body: etree._Element) -> tuple[dict, set]:
+    """Whitespace-free length of each element's own text, and the elements inside links."""
+    own: dict[etree._Element, int] = {}
+    in_link: set[etree._Element] = set()
+    for element in body.iter(tag=etree.Element):
+        parent = element.getparent()
+        if element.tag == "a" or parent in in_link:
+            in_link.add(element)
+        own[element] = len(_own_text(element))
+    return own, in_link
+
+
+def _subtree_sums(body: etree._Element, own: dict) -> dict:
+    """Sum of `own` over each element's subtree (children are visited before parents)."""
+    total: dict[etree._Element, int] = {}
+    for element in reversed(list(body.iter(tag=etree.Element))):
+        total[element] = own.get(element, 0) + sum(
+            total[child] for child in element.iterchildren(tag=etree.Element)
+        )
+    return total
+
+
+def best_container(body: etree._Element, own: dict, in_link: set) -> etree._Element | None:
+    """Block container with the highest score of own (non-link) text.
+
+    Half of each score is credited to the parent, so an article split over
+    sibling blocks scores above any one of them (a readability-style score).
+    """
     scores: dict[etree._Element, float] = {}
-    for element in root.iter(tag=etree.Element):
-        if element.tag == "a" or _inside_link(element):
-            continue
-        length = len(_own_text(element))
-        if length < _MIN_SCORED_CHARS:
+    for element, length in own.items():
+        if element in in_link or length < _MIN_SCORED_CHARS:
             continue
         container = _container_of(element)
         scores[container] = scores.get(container, 0.0) + length
@@ -144,10 +246,6 @@ def _own_text(element: etree._Element) -> str:
     """Text directly inside `element` (its text and its children's tails), whitespace-free."""
     parts = [element.text or "", *(child.tail or "" for child in element)]
     return "".join("".join(parts).split())
-
-
-def _inside_link(element: etree._Element) -> bool:
-    return any(ancestor.tag == "a" for ancestor in element.iterancestors())
 
 
 def _container_of(element: etree._Element) -> etree._Element:
@@ -170,16 +268,24 @@ def block_lines(element: etree._Element) -> list[str]:
 
 
 def is_furniture(paragraph: str) -> bool:
-    """True for a short line that is a counter, share prompt or navigation link."""
-    stripped = paragraph.strip()
-    return len(stripped) <= _FURNITURE_MAX_CHARS and bool(_FURNITURE.search(stripped))
+    """True for a counter, byline, share prompt or navigation line; never for prose."""
+    line = paragraph.strip()
+    if len(line) <= _FURNITURE_MAX_CHARS and _PROMPT.search(line):
+        return True
+    if not _COUNTER.search(line) or line.endswith((".", "!", "?", "。", "！", "？")):
+        return False
+    if _CJK.search(line):
+        return len(line) <= _FURNITURE_MAX_CHARS
+    rest = _BYLINE.sub(" ", _COUNTER.sub(" ", line))
+    words = re.findall(r"[^\W\d_]+", rest)
+    return len(line) <= _ENGLISH_FURNITURE_MAX_CHARS and len(words) <= _BYLINE_MAX_WORDS
 
 
 def extract_html(data: bytes) -> ExtractedText:
     """Title and main content of an HTML page; all text when the main content is too short."""
     text = decode_bytes(data, declared_charset(data))
     title = page_title(parse_html(text))
-    main = main_content_paragraphs(parse_html(text))
+    main = main_content_paragraphs(parse_html(text), title)
     if sum(len(p.strip()) for p in main) >= MIN_MAIN_CONTENT_CHARS:
         return build_result(title, main, "html")
     return build_result(title, all_text_paragraphs(parse_html(text)), "html")
