@@ -39,7 +39,7 @@ from types import TracebackType
 import numpy as np
 import platformdirs
 
-from core.document import STATUS_OK, FileRecord
+from core.document import READER_VERSION, STATUS_OK, FileRecord
 from core.tokens import DocumentTokens, TokenStream
 
 CATALOG_FILENAME = "catalog.sqlite3"
@@ -90,6 +90,11 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ) WITHOUT ROWID
         """,
     ),
+    (
+        "ALTER TABLE files ADD COLUMN warning BLOB NOT NULL DEFAULT x''",
+        # records read by an older reader are read again (see READER_VERSION)
+        "ALTER TABLE files ADD COLUMN reader INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -97,7 +102,7 @@ SCHEMA_VERSION = len(_MIGRATIONS)
 _COLUMNS = (
     "path, size, mtime_ns, status, message, format, title, content_hash, text_hash, "
     "paragraphs, title_hashes, title_is_digit, title_para_starts, "
-    "body_hashes, body_is_digit, body_para_starts"
+    "body_hashes, body_is_digit, body_para_starts, warning, reader"
 )
 _PLACEHOLDERS = ", ".join("?" * len(_COLUMNS.split(",")))
 
@@ -170,12 +175,14 @@ def _record_to_row(record: FileRecord) -> tuple:
         bytes(record.text_hash),
         _encode_paragraphs(record.paragraphs),
         *_encode_tokens(record),
+        _text_to_blob(record.warning),
+        READER_VERSION,
     )
 
 
 def _row_to_record(row: tuple) -> FileRecord:
     path, size, mtime_ns, status, message, fmt, title, content_hash, text_hash = row[:9]
-    paragraphs, token_blobs = row[9], row[10:]
+    paragraphs, token_blobs, warning = row[9], row[10:16], row[16]
     tokens = None
     if token_blobs[0] is not None:
         tokens = DocumentTokens(
@@ -193,6 +200,7 @@ def _row_to_record(row: tuple) -> FileRecord:
         text_hash=text_hash,
         paragraphs=_decode_paragraphs(paragraphs),
         tokens=tokens,
+        warning=_blob_to_text(warning),
     )
 
 
@@ -378,8 +386,9 @@ class Catalog:
     def lookup_many(self, keys: Iterable[tuple[str, int, int]]) -> dict[str, FileRecord]:
         """Records of the unchanged files among (path, size, mtime_ns) keys, by path.
 
-        Files missing from the catalog or whose size or mtime differ are absent from
-        the result. Queries run in chunks of a few hundred paths.
+        Files missing from the catalog, whose size or mtime differ, or that an older
+        SimSift read differently (`READER_VERSION`) are absent from the result. Queries
+        run in chunks of a few hundred paths.
         """
         wanted = {_text_to_blob(path): (size, mtime_ns) for path, size, mtime_ns in keys}
         found: dict[str, FileRecord] = {}
@@ -391,7 +400,7 @@ class Catalog:
                 ).fetchall()
                 for row in rows:
                     # Compare before decoding: changed files cost no decompression.
-                    if wanted[row[0]] == (row[1], row[2]):
+                    if wanted[row[0]] == (row[1], row[2]) and row[-1] == READER_VERSION:
                         record = _row_to_record(row)
                         found[record.path] = record
         return found

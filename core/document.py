@@ -11,11 +11,14 @@ class ExtractedText:
 
     `paragraphs` keeps the document's paragraph boundaries (passages and the
     side-by-side view rely on them); `title` is empty when the format has none.
+    `warnings` tell the user the text may not be what the file shows (bad bytes,
+    a misread encoding); such text is still compared.
     """
 
     title: str
     paragraphs: tuple[str, ...]
     format: str
+    warnings: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -30,6 +33,10 @@ class UnsupportedFormat(ExtractionError):
     """The file is not a format SimSift reads; listed as skipped, not as an error."""
 
 
+# Bump when reading the same file gives other text, title or tokens: the catalog then
+# reads files again instead of reusing what an older SimSift extracted.
+READER_VERSION = 1
+
 STATUS_OK = "ok"
 STATUS_ERROR = "error"
 STATUS_SKIPPED = "skipped"
@@ -40,8 +47,10 @@ class FileRecord:
     """What a scan knows about one file: identity, extraction outcome and cached tokens.
 
     `status` is "ok" (text extracted), "error" (`message` says why, for the user) or
-    "skipped" (not a format SimSift reads). `content_hash` is blake2b of the bytes (exact
-    copies), `text_hash` blake2b of the normalized text (same text in another format).
+    "skipped" (not read: an unsupported type, a hidden or excluded file; `message` says
+    which). `warning` is set on "ok" records whose text may be garbled. `content_hash`
+    is blake2b of the bytes (exact copies), `text_hash` blake2b of the normalized text
+    (same text in another format).
     `tokens` is a `core.tokens.DocumentTokens` for "ok" records.
     """
 
@@ -51,6 +60,7 @@ class FileRecord:
     status: str
     message: str = ""
     format: str = ""
+    warning: str = ""
     title: str = ""
     content_hash: bytes = b""
     text_hash: bytes = b""

@@ -121,6 +121,7 @@ def read_file(task: _ReadTask) -> FileRecord:
         base,
         status=STATUS_OK,
         format=extracted.format,
+        warning="; ".join(extracted.warnings),
         title=extracted.title,
         content_hash=content_hash,
         text_hash=_text_hash(extracted.paragraphs, task.traditional_to_simplified),

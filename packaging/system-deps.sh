@@ -2,11 +2,12 @@
 # Installs the system libraries Qt needs on a bare Debian/Ubuntu machine (the PySide6 wheels
 # bring Qt itself, not libGL, fontconfig or xkbcommon). Does nothing where they are present
 # or where there is no apt-get (Windows, macOS, other distributions: use your package manager).
-#   packaging/system-deps.sh          libraries for tests (offscreen Qt)
+# antiword is optional for users (it reads Word 97 .doc files when found); the tests use it.
+#   packaging/system-deps.sh          libraries for tests (offscreen Qt), antiword
 #   packaging/system-deps.sh --gui    also the X11 libraries and CJK fonts for the real window
 set -euo pipefail
 
-packages=(libegl1 libgl1 libfontconfig1 libglib2.0-0 libxkbcommon0 libdbus-1-3 fonts-dejavu-core)
+packages=(libegl1 libgl1 libfontconfig1 libglib2.0-0 libxkbcommon0 libdbus-1-3 fonts-dejavu-core antiword)
 if [[ "${1:-}" == "--gui" ]]; then
   packages+=(libxkbcommon-x11-0 libxcb-cursor0 libx11-xcb1 libxcb-icccm4 libxcb-keysyms1
              libxcb-image0 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1
@@ -22,6 +23,6 @@ done
 
 sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
-echo "Installing system libraries for Qt: ${missing[*]}"
+echo "Installing system packages: ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

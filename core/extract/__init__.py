@@ -3,14 +3,17 @@
 `extract` picks the reader from the file's content as well as its name (a PDF
 named .html is read as PDF, a Word document named .doc as DOCX) and turns every
 per-file problem into an `ExtractionError` whose message is shown to the user.
+Text that looks misdecoded comes back with warnings (`core.extract.checks`).
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from pathlib import Path
 
 from core.document import ExtractedText, ExtractionError, UnsupportedFormat
+from core.extract.checks import text_warnings
 from core.extract.sniff import is_docx_zip, sniff_bytes, sniff_format
 
 __all__ = ["DEFAULT_MAX_BYTES", "SUPPORTED_SUFFIXES", "extract", "sniff_format"]
@@ -30,6 +33,7 @@ _READERS = {
     "text": ("core.extract.text", "extract_text"),
     "pdf": ("core.extract.pdf", "extract_pdf"),
     "docx": ("core.extract.docx", "extract_docx"),
+    "doc": ("core.extract.doc", "extract_doc"),
 }
 
 
@@ -48,13 +52,14 @@ def extract(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ExtractedText:
         if size == 0:
             raise ExtractionError("empty file")
         fmt = reader_for(path)
-        return _run_reader(fmt, path, max_bytes)
+        result = _run_reader(fmt, path, max_bytes)
     except OSError as error:
         raise ExtractionError(f"cannot read file ({error.strerror or error})") from error
+    return replace(result, warnings=result.warnings + text_warnings(result.paragraphs))
 
 
 def reader_for(path: Path) -> str:
-    """Reader ('html', 'pdf', 'docx', 'text') to use for `path`, from content then suffix."""
+    """Reader ('html', 'pdf', 'docx', 'doc', 'text') to use for `path`, from content then suffix."""
     with path.open("rb") as f:
         head = f.read(4096)
     kind = sniff_bytes(head)
@@ -64,7 +69,7 @@ def reader_for(path: Path) -> str:
     if kind == "zip":
         return _zip_reader(path, suffix)
     if kind == "ole":
-        raise _ole_error(path, suffix)
+        return _ole_reader(path, suffix)
     if kind == "rtf":
         raise UnsupportedFormat("RTF document; save as .docx")
     if suffix in WORD_SUFFIXES and suffix != ".doc" and kind != "html":
@@ -91,15 +96,15 @@ def _zip_reader(path: Path, suffix: str) -> str:
     raise UnsupportedFormat(f"unsupported file type ({suffix or 'zip archive'})")
 
 
-def _ole_error(path: Path, suffix: str) -> ExtractionError:
-    """Error for an OLE compound file: encrypted OOXML, or an old binary Office file."""
+def _ole_reader(path: Path, suffix: str) -> str:
+    """'doc' for a Word 97-2003 file; an error for encrypted OOXML or other Office files."""
     # Password-protected .docx files are stored as OLE containers holding an
     # "EncryptionInfo" stream (its directory name is UTF-16).
     if "EncryptionInfo".encode("utf-16-le") in path.read_bytes()[: 2**20]:
-        return ExtractionError("password protected document")
+        raise ExtractionError("password protected document")
     if suffix in WORD_SUFFIXES:
-        return UnsupportedFormat("old binary .doc format; save as .docx")
-    return UnsupportedFormat("old binary Office file; save as .docx")
+        return "doc"
+    raise UnsupportedFormat("old binary Office file (not a Word document)")
 
 
 def _run_reader(fmt: str, path: Path, max_bytes: int) -> ExtractedText:
@@ -107,4 +112,6 @@ def _run_reader(fmt: str, path: Path, max_bytes: int) -> ExtractedText:
     reader = getattr(importlib.import_module(module_name), function_name)
     if fmt in ("pdf", "docx"):
         return reader(path, max_bytes=max_bytes)
+    if fmt == "doc":
+        return reader(path)
     return reader(path.read_bytes())

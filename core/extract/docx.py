@@ -12,7 +12,7 @@ from docx.oxml.ns import qn
 from lxml import etree
 
 from core.document import ExtractedText, ExtractionError
-from core.extract.paragraphs import build_result
+from core.extract.paragraphs import build_result, clean_paragraph, split_heading
 
 # Unpacked size allowed for the whole package: a zip bomb declares far more.
 MAX_UNPACKED_BYTES = 2**30
@@ -24,6 +24,9 @@ _P, _TBL, _TR, _TC = qn("w:p"), qn("w:tbl"), qn("w:tr"), qn("w:tc")
 _SDT, _SDT_CONTENT = qn("w:sdt"), qn("w:sdtContent")
 _T, _TAB, _BR, _CR = qn("w:t"), qn("w:tab"), qn("w:br"), qn("w:cr")
 _FOOTNOTE, _FOOTNOTE_TYPE = qn("w:footnote"), qn("w:type")
+_PPR, _PSTYLE, _VAL = qn("w:pPr"), qn("w:pStyle"), qn("w:val")
+# python-docx names built-in styles in English whatever the language Word ran in
+_TITLE_STYLES = frozenset({"Title", "Heading 1"})
 
 
 def check_package(path: Path, max_bytes: int) -> None:
@@ -94,8 +97,38 @@ def extract_docx(path: Path, *, max_bytes: int) -> ExtractedText:
     check_package(path, max_bytes)
     try:
         document = docx.Document(str(path))
-        paragraphs = [*block_texts(document.element.body), *footnote_texts(document)]
-        title = document.core_properties.title or ""
+        body = list(block_texts(document.element.body))
+        title, body = title_and_body(document, body)
+        paragraphs = [*body, *footnote_texts(document)]
     except (KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as error:
         raise ExtractionError(_NOT_DOCX) from error
     return build_result(title, paragraphs, "docx")
+
+
+def title_and_body(document: DocxDocument, body: list[str]) -> tuple[str, list[str]]:
+    """The title (a leading Title or Heading 1 paragraph, else the document property,
+    else a leading heading line) and the body without it."""
+    texts = [clean_paragraph(t) for t in body]
+    first = next((i for i, t in enumerate(texts) if t), None)
+    if first is None:
+        return "", body
+    if first_paragraph_style(document) in _TITLE_STYLES:
+        return texts[first], body[first + 1 :]
+    title = clean_paragraph(document.core_properties.title or "")
+    if title:
+        return title, body[first + 1 :] if texts[first] == title else body
+    return split_heading(body)
+
+
+def first_paragraph_style(document: DocxDocument) -> str:
+    """Style name of the body's first non-empty block when it is a paragraph, else ''."""
+    for child in document.element.body.iterchildren():
+        if child.tag == _TBL or child.tag == _SDT:
+            return ""
+        if child.tag == _P and paragraph_text(child).strip():
+            style = child.find(f"{_PPR}/{_PSTYLE}")
+            if style is None:
+                return ""
+            names = {s.style_id: s.name for s in document.styles}
+            return names.get(style.get(_VAL), "")
+    return ""

@@ -28,6 +28,12 @@ _SUPERSETS = {
     "ascii": "cp1252",
 }
 
+# Text with invalid bytes is still UTF-8 when this many of its non-ASCII characters
+# decode (another encoding's text is almost never valid UTF-8, even in part), and enough
+# of them to tell; a file cut mid-character or with one stray byte stays readable.
+_MOSTLY_UTF8_SHARE = 0.95
+_MOSTLY_UTF8_MIN_CHARS = 8
+
 # A detector's verdict on very little text is noise; this much is enough.
 _DETECT_SAMPLE_BYTES = 256 * 1024
 
@@ -65,6 +71,16 @@ def decodes_cleanly(data: bytes, codec: str) -> bool:
     return True
 
 
+def mostly_utf8(data: bytes) -> bool:
+    """True when nearly all non-ASCII characters of `data` are valid UTF-8."""
+    text = data.decode("utf-8", errors="replace")
+    replaced = text.count("\ufffd")
+    bad = replaced - data.count("\ufffd".encode())
+    non_ascii = len(text) - len(text.encode("ascii", errors="ignore"))
+    good = non_ascii - replaced
+    return good >= _MOSTLY_UTF8_MIN_CHARS and good >= _MOSTLY_UTF8_SHARE * (good + bad)
+
+
 def detect_codec(data: bytes) -> str | None:
     """Best guess of charset-normalizer, widened to its superset; None if no guess."""
     best = charset_normalizer.from_bytes(data[:_DETECT_SAMPLE_BYTES]).best()
@@ -74,12 +90,14 @@ def detect_codec(data: bytes) -> str | None:
 
 
 def decode_bytes(data: bytes, declared: str | None = None) -> str:
-    """Decode `data`: BOM, then valid UTF-8, then a fitting declared charset, then detection.
+    """Decode `data`: BOM, then (mostly) valid UTF-8, then a fitting declared charset,
+    then detection. Undecodable bytes become U+FFFD (counted in the file's warnings).
 
     Valid UTF-8 wins over a declaration because non-ASCII text in another
     encoding is almost never valid UTF-8 by chance, while wrong declarations
-    are common. A declared single-byte charset only wins when the detector has
-    no better idea, since such codecs accept any bytes (e.g. GBK labelled latin-1).
+    are common; the same holds for text where a few bytes are broken. A declared
+    single-byte charset only wins when the detector has no better idea, since such
+    codecs accept any bytes (e.g. GBK labelled latin-1).
     """
     bom = bom_encoding(data)
     if bom is not None:
@@ -87,6 +105,8 @@ def decode_bytes(data: bytes, declared: str | None = None) -> str:
         return data[skip:].decode(codec, errors="replace")
     if decodes_cleanly(data, "utf-8"):
         return data.decode("utf-8")
+    if mostly_utf8(data):
+        return data.decode("utf-8", errors="replace")
     codec = canonical_codec(declared)
     if codec and not is_single_byte(codec) and decodes_cleanly(data, codec):
         return data.decode(codec)

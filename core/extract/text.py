@@ -6,7 +6,7 @@ import re
 
 from core.document import ExtractedText
 from core.extract.encoding import decode_bytes
-from core.extract.paragraphs import build_result
+from core.extract.paragraphs import build_result, split_heading
 
 _BLANK_LINE = re.compile(r"\n[ \t\f\v\u3000]*\n")
 
@@ -23,7 +23,12 @@ def split_text_paragraphs(text: str) -> list[str]:
     return text.split("\n")
 
 
+def text_result(text: str, fmt: str) -> ExtractedText:
+    """Paragraphs of plain text, its first line as title when it is a heading."""
+    title, body = split_heading(split_text_paragraphs(text))
+    return build_result(title, body, fmt)
+
+
 def extract_text(data: bytes) -> ExtractedText:
     """Decode a text file (BOM, UTF-8, else detected) and split it into paragraphs."""
-    text = decode_bytes(data)
-    return build_result("", split_text_paragraphs(text), "text")
+    return text_result(decode_bytes(data), "text")

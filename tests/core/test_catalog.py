@@ -374,7 +374,7 @@ def test_a_file_cannot_be_paired_with_itself(catalog_path: Path) -> None:
 
 def test_new_catalog_has_current_schema_version_and_wal(catalog_path: Path) -> None:
     with Catalog(catalog_path) as catalog:
-        assert catalog.schema_version == SCHEMA_VERSION == 1
+        assert catalog.schema_version == SCHEMA_VERSION == 2
     with sqlite3.connect(catalog_path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -430,3 +430,34 @@ def test_default_catalog_path_is_in_user_data_dir(tmp_path: Path, monkeypatch) -
     path = default_catalog_path()
     assert path == data_dir / "catalog.sqlite3"
     assert data_dir.is_dir()
+
+
+def test_warnings_are_kept_with_the_record(catalog_path: Path) -> None:
+    record = ok_record("/w/a.txt", warning="3 characters could not be decoded (shown as �)")
+    with Catalog(catalog_path) as catalog:
+        catalog.store([record])
+        assert catalog.lookup("/w/a.txt", 100, 1).warning == record.warning
+
+
+def test_catalog_of_the_previous_version_is_upgraded_and_its_files_read_again(
+    catalog_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a catalog as the previous SimSift left it: schema 1, records of an older reader
+    monkeypatch.setattr(catalog_module, "_MIGRATIONS", catalog_module._MIGRATIONS[:1])
+    monkeypatch.setattr(catalog_module, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(
+        catalog_module, "_COLUMNS", catalog_module._COLUMNS.replace(", warning, reader", "")
+    )
+    monkeypatch.setattr(catalog_module, "_PLACEHOLDERS", ", ".join("?" * 16))
+    real_row = catalog_module._record_to_row
+    monkeypatch.setattr(catalog_module, "_record_to_row", lambda r: real_row(r)[:16])
+    with Catalog(catalog_path) as old:
+        old.store([ok_record("/old/a.txt")])
+        old.ignore_pair("/old/a.txt", "/old/b.txt")
+    monkeypatch.undo()
+    with Catalog(catalog_path) as catalog:
+        assert catalog.schema_version == SCHEMA_VERSION
+        assert catalog.lookup("/old/a.txt", 100, 1) is None  # read again by this reader
+        assert catalog.ignored_pairs() == {frozenset({"/old/a.txt", "/old/b.txt"})}
+        catalog.store([ok_record("/old/a.txt")])
+        assert catalog.lookup("/old/a.txt", 100, 1) is not None
