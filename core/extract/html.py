@@ -46,12 +46,15 @@ _BOILERPLATE_ROLES = ("navigation", "banner", "contentinfo", "complementary", "s
 _CONTAINER_TAGS = frozenset(
     {"div", "td", "th", "article", "section", "main", "body", "center", "blockquote", "dd"}
 )
-# Shorter text runs (labels, bylines, single links) say nothing about where the article is.
+# Shorter text runs (labels, bylines, counters) say nothing about where the article is.
 _MIN_SCORED_CHARS = 25
 
 # The main block is the smallest one around the best container holding this share of
-# the page's non-link text: documentation splits its article over many sibling blocks.
+# the page's prose (non-link text runs long enough to be scored): documentation splits
+# its article over many sibling blocks; site names, counters and menus are short runs.
 _MAIN_PROSE_SHARE = 0.9
+# A page whose prose is less than this share of its text (links included) is a link list.
+_LINK_PAGE_PROSE_SHARE = 0.5
 # Separators between an article title and the site name in <title>.
 # Documentation generators end headings with a permalink sign.
 _PERMALINK_SIGNS = "¶#§"
@@ -154,6 +157,9 @@ def main_content_paragraphs(root: etree._Element, title: str = "") -> list[str]:
     """
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
     drop_heading_repeating_title(root, title)
+    for link in list(root.iter("a")):
+        if len(sign := link.text_content().strip()) == 1 and sign in _PERMALINK_SIGNS:
+            link.drop_tree()
     drop_boilerplate_blocks(root)
     body = root.find("body")
     main = main_container(body if body is not None else root)
@@ -192,25 +198,38 @@ def _chrome_id(element: etree._Element) -> str:
 def main_container(body: etree._Element) -> etree._Element:
     """Smallest ancestor of the best-scored container holding most of the page's prose."""
     own, in_link = _own_text_lengths(body)
-    prose = _subtree_sums(body, {e: n for e, n in own.items() if e not in in_link})
+    prose = _subtree_sums(
+        body, {e: n for e, n in own.items() if e not in in_link and n >= _MIN_SCORED_CHARS}
+    )
     seed = best_container(body, own, in_link)
-    if seed is None:
+    # Indexes and tables of contents are mostly links: no block holds their text.
+    if seed is None or prose[body] < _LINK_PAGE_PROSE_SHARE * _subtree_sums(body, own)[body]:
         return body
-    for element in (seed, *seed.iterancestors()):
-        if prose[element] >= _MAIN_PROSE_SHARE * prose[body]:
-            return element
-    return body
+    return next(
+        e for e in (seed, *seed.iterancestors()) if prose[e] >= _MAIN_PROSE_SHARE * prose[body]
+    )
 
 
 def _own_text_lengths(body: etree._Element) -> tuple[dict, set]:
-    """Whitespace-free length of each element's own text, and the elements inside links."""
+    """Whitespace-free length of each element's own text, and the elements inside links.
+
+    A code block counts as one run of text: highlighters split it into tiny spans.
+    """
     own: dict[etree._Element, int] = {}
     in_link: set[etree._Element] = set()
+    in_code: set[etree._Element] = set()
     for element in body.iter(tag=etree.Element):
         parent = element.getparent()
         if element.tag == "a" or parent in in_link:
             in_link.add(element)
-        own[element] = len(_own_text(element))
+        if parent in in_code:
+            in_code.add(element)
+            own[element] = 0
+        elif element.tag == "pre":
+            in_code.add(element)
+            own[element] = len("".join(element.text_content().split()))
+        else:
+            own[element] = len(_own_text(element))
     return own, in_link
 
 
