@@ -14,6 +14,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QFileDialog,
     QLabel,
     QLineEdit,
@@ -39,14 +40,15 @@ from app.cluster_model import (
     DocRole,
 )
 from app.common_model import COL_TEXT, CommonTextModel
-from app.errors_model import ErrorsModel, PathRole
 from app.folder_list import FolderList
 from app.i18n import LANGUAGES, Translations
 from app.params_panel import ParamsPanel
 from app.partial_model import COL_CONTAINMENT_AB, PairRole, PartialModel, PartialProxy
+from app.problems_model import PathRole, ProblemsModel, ReadRole
 from app.scan_status import ScanStatus
 from app.scan_worker import ScanController
 from app.settings import Settings
+from app.text_dialog import DocumentPicker, ExtractedTextDialog
 from core.cluster_edit import without_files, without_pair
 from core.features import FeatureWeights
 from core.passages import PassageOptions
@@ -110,11 +112,11 @@ class MainWindow(QMainWindow):
         clusters_layout.addWidget(self.summary)
         clusters_layout.addWidget(self.tree, 1)
 
-        self.errors_model = ErrorsModel(self)
-        self.errors_view = _make_errors_view(self.errors_model)
+        self.problems_model = ProblemsModel(self)
+        self.problems_view = _make_table_view(self.problems_model)
         self.tabs = QTabWidget()
         self.tabs.addTab(clusters_page, "")
-        self.tabs.addTab(self.errors_view, "")
+        self.tabs.addTab(self.problems_view, "")
         self.partial_model = PartialModel(self)
         self.partial_proxy = PartialProxy(self)
         self.partial_proxy.setSourceModel(self.partial_model)
@@ -166,6 +168,7 @@ class MainWindow(QMainWindow):
         self.unmark_action = self._action(None, lambda: self.model.set_checked(set()))
         self.ignore_action = self._action(sp.SP_DialogNoButton, self.ignore_selected_pair)
         self.trash_action = self._action(sp.SP_TrashIcon, self.trash_checked, QKeySequence.Delete)
+        self.show_text_action = self._action(None, self.show_extracted_text, "Ctrl+T")
         self.about_action = self._action(None, self._about)
         self.language_actions: dict[str, QAction] = {}
         group = QActionGroup(self)
@@ -194,6 +197,7 @@ class MainWindow(QMainWindow):
             self.open_action,
             self.reveal_action,
             self.copy_action,
+            self.show_text_action,
             None,
             self.mark_action,
             self.unmark_action,
@@ -226,6 +230,7 @@ class MainWindow(QMainWindow):
                 self.open_action,
                 self.reveal_action,
                 self.copy_action,
+                self.show_text_action,
                 _separator(self),
                 self.mark_action,
                 self.unmark_action,
@@ -235,8 +240,10 @@ class MainWindow(QMainWindow):
             ]
         )
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.partial_view.addAction(self.ignore_action)
+        self.partial_view.addActions([self.show_text_action, self.ignore_action])
         self.partial_view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.problems_view.addAction(self.show_text_action)
+        self.problems_view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
     def _connect(self) -> None:
         self.scan_button.clicked.connect(self.start_scan)
@@ -246,7 +253,7 @@ class MainWindow(QMainWindow):
         self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
         self.tree.selectionModel().selectionChanged.connect(self._on_selection)
         self.tree.doubleClicked.connect(self._on_tree_double_click)
-        self.errors_view.doubleClicked.connect(self._on_error_double_click)
+        self.problems_view.doubleClicked.connect(self._on_problem_double_click)
         self.partial_view.selectionModel().selectionChanged.connect(self._on_partial_selection)
         self.tabs.currentChanged.connect(lambda _: self._update_actions())
         self.model.checks_changed.connect(self._update_actions)
@@ -264,9 +271,11 @@ class MainWindow(QMainWindow):
         self.scan_button.setText(self.tr("Scan"))
         self.filter_edit.setPlaceholderText(self.tr("Filter by file name, folder or title…"))
         self.tabs.setTabText(0, self.tr("Clusters"))
+        errors, warnings, skipped = self.problems_model.counts
         self.tabs.setTabText(
-            1, self.tr("Errors (%1)").replace("%1", str(self.errors_model.rowCount()))
+            1, self.tr("Problems (%1)").replace("%1", f"{errors + warnings + skipped:,}")
         )
+        self.tabs.setTabToolTip(1, self._problem_counts_text())
         self._update_partial_tab_text()
         self.tabs.setTabText(
             3, self.tr("Common text (%1)").replace("%1", f"{self.common_model.rowCount():,}")
@@ -292,6 +301,7 @@ class MainWindow(QMainWindow):
             self.open_action: self.tr("Open file"),
             self.reveal_action: self.tr("Reveal in folder"),
             self.copy_action: self.tr("Copy path"),
+            self.show_text_action: self.tr("Show extracted text…"),
             self.mark_action: self.tr("Mark all but the reference"),
             self.unmark_action: self.tr("Unmark all"),
             self.ignore_action: self.tr("Not a duplicate"),
@@ -425,7 +435,7 @@ class MainWindow(QMainWindow):
         self.result = result
         self.scan_status.end()
         self.params.set_k_max(result.k_max)
-        self.errors_model.set_records(result.errors)
+        self.problems_model.set_records(result.errors, result.warned, result.skipped)
         self.common_model.set_result(result)
         self.show_clusters(self.params.k())
         self.statusBar().showMessage(self._finished_message(result), 10000)
@@ -516,6 +526,18 @@ class MainWindow(QMainWindow):
             .replace("%2", f"{len(clusters.doc):,}")
             .replace("%3", f"{len(self.result.documents):,}")
             .replace("%4", str(clusters.k))
+            + " "
+            + self._problem_counts_text()
+        )
+
+    def _problem_counts_text(self) -> str:
+        errors, warnings, skipped = self.problems_model.counts
+        return (
+            self.tr("Read %1 files · %2 not read · %3 with warnings · %4 skipped.")
+            .replace("%1", f"{len(self.result.documents) if self.result else 0:,}")
+            .replace("%2", f"{errors:,}")
+            .replace("%3", f"{warnings:,}")
+            .replace("%4", f"{skipped:,}")
         )
 
     def _update_actions(self) -> None:
@@ -529,6 +551,7 @@ class MainWindow(QMainWindow):
             self.export_html_action,
             self.mark_action,
             self.unmark_action,
+            self.show_text_action,
         ):
             action.setEnabled(has_result)
         selected = self.selected_documents()
@@ -706,8 +729,38 @@ class MainWindow(QMainWindow):
         if doc is not None and doc >= 0:
             file_actions.open_file(self.result.documents[doc].path)
 
-    def _on_error_double_click(self, index: QModelIndex) -> None:
-        file_actions.reveal_in_folder(self.errors_model.data(index, PathRole))
+    def _on_problem_double_click(self, index: QModelIndex) -> None:
+        if self.problems_model.data(index, ReadRole):
+            self.show_extracted_text()
+        else:
+            file_actions.reveal_in_folder(self.problems_model.data(index, PathRole))
+
+    def show_extracted_text(self) -> None:
+        """The text SimSift compared for the selected document, or one the user picks."""
+        if self.result is None:
+            return
+        doc = self._document_in_current_view()
+        if doc is None:
+            picker = DocumentPicker(self.result.documents, self)
+            if picker.exec() != QDialog.DialogCode.Accepted or picker.chosen() is None:
+                return
+            doc = picker.chosen()
+        ExtractedTextDialog(self.result.documents[doc], self).show()
+
+    def _document_in_current_view(self) -> int | None:
+        """The document selected in the visible tab (the first of a partial pair), or None."""
+        page = self.tabs.currentWidget()
+        if page is self.problems_view:
+            rows = self.problems_view.selectionModel().selectedRows()
+            if rows and self.problems_model.data(rows[0], ReadRole):
+                path = self.problems_model.data(rows[0], PathRole)
+                return next(i for i, d in enumerate(self.result.documents) if d.path == path)
+            return None
+        if page is self.partial_view:
+            pair = self._selected_partial_pair()
+            return pair[0] if pair else None
+        docs = self.selected_documents()
+        return docs[0] if docs else None
 
     def _about(self) -> None:
         QMessageBox.about(
@@ -746,7 +799,7 @@ def _make_tree(model) -> QTreeView:
     return tree
 
 
-def _make_errors_view(model) -> QTableView:
+def _make_table_view(model) -> QTableView:
     view = QTableView()
     view.setModel(model)
     view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
@@ -757,7 +810,7 @@ def _make_errors_view(model) -> QTableView:
 
 
 def _make_common_view(model) -> QTableView:
-    view = _make_errors_view(model)
+    view = _make_table_view(model)
     view.setWordWrap(False)
     header = view.horizontalHeader()
     header.setSectionResizeMode(COL_TEXT, header.ResizeMode.Stretch)

@@ -148,8 +148,8 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
     files = len(result.documents) + len(result.errors) + len(result.skipped)
     lines = [
         f"{files} files in {seconds:.1f} s: {len(result.documents)} documents read "
-        f"({result.reused} unchanged since the last scan), {len(result.errors)} errors, "
-        f"{len(result.skipped)} skipped",
+        f"({result.reused} unchanged since the last scan), {len(result.warned)} with warnings, "
+        f"{len(result.errors)} errors, {len(result.skipped)} skipped",
         f"{len(pairs)} pairs within k={k}"
         + (
             " (" + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) + ")"
@@ -163,11 +163,28 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
         f"{result.options.passages.common_max_docs} documents or "
         f"{result.options.passages.common_share:.0%} of them; left out of partial copying)",
     ]
-    for record in result.errors[:10]:
-        lines.append(f"  error: {record.path}: {record.message}")
-    if len(result.errors) > 10:
-        lines.append(f"  ... and {len(result.errors) - 10} more errors (see errors file)")
+    lines += _first_ten("error", [(r.path, r.message) for r in result.errors], "errors")
+    lines += _first_ten("warning", [(r.path, r.warning) for r in result.warned], "warnings")
+    reasons = Counter(_reason_kind(r.message) for r in result.skipped)
+    if reasons:
+        lines.append(
+            "  skipped: "
+            + ", ".join(f"{n} {why}" for why, n in reasons.most_common(5))
+            + " (see the skipped file)"
+        )
     return "\n".join(lines)
+
+
+def _first_ten(label: str, items: list[tuple[str, str]], file: str) -> list[str]:
+    lines = [f"  {label}: {path}: {message}" for path, message in items[:10]]
+    if len(items) > 10:
+        lines.append(f"  ... and {len(items) - 10} more {file} (see the {file} file)")
+    return lines
+
+
+def _reason_kind(reason: str) -> str:
+    """A skip reason without its details ("excluded by the pattern *.bak" -> "excluded")."""
+    return reason.split(" (")[0].split(" by the pattern")[0]
 
 
 class _TerminalProgress:

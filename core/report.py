@@ -80,6 +80,14 @@ def error_rows(result: ScanResult) -> list[dict]:
     return [{"path": r.path, "error": r.message} for r in result.errors]
 
 
+def skipped_rows(result: ScanResult) -> list[dict]:
+    return [{"path": r.path, "reason": r.message} for r in result.skipped]
+
+
+def warning_rows(result: ScanResult) -> list[dict]:
+    return [{"path": r.path, "warning": r.warning} for r in result.warned]
+
+
 def template_rows(result: ScanResult) -> list[dict]:
     """Documents containing template text, with the template share of their body."""
     share = result.template_share
@@ -116,7 +124,8 @@ def write_report(
     fmt: str = "csv",
     partial_threshold: float | None = None,
 ) -> list[Path]:
-    """Write pairs, clusters, template shares, common text and errors into `out_dir`.
+    """Write pairs, clusters, template shares, common text, errors, warnings (documents
+    read whose text may be garbled) and skipped files (with the reason) into `out_dir`.
 
     Returns the files written.
 
@@ -137,6 +146,8 @@ def write_report(
         "template": (["path", "template_share"], template_rows(result)),
         "common": (["text", "documents", "occurrences", "example"], common_rows(result)),
         "errors": (["path", "error"], error_rows(result)),
+        "warnings": (["path", "warning"], warning_rows(result)),
+        "skipped": (["path", "reason"], skipped_rows(result)),
     }
     written = []
     for name, (columns, rows) in tables.items():

@@ -170,6 +170,11 @@ class ScanResult:
         return self.options.k_max
 
     @property
+    def warned(self) -> tuple[FileRecord, ...]:
+        """Documents read with a warning: their text may not be what the file shows."""
+        return tuple(d for d in self.documents if d.warning)
+
+    @property
     def template_share(self) -> np.ndarray:
         """Share of each document's body that is template text (prompt, shared boilerplate)."""
         if self.passages is None:
@@ -269,8 +274,9 @@ def scan(
         cancel: set it to stop; raises `Cancelled`. Files already read stay in the catalog.
     """
     cancel = cancel or CancelToken()
-    found = _find_files(options, progress, cancel)
+    found, left_out = _find_files(options, progress, cancel)
     records, reused = _read_files(found, options, catalog, progress, cancel)
+    records += left_out
     if catalog is not None:
         catalog.prune(_all_roots(options), {f.path for f in found})
     documents = tuple(r for r in records if r.ok)
@@ -427,16 +433,27 @@ def _all_roots(options: ScanOptions) -> tuple[str, ...]:
 
 def _find_files(
     options: ScanOptions, progress: ProgressCallback, cancel: CancelToken
-) -> list[FoundFile]:
+) -> tuple[list[FoundFile], list[FileRecord]]:
+    """The files to read, and records of what the walk left out (skipped, or an error for
+    a folder or file that cannot be opened)."""
     found: list[FoundFile] = []
+    left_out: list[FileRecord] = []
+
+    def on_skip(path: str, reason: str, is_error: bool) -> None:
+        status = STATUS_ERROR if is_error else STATUS_SKIPPED
+        left_out.append(FileRecord(path, 0, 0, status, reason))
+
     for f in walk_files(
-        _all_roots(options), exclude=options.exclude, include_hidden=options.include_hidden
+        _all_roots(options),
+        exclude=options.exclude,
+        include_hidden=options.include_hidden,
+        on_skip=on_skip,
     ):
         found.append(f)
         if len(found) % 500 == 0:
             cancel.check()
             progress(Progress("finding", len(found), 0, f.path))
-    return found
+    return found, left_out
 
 
 def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRecord], int]:
@@ -451,9 +468,8 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
         if f.path in cached:
             records.append(cached[f.path])
         elif suffix and suffix not in SUPPORTED_SUFFIXES:
-            records.append(
-                FileRecord(f.path, f.size, f.mtime_ns, STATUS_SKIPPED, f"not a document ({suffix})")
-            )
+            reason = f"not a document type SimSift reads ({suffix})"
+            records.append(FileRecord(f.path, f.size, f.mtime_ns, STATUS_SKIPPED, reason))
         else:
             to_read.append(
                 _ReadTask(

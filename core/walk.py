@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +19,15 @@ SYSTEM_FOLDERS = frozenset(
         "__MACOSX",
     }
 )
+
+
+# Called with (path, reason, is_error) for what the walk leaves out, so that every file a
+# user dropped is accounted for. A folder left out is reported once, not per file.
+OnSkip = Callable[[str, str, bool], None]
+
+
+def _ignore(path: str, reason: str, is_error: bool) -> None:
+    """The default: what is left out is not reported."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,57 +46,90 @@ def walk_files(
     suffixes: frozenset[str] | None = None,
     exclude: Iterable[str] = (),
     include_hidden: bool = False,
+    on_skip: OnSkip = _ignore,
 ) -> Iterator[FoundFile]:
     """Regular files under `roots` (recursively), each real file once.
 
     Symlinked folders are not followed (no loops); a file reachable from two roots is
     listed once. `exclude` holds glob patterns matched against names and full paths
     (e.g. "*.bak", "*/drafts/*"). Hidden (dot) and system folders are skipped unless
-    `include_hidden`. Unreadable folders are passed over silently.
+    `include_hidden`. Everything left out, and every folder that cannot be opened, is
+    reported to `on_skip` with the reason.
     """
     patterns = tuple(exclude)
-    seen: set[tuple[int, int]] = set()
+    seen: dict[tuple[int, int], str] = {}
     for root in roots:
         root_path = os.path.abspath(os.fspath(root))
         if os.path.isfile(root_path):
             candidates: Iterable[str] = [root_path]
         else:
-            candidates = _files_below(root_path, patterns, include_hidden)
+            candidates = _files_below(root_path, patterns, include_hidden, on_skip)
         for path in candidates:
-            found = _found(path, root_path, suffixes, patterns, seen)
+            found = _found(path, root_path, suffixes, patterns, seen, on_skip)
             if found is not None:
                 yield found
 
 
-def _files_below(root: str, patterns: tuple[str, ...], include_hidden: bool) -> Iterator[str]:
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if (include_hidden or not d.startswith("."))
-            and d not in SYSTEM_FOLDERS
-            and not _excluded(os.path.join(folder, d), patterns)
-        )
+def _files_below(
+    root: str, patterns: tuple[str, ...], include_hidden: bool, on_skip: OnSkip
+) -> Iterator[str]:
+    def unreadable(error: OSError) -> None:
+        on_skip(error.filename or root, f"cannot open folder ({error.strerror or error})", True)
+
+    for folder, dirs, files in os.walk(root, onerror=unreadable, followlinks=False):
+        kept = []
+        for d in sorted(dirs):
+            path = os.path.join(folder, d)
+            reason = _folder_skip_reason(path, patterns, include_hidden)
+            if reason:
+                on_skip(path, reason, False)
+            else:
+                kept.append(d)
+        dirs[:] = kept
         for name in sorted(files):
             if include_hidden or not name.startswith("."):
                 yield os.path.join(folder, name)
+            else:
+                on_skip(os.path.join(folder, name), "hidden file", False)
 
 
-def _found(path, root, suffixes, patterns, seen) -> FoundFile | None:
+def _folder_skip_reason(path: str, patterns: tuple[str, ...], include_hidden: bool) -> str:
+    """Why the walk does not enter folder `path`, or '' when it does."""
+    name = os.path.basename(path)
+    if os.path.islink(path):
+        return "link to a folder (not followed)"
+    if not include_hidden and name.startswith("."):
+        return "hidden folder (not searched)"
+    if name in SYSTEM_FOLDERS:
+        return "system folder (not searched)"
+    pattern = _matching_pattern(path, patterns)
+    return f"excluded by the pattern {pattern} (folder not searched)" if pattern else ""
+
+
+def _found(path, root, suffixes, patterns, seen, on_skip: OnSkip) -> FoundFile | None:
     if suffixes is not None and os.path.splitext(path)[1].lower() not in suffixes:
+        on_skip(path, "not a document type SimSift reads", False)
         return None
-    if _excluded(path, patterns):
+    pattern = _matching_pattern(path, patterns)
+    if pattern:
+        on_skip(path, f"excluded by the pattern {pattern}", False)
         return None
     try:
         st = os.stat(path)
-    except OSError:
+    except OSError as error:
+        on_skip(path, f"cannot open file ({error.strerror or error})", True)
         return None
-    if not os.path.isfile(path) or (st.st_dev, st.st_ino) in seen:
+    if not os.path.isfile(path):
+        on_skip(path, "not a regular file (device, pipe or socket)", False)
         return None
-    seen.add((st.st_dev, st.st_ino))
+    first = seen.setdefault((st.st_dev, st.st_ino), path)
+    if first != path:
+        on_skip(path, f"same file as {first} (a link)", False)
+        return None
     return FoundFile(path, st.st_size, st.st_mtime_ns, root)
 
 
-def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
+def _matching_pattern(path: str, patterns: tuple[str, ...]) -> str:
+    """The first exclude pattern matching the name or full path, or ''."""
     name = os.path.basename(path)
-    return any(fnmatch.fnmatch(name, p) or fnmatch.fnmatch(path, p) for p in patterns)
+    return next((p for p in patterns if fnmatch.fnmatch(name, p) or fnmatch.fnmatch(path, p)), "")

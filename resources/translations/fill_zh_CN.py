@@ -75,6 +75,14 @@ ZH = {
     "%1: %2%": "%1：%2%", "Matching passages": "匹配段落", "Common text (%1)": "常见文本（%1）",
     "Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying":
         "在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭",
+    "Status": "状态", "Not read": "未读取", "Read, with a warning": "已读取，有警告", "Skipped": "已跳过",
+    "Problems (%1)": "问题（%1）",
+    "Read %1 files · %2 not read · %3 with warnings · %4 skipped.":
+        "已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。",
+    "Show extracted text…": "显示提取的文本…", "Show extracted text": "显示提取的文本",
+    "Extracted text — %1": "提取的文本 — %1",
+    "Read as %1 · %2 paragraphs · %3 characters · %4 words": "按 %1 读取 · %2 段 · %3 个字符 · %4 个词",
+    "Warning: %1": "警告：%1", "Type part of the file name or folder…": "输入文件名或文件夹的一部分…",
     "Text": "文本", "Documents": "文档数", "Times": "次数", "Example": "示例", "%1 files/s": "%1 个文件/秒", "%1 left": "剩余 %1",
 }  # fmt: skip
 

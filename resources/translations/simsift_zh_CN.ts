@@ -100,21 +100,34 @@
     </message>
 </context>
 <context>
-    <name>ErrorsModel</name>
+    <name>DocumentPicker</name>
     <message>
-        <location filename="../../app/errors_model.py" line="39" />
-        <source>File</source>
-        <translation>文件</translation>
+        <location filename="../../app/text_dialog.py" line="72" />
+        <source>Show extracted text</source>
+        <translation>显示提取的文本</translation>
     </message>
     <message>
-        <location filename="../../app/errors_model.py" line="39" />
-        <source>Folder</source>
-        <translation>文件夹</translation>
+        <location filename="../../app/text_dialog.py" line="75" />
+        <source>Type part of the file name or folder…</source>
+        <translation>输入文件名或文件夹的一部分…</translation>
+    </message>
+</context>
+<context>
+    <name>ExtractedTextDialog</name>
+    <message>
+        <location filename="../../app/text_dialog.py" line="30" />
+        <source>Extracted text — %1</source>
+        <translation>提取的文本 — %1</translation>
     </message>
     <message>
-        <location filename="../../app/errors_model.py" line="39" />
-        <source>Problem</source>
-        <translation>问题</translation>
+        <location filename="../../app/text_dialog.py" line="49" />
+        <source>Read as %1 · %2 paragraphs · %3 characters · %4 words</source>
+        <translation>按 %1 读取 · %2 段 · %3 个字符 · %4 个词</translation>
+    </message>
+    <message>
+        <location filename="../../app/text_dialog.py" line="56" />
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
     </message>
 </context>
 <context>
@@ -191,235 +204,245 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="263" />
+        <location filename="../../app/main_window.py" line="270" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="264" />
-        <location filename="../../app/main_window.py" line="287" />
+        <location filename="../../app/main_window.py" line="271" />
+        <location filename="../../app/main_window.py" line="296" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="265" />
+        <location filename="../../app/main_window.py" line="272" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="266" />
+        <location filename="../../app/main_window.py" line="273" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="268" />
-        <source>Errors (%1)</source>
-        <translation>错误（%1）</translation>
+        <location filename="../../app/main_window.py" line="276" />
+        <source>Problems (%1)</source>
+        <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="272" />
+        <location filename="../../app/main_window.py" line="281" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="277" />
+        <location filename="../../app/main_window.py" line="286" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="290" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="282" />
+        <location filename="../../app/main_window.py" line="291" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="283" />
+        <location filename="../../app/main_window.py" line="292" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="284" />
+        <location filename="../../app/main_window.py" line="293" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="286" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="288" />
+        <location filename="../../app/main_window.py" line="297" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="289" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="290" />
+        <location filename="../../app/main_window.py" line="299" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="291" />
+        <location filename="../../app/main_window.py" line="300" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="292" />
+        <location filename="../../app/main_window.py" line="301" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="293" />
+        <location filename="../../app/main_window.py" line="302" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="294" />
+        <location filename="../../app/main_window.py" line="303" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="295" />
+        <location filename="../../app/main_window.py" line="304" />
+        <source>Show extracted text…</source>
+        <translation>显示提取的文本…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="305" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="296" />
+        <location filename="../../app/main_window.py" line="306" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="297" />
+        <location filename="../../app/main_window.py" line="307" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="298" />
+        <location filename="../../app/main_window.py" line="308" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="299" />
-        <location filename="../../app/main_window.py" line="715" />
+        <location filename="../../app/main_window.py" line="309" />
+        <location filename="../../app/main_window.py" line="768" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="305" />
+        <location filename="../../app/main_window.py" line="315" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="389" />
+        <location filename="../../app/main_window.py" line="399" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="415" />
+        <location filename="../../app/main_window.py" line="425" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="442" />
+        <location filename="../../app/main_window.py" line="452" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="450" />
+        <location filename="../../app/main_window.py" line="460" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="458" />
+        <location filename="../../app/main_window.py" line="468" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="495" />
+        <location filename="../../app/main_window.py" line="505" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="510" />
+        <location filename="../../app/main_window.py" line="520" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="514" />
+        <location filename="../../app/main_window.py" line="524" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="628" />
+        <location filename="../../app/main_window.py" line="536" />
+        <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
+        <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="651" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="637" />
+        <location filename="../../app/main_window.py" line="660" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="640" />
+        <location filename="../../app/main_window.py" line="663" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="641" />
+        <location filename="../../app/main_window.py" line="664" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="660" />
+        <location filename="../../app/main_window.py" line="683" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="661" />
+        <location filename="../../app/main_window.py" line="684" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="667" />
+        <location filename="../../app/main_window.py" line="690" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="677" />
+        <location filename="../../app/main_window.py" line="700" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="684" />
-        <location filename="../../app/main_window.py" line="702" />
+        <location filename="../../app/main_window.py" line="707" />
+        <location filename="../../app/main_window.py" line="725" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="693" />
+        <location filename="../../app/main_window.py" line="716" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="695" />
+        <location filename="../../app/main_window.py" line="718" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="716" />
+        <location filename="../../app/main_window.py" line="769" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="786" />
+        <location filename="../../app/main_window.py" line="839" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
     </message>
@@ -568,6 +591,44 @@
         <location filename="../../app/partial_model.py" line="111" />
         <source>Distance</source>
         <translation>距离</translation>
+    </message>
+</context>
+<context>
+    <name>ProblemsModel</name>
+    <message>
+        <location filename="../../app/problems_model.py" line="54" />
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/problems_model.py" line="54" />
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/problems_model.py" line="54" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/problems_model.py" line="54" />
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../../app/problems_model.py" line="80" />
+        <source>Not read</source>
+        <translation>未读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/problems_model.py" line="82" />
+        <source>Read, with a warning</source>
+        <translation>已读取，有警告</translation>
+    </message>
+    <message>
+        <location filename="../../app/problems_model.py" line="83" />
+        <source>Skipped</source>
+        <translation>已跳过</translation>
     </message>
 </context>
 <context>

@@ -52,6 +52,34 @@ def test_scan_writes_pairs_clusters_errors(tmp_path):
     assert "1 errors" in proc.stdout and f"pairs within k={DEFAULT_K}" in proc.stdout
 
 
+def test_every_file_found_is_read_an_error_or_skipped_with_a_reason(tmp_path):
+    docs = tmp_path / "docs"
+    write_corpus(docs)
+    (docs / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
+    (docs / ".draft.txt").write_text("hidden")
+    (docs / "notes.bak").write_text("old")
+    essay = "李同学的作文写得很好，老师表扬了他。" * 20
+    (docs / "cut.txt").write_bytes(essay.encode("utf-8")[:-1])  # cut mid-character
+    out = tmp_path / "report"
+    proc = run_cli(
+        "scan", str(docs), "--out", str(out), "--no-catalog", "--workers", "0",
+        "--exclude", "*.bak",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    skipped = {Path(r["path"]).name: r["reason"] for r in read_csv(out / "skipped.csv")}
+    assert skipped == {
+        "photo.png": "not a document type SimSift reads (.png)",
+        ".draft.txt": "hidden file",
+        "notes.bak": "excluded by the pattern *.bak",
+    }
+    assert read_csv(out / "warnings.csv") == [
+        {"path": str(docs / "cut.txt"), "warning": "1 character could not be decoded (shown as �)"}
+    ]
+    read = sum(f.is_file() for f in docs.rglob("*")) - len(skipped)
+    assert f"{read} documents read" in proc.stdout and "3 skipped" in proc.stdout
+    assert "1 with warnings" in proc.stdout
+
+
 def test_json_output_and_k_zero(tmp_path):
     write_corpus(tmp_path / "docs")
     out = tmp_path / "report"

@@ -49,6 +49,51 @@ def test_symlink_loops_terminate_and_files_are_listed_once(tmp_path):
     assert len(found) == 1  # the alias and the second root point at the same file
 
 
+def test_everything_left_out_is_reported_with_its_reason(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config.txt").write_text("x")
+    (tmp_path / "__MACOSX").mkdir()
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts" / "d.txt").write_text("x")
+    (tmp_path / ".notes.txt").write_text("x")
+    (tmp_path / "old.bak").write_text("x")
+    (tmp_path / "essay.txt").write_text("x")
+    os.symlink(tmp_path / "essay.txt", tmp_path / "link.txt")
+    os.symlink(tmp_path / "drafts", tmp_path / "to_drafts")
+    left_out = []
+    found = walk_files(
+        [tmp_path],
+        exclude=["*.bak", "*/drafts"],
+        on_skip=lambda path, reason, error: left_out.append((Path(path).name, reason, error)),
+    )
+    assert names(found) == ["essay.txt"]
+    assert sorted(left_out) == [
+        (".git", "hidden folder (not searched)", False),
+        (".notes.txt", "hidden file", False),
+        ("__MACOSX", "system folder (not searched)", False),
+        ("drafts", "excluded by the pattern */drafts (folder not searched)", False),
+        ("link.txt", f"same file as {tmp_path / 'essay.txt'} (a link)", False),
+        ("old.bak", "excluded by the pattern *.bak", False),
+        ("to_drafts", "link to a folder (not followed)", False),
+    ]
+
+
+def test_a_folder_that_cannot_be_opened_is_reported_as_an_error(tmp_path, monkeypatch):
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "a.txt").write_text("x")
+    real_scandir = os.scandir
+
+    def scandir(path):  # as chmod 000 does for a user who is not root
+        if Path(path).name == "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    left_out = []
+    assert list(walk_files([tmp_path], on_skip=lambda *skip: left_out.append(skip))) == []
+    assert left_out == [(str(tmp_path / "locked"), "cannot open folder (Permission denied)", True)]
+
+
 def test_a_single_file_can_be_a_root(tmp_path):
     (tmp_path / "one.txt").write_text("x")
     assert names(walk_files([tmp_path / "one.txt"])) == ["one.txt"]

@@ -1,0 +1,93 @@
+"""What was read: problems (not read, warnings, skipped) and each document's extracted text."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog
+
+from app.problems_model import COL_FILE, COL_PROBLEM, COL_STATUS
+from app.text_dialog import DocumentPicker, ExtractedTextDialog
+from tests.app.conftest import scan_and_wait
+
+
+def doc_of(window, path) -> int:
+    return [d.path for d in window.result.documents].index(str(path))
+
+
+def rows(model) -> dict[str, tuple[str, str]]:
+    return {
+        model.index(r, COL_FILE).data(): (
+            model.index(r, COL_STATUS).data(),
+            model.index(r, COL_PROBLEM).data(),
+        )
+        for r in range(model.rowCount())
+    }
+
+
+def test_problems_tab_lists_errors_warnings_and_skipped_files(qtbot, window, corpus):
+    root, _ = corpus
+    (root / "bad.pdf").write_text("not a pdf")
+    (root / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
+    (root / "cut.txt").write_bytes(("李同学的作文写得很好。" * 20).encode("utf-8")[:-1])
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    assert rows(window.problems_model) == {
+        "bad.pdf": ("Not read", "not a valid PDF (corrupt or renamed file)"),
+        "cut.txt": ("Read, with a warning", "1 character could not be decoded (shown as �)"),
+        "photo.png": ("Skipped", "not a document type SimSift reads (.png)"),
+    }
+    assert window.tabs.tabText(1) == "Problems (3)"
+    documents = len(window.result.documents)
+    assert f"Read {documents} files · 1 not read · 1 with warnings · 1 skipped." in (
+        window.summary.text()
+    )
+
+
+def test_extracted_text_of_the_selected_document(qtbot, window, corpus, monkeypatch):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    shown = []
+    monkeypatch.setattr(ExtractedTextDialog, "show", lambda self: shown.append(self))
+    window.tree.expandAll()
+    window.select_documents([doc_of(window, paths["edited"])])
+    window.show_text_action.trigger()
+    record = window.result.documents[doc_of(window, paths["edited"])]
+    text = shown[0].text.toPlainText()
+    assert record.paragraphs[0] in text and record.paragraphs[-1] in text
+    assert str(paths["edited"]) in shown[0].header.text()
+
+
+def test_a_document_in_no_pair_can_be_picked_and_shown(qtbot, window, corpus, monkeypatch):
+    root, _ = corpus
+    lonely = root / "lonely.txt"
+    lonely.write_text("A document like no other, about glaciers and their slow retreat.")
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    doc = doc_of(window, lonely)
+    assert doc not in set(window.model.clusters.doc.tolist())
+
+    def pick(self):
+        self.filter.setText("LONELY")  # the filter ignores case
+        assert self.proxy.rowCount() == 1
+        self.list.setCurrentIndex(self.proxy.index(0, 0))
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(DocumentPicker, "exec", pick)
+    shown = []
+    monkeypatch.setattr(ExtractedTextDialog, "show", lambda self: shown.append(self))
+    window.tree.clearSelection()
+    window.show_extracted_text()
+    assert "glaciers" in shown[0].text.toPlainText()
+
+
+def test_extracted_text_dialog_shows_title_and_warning(qtbot):
+    from core.document import FileRecord
+
+    record = FileRecord(
+        "/x/essay.txt", 10, 0, "ok", format="text", title="My summer",
+        paragraphs=("First.", "Second."), warning="2 characters could not be decoded",
+    )  # fmt: skip
+    dialog = ExtractedTextDialog(record)
+    qtbot.addWidget(dialog)
+    assert dialog.text.toPlainText().split("\n") == ["My summer", "First.", "Second."]
+    assert "Warning: 2 characters could not be decoded" in dialog.header.text()
