@@ -44,6 +44,8 @@ from app.folder_list import FolderList
 from app.i18n import LANGUAGES, Translations
 from app.params_panel import ParamsPanel
 from app.partial_model import COL_CONTAINMENT_AB, PairRole, PartialModel, PartialProxy
+from app.problems_model import COL_FILE as PROBLEM_FILE
+from app.problems_model import COL_STATUS as PROBLEM_STATUS
 from app.problems_model import PathRole, ProblemsModel, ReadRole
 from app.scan_status import ScanStatus
 from app.scan_worker import ScanController
@@ -113,7 +115,7 @@ class MainWindow(QMainWindow):
         clusters_layout.addWidget(self.tree, 1)
 
         self.problems_model = ProblemsModel(self)
-        self.problems_view = _make_table_view(self.problems_model)
+        self.problems_view = _make_problems_view(self.problems_model)
         self.tabs = QTabWidget()
         self.tabs.addTab(clusters_page, "")
         self.tabs.addTab(self.problems_view, "")
@@ -806,6 +808,14 @@ def _make_table_view(model) -> QTableView:
     view.horizontalHeader().setStretchLastSection(True)
     view.verticalHeader().hide()
     view.setAlternatingRowColors(True)
+    return view
+
+
+def _make_problems_view(model) -> QTableView:
+    view = _make_table_view(model)
+    header = view.horizontalHeader()
+    for column in (PROBLEM_FILE, PROBLEM_STATUS):
+        header.setSectionResizeMode(column, header.ResizeMode.ResizeToContents)
     return view
 
 
