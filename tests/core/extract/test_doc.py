@@ -15,8 +15,12 @@ from core.extract.doc import NO_CONVERTER
 DATA = Path(__file__).resolve().parents[2] / "data" / "extract"
 
 
-@pytest.mark.skipif(shutil.which("antiword") is None, reason="antiword not installed")
-def test_doc_is_read_like_the_docx_it_was_saved_from() -> None:
+@pytest.mark.parametrize("converter", ["antiword", "catdoc", "soffice"])
+def test_doc_is_read_like_the_docx_it_was_saved_from(converter, monkeypatch) -> None:
+    program = shutil.which(converter)
+    if program is None:
+        pytest.skip(f"{converter} not installed (packaging/system-deps.sh installs antiword)")
+    monkeypatch.setattr(shutil, "which", lambda name: program if name == converter else None)
     doc, docx = extract(DATA / "old_binary.doc"), extract(DATA / "article_en.docx")
     assert doc.format == "doc"
     assert doc.title == docx.title == "email Package Architecture"
