@@ -45,6 +45,7 @@ from app.i18n import LANGUAGES, Translations
 from app.params_panel import ParamsPanel
 from app.partial_model import COL_CONTAINMENT_AB, PairRole, PartialModel, PartialProxy
 from app.problems_model import COL_FILE as PROBLEM_FILE
+from app.problems_model import COL_FOLDER as PROBLEM_FOLDER
 from app.problems_model import COL_STATUS as PROBLEM_STATUS
 from app.problems_model import PathRole, ProblemsModel, ReadRole
 from app.scan_status import ScanStatus
@@ -813,9 +814,12 @@ def _make_table_view(model) -> QTableView:
 
 def _make_problems_view(model) -> QTableView:
     view = _make_table_view(model)
+    view.setWordWrap(False)
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long folders keep both ends
     header = view.horizontalHeader()
     for column in (PROBLEM_FILE, PROBLEM_STATUS):
         header.setSectionResizeMode(column, header.ResizeMode.ResizeToContents)
+    header.resizeSection(PROBLEM_FOLDER, 260)
     return view
 
 

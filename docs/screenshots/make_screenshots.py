@@ -25,6 +25,7 @@ import app.scan_worker  # noqa: E402
 from app.i18n import Translations  # noqa: E402
 from app.main_window import MainWindow  # noqa: E402
 from app.settings import Settings  # noqa: E402
+from app.text_dialog import ExtractedTextDialog  # noqa: E402
 from core.catalog import Catalog  # noqa: E402
 from core.scan import scan as real_scan  # noqa: E402
 from tests.core.corpus import write_corpus  # noqa: E402
@@ -35,6 +36,9 @@ def make_sample(root: Path) -> dict[str, Path]:
     samples = HERE.parents[1] / "tests" / "data" / "extract"
     for name in ("article_zh.html", "article_zh.docx", "article_en.pdf", "corrupt.docx"):
         shutil.copy(samples / name, root / "essays" / name)
+    essay = (samples / "zh_utf8_lines.txt").read_text(encoding="utf-8").rstrip() + "。"
+    (root / "essays" / "cut_mid_character.txt").write_bytes(essay.encode("utf-8")[:-1])
+    (root / "essays" / "scan.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     return paths
 
 
@@ -104,6 +108,16 @@ def main() -> None:
     QTimer.singleShot(0, lambda: None)
     wait(application, lambda: False, timeout=1.5)  # let the side-by-side view align
     save(window, "side_by_side.png")
+
+    window.tabs.setCurrentWidget(window.problems_view)
+    wait(application, lambda: False, timeout=0.5)
+    save(window, "problems.png")
+    window.tabs.setCurrentIndex(0)
+    dialog = ExtractedTextDialog(window.result.documents[docs[str(paths["edited"])]], window)
+    dialog.show()
+    wait(application, lambda: False, timeout=0.5)
+    dialog.grab().save(str(HERE / "extracted_text.png"), "PNG", 9)
+    dialog.close()
 
     window.set_language("zh_CN")
     wait(application, lambda: window.scan_button.text() == "扫描", timeout=5)
