@@ -40,6 +40,27 @@ def isolated_user_dirs(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.fixture(autouse=True)
+def no_blocking_message_boxes(monkeypatch):
+    """A message box nobody answers would hang the test run: a test that expects one
+    patches it; any other fails the test (e.g. "Scan failed" with the reason)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    shown: list[str] = []
+
+    def unexpected(kind):
+        def show(parent, title, text, *args, **kwargs):
+            shown.append(f"{kind}: {title}: {text}")
+            return QMessageBox.StandardButton.Ok
+
+        return show
+
+    for kind in ("warning", "critical", "information"):
+        monkeypatch.setattr(QMessageBox, kind, unexpected(kind))
+    yield
+    assert not shown, f"unexpected message box: {shown}"
+
+
 @pytest.fixture
 def settings(isolated_user_dirs) -> Settings:
     return Settings(QSettings(str(isolated_user_dirs / "settings.ini"), QSettings.Format.IniFormat))
