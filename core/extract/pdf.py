@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from pdfminer.high_level import extract_pages
-from pdfminer.layout import LAParams, LTTextBox, LTTextLine
+from pdfminer.converter import PDFPageAggregator
+from pdfminer.layout import (
+    LAParams,
+    LTChar,
+    LTComponent,
+    LTPage,
+    LTTextBox,
+    LTTextLine,
+    LTTextLineHorizontal,
+)
 from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSException
 
@@ -24,6 +34,10 @@ _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])-\n(?=[a-z])")
 _CJK_BREAK = re.compile(rf"(?<=[{_CJK}])\n(?=[{_CJK}])")
 # a line this much taller than the one before (or after) is set in another font size
 _HEADING_SIZE_RATIO = 1.15
+# Lines overlapping by more than this share of the lower one's height are on one row.
+_ROW_OVERLAP = 0.5
+# Parts of one row closer than this share of their height (about a word gap) are one line.
+_FRAGMENT_GAP = 0.6
 _PAGE_NUMBER = re.compile(r"^\s*[-–—]?\s*\d{1,4}\s*[-–—]?\s*$")
 # pdfminer writes "(cid:N)" for a glyph whose font does not say which character it is
 # (no ToUnicode map); such text is glyph numbers, and different texts would look alike.
@@ -42,13 +56,99 @@ def join_lines(box_text: str) -> str:
 def page_paragraphs(path: Path) -> Iterator[str]:
     """Text boxes of every page in pdfminer's reading order, page numbers dropped; a box
     whose font size changes (a heading above its text) is split there."""
-    for page in extract_pages(path, laparams=LAParams()):
+    for page in analyzed_pages(path):
         for element in page:
             if isinstance(element, LTTextBox):
                 for lines in runs_of_one_size(element):
                     text = join_lines("".join(line.get_text() for line in lines))
                     if text and not _PAGE_NUMBER.match(text):
                         yield text
+
+
+def analyzed_pages(path: Path) -> Iterator[LTPage]:
+    """pdfminer's layout analysis of every page, on whole visual lines."""
+    laparams = LAParams()
+    with path.open("rb") as file:
+        resources = PDFResourceManager()
+        device = PDFPageAggregator(resources)  # no laparams: characters as drawn
+        interpreter = PDFPageInterpreter(resources, device)
+        for pdf_page in PDFPage.get_pages(file):
+            interpreter.process_page(pdf_page)
+            drawn = device.get_result()
+            page = VisualLinePage(drawn.pageid, drawn.bbox, drawn.rotate)
+            page.extend(drawn)
+            page.analyze(laparams)
+            yield page
+
+
+class VisualLinePage(LTPage):
+    """A page whose text lines are whole visual lines.
+
+    pdfminer builds lines from characters in drawing order. LibreOffice draws a line's
+    fallback-font runs (Latin in Chinese text, curly quotes) apart from the rest, so one
+    visual line became several lines, then several boxes in the wrong order.
+    """
+
+    def group_objects(
+        self, laparams: LAParams, objs: Iterable[LTComponent]
+    ) -> Iterator[LTTextLine]:
+        lines = list(super().group_objects(laparams, objs))
+        return iter(merge_line_fragments(lines, laparams.word_margin))
+
+
+def merge_line_fragments(lines: list[LTTextLine], word_margin: float) -> list[LTTextLine]:
+    """`lines` with the horizontal ones that touch on one row merged, in first-drawn order."""
+    drawn = {id(line): i for i, line in enumerate(lines)}
+    groups = [[line] for line in lines if not isinstance(line, LTTextLineHorizontal)]
+    for row in rows(line for line in lines if isinstance(line, LTTextLineHorizontal)):
+        groups.extend(touching_runs(row))
+    groups.sort(key=lambda group: min(drawn[id(line)] for line in group))
+    return [group[0] if len(group) == 1 else one_line(group, word_margin) for group in groups]
+
+
+def rows(lines: Iterable[LTTextLine]) -> Iterator[list[LTTextLine]]:
+    """Lines in rows that overlap vertically (one visual line, or lines of side-by-side
+    columns), top to bottom."""
+    row: list[LTTextLine] = []
+    for line in sorted(lines, key=lambda line: -line.y1):
+        if row and row[0].voverlap(line) <= _ROW_OVERLAP * min(row[0].height, line.height):
+            yield row
+            row = []
+        row.append(line)
+    if row:
+        yield row
+
+
+def touching_runs(row: list[LTTextLine]) -> Iterator[list[LTTextLine]]:
+    """A row's lines, left to right, in runs no further apart than a word gap: a column
+    gutter is wider, so columns stay apart."""
+    run: list[LTTextLine] = []
+    right = 0.0
+    for line in sorted(row, key=lambda line: line.x0):
+        if run and line.x0 - right > _FRAGMENT_GAP * line.height:
+            yield run
+            run = []
+        right = max(right, line.x1) if run else line.x1
+        run.append(line)
+    if run:
+        yield run
+
+
+def one_line(fragments: list[LTTextLine], word_margin: float) -> LTTextLineHorizontal:
+    """One line of the fragments' characters, left to right; a character printed twice over
+    itself (fake bold) once."""
+    line = LTTextLineHorizontal(word_margin)
+    chars = sorted((c for f in fragments for c in f if isinstance(c, LTChar)), key=lambda c: c.x0)
+    last: LTChar | None = None
+    for char in chars:
+        if last is None or not overprints(last, char):
+            line.add(char)
+            last = char
+    return line
+
+
+def overprints(a: LTChar, b: LTChar) -> bool:
+    return a.get_text() == b.get_text() and abs(a.x0 - b.x0) < 0.5 * a.width and a.voverlap(b) > 0
 
 
 def runs_of_one_size(box: LTTextBox) -> Iterator[list[LTTextLine]]:
