@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 from pdfminer.converter import PDFPageAggregator
 from pdfminer.layout import (
     LAParams,
+    LTAnno,
     LTChar,
     LTComponent,
     LTPage,
@@ -28,10 +30,13 @@ from core.extract.paragraphs import build_result, split_heading
 
 _NO_TEXT = "no extractable text (scanned/image-only PDF?)"
 _CJK = r"\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
-# "exam-\nple" -> "example": a hyphen between letters at a line end, lowercase after.
-_HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])-\n(?=[a-z])")
-# Lines of Chinese text wrap mid-sentence; joining them with a space would split words.
-_CJK_BREAK = re.compile(rf"(?<=[{_CJK}])\n(?=[{_CJK}])")
+# A hyphen between letters at a line end, lowercase after: "exam-\nple", "quoted-\nprintable".
+_HYPHEN_BREAK = re.compile(r"([^\W\d_]+)-\n([a-z][^\W\d_]*)")
+_WORD = re.compile(r"[^\W\d_]+")
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+# Lines of Chinese text wrap mid-sentence, also beside a Latin word ("使用\nGSSAPI"); a space
+# in the text there is drawn as a character, so the break itself is no space.
+_CJK_BREAK = re.compile(rf"(?<=[{_CJK}])\n|\n(?=[{_CJK}])")
 # a line this much taller than the one before (or after) is set in another font size
 _HEADING_SIZE_RATIO = 1.15
 # Lines overlapping by more than this share of the lower one's height are on one row.
@@ -46,23 +51,54 @@ _MAX_CID_SHARE = 0.2
 _NO_UNICODE = "the PDF's fonts do not say which letters they show (no ToUnicode map); no text"
 
 
-def join_lines(box_text: str) -> str:
-    """One paragraph from a text box's lines: undo hyphenation and CJK line wraps."""
-    text = _HYPHEN_BREAK.sub("", box_text.strip())
+def joined_paragraphs(boxes: list[str]) -> list[str]:
+    """One paragraph per text box, its lines joined (see `join_lines`)."""
+    words = frozenset(word.casefold() for box in boxes for word in _WORD.findall(box))
+    return [join_lines(box, words) for box in boxes]
+
+
+def join_lines(box_text: str, words: frozenset[str] = frozenset()) -> str:
+    """One paragraph from a text box's lines: undo CJK line wraps and hyphenation.
+
+    A line-end hyphen is dropped only when the joined word is among the document's `words`.
+    Word processors do not hyphenate by default, so there the hyphen belongs to the word
+    ("quoted-printable"); TeX does, and a word it breaks usually occurs whole elsewhere.
+    """
+    text = _HYPHEN_BREAK.sub(lambda m: unhyphenated(m[1], m[2], words), box_text.strip())
     text = _CJK_BREAK.sub("", text)
     return text.replace("\n", " ")
 
 
+def unhyphenated(head: str, tail: str, words: frozenset[str]) -> str:
+    whole = head + tail
+    return whole if whole.casefold() in words else f"{head}-{tail}"
+
+
 def page_paragraphs(path: Path) -> Iterator[str]:
-    """Text boxes of every page in pdfminer's reading order, page numbers dropped; a box
-    whose font size changes (a heading above its text) is split there."""
+    """Text boxes of every page in pdfminer's reading order, lines still apart, page numbers
+    dropped; a box whose font size changes (a heading above its text) is split there."""
     for page in analyzed_pages(path):
         for element in page:
             if isinstance(element, LTTextBox):
                 for lines in runs_of_one_size(element):
-                    text = join_lines("".join(line.get_text() for line in lines))
+                    text = "".join(line_text(line) for line in lines).strip()
                     if text and not _PAGE_NUMBER.match(text):
                         yield text
+
+
+def line_text(line: LTTextLine) -> str:
+    """The line's text, without the spaces pdfminer guessed from gaps beside CJK characters:
+    LibreOffice sets Latin letters apart from Chinese by a gap, not a space character."""
+    objs = list(line)
+    return "".join(
+        obj.get_text()
+        for i, obj in enumerate(objs)
+        if not (isinstance(obj, LTAnno) and obj.get_text() == " " and beside_cjk(objs, i))
+    )
+
+
+def beside_cjk(objs: list[LTComponent], i: int) -> bool:
+    return any(_CJK_CHAR.match(objs[j].get_text()) for j in (i - 1, i + 1) if 0 <= j < len(objs))
 
 
 def analyzed_pages(path: Path) -> Iterator[LTPage]:
@@ -103,7 +139,7 @@ def merge_line_fragments(lines: list[LTTextLine], word_margin: float) -> list[LT
     for row in rows(line for line in lines if isinstance(line, LTTextLineHorizontal)):
         groups.extend(touching_runs(row))
     groups.sort(key=lambda group: min(drawn[id(line)] for line in group))
-    return [group[0] if len(group) == 1 else one_line(group, word_margin) for group in groups]
+    return [one_line(group, word_margin) for group in groups]
 
 
 def rows(lines: Iterable[LTTextLine]) -> Iterator[list[LTTextLine]]:
@@ -134,9 +170,11 @@ def touching_runs(row: list[LTTextLine]) -> Iterator[list[LTTextLine]]:
         yield run
 
 
-def one_line(fragments: list[LTTextLine], word_margin: float) -> LTTextLineHorizontal:
+def one_line(fragments: list[LTTextLine], word_margin: float) -> LTTextLine:
     """One line of the fragments' characters, left to right; a character printed twice over
-    itself (fake bold) once."""
+    itself (fake bold) once. A line drawn left to right is kept as it is."""
+    if len(fragments) == 1 and drawn_left_to_right(fragments[0]):
+        return fragments[0]
     line = LTTextLineHorizontal(word_margin)
     chars = sorted((c for f in fragments for c in f if isinstance(c, LTChar)), key=lambda c: c.x0)
     last: LTChar | None = None
@@ -145,6 +183,12 @@ def one_line(fragments: list[LTTextLine], word_margin: float) -> LTTextLineHoriz
             line.add(char)
             last = char
     return line
+
+
+def drawn_left_to_right(line: LTTextLine) -> bool:
+    """Whether the line's characters come left to right (LibreOffice may draw a space first)."""
+    chars = [obj for obj in line if isinstance(obj, LTChar)]
+    return all(a.x0 <= b.x0 for a, b in pairwise(chars))
 
 
 def overprints(a: LTChar, b: LTChar) -> bool:
@@ -175,12 +219,12 @@ def extract_pdf(path: Path, *, max_bytes: int) -> ExtractedText:
     `max_bytes` is enforced by the caller before the file is opened.
     """
     try:
-        paragraphs = list(page_paragraphs(path))
+        boxes = list(page_paragraphs(path))
     except (PDFPasswordIncorrect, PDFEncryptionError) as error:
         raise ExtractionError("password protected PDF") from error
     except (PDFSyntaxError, PSException) as error:
         raise ExtractionError("not a valid PDF (corrupt or truncated)") from error
-    paragraphs, warnings = without_glyph_numbers(paragraphs)
+    paragraphs, warnings = without_glyph_numbers(joined_paragraphs(boxes))
     title, body = split_heading(paragraphs)
     result = build_result(title, body, "pdf", no_text_message=_NO_TEXT)
     return replace(result, warnings=warnings)
