@@ -134,6 +134,8 @@ def title_without_site_name(title: str, heading: str) -> str:
     TXT or DOCX would be titled. The longest such rest wins.
     """
     heading = heading.casefold()
+    if heading.startswith(title.casefold()):
+        return title  # "conf_cache_factors" is a name, not "conf" on site "cache_factors"
     for match in reversed(list(_SITE_SEPARATOR.finditer(title))):
         rest = title[: match.start()].strip()
         if rest and heading.startswith(rest.casefold()):

@@ -165,6 +165,8 @@ def test_news_page_keeps_only_the_article() -> None:
         ),
         # The rest may be the beginning of a longer heading.
         ("River floods - Courier", "River floods lower town overnight", "River floods"),
+        # Kept whole when the whole title is the heading: "_" inside a name is no separator.
+        ("conf_cache_factors : list", "conf_cache_factors : list", "conf_cache_factors : list"),
         # Kept whole when the rest is not the heading.
         ("Release notes - Version 2", "Changes", "Release notes - Version 2"),
         ("River floods - Valley Courier", "", "River floods - Valley Courier"),
