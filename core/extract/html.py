@@ -73,7 +73,8 @@ _COUNTER = re.compile(
 )
 _PROMPT = re.compile(
     r"^\s*(?:分享到|上一篇|下一篇|责任编辑|返回顶部|相关阅读|相关文章)"
-    r"|^\s*(?:share|print|previous|next|back to top)(?:\s*[:：].*|\s+this \w+)?\s*$",
+    r"|^\s*(?:share|print|previous|next|back to top)(?:\s*[:：].*|\s+this \w+)?\s*$"
+    r"|^\s*(?:skip to (?:main )?(?:content|navigation|main)|跳到主要内容|跳转到内容)\s*$",
     re.IGNORECASE,
 )
 # What an English counter line may hold besides its counters: a byline and a time stamp.

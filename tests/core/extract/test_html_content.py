@@ -212,6 +212,7 @@ def test_heading_other_than_the_title_stays_in_the_body() -> None:
         "Share",
         "Print",
         "Share this article",
+        "Skip to content",
         "阅读：1234 评论：5",
     ],
 )
@@ -228,6 +229,7 @@ def test_counter_and_byline_lines_are_furniture(line: str) -> None:
         "Share prices fell sharply on Monday",
         "Printing the report takes a minute",
         "Next steps",
+        "Skip to the next chapter if you know the basics",
     ],
 )
 def test_prose_mentioning_views_or_comments_is_kept(line: str) -> None:
