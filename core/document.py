@@ -35,7 +35,7 @@ class UnsupportedFormat(ExtractionError):
 
 # Bump when reading the same file gives other text, title or tokens: the catalog then
 # reads files again instead of reusing what an older SimSift extracted.
-READER_VERSION = 1
+READER_VERSION = 2
 
 STATUS_OK = "ok"
 STATUS_ERROR = "error"

@@ -124,7 +124,9 @@ def read_file(task: _ReadTask) -> FileRecord:
         warning="; ".join(extracted.warnings),
         title=extracted.title,
         content_hash=content_hash,
-        text_hash=_text_hash(extracted.paragraphs, task.traditional_to_simplified),
+        text_hash=_text_hash(
+            (extracted.title, *extracted.paragraphs), task.traditional_to_simplified
+        ),
         paragraphs=extracted.paragraphs,
         tokens=tokens,
     )
@@ -138,9 +140,10 @@ def _file_hash(path: str) -> bytes:
     return digest.digest()
 
 
-def _text_hash(paragraphs: Sequence[str], t2s: bool) -> bytes:
-    """Hash of the normalized body text with all whitespace removed: same text, any format."""
-    text = normalize_text("".join(paragraphs), traditional_to_simplified=t2s)
+def _text_hash(parts: Sequence[str], t2s: bool) -> bytes:
+    """Hash of the normalized title and body with all whitespace removed: same text, any
+    format, wherever a format puts its first line (a title, or a first paragraph)."""
+    text = normalize_text("".join(parts), traditional_to_simplified=t2s)
     return hashlib.blake2b("".join(text.split()).encode("utf-8"), digest_size=16).digest()
 
 
