@@ -73,24 +73,54 @@ def walk_files(
 def _files_below(
     root: str, patterns: tuple[str, ...], include_hidden: bool, on_skip: OnSkip
 ) -> Iterator[str]:
-    def unreadable(error: OSError) -> None:
-        on_skip(error.filename or root, f"cannot open folder ({error.strerror or error})", True)
+    """Files below `root` in os.walk's top-down order, names sorted in each folder.
 
-    for folder, dirs, files in os.walk(root, onerror=unreadable, followlinks=False):
+    An explicit stack instead of os.walk, which recurses (Python 3.11) and so fails
+    with RecursionError on folders nested about a thousand deep.
+    """
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        subfolders, files = _folder_entries(folder, on_skip)
         kept = []
-        for d in sorted(dirs):
-            path = os.path.join(folder, d)
+        for name in subfolders:
+            path = os.path.join(folder, name)
             reason = _folder_skip_reason(path, patterns, include_hidden)
             if reason:
                 on_skip(path, reason, False)
             else:
-                kept.append(d)
-        dirs[:] = kept
-        for name in sorted(files):
+                kept.append(path)
+        for name in files:
             if include_hidden or not name.startswith("."):
                 yield os.path.join(folder, name)
             else:
                 on_skip(os.path.join(folder, name), "hidden file", False)
+        stack.extend(reversed(kept))
+
+
+def _folder_entries(folder: str, on_skip: OnSkip) -> tuple[list[str], list[str]]:
+    """Sorted names of the subfolders (links to folders too) and of the other entries.
+
+    Both are empty when `folder` cannot be read, which is reported as an error.
+    """
+    subfolders, others = [], []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                (subfolders if _is_folder(entry) else others).append(entry.name)
+    except OSError as error:
+        reason = f"cannot open folder ({error.strerror or error})"
+        on_skip(error.filename or folder, reason, True)
+        return [], []
+    return sorted(subfolders), sorted(others)
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    """True for a folder or a link to one, as os.walk sorts entries."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _folder_skip_reason(path: str, patterns: tuple[str, ...], include_hidden: bool) -> str:

@@ -99,6 +99,53 @@ def test_a_single_file_can_be_a_root(tmp_path):
     assert names(walk_files([tmp_path / "one.txt"])) == ["one.txt"]
 
 
+def os_walk_order(root) -> list[str]:
+    """The order walk_files kept when it was built on os.walk (top-down, names sorted)."""
+    paths = []
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        paths.extend(os.path.join(folder, name) for name in sorted(files))
+    return paths
+
+
+def test_files_come_in_os_walk_order(tmp_path):
+    for folder in ("B/x", "a/z/deep", "a/b", "a b", "a-", "ä", "Z"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    for file in ("1.txt", "a.txt", "Z.txt", "ä.txt", "a/b.txt", "a/z/deep/f.txt", "a/z/g.txt"):
+        (tmp_path / file).write_text("x")
+    for file in ("a/b/c.txt", "a b/d.txt", "a-/e.txt", "B/x/h.txt", "B/y.txt", "Z/i.txt"):
+        (tmp_path / file).write_text("x")
+    assert [f.path for f in walk_files([tmp_path])] == os_walk_order(tmp_path)
+
+
+def make_folder_chain(top: Path, depth: int) -> Path:
+    """`depth` nested folders named "d" below `top` (os.makedirs recurses per level)."""
+    folder = top
+    for _ in range(depth):
+        folder = folder / "d"
+        folder.mkdir()
+    return folder
+
+
+def remove_folder_chain(bottom: Path, top: Path) -> None:
+    """Remove a chain bottom-up; shutil.rmtree recurses too."""
+    while bottom != top:
+        for file in bottom.iterdir():
+            file.unlink()
+        bottom.rmdir()
+        bottom = bottom.parent
+
+
+def test_folders_nested_1100_deep_are_walked(tmp_path):
+    bottom = make_folder_chain(tmp_path, 1100)
+    (bottom / "essay.txt").write_text("x")
+    try:
+        found = list(walk_files([tmp_path]))
+    finally:
+        remove_folder_chain(bottom, tmp_path)
+    assert [f.path for f in found] == [str(bottom / "essay.txt")]
+
+
 def test_core_never_imports_qt():
     code = (
         "import sys, core.scan, core.cli, core.report, core.catalog, core.extract;"
