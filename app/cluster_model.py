@@ -23,6 +23,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFont
 
+from app.readable import readable
 from core.cluster import KIND_NAMES, KIND_REFERENCE, Clusters
 from core.document import FileRecord
 
@@ -371,7 +372,7 @@ class ClusterModel(QAbstractItemModel):
             checked = doc in self._checked
             return Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
-            return record.path
+            return readable(record.path)
         if role == Qt.ItemDataRole.FontRole and kind == KIND_REFERENCE and column == COL_NAME:
             font = QFont()
             font.setItalic(True)
@@ -395,9 +396,9 @@ def _cluster_kinds(clusters: Clusters) -> np.ndarray:
 
 def _member_text(record: FileRecord, kind: int, distance: int, column: int):
     if column == COL_NAME:
-        return os.path.basename(record.path)
+        return readable(os.path.basename(record.path))
     if column == COL_FOLDER:
-        return os.path.dirname(record.path)
+        return readable(os.path.dirname(record.path))
     if column == COL_KIND:
         return kind_label(kind)
     if column == COL_DISTANCE:

@@ -10,6 +10,7 @@ import os
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
+from app.readable import readable
 from core.scan import ScanResult
 
 COL_TEXT, COL_DOCUMENTS, COL_OCCURRENCES, COL_EXAMPLE = range(4)
@@ -61,12 +62,12 @@ class CommonTextModel(QAbstractTableModel):
                 return f"{int(common.documents[row]):,}"
             if column == COL_OCCURRENCES:
                 return f"{int(common.occurrences[row]):,}"
-            return os.path.basename(self._example(passage))
+            return readable(os.path.basename(self._example(passage)))
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == COL_TEXT:
                 return self._result.passage_text(passage, 2000)
             if column == COL_EXAMPLE:
-                return self._example(passage)
+                return readable(self._example(passage))
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (COL_DOCUMENTS, COL_OCCURRENCES):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.readable import readable
 from core.align import CHANGED, SAME, UNIQUE, Alignment, Span, align, display_text
 from core.document import FileRecord
 from core.progress import Cancelled, CancelToken
@@ -104,11 +105,11 @@ class _Pane(QWidget):
         layout.addWidget(self.editor, 1)
 
     def show_record(self, record: FileRecord) -> None:
-        path = PurePath(record.path)
+        path = PurePath(readable(record.path))
         self.name.setText(path.name)
         parts = [str(path.parent), record.format.upper(), record.title]
         self.details.setText(" · ".join(part for part in parts if part))
-        self.name.setToolTip(record.path)
+        self.name.setToolTip(str(path))
         self.set_document(self.new_document(display_text(record.paragraphs)))
 
     def clear(self) -> None:

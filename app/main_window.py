@@ -47,7 +47,7 @@ from app.partial_model import COL_CONTAINMENT_AB, PairRole, PartialModel, Partia
 from app.problems_model import COL_FILE as PROBLEM_FILE
 from app.problems_model import COL_FOLDER as PROBLEM_FOLDER
 from app.problems_model import COL_STATUS as PROBLEM_STATUS
-from app.problems_model import PathRole, ProblemsModel, ReadRole
+from app.problems_model import ProblemsModel, ReadRole
 from app.scan_status import ScanStatus
 from app.scan_worker import ScanController
 from app.settings import Settings
@@ -703,9 +703,13 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, self.tr("Export report into folder"))
         if not folder:
             return
-        from core.report import write_report
+        from core.report import ReportError, write_report
 
-        written = write_report(self.result, self.model.clusters.k, Path(folder), fmt)
+        try:
+            written = write_report(self.result, self.model.clusters.k, Path(folder), fmt)
+        except ReportError as error:
+            QMessageBox.warning(self, self.tr("Export failed"), str(error))
+            return
         self.statusBar().showMessage(
             self.tr("Wrote %1").replace("%1", ", ".join(p.name for p in written)), 10000
         )
@@ -736,7 +740,7 @@ class MainWindow(QMainWindow):
         if self.problems_model.data(index, ReadRole):
             self.show_extracted_text()
         else:
-            file_actions.reveal_in_folder(self.problems_model.data(index, PathRole))
+            file_actions.reveal_in_folder(self.problems_model.path_at(index.row()))
 
     def show_extracted_text(self) -> None:
         """The text SimSift compared for the selected document, or one the user picks."""
@@ -756,7 +760,7 @@ class MainWindow(QMainWindow):
         if page is self.problems_view:
             rows = self.problems_view.selectionModel().selectedRows()
             if rows and self.problems_model.data(rows[0], ReadRole):
-                path = self.problems_model.data(rows[0], PathRole)
+                path = self.problems_model.path_at(rows[0].row())
                 return next(i for i, d in enumerate(self.result.documents) if d.path == path)
             return None
         if page is self.partial_view:

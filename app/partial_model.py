@@ -19,6 +19,7 @@ from PySide6.QtCore import (
 )
 
 from app.cluster_model import text_ranks
+from app.readable import readable
 from core.document import FileRecord
 
 (
@@ -123,9 +124,9 @@ class PartialModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             if column in (COL_NAME_A, COL_FOLDER_A):
-                return self._documents[int(self._left[row])].path
+                return readable(self._documents[int(self._left[row])].path)
             if column in (COL_NAME_B, COL_FOLDER_B):
-                return self._documents[int(self._right[row])].path
+                return readable(self._documents[int(self._right[row])].path)
             return None
         if role == SortRole:
             return self._sort_value(row, column)
@@ -134,7 +135,7 @@ class PartialModel(QAbstractTableModel):
         if column in (COL_NAME_A, COL_NAME_B, COL_FOLDER_A, COL_FOLDER_B):
             doc = self._left[row] if column in (COL_NAME_A, COL_FOLDER_A) else self._right[row]
             path = self._documents[int(doc)].path
-            return (
+            return readable(
                 os.path.basename(path)
                 if column in (COL_NAME_A, COL_NAME_B)
                 else os.path.dirname(path)

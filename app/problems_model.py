@@ -14,10 +14,10 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from app.readable import readable
 from core.document import STATUS_ERROR, STATUS_OK, FileRecord
 
 COL_FILE, COL_FOLDER, COL_STATUS, COL_PROBLEM = range(4)
-PathRole = Qt.ItemDataRole.UserRole + 1
 ReadRole = Qt.ItemDataRole.UserRole + 2  # True when the file was read (a warning row)
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -42,6 +42,10 @@ class ProblemsModel(QAbstractTableModel):
         self.counts = (len(errors), len(warned), len(skipped))
         self.endResetModel()
 
+    def path_at(self, row: int) -> str:
+        """The file's real path (Qt would drop bytes that are not UTF-8 from a role)."""
+        return self._records[row].path
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._records)
 
@@ -57,19 +61,17 @@ class ProblemsModel(QAbstractTableModel):
         if not index.isValid():
             return None
         record = self._records[index.row()]
-        if role == PathRole:
-            return record.path
         if role == ReadRole:
             return record.status == STATUS_OK
         if role == Qt.ItemDataRole.ToolTipRole:
-            return record.path
+            return readable(record.path)
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         column = index.column()
         if column == COL_FILE:
-            return os.path.basename(record.path)
+            return readable(os.path.basename(record.path))
         if column == COL_FOLDER:
-            return os.path.dirname(record.path)
+            return readable(os.path.dirname(record.path))
         if column == COL_STATUS:
             return status_text(record)
         return record.warning if record.status == STATUS_OK else record.message

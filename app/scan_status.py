@@ -8,6 +8,7 @@ import time
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
+from app.readable import readable
 from core.progress import Progress
 
 
@@ -67,7 +68,7 @@ class ScanStatus(QWidget):
         else:
             self._bar.setRange(0, 0)  # unknown total: busy indicator
         self._counts.setText(self._counts_text(progress))
-        name = os.path.basename(progress.current)
+        name = readable(os.path.basename(progress.current))
         self._current.setText(name)
         self._current.setToolTip(progress.current)
         self._rate.setText(self._rate_text(progress, now - self._stage_started))

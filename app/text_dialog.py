@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.readable import readable
 from core.document import FileRecord
 
 
@@ -27,7 +28,7 @@ class ExtractedTextDialog(QDialog):
     def __init__(self, record: FileRecord, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(
-            self.tr("Extracted text — %1").replace("%1", os.path.basename(record.path))
+            self.tr("Extracted text — %1").replace("%1", readable(os.path.basename(record.path)))
         )
         self.resize(760, 640)
         self.header = QLabel(self._header_html(record))
@@ -45,7 +46,7 @@ class ExtractedTextDialog(QDialog):
     def _header_html(self, record: FileRecord) -> str:
         words = sum(len(p.split()) for p in record.paragraphs)
         lines = [
-            f"<b>{html.escape(record.path)}</b>",
+            f"<b>{html.escape(readable(record.path))}</b>",
             self.tr("Read as %1 · %2 paragraphs · %3 characters · %4 words")
             .replace("%1", record.format.upper())
             .replace("%2", f"{len(record.paragraphs):,}")
@@ -74,7 +75,7 @@ class DocumentPicker(QDialog):
         self.filter = QLineEdit()
         self.filter.setPlaceholderText(self.tr("Type part of the file name or folder…"))
         self.filter.setClearButtonEnabled(True)
-        self.paths = QStringListModel([d.path for d in documents], self)
+        self.paths = QStringListModel([readable(d.path) for d in documents], self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.paths)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)

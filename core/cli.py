@@ -84,6 +84,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--common-share must be between 0 and 1, not {args.common_share}")
     if args.workers is not None and args.workers < 0:
         parser.error("--workers must be 0 or more")
+    from core.report import ReportError, check_output_folder
+
+    try:
+        check_output_folder(args.out)
+    except ReportError as error:
+        parser.error(str(error))
+    # file names that are not valid UTF-8 are printed with escapes, never a traceback
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="backslashreplace")
     return run_scan(args)
 
 
@@ -121,9 +130,14 @@ def run_scan(args: argparse.Namespace) -> int:
         if catalog is not None:
             catalog.close()
     reporter.finish()
-    from core.report import write_report
+    from core.report import ReportError, write_report
 
-    written = write_report(result, args.k, args.out, args.format)
+    try:
+        written = write_report(result, args.k, args.out, args.format)
+    except ReportError as error:
+        print(summary(result, args.k, time.monotonic() - started))
+        print(f"simsift: {error}; the previous report there is unchanged", file=sys.stderr)
+        return 1
     print(summary(result, args.k, time.monotonic() - started))
     print("wrote " + ", ".join(str(p) for p in written))
     return 0

@@ -1,10 +1,17 @@
-"""Writing scan results: pairs, clusters and errors as CSV or JSON."""
+r"""Writing scan results: pairs, clusters and errors as CSV or JSON.
+
+File names that are not valid UTF-8 (they reach Python as lone surrogates) keep their
+bytes: CSV files carry them as they are, JSON as "\udcXX" escapes that `json.load` and
+`os.fsencode` turn back into the same name.
+"""
 
 from __future__ import annotations
 
 import csv
 import json
 import os
+import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -129,14 +136,16 @@ def write_report(
 
     Returns the files written.
 
-    Files are written to a temporary name and renamed, so a reader never sees half a file.
+    The files are written as a set: all into a temporary folder beside them first, then
+    moved into `out_dir`, so a failure (a full disk) leaves the previous report whole,
+    never new pairs beside old errors. Raises `ReportError` with a clear message.
 
     Args:
         partial_threshold: containment a partial pair must reach (default: the scan's).
     """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {fmt!r}")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_output_folder(out_dir)
     tables = {
         "pairs": (PAIR_COLUMNS, pair_rows(result, k, partial_threshold)),
         "clusters": (
@@ -149,32 +158,59 @@ def write_report(
         "warnings": (["path", "warning"], warning_rows(result)),
         "skipped": (["path", "reason"], skipped_rows(result)),
     }
-    written = []
-    for name, (columns, rows) in tables.items():
-        path = out_dir / f"{name}.{fmt}"
-        _write_atomically(path, lambda f, c=columns, r=rows: _dump(f, fmt, c, r))
-        written.append(path)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=".simsift-report-"))
+    try:
+        for name, (columns, rows) in tables.items():
+            _write_table(staging / f"{name}.{fmt}", fmt, columns, rows)
+        written = []
+        for name in tables:
+            written.append(out_dir / f"{name}.{fmt}")
+            os.replace(staging / f"{name}.{fmt}", written[-1])
+    except OSError as error:
+        raise ReportError(f"cannot write the report into {out_dir}: {_reason(error)}") from error
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return written
 
 
-def _dump(f, fmt: str, columns: list[str], rows: list[dict]) -> None:
-    if fmt == "json":
-        json.dump(rows, f, ensure_ascii=False, indent=1)
-        return
-    writer = csv.DictWriter(f, fieldnames=columns)
-    writer.writeheader()
-    writer.writerows(rows)
+class ReportError(Exception):
+    """The report could not be written; the message says where and why."""
 
 
-def _write_atomically(path: Path, write) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        # utf-8-sig so spreadsheet programs open Chinese paths correctly
-        with os.fdopen(
-            fd, "w", encoding="utf-8-sig" if path.suffix == ".csv" else "utf-8", newline=""
-        ) as f:
-            write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+def check_output_folder(out_dir: Path) -> None:
+    """Raise ReportError unless `out_dir` is, or can become, a folder we can write in.
+
+    Called before a scan too, so a bad --out fails at once, not after an hour of reading.
+    """
+    existing = out_dir
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ReportError(f"cannot write the report into {out_dir}: {existing} is a file")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ReportError(f"cannot write the report into {out_dir}: {existing} is read-only")
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def _write_table(path: Path, fmt: str, columns: list[str], rows: list[dict]) -> None:
+    # utf-8-sig so spreadsheet programs open Chinese paths correctly; plain open() so the
+    # file gets the user's umask
+    encoding = "utf-8-sig" if fmt == "csv" else "utf-8"
+    with open(path, "w", encoding=encoding, errors="surrogateescape", newline="") as f:
+        if fmt == "json":
+            f.write(_LONE_SURROGATE.sub(_escape, json.dumps(rows, ensure_ascii=False, indent=1)))
+            return
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match) -> str:
+    return f"\\u{ord(match.group()):04x}"

@@ -3,42 +3,42 @@
 <context>
     <name>ClusterModel</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="295" />
+        <location filename="../../app/cluster_model.py" line="296" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="296" />
+        <location filename="../../app/cluster_model.py" line="297" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="297" />
+        <location filename="../../app/cluster_model.py" line="298" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="298" />
+        <location filename="../../app/cluster_model.py" line="299" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="299" />
+        <location filename="../../app/cluster_model.py" line="300" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="300" />
+        <location filename="../../app/cluster_model.py" line="301" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="342" />
+        <location filename="../../app/cluster_model.py" line="343" />
         <source>Cluster %1 · %2 files</source>
         <translation>第 %1 组 · %2 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="349" />
+        <location filename="../../app/cluster_model.py" line="350" />
         <source>≤ %1</source>
         <translation>≤ %1</translation>
     </message>
@@ -46,22 +46,22 @@
 <context>
     <name>CommonTextModel</name>
     <message>
-        <location filename="../../app/common_model.py" line="45" />
+        <location filename="../../app/common_model.py" line="46" />
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/common_model.py" line="46" />
+        <location filename="../../app/common_model.py" line="47" />
         <source>Documents</source>
         <translation>文档数</translation>
     </message>
     <message>
-        <location filename="../../app/common_model.py" line="47" />
+        <location filename="../../app/common_model.py" line="48" />
         <source>Times</source>
         <translation>次数</translation>
     </message>
     <message>
-        <location filename="../../app/common_model.py" line="48" />
+        <location filename="../../app/common_model.py" line="49" />
         <source>Example</source>
         <translation>示例</translation>
     </message>
@@ -69,32 +69,32 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff_view.py" line="209" />
+        <location filename="../../app/diff_view.py" line="210" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="210" />
+        <location filename="../../app/diff_view.py" line="211" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="323" />
+        <location filename="../../app/diff_view.py" line="324" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="321" />
+        <location filename="../../app/diff_view.py" line="322" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="329" />
+        <location filename="../../app/diff_view.py" line="330" />
         <source>n/a</source>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="330" />
+        <location filename="../../app/diff_view.py" line="331" />
         <source>Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})</source>
         <translation>汉明距离：{d} · 相似度：{sim}（A→B {ab}，B→A {ba}）</translation>
     </message>
@@ -102,12 +102,12 @@
 <context>
     <name>DocumentPicker</name>
     <message>
-        <location filename="../../app/text_dialog.py" line="72" />
+        <location filename="../../app/text_dialog.py" line="73" />
         <source>Show extracted text</source>
         <translation>显示提取的文本</translation>
     </message>
     <message>
-        <location filename="../../app/text_dialog.py" line="75" />
+        <location filename="../../app/text_dialog.py" line="76" />
         <source>Type part of the file name or folder…</source>
         <translation>输入文件名或文件夹的一部分…</translation>
     </message>
@@ -115,17 +115,17 @@
 <context>
     <name>ExtractedTextDialog</name>
     <message>
-        <location filename="../../app/text_dialog.py" line="30" />
+        <location filename="../../app/text_dialog.py" line="31" />
         <source>Extracted text — %1</source>
         <translation>提取的文本 — %1</translation>
     </message>
     <message>
-        <location filename="../../app/text_dialog.py" line="49" />
+        <location filename="../../app/text_dialog.py" line="50" />
         <source>Read as %1 · %2 paragraphs · %3 characters · %4 words</source>
         <translation>按 %1 读取 · %2 段 · %3 个字符 · %4 个词</translation>
     </message>
     <message>
-        <location filename="../../app/text_dialog.py" line="56" />
+        <location filename="../../app/text_dialog.py" line="57" />
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
@@ -176,27 +176,27 @@
 <context>
     <name>Kinds</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="60" />
+        <location filename="../../app/cluster_model.py" line="61" />
         <source>reference</source>
         <translation>参考</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="61" />
+        <location filename="../../app/cluster_model.py" line="62" />
         <source>exact</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="62" />
+        <location filename="../../app/cluster_model.py" line="63" />
         <source>same text</source>
         <translation>文本相同</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="63" />
+        <location filename="../../app/cluster_model.py" line="64" />
         <source>near</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="64" />
+        <location filename="../../app/cluster_model.py" line="65" />
         <source>partial</source>
         <translation>部分抄袭</translation>
     </message>
@@ -204,245 +204,250 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="270" />
+        <location filename="../../app/main_window.py" line="273" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="271" />
-        <location filename="../../app/main_window.py" line="296" />
+        <location filename="../../app/main_window.py" line="274" />
+        <location filename="../../app/main_window.py" line="299" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="272" />
+        <location filename="../../app/main_window.py" line="275" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="273" />
+        <location filename="../../app/main_window.py" line="276" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="276" />
+        <location filename="../../app/main_window.py" line="279" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="284" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="286" />
+        <location filename="../../app/main_window.py" line="289" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="290" />
+        <location filename="../../app/main_window.py" line="293" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="291" />
+        <location filename="../../app/main_window.py" line="294" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="292" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="293" />
+        <location filename="../../app/main_window.py" line="296" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="295" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="297" />
+        <location filename="../../app/main_window.py" line="300" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="298" />
+        <location filename="../../app/main_window.py" line="301" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="299" />
+        <location filename="../../app/main_window.py" line="302" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="300" />
+        <location filename="../../app/main_window.py" line="303" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="301" />
+        <location filename="../../app/main_window.py" line="304" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="302" />
+        <location filename="../../app/main_window.py" line="305" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="303" />
+        <location filename="../../app/main_window.py" line="306" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="304" />
+        <location filename="../../app/main_window.py" line="307" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="305" />
+        <location filename="../../app/main_window.py" line="308" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="306" />
+        <location filename="../../app/main_window.py" line="309" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="307" />
+        <location filename="../../app/main_window.py" line="310" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="308" />
+        <location filename="../../app/main_window.py" line="311" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="309" />
-        <location filename="../../app/main_window.py" line="768" />
+        <location filename="../../app/main_window.py" line="312" />
+        <location filename="../../app/main_window.py" line="775" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="315" />
+        <location filename="../../app/main_window.py" line="318" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="399" />
+        <location filename="../../app/main_window.py" line="402" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="425" />
+        <location filename="../../app/main_window.py" line="428" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="452" />
+        <location filename="../../app/main_window.py" line="455" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="460" />
+        <location filename="../../app/main_window.py" line="463" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="468" />
+        <location filename="../../app/main_window.py" line="471" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="505" />
+        <location filename="../../app/main_window.py" line="508" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="520" />
+        <location filename="../../app/main_window.py" line="523" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="524" />
+        <location filename="../../app/main_window.py" line="527" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="536" />
+        <location filename="../../app/main_window.py" line="539" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="651" />
+        <location filename="../../app/main_window.py" line="654" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="660" />
+        <location filename="../../app/main_window.py" line="663" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="663" />
+        <location filename="../../app/main_window.py" line="666" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="664" />
+        <location filename="../../app/main_window.py" line="667" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="683" />
+        <location filename="../../app/main_window.py" line="686" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="684" />
+        <location filename="../../app/main_window.py" line="687" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="690" />
+        <location filename="../../app/main_window.py" line="693" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="700" />
+        <location filename="../../app/main_window.py" line="703" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="707" />
-        <location filename="../../app/main_window.py" line="725" />
+        <location filename="../../app/main_window.py" line="711" />
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="714" />
+        <location filename="../../app/main_window.py" line="732" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="716" />
+        <location filename="../../app/main_window.py" line="723" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="718" />
+        <location filename="../../app/main_window.py" line="725" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="769" />
+        <location filename="../../app/main_window.py" line="776" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="839" />
+        <location filename="../../app/main_window.py" line="857" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
     </message>
@@ -553,42 +558,42 @@
 <context>
     <name>PartialModel</name>
     <message>
-        <location filename="../../app/partial_model.py" line="104" />
+        <location filename="../../app/partial_model.py" line="105" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="105" />
+        <location filename="../../app/partial_model.py" line="106" />
         <source>Folder A</source>
         <translation>文件夹 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="106" />
+        <location filename="../../app/partial_model.py" line="107" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="107" />
+        <location filename="../../app/partial_model.py" line="108" />
         <source>Folder B</source>
         <translation>文件夹 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="108" />
+        <location filename="../../app/partial_model.py" line="109" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="109" />
+        <location filename="../../app/partial_model.py" line="110" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="110" />
+        <location filename="../../app/partial_model.py" line="111" />
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="111" />
+        <location filename="../../app/partial_model.py" line="112" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
@@ -596,37 +601,37 @@
 <context>
     <name>ProblemsModel</name>
     <message>
-        <location filename="../../app/problems_model.py" line="54" />
+        <location filename="../../app/problems_model.py" line="58" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="54" />
+        <location filename="../../app/problems_model.py" line="58" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="54" />
+        <location filename="../../app/problems_model.py" line="58" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="54" />
+        <location filename="../../app/problems_model.py" line="58" />
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="80" />
+        <location filename="../../app/problems_model.py" line="82" />
         <source>Not read</source>
         <translation>未读取</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="82" />
+        <location filename="../../app/problems_model.py" line="84" />
         <source>Read, with a warning</source>
         <translation>已读取，有警告</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="83" />
+        <location filename="../../app/problems_model.py" line="85" />
         <source>Skipped</source>
         <translation>已跳过</translation>
     </message>
@@ -634,58 +639,58 @@
 <context>
     <name>ScanStatus</name>
     <message>
-        <location filename="../../app/scan_status.py" line="39" />
+        <location filename="../../app/scan_status.py" line="40" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="79" />
+        <location filename="../../app/scan_status.py" line="80" />
         <source>%1: %2%</source>
         <translation>%1：%2%</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="82" />
+        <location filename="../../app/scan_status.py" line="83" />
         <source>%1: %2 of %3</source>
         <translation>%1：%2 / %3</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="87" />
+        <location filename="../../app/scan_status.py" line="88" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="91" />
+        <location filename="../../app/scan_status.py" line="92" />
         <source>Finding files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="92" />
+        <location filename="../../app/scan_status.py" line="93" />
         <source>Reading</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="93" />
+        <location filename="../../app/scan_status.py" line="94" />
         <source>Fingerprinting</source>
         <translation>计算指纹</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="94" />
+        <location filename="../../app/scan_status.py" line="95" />
         <source>Comparing</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="95" />
+        <location filename="../../app/scan_status.py" line="96" />
         <source>Matching passages</source>
         <translation>匹配段落</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="105" />
+        <location filename="../../app/scan_status.py" line="106" />
         <source>%1 files/s</source>
         <translation>%1 个文件/秒</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="104" />
-        <location filename="../../app/scan_status.py" line="107" />
+        <location filename="../../app/scan_status.py" line="105" />
+        <location filename="../../app/scan_status.py" line="108" />
         <source>%1 left</source>
         <translation>剩余 %1</translation>
     </message>

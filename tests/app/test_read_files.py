@@ -91,3 +91,28 @@ def test_extracted_text_dialog_shows_title_and_warning(qtbot):
     qtbot.addWidget(dialog)
     assert dialog.text.toPlainText().split("\n") == ["My summer", "First.", "Second."]
     assert "Warning: 2 characters could not be decoded" in dialog.header.text()
+
+
+def test_a_name_that_is_not_utf8_is_shown_readable_and_acted_on_exactly(
+    qtbot, window, corpus, monkeypatch
+):
+    import os
+    import shutil
+
+    import app.main_window as main_window
+    from app.cluster_model import COL_NAME
+
+    root, paths = corpus
+    odd = os.fsdecode(b"copy_\xff.txt")
+    shutil.copy(paths["first"], root / odd)
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    window.tree.expandAll()
+    doc = doc_of(window, root / odd)
+    index = window._proxy_index_of(doc)
+    assert index.siblingAtColumn(COL_NAME).data() == "copy_\ufffd.txt"  # Qt would drop \xff
+    opened = []
+    monkeypatch.setattr(main_window.file_actions, "open_file", opened.append)
+    window.select_documents([doc])
+    window.open_selected()
+    assert opened == [str(root / odd)] and os.path.exists(opened[0])

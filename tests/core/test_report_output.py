@@ -1,0 +1,104 @@
+"""Writing a report: odd file names round-trip, a bad output folder fails before the scan,
+the files are written as a set, and they get the user's umask."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import core.report as report
+from core.report import ReportError, check_output_folder, write_report
+from core.scan import ScanOptions, scan
+from tests.core.corpus import write_corpus
+
+ROOT = Path(__file__).resolve().parents[2]
+ODD = os.fsdecode(b"b_\xff\xfe.txt")  # not valid UTF-8: a lone-surrogate str in Python
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "core.cli", *args],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory):
+    docs = tmp_path_factory.mktemp("docs")
+    paths = write_corpus(docs)
+    shutil.copy(paths["first"], docs / ODD)
+    return scan(ScanOptions(roots=(str(docs),), workers=0))
+
+
+def test_names_that_are_not_utf8_round_trip_through_csv_and_json(tmp_path, result):
+    odd = next(d.path for d in result.documents if d.path.endswith(ODD))
+    write_report(result, 8, tmp_path / "csv")
+    assert os.fsencode(odd) in (tmp_path / "csv" / "pairs.csv").read_bytes()
+    write_report(result, 8, tmp_path / "json", "json")
+    text = (tmp_path / "json" / "pairs.json").read_text(encoding="utf-8")  # valid UTF-8
+    names = {row[side] for row in json.loads(text) for side in ("a", "b")}
+    assert odd in names and os.path.exists(odd)
+
+
+def test_cli_with_an_odd_name_prints_it_escaped_and_exits_0(tmp_path):
+    docs = tmp_path / "docs"
+    paths = write_corpus(docs)
+    shutil.copy(paths["first"], docs / ODD)
+    (docs / os.fsdecode(b"bad_\xff.pdf")).write_text("not a pdf")
+    proc = run_cli("scan", str(docs), "--out", str(tmp_path / "o"), "--no-catalog")
+    assert proc.returncode == 0, proc.stderr
+    assert b"bad_\\udcff.pdf" in proc.stdout  # the error line, escaped
+    assert b"bad_\xff.pdf" in (tmp_path / "o" / "errors.csv").read_bytes()
+
+
+@pytest.mark.parametrize("layout", ["file", "under a file"])
+def test_a_bad_output_folder_fails_before_scanning(tmp_path, layout):
+    (tmp_path / "f").write_text("x")
+    out = tmp_path / "f" if layout == "file" else tmp_path / "f" / "report"
+    proc = run_cli("scan", str(ROOT / "tests" / "data" / "extract"), "--out", str(out))
+    assert proc.returncode == 2
+    assert f"{tmp_path / 'f'} is a file".encode() in proc.stderr
+    assert b"files in" not in proc.stdout  # nothing was scanned
+
+
+def test_a_read_only_output_folder_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(os, "access", lambda path, mode: False)  # as a non-root user sees it
+    with pytest.raises(ReportError, match="is read-only"):
+        check_output_folder(tmp_path / "new" / "report")
+
+
+def test_a_failed_write_leaves_the_previous_report_whole(tmp_path, result, monkeypatch):
+    write_report(result, 8, tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    real = report._write_table
+    written = []
+
+    def disk_fills_up(path, *args):
+        if len(written) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(path)
+        real(path, *args)
+
+    monkeypatch.setattr(report, "_write_table", disk_fills_up)
+    with pytest.raises(ReportError, match="No space left on device"):
+        write_report(result, 0, tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # no temp left
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_report_files_get_the_users_umask(tmp_path, result, umask):
+    old = os.umask(umask)
+    try:
+        files = write_report(result, 8, tmp_path / "r")
+    finally:
+        os.umask(old)
+    assert {f.stat().st_mode & 0o777 for f in files} == {0o666 & ~umask}
