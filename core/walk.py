@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,40 +41,59 @@ class FoundFile:
     root: str
 
 
+# Reason given for a link to a file outside every root: it is not part of what was dropped.
+OUTSIDE_LINK = "link to a file outside the scanned folders (not followed)"
+
+
+@dataclass(frozen=True, slots=True)
+class _FileRules:
+    """What makes a file found, and where its left-out files are reported."""
+
+    suffixes: frozenset[str] | None
+    patterns: tuple[str, ...]
+    # Real paths of the roots that links to files must point into; None: anywhere.
+    link_roots: tuple[str, ...] | None
+    on_skip: OnSkip
+
+
 def walk_files(
     roots: Iterable[str | Path],
     *,
     suffixes: frozenset[str] | None = None,
     exclude: Iterable[str] = (),
     include_hidden: bool = False,
+    follow_outside_links: bool = False,
     on_skip: OnSkip = _ignore,
 ) -> Iterator[FoundFile]:
     """Regular files under `roots` (recursively), each real file once.
 
     Symlinked folders are not followed (no loops); a file reachable from two roots is
-    listed once. `exclude` holds glob patterns matched against names and full paths
-    (e.g. "*.bak", "*/drafts/*"). Hidden (dot) and system folders are skipped unless
-    `include_hidden`. Everything left out, and every folder that cannot be opened, is
-    reported to `on_skip` with the reason.
+    listed once. A link to a file outside every root (say to /etc/passwd) is left out
+    unless `follow_outside_links`. `exclude` holds glob patterns matched against names
+    and full paths (e.g. "*.bak", "*/drafts/*"). Hidden (dot) and system folders are
+    skipped unless `include_hidden`. Everything left out, and every folder that cannot
+    be opened, is reported to `on_skip` with the reason.
     """
-    patterns = tuple(exclude)
+    root_paths = [os.path.abspath(os.fspath(root)) for root in roots]
+    link_roots = None if follow_outside_links else tuple(map(os.path.realpath, root_paths))
+    rules = _FileRules(suffixes, tuple(exclude), link_roots, on_skip)
     seen: dict[tuple[int, int], str] = {}
-    for root in roots:
-        root_path = os.path.abspath(os.fspath(root))
+    for root_path in root_paths:
         if os.path.isfile(root_path):
-            candidates: Iterable[str] = [root_path]
+            candidates: Iterable[tuple[str, bool]] = [(root_path, os.path.islink(root_path))]
         else:
-            candidates = _files_below(root_path, patterns, include_hidden, on_skip)
-        for path in candidates:
-            found = _found(path, root_path, suffixes, patterns, seen, on_skip)
+            candidates = _files_below(root_path, rules.patterns, include_hidden, on_skip)
+        for path, is_link in candidates:
+            found = _found(path, is_link, root_path, rules, seen)
             if found is not None:
                 yield found
 
 
 def _files_below(
     root: str, patterns: tuple[str, ...], include_hidden: bool, on_skip: OnSkip
-) -> Iterator[str]:
-    """Files below `root` in os.walk's top-down order, names sorted in each folder.
+) -> Iterator[tuple[str, bool]]:
+    """(path, is a link) of the files below `root` in os.walk's top-down order, names
+    sorted in each folder.
 
     An explicit stack instead of os.walk, which recurses (Python 3.11) and so fails
     with RecursionError on folders nested about a thousand deep.
@@ -90,16 +110,17 @@ def _files_below(
                 on_skip(path, reason, False)
             else:
                 kept.append(path)
-        for name in files:
+        for name, is_link in files:
             if include_hidden or not name.startswith("."):
-                yield os.path.join(folder, name)
+                yield os.path.join(folder, name), is_link
             else:
                 on_skip(os.path.join(folder, name), "hidden file", False)
         stack.extend(reversed(kept))
 
 
-def _folder_entries(folder: str, on_skip: OnSkip) -> tuple[list[str], list[str]]:
-    """Sorted names of the subfolders (links to folders too) and of the other entries.
+def _folder_entries(folder: str, on_skip: OnSkip) -> tuple[list[str], list[tuple[str, bool]]]:
+    """Sorted names of the subfolders (links to folders too), and (name, is a link) of
+    the other entries.
 
     Both are empty when `folder` cannot be read, which is reported as an error.
     """
@@ -107,7 +128,10 @@ def _folder_entries(folder: str, on_skip: OnSkip) -> tuple[list[str], list[str]]
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
-                (subfolders if _is_folder(entry) else others).append(entry.name)
+                if _is_folder(entry):
+                    subfolders.append(entry.name)
+                else:
+                    others.append((entry.name, entry.is_symlink()))
     except OSError as error:
         reason = f"cannot open folder ({error.strerror or error})"
         on_skip(error.filename or folder, reason, True)
@@ -136,11 +160,15 @@ def _folder_skip_reason(path: str, patterns: tuple[str, ...], include_hidden: bo
     return f"excluded by the pattern {pattern} (folder not searched)" if pattern else ""
 
 
-def _found(path, root, suffixes, patterns, seen, on_skip: OnSkip) -> FoundFile | None:
-    if suffixes is not None and os.path.splitext(path)[1].lower() not in suffixes:
+def _found(
+    path: str, is_link: bool, root: str, rules: _FileRules, seen: dict[tuple[int, int], str]
+) -> FoundFile | None:
+    """The found file at `path`, or None when it is left out (reported to rules.on_skip)."""
+    on_skip = rules.on_skip
+    if rules.suffixes is not None and os.path.splitext(path)[1].lower() not in rules.suffixes:
         on_skip(path, "not a document type SimSift reads", False)
         return None
-    pattern = _matching_pattern(path, patterns)
+    pattern = _matching_pattern(path, rules.patterns)
     if pattern:
         on_skip(path, f"excluded by the pattern {pattern}", False)
         return None
@@ -149,7 +177,10 @@ def _found(path, root, suffixes, patterns, seen, on_skip: OnSkip) -> FoundFile |
     except OSError as error:
         on_skip(path, f"cannot open file ({error.strerror or error})", True)
         return None
-    if not os.path.isfile(path):
+    if is_link and rules.link_roots is not None and not _is_below(path, rules.link_roots):
+        on_skip(path, OUTSIDE_LINK, False)
+        return None
+    if not stat.S_ISREG(st.st_mode):
         on_skip(path, "not a regular file (device, pipe or socket)", False)
         return None
     first = seen.setdefault((st.st_dev, st.st_ino), path)
@@ -157,6 +188,12 @@ def _found(path, root, suffixes, patterns, seen, on_skip: OnSkip) -> FoundFile |
         on_skip(path, f"same file as {first} (a link)", False)
         return None
     return FoundFile(path, st.st_size, st.st_mtime_ns, root)
+
+
+def _is_below(path: str, real_roots: tuple[str, ...]) -> bool:
+    """True when `path`, links resolved, is one of `real_roots` or inside one."""
+    target = os.path.realpath(path)
+    return any(target == root or target.startswith(os.path.join(root, "")) for root in real_roots)
 
 
 def _matching_pattern(path: str, patterns: tuple[str, ...]) -> str:

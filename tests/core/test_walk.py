@@ -99,6 +99,53 @@ def test_a_single_file_can_be_a_root(tmp_path):
     assert names(walk_files([tmp_path / "one.txt"])) == ["one.txt"]
 
 
+OUTSIDE = "link to a file outside the scanned folders (not followed)"
+
+
+def test_links_to_files_outside_the_roots_are_not_read(tmp_path):
+    (tmp_path / "essays").mkdir()
+    (tmp_path / "essays2").mkdir()  # shares the root's name as a prefix, still outside
+    (tmp_path / "essays2" / "secret.txt").write_text("x")
+    (tmp_path / "essays" / "essay.txt").write_text("x")
+    os.symlink("../essays2/secret.txt", tmp_path / "essays" / "passwd.txt")
+    left_out = []
+    found = walk_files([tmp_path / "essays"], on_skip=lambda *skip: left_out.append(skip))
+    assert names(found) == ["essay.txt"]
+    assert left_out == [(str(tmp_path / "essays" / "passwd.txt"), OUTSIDE, False)]
+
+
+def test_links_to_files_outside_are_read_when_asked(tmp_path):
+    (tmp_path / "essays").mkdir()
+    (tmp_path / "secret.txt").write_text("x")
+    os.symlink(tmp_path / "secret.txt", tmp_path / "essays" / "link.txt")
+    found = walk_files([tmp_path / "essays"], follow_outside_links=True)
+    assert names(found) == ["link.txt"]
+
+
+def test_links_into_another_root_are_read_once(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "essay.txt").write_text("x")
+    os.symlink(tmp_path / "b" / "essay.txt", tmp_path / "a" / "link.txt")
+    left_out = []
+    roots = [tmp_path / "a", tmp_path / "b"]
+    found = list(walk_files(roots, on_skip=lambda *skip: left_out.append(skip)))
+    assert [f.path for f in found] == [str(tmp_path / "a" / "link.txt")]
+    first = tmp_path / "a" / "link.txt"
+    assert left_out == [
+        (str(tmp_path / "b" / "essay.txt"), f"same file as {first} (a link)", False)
+    ]
+
+
+def test_links_are_compared_with_the_real_path_of_a_linked_root(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "essay.txt").write_text("x")
+    os.symlink("essay.txt", tmp_path / "real" / "alias.txt")
+    os.symlink(tmp_path / "real", tmp_path / "dropped")
+    found = walk_files([tmp_path / "dropped"])
+    assert names(found) == ["alias.txt"]  # the alias sorts first; the essay is the same file
+
+
 def os_walk_order(root) -> list[str]:
     """The order walk_files kept when it was built on os.walk (top-down, names sorted)."""
     paths = []
