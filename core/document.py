@@ -29,6 +29,11 @@ class ExtractionError(Exception):
     """A file could not be read; the message is shown to the user as is."""
 
 
+class TransientError(ExtractionError):
+    """A failure that may not happen next time (permission denied, file vanished): the
+    file is read again on the next scan instead of its error being remembered."""
+
+
 class UnsupportedFormat(ExtractionError):
     """The file is not a format SimSift reads; listed as skipped, not as an error."""
 
@@ -61,6 +66,7 @@ class FileRecord:
     message: str = ""
     format: str = ""
     warning: str = ""
+    retry: bool = False  # a transient failure: never stored in the catalog
     title: str = ""
     content_hash: bytes = b""
     text_hash: bytes = b""

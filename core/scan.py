@@ -25,6 +25,7 @@ from core.document import (
     STATUS_SKIPPED,
     ExtractionError,
     FileRecord,
+    TransientError,
     UnsupportedFormat,
 )
 from core.features import FeatureWeights, corpus_features
@@ -104,10 +105,12 @@ def read_file(task: _ReadTask) -> FileRecord:
         content_hash = _file_hash(task.path)
     except UnsupportedFormat as error:
         return replace(base, status=STATUS_SKIPPED, message=str(error))
+    except TransientError as error:
+        return replace(base, message=str(error), retry=True)
     except ExtractionError as error:
         return replace(base, message=str(error))
     except OSError as error:
-        return replace(base, message=f"cannot read file ({error.strerror or error})")
+        return replace(base, message=f"cannot read file ({error.strerror or error})", retry=True)
     except RecursionError:
         return replace(base, message="document is nested too deeply to read")
     tokens = document_tokens(
@@ -490,7 +493,8 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
     try:
         for done, record in enumerate(_read_all(to_read, options, cancel), start=1):
             records.append(record)
-            batch.append(record)
+            if not record.retry:
+                batch.append(record)
             due = time.monotonic() - stored_at >= _STORE_SECONDS
             if catalog is not None and (len(batch) >= _STORE_BATCH or due):
                 catalog.store(batch)
@@ -520,8 +524,10 @@ def _read_all(tasks: list[_ReadTask], options: ScanOptions, cancel: CancelToken)
         cancel=cancel,
         memory_limit=options.memory_limit,
     ):
-        if isinstance(result, TaskFailure):
-            yield FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR, result.message)
+        if isinstance(result, TaskFailure):  # a time-out, crash or memory limit: retried
+            yield FileRecord(
+                task.path, task.size, task.mtime_ns, STATUS_ERROR, result.message, retry=True
+            )
         else:
             yield result
 

@@ -12,7 +12,7 @@ import importlib
 from dataclasses import replace
 from pathlib import Path
 
-from core.document import ExtractedText, ExtractionError, UnsupportedFormat
+from core.document import ExtractedText, ExtractionError, TransientError, UnsupportedFormat
 from core.extract.checks import text_warnings
 from core.extract.sniff import is_docx_zip, sniff_bytes, sniff_format
 
@@ -54,7 +54,7 @@ def extract(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ExtractedText:
         fmt = reader_for(path)
         result = _run_reader(fmt, path, max_bytes)
     except OSError as error:
-        raise ExtractionError(f"cannot read file ({error.strerror or error})") from error
+        raise TransientError(f"cannot read file ({error.strerror or error})") from error
     return replace(result, warnings=result.warnings + text_warnings(result.paragraphs))
 
 

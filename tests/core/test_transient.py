@@ -1,0 +1,66 @@
+"""Failures that may pass (permission denied, a time-out, out of memory) are retried on the
+next scan, never remembered as the file's result (R3)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import core.extract
+import core.scan as scan_module
+from core.catalog import Catalog
+from core.scan import ScanOptions, scan
+from tests.core.corpus import write_corpus
+
+
+def pairs_with(result, name: str) -> int:
+    paths = [Path(d.path).name for d in result.documents]
+    pairs = result.pairs.within(8)
+    return sum(name in (paths[a], paths[b]) for a, b in zip(pairs.left, pairs.right, strict=True))
+
+
+def test_a_file_unreadable_once_is_read_on_the_next_scan(tmp_path, monkeypatch):
+    docs = tmp_path / "docs"
+    paths = write_corpus(docs)
+    shutil.copy(paths["first"], docs / "locked.txt")
+    real = core.extract._run_reader
+
+    def locked(fmt, path, max_bytes):  # what chmod 000 does to a user who is not root
+        if path.name == "locked.txt":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(fmt, path, max_bytes)
+
+    options = ScanOptions(roots=(str(docs),), workers=0)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        monkeypatch.setattr(core.extract, "_run_reader", locked)
+        first = scan(options, catalog=catalog)
+        assert [Path(r.path).name for r in first.errors] == ["locked.txt"]
+        assert first.errors[0].message == "cannot read file (Permission denied)"
+        monkeypatch.undo()  # chmod 644
+        second = scan(options, catalog=catalog)
+    assert second.errors == () and pairs_with(second, "locked.txt") >= 1
+
+
+def test_time_outs_and_crashes_are_not_stored(tmp_path, monkeypatch):
+    docs = tmp_path / "docs"
+    write_corpus(docs)
+    real = scan_module._read_all
+
+    def one_times_out(tasks, options, cancel):
+        for record in real(tasks, options, cancel):
+            if Path(record.path).name == sorted(Path(t.path).name for t in tasks)[0]:
+                yield scan_module.FileRecord(
+                    record.path, record.size, record.mtime_ns, "error",
+                    "took longer than 60 s to read; skipped", retry=True,
+                )  # fmt: skip
+            else:
+                yield record
+
+    options = ScanOptions(roots=(str(docs),), workers=0)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        monkeypatch.setattr(scan_module, "_read_all", one_times_out)
+        first = scan(options, catalog=catalog)
+        monkeypatch.undo()
+        second = scan(options, catalog=catalog)
+    assert len(first.errors) == 1 and second.errors == ()
+    assert second.reused == len(first.documents)  # only the timed-out file was read again
