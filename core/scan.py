@@ -38,7 +38,7 @@ from core.result_cache import ComparisonCache, comparison_key
 from core.simhash import simhash_batch
 from core.tokens import document_tokens
 from core.walk import FoundFile, walk_files
-from core.workers import TaskFailure, default_workers, run_isolated
+from core.workers import TaskFailure, default_workers, reader_memory_limit, run_isolated
 
 DEFAULT_K = 8  # chosen from docs/quality.md: recall 0.70 -> 0.99 at k=3 -> 8, precision 0.996
 DEFAULT_K_MAX = 10  # the k slider reaches past the default without a rescan
@@ -64,6 +64,8 @@ class ScanOptions:
         workers: reader processes; 0 reads in this process (no time budget; tests, debugging).
         file_timeout: seconds one file may take to read before it is reported and skipped.
         max_file_bytes: larger files are reported, not read.
+        memory_limit: bytes each reader process may use; None: half the machine's memory
+            shared by the readers, 1-3 GB each (`core.workers.reader_memory_limit`).
         traditional_to_simplified: fold Traditional Chinese to Simplified before hashing.
         passages: passage sizes and thresholds for partial copying and template text.
     """
@@ -77,7 +79,7 @@ class ScanOptions:
     workers: int = field(default_factory=default_workers)
     file_timeout: float = 60.0
     max_file_bytes: int = 200 * 1024 * 1024
-    memory_limit: int | None = 3 * 1024**3
+    memory_limit: int | None = None
     traditional_to_simplified: bool = True
     passages: PassageOptions = field(default_factory=PassageOptions)
 
@@ -522,7 +524,7 @@ def _read_all(tasks: list[_ReadTask], options: ScanOptions, cancel: CancelToken)
         workers=options.workers,
         timeout=options.file_timeout,
         cancel=cancel,
-        memory_limit=options.memory_limit,
+        memory_limit=options.memory_limit or reader_memory_limit(options.workers),
     ):
         if isinstance(result, TaskFailure):  # a time-out, crash or memory limit: retried
             yield FileRecord(

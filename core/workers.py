@@ -152,6 +152,30 @@ def _death_message(w: _Worker) -> str:
     return f"reader crashed on this file (exit code {code})"
 
 
+# Address space per reader: enough for jieba's dictionary and a big PDF (a reader peaks
+# near 270 MB), never so much that a few zip bombs together exhaust the machine.
+MAX_READER_BYTES = 3 * 1024**3
+MIN_READER_BYTES = 1024**3
+
+
+def reader_memory_limit(workers: int) -> int:
+    """Memory cap of each of `workers` readers: together at most half the machine's
+    memory, each between 1 and 3 GB."""
+    total = physical_memory()
+    if total is None:
+        return MAX_READER_BYTES
+    share = total // 2 // max(1, workers)
+    return max(MIN_READER_BYTES, min(MAX_READER_BYTES, share))
+
+
+def physical_memory() -> int | None:
+    """Bytes of RAM, or None where the platform does not say (Windows without psutil)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
 def default_workers() -> int:
     """All cores (at least one)."""
     return max(1, os.cpu_count() or 1)

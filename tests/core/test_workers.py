@@ -48,3 +48,17 @@ def test_cancel_stops_promptly():
             token.cancel()
     assert time.monotonic() - started < 10
     assert seen == ["A"]
+
+
+def test_readers_share_half_the_machine_memory_within_bounds(monkeypatch):
+    import core.workers as workers_module
+    from core.workers import reader_memory_limit
+
+    gib = 1024**3
+    monkeypatch.setattr(workers_module, "physical_memory", lambda: 8 * gib)
+    assert reader_memory_limit(2) == 2 * gib  # 4 GB for 2 readers
+    assert reader_memory_limit(16) == gib  # never under 1 GB: a reader must fit jieba
+    monkeypatch.setattr(workers_module, "physical_memory", lambda: 64 * gib)
+    assert reader_memory_limit(2) == 3 * gib  # never over 3 GB each
+    monkeypatch.setattr(workers_module, "physical_memory", lambda: None)
+    assert reader_memory_limit(4) == 3 * gib
