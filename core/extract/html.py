@@ -99,8 +99,15 @@ def parse_html(text: str) -> etree._Element:
     """Parse decoded HTML with lxml; never touches the network."""
     # Re-encoding as UTF-8 with an explicit parser encoding sidesteps lxml's refusal
     # of str input carrying an XML encoding declaration, and any stale meta charset.
+    # huge_tree: without it libxml2 silently drops everything below 256 levels, i.e.
+    # most of a page whose paragraphs sit in unclosed <font> or <div> tags (it stops
+    # at 2048 levels then).
     parser = lxml.html.HTMLParser(
-        encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True
+        encoding="utf-8",
+        remove_comments=True,
+        remove_pis=True,
+        no_network=True,
+        huge_tree=True,
     )
     root = lxml.html.document_fromstring(text.encode("utf-8", errors="replace"), parser=parser)
     if root is None:
