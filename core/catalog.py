@@ -22,6 +22,15 @@ Threading: one connection opened with ``check_same_thread=False`` and every
 operation serialized by a ``threading.Lock``, so the scanner thread may write
 while the GUI thread reads through the same `Catalog`. Other processes may open
 the same file; WAL mode lets their readers proceed during a write.
+
+Damage and foreign files: the file is identified before anything writes to it, by its
+header and a read-only connection, so a foreign SQLite file or a catalog of a newer
+SimSift is refused byte-for-byte unchanged. The catalog is only a cache, so a damaged
+one never stops a scan: when SQLite reports corruption (at open or in any later
+operation) the file is renamed aside with its -wal/-shm files, a new empty catalog takes
+its place, the ignored pairs are carried over if they can still be read, the operation
+runs again on the new catalog and `Catalog.recovery` says what happened. A file whose
+header is unreadable is refused instead: it might not be ours.
 """
 
 from __future__ import annotations
@@ -30,11 +39,14 @@ import json
 import os
 import sqlite3
 import threading
+import time
 import zlib
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import TypeVar
 
 import numpy as np
 import platformdirs
@@ -44,8 +56,21 @@ from core.tokens import DocumentTokens, TokenStream
 
 CATALOG_FILENAME = "catalog.sqlite3"
 
+T = TypeVar("T")
+
 # "SmSf": marks the file as a SimSift catalog, so a foreign SQLite file is refused.
 APPLICATION_ID = 0x536D5366
+
+# The SQLite file header (https://www.sqlite.org/fileformat.html#the_database_header).
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_HEADER_SIZE = 100
+_APPLICATION_ID_BYTES = slice(68, 72)
+_SIMSIFT_ID_BYTES = APPLICATION_ID.to_bytes(4, "big")
+
+_DELETE_OR_CHOOSE = (
+    "If it is a SimSift catalog, it can be deleted (this never touches your files); "
+    "otherwise choose another file for the catalog."
+)
 
 _HASH_DTYPE = np.dtype("<u8")
 _DIGIT_DTYPE = np.dtype("|b1")
@@ -111,11 +136,239 @@ class CatalogError(Exception):
     """The catalog cannot be used (damaged, foreign or too new); the message says why."""
 
 
+@dataclass(frozen=True)
+class CatalogRecovery:
+    """A damaged catalog was replaced by a new, empty one, so files are read again.
+
+    Attributes:
+        path: the catalog file.
+        set_aside: where the damaged file was moved (safe to delete), or None when another
+            SimSift process had already replaced it.
+        reason: SQLite's description of the damage.
+        ignored_pairs_lost: the pairs marked "not a duplicate" could not be read from it.
+    """
+
+    path: str
+    set_aside: Path | None
+    reason: str
+    ignored_pairs_lost: bool
+
+    @property
+    def message(self) -> str:
+        """A warning for the user, in one paragraph."""
+        text = (
+            f"The catalog {self.path} was damaged ({self.reason}) and was replaced by a new, "
+            "empty one: files are read again."
+        )
+        if self.set_aside is not None:
+            text += f" The damaged file was kept as {self.set_aside}; it can be deleted."
+        if self.ignored_pairs_lost:
+            text += ' The pairs marked "not a duplicate" could not be read from it and are lost.'
+        return text
+
+
 def default_catalog_path() -> Path:
     """Where the catalog lives: the user data directory (created if missing)."""
     folder = Path(platformdirs.user_data_dir("SimSift", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return folder / CATALOG_FILENAME
+
+
+def _is_file(path: str) -> bool:
+    """False for SQLite's in-memory and temporary databases."""
+    return path not in ("", ":memory:")
+
+
+def _error_code(error: sqlite3.Error) -> int | None:
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF  # the primary code, without the extended bits
+
+
+def _is_damage(error: sqlite3.Error) -> bool:
+    """SQLite found the file corrupt or not a database (not: locked, full, read-only)."""
+    return _error_code(error) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+def _catalog_error(path: str, error: sqlite3.Error) -> CatalogError:
+    """A `CatalogError` whose message says what the user can do about `error`."""
+    code = _error_code(error)
+    if code == sqlite3.SQLITE_FULL:
+        message = (
+            f"The disk holding the catalog {path} is full; free some space there. "
+            "What the catalog already holds is kept."
+        )
+    elif code == sqlite3.SQLITE_READONLY:
+        message = (
+            f"The catalog {path} cannot be written (the file, its folder or its disk is "
+            "read-only). What it already holds can still be read."
+        )
+    elif _is_damage(error):
+        message = (
+            f"The catalog {path} is damaged or is not a SimSift catalog ({error}). "
+            + _DELETE_OR_CHOOSE
+        )
+    else:
+        message = f"Catalog {path}: {error}"
+    return CatalogError(message)
+
+
+@contextmanager
+def _as_catalog_errors(path: str) -> Iterator[None]:
+    """SQLite errors become `CatalogError`; programming errors still raise as they are."""
+    try:
+        yield
+    except sqlite3.ProgrammingError:
+        raise
+    except sqlite3.DatabaseError as error:
+        raise _catalog_error(path, error) from error
+
+
+def _read_header(path: str) -> bytes:
+    """The first bytes of the file; empty if it is missing or empty."""
+    try:
+        with open(path, "rb") as file:
+            return file.read(_HEADER_SIZE)
+    except FileNotFoundError:
+        return b""
+    except OSError as error:
+        raise CatalogError(f"Cannot open the catalog {path}: {error}") from error
+
+
+def _header_says_simsift(header: bytes) -> bool:
+    return header.startswith(_SQLITE_MAGIC) and header[_APPLICATION_ID_BYTES] == _SIMSIFT_ID_BYTES
+
+
+def _file_id(path: str) -> tuple[int, int] | None:
+    """Which file is at `path` now: it changes when another process replaces it."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+def _connect(path: str, *, read_only: bool = False) -> sqlite3.Connection:
+    # Autocommit mode: transactions are opened explicitly, so their extent is visible.
+    target = f"{Path(path).resolve().as_uri()}?mode=ro" if read_only else path
+    return sqlite3.connect(
+        target, timeout=10.0, isolation_level=None, check_same_thread=False, uri=read_only
+    )
+
+
+def _too_new(path: str, version: int) -> CatalogError:
+    return CatalogError(
+        f"The catalog {path} has schema version {version}, written by a "
+        f"newer SimSift; this version understands up to {SCHEMA_VERSION}."
+    )
+
+
+def _not_simsift(path: str) -> CatalogError:
+    return CatalogError(
+        f"{path} is an SQLite database but not a SimSift catalog; "
+        "choose another file for the catalog."
+    )
+
+
+def _check_identity(path: str) -> None:
+    """Raise `CatalogError` unless `path` is missing, empty or a SimSift catalog this
+    version understands. Only reads, so a refused file is left exactly as it was; SQLite
+    errors (damage) propagate.
+    """
+    header = _read_header(path)
+    if not header:
+        return
+    if len(header) < _HEADER_SIZE or not header.startswith(_SQLITE_MAGIC):
+        raise CatalogError(
+            f"{path} is not a SimSift catalog: it is not an SQLite database, or its header "
+            "is damaged. " + _DELETE_OR_CHOOSE
+        )
+    if header[_APPLICATION_ID_BYTES] not in (bytes(4), _SIMSIFT_ID_BYTES):
+        raise _not_simsift(path)
+    # The header may be stale: a catalog's first transaction may still be in its WAL file.
+    look = _connect(path, read_only=True)
+    try:
+        app_id = look.execute("PRAGMA application_id").fetchone()[0]
+        version = look.execute("PRAGMA user_version").fetchone()[0]
+        has_tables = look.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+    finally:
+        look.close()
+    if app_id not in (0, APPLICATION_ID) or (app_id == 0 and (version or has_tables)):
+        raise _not_simsift(path)
+    if version > SCHEMA_VERSION:
+        raise _too_new(path, version)
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA journal_mode=WAL")
+    # NORMAL in WAL mode: a committed batch survives a crash of the app.
+    conn.execute("PRAGMA synchronous=NORMAL")
+
+
+def _in_transaction(conn: sqlite3.Connection, operation: Callable[[sqlite3.Connection], T]) -> T:
+    """Run `operation` in one write transaction: committed whole or rolled back whole."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = operation(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        # SQLite has already rolled back after some errors (a full disk); the first error
+        # is the one to report.
+        if conn.in_transaction:
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _schema_version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def _migrate_one_step(conn: sqlite3.Connection, path: str) -> bool:
+    """Apply the next pending migration with its version bump; False if none is pending."""
+    # Read inside the write lock: another process may have migrated meanwhile.
+    version = _schema_version(conn)
+    if version > SCHEMA_VERSION:
+        raise _too_new(path, version)
+    if version == SCHEMA_VERSION:
+        return False
+    for statement in _MIGRATIONS[version]:
+        conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {version + 1}")
+    return True
+
+
+def _migrate(conn: sqlite3.Connection, path: str) -> None:
+    """Apply pending migrations in order, each in its own transaction."""
+    while _in_transaction(conn, lambda c: _migrate_one_step(c, path)):
+        pass
+
+
+def _readable_ignored_pairs(path: str) -> list[tuple[bytes, bytes]] | None:
+    """The ignored pairs a damaged catalog still holds, or None if they cannot be read."""
+    try:
+        look = _connect(path, read_only=True)
+        try:
+            return look.execute("SELECT path_a, path_b FROM ignored_pairs").fetchall()
+        finally:
+            look.close()
+    except sqlite3.Error:
+        return None
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename a damaged catalog and its -wal/-shm files next to it; return the new name."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    number = 1
+    while any(Path(f"{aside}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+        number += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{number}")
+    # Sidecars first: an old -wal left beside the new catalog would be replayed into it.
+    for suffix in ("-wal", "-shm", ""):
+        with suppress(FileNotFoundError):
+            os.replace(f"{path}{suffix}", f"{aside}{suffix}")
+    return aside
 
 
 def _text_to_blob(text: str) -> bytes:
@@ -236,12 +489,19 @@ def _chunks(items: list, size: int) -> Iterator[list]:
 class Catalog:
     """The SQLite catalog of scanned files and ignored pairs.
 
+    A damaged catalog is replaced by a new, empty one, at open or in any later operation;
+    `recovery` then tells what happened (see the module docstring).
+
     Args:
         path: the catalog file (created if missing) or ":memory:" for tests.
 
+    Attributes:
+        recovery: set when a damaged catalog was replaced; a warning to show the user.
+
     Raises:
-        CatalogError: the file is damaged, is not a SimSift catalog, or was written
-            by a newer SimSift with a schema this version does not know.
+        CatalogError: the file is not a SimSift catalog (or its header is unreadable), was
+            written by a newer SimSift, or cannot be opened; operations raise it when the
+            disk is full or read-only. The file is then left unchanged.
 
     Examples:
         >>> with Catalog(":memory:") as catalog:
@@ -252,73 +512,69 @@ class Catalog:
 
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
+        self.recovery: CatalogRecovery | None = None
         self._lock = threading.Lock()
-        self._closed = False
+        self._closed_because: str | None = None
+        self._conn: sqlite3.Connection
+        self._file_id: tuple[int, int] | None = None
         try:
-            # Autocommit mode: transactions are opened explicitly, so their extent is visible.
-            self._conn = sqlite3.connect(
-                self.path, timeout=10.0, isolation_level=None, check_same_thread=False
-            )
-        except sqlite3.Error as error:
-            raise CatalogError(f"Cannot open the catalog {self.path}: {error}") from error
-        try:
-            self._configure()
-            self._check_identity()
-            self._migrate()
+            self._open()
         except sqlite3.DatabaseError as error:
-            self._conn.close()
-            raise CatalogError(
-                f"The catalog {self.path} is damaged or is not a SimSift catalog ({error}). "
-                "It can be deleted and recreated; this never touches your files."
-            ) from error
-        except CatalogError:
-            self._conn.close()
+            if not (_is_damage(error) and _header_says_simsift(_read_header(self.path))):
+                raise _catalog_error(self.path, error) from error
+            self._recover(error, set_aside=True)
+        if self._closed_because is not None:
+            raise CatalogError(self._closed_because)
+
+    # -- opening and recovering ----------------------------------------------
+
+    def _open(self) -> None:
+        """Connect to the file, once it is known to be ours, and bring its schema up to date."""
+        if _is_file(self.path):
+            _check_identity(self.path)
+        conn = _connect(self.path)
+        try:
+            _configure(conn)
+            _migrate(conn, self.path)
+        except BaseException:
+            conn.close()
             raise
+        self._conn = conn
+        self._file_id = _file_id(self.path) if _is_file(self.path) else None
 
-    # -- opening -------------------------------------------------------------
+    def _recover(self, damage: sqlite3.DatabaseError, *, set_aside: bool) -> None:
+        """Go on with a new, empty catalog in place of the damaged one (closed by now).
 
-    def _configure(self) -> None:
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode: a committed batch survives a crash of the app.
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-
-    def _check_identity(self) -> None:
-        app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
-        version = self.schema_version
-        has_tables = self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
-        if app_id not in (0, APPLICATION_ID) or (app_id == 0 and (version or has_tables)):
-            raise CatalogError(
-                f"{self.path} is an SQLite database but not a SimSift catalog; "
-                "choose another file for the catalog."
+        Without `set_aside`, another process already replaced the file: just reopen it.
+        On failure the catalog becomes unusable and says why.
+        """
+        pairs = _readable_ignored_pairs(self.path) if set_aside else []
+        try:
+            aside = _set_aside(Path(self.path)) if set_aside else None
+            self._open()
+        except (OSError, sqlite3.Error, CatalogError) as error:
+            self._closed_because = (
+                f"The catalog {self.path} is damaged ({damage}) and could not be replaced "
+                f"by a new one ({error}). It can be deleted; this never touches your files."
             )
+            return
+        lost = pairs is None or not self._carry_over(pairs)
+        self.recovery = CatalogRecovery(self.path, aside, str(damage), ignored_pairs_lost=lost)
 
-    def _migrate(self) -> None:
-        """Apply pending migrations in order, each with its version bump in one transaction."""
-        while True:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                # Re-read inside the write lock: another process may have migrated meanwhile.
-                version = self.schema_version
-                if version > SCHEMA_VERSION:
-                    raise CatalogError(
-                        f"The catalog {self.path} has schema version {version}, written by a "
-                        f"newer SimSift; this version understands up to {SCHEMA_VERSION}."
-                    )
-                if version == SCHEMA_VERSION:
-                    self._conn.execute("COMMIT")
-                    return
-                for statement in _MIGRATIONS[version]:
-                    self._conn.execute(statement)
-                self._conn.execute(f"PRAGMA user_version = {version + 1}")
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
+    def _carry_over(self, pairs: list[tuple[bytes, bytes]]) -> bool:
+        """Store the ignored pairs saved from a damaged catalog; False if that fails."""
+        try:
+            self._conn.executemany(
+                "INSERT OR IGNORE INTO ignored_pairs (path_a, path_b) VALUES (?, ?)", pairs
+            )
+        except sqlite3.Error:
+            return False
+        return True
 
     @property
     def schema_version(self) -> int:
         """The schema version stored in the file (PRAGMA user_version)."""
-        return self._conn.execute("PRAGMA user_version").fetchone()[0]
+        return _schema_version(self._conn)
 
     # -- lifetime ------------------------------------------------------------
 
@@ -326,7 +582,7 @@ class Catalog:
         """Close the connection; further calls raise `CatalogError`. Idempotent."""
         with self._lock:
             self._conn.close()
-            self._closed = True
+            self._closed_because = f"The catalog {self.path} is closed."
 
     def __enter__(self) -> Catalog:
         return self
@@ -339,45 +595,53 @@ class Catalog:
     ) -> None:
         self.close()
 
-    @contextmanager
-    def _locked(self) -> Iterator[sqlite3.Connection]:
-        """The connection, held exclusively; database failures become `CatalogError`."""
+    def _run(self, operation: Callable[[sqlite3.Connection], T]) -> T:
+        """`operation(connection)`, holding the connection exclusively.
+
+        SQLite errors become `CatalogError`, except damage: the catalog is then replaced
+        by a new, empty one and `operation` runs again there, so callers go on.
+        """
         with self._lock:
-            if self._closed:
-                raise CatalogError(f"The catalog {self.path} is closed.")
             try:
-                yield self._conn
+                return self._run_once(operation)
             except sqlite3.ProgrammingError:
                 raise
             except sqlite3.DatabaseError as error:
-                raise CatalogError(f"Catalog {self.path}: {error}") from error
+                if not (_is_damage(error) and _is_file(self.path)):
+                    raise _catalog_error(self.path, error) from error
+                self._conn.close()
+                self._recover(error, set_aside=_file_id(self.path) == self._file_id)
+            with _as_catalog_errors(self.path):
+                return self._run_once(operation)
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: committed whole or rolled back whole."""
-        with self._locked() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+    def _run_once(self, operation: Callable[[sqlite3.Connection], T]) -> T:
+        if self._closed_because is not None:
+            raise CatalogError(self._closed_because)
+        return operation(self._conn)
+
+    def _write(self, operation: Callable[[sqlite3.Connection], T]) -> T:
+        """`_run` in one write transaction: committed whole or rolled back whole."""
+        return self._run(lambda conn: _in_transaction(conn, operation))
 
     # -- files ---------------------------------------------------------------
+    # Each operation is a function of the connection that can run again from scratch:
+    # after a damaged catalog was replaced, it runs on the new one.
 
     def store(self, records: Iterable[FileRecord]) -> None:
         """Insert or replace `records` in one transaction: all of them are stored or none.
 
         Tokens are kept only for "ok" records. Raises `TypeError` for a malformed
-        record (paragraphs that are not str, tokens that are not `DocumentTokens`);
-        the whole batch is then rolled back.
+        record (paragraphs that are not str, tokens that are not `DocumentTokens`),
+        before anything is written.
         """
-        with self._transaction() as conn:
-            conn.executemany(
-                f"INSERT OR REPLACE INTO files ({_COLUMNS}) VALUES ({_PLACEHOLDERS})",
-                (_record_to_row(record) for record in records),
+        # Encoded before the transaction: the batch can be written again on a new
+        # catalog, and compressing does not hold the lock.
+        rows = [_record_to_row(record) for record in records]
+        self._write(
+            lambda conn: conn.executemany(
+                f"INSERT OR REPLACE INTO files ({_COLUMNS}) VALUES ({_PLACEHOLDERS})", rows
             )
+        )
 
     def lookup(self, path: str, size: int, mtime_ns: int) -> FileRecord | None:
         """The stored record of `path` if its size and mtime are unchanged, else None."""
@@ -391,8 +655,9 @@ class Catalog:
         run in chunks of a few hundred paths.
         """
         wanted = {_text_to_blob(path): (size, mtime_ns) for path, size, mtime_ns in keys}
-        found: dict[str, FileRecord] = {}
-        with self._locked() as conn:
+
+        def unchanged(conn: sqlite3.Connection) -> dict[str, FileRecord]:
+            found: dict[str, FileRecord] = {}
             for chunk in _chunks(list(wanted), _QUERY_CHUNK):
                 marks = ", ".join("?" * len(chunk))
                 rows = conn.execute(
@@ -403,18 +668,25 @@ class Catalog:
                     if wanted[row[0]] == (row[1], row[2]) and row[-1] == READER_VERSION:
                         record = _row_to_record(row)
                         found[record.path] = record
-        return found
+            return found
+
+        return self._run(unchanged)
 
     def records_under(self, roots: Iterable[str]) -> list[FileRecord]:
         """All stored records under any of `roots` (folders), sorted by path."""
-        rows: dict[bytes, tuple] = {}
-        with self._locked() as conn:
-            for base, low, high in _ranges_of(roots):
+        ranges = list(_ranges_of(roots))
+
+        def rows_under(conn: sqlite3.Connection) -> dict[bytes, tuple]:
+            rows: dict[bytes, tuple] = {}
+            for base, low, high in ranges:
                 for row in conn.execute(
                     f"SELECT {_COLUMNS} FROM files WHERE path = ? OR (path >= ? AND path < ?)",
                     (base, low, high),
                 ):
                     rows[row[0]] = row  # overlapping roots yield a file once
+            return rows
+
+        rows = self._run(rows_under)
         return [_row_to_record(rows[path]) for path in sorted(rows)]
 
     def prune(self, roots: Iterable[str], keep_paths: set[str]) -> int:
@@ -423,11 +695,13 @@ class Catalog:
         Called after a scan with the paths it found, so files deleted from disk leave
         the catalog. Records outside `roots` are never touched.
         """
+        ranges = list(_ranges_of(roots))
         keep = {_text_to_blob(path) for path in keep_paths}
-        with self._transaction() as conn:
+
+        def delete_missing(conn: sqlite3.Connection) -> int:
             doomed = {
                 path
-                for base, low, high in _ranges_of(roots)
+                for base, low, high in ranges
                 for (path,) in conn.execute(
                     "SELECT path FROM files WHERE path = ? OR (path >= ? AND path < ?)",
                     (base, low, high),
@@ -435,7 +709,9 @@ class Catalog:
                 if path not in keep
             }
             conn.executemany("DELETE FROM files WHERE path = ?", ((p,) for p in doomed))
-        return len(doomed)
+            return len(doomed)
+
+        return self._write(delete_missing)
 
     # -- ignored pairs -------------------------------------------------------
 
@@ -443,22 +719,25 @@ class Catalog:
         """Remember that the user dismissed the pair (a, b); order does not matter."""
         if path_a == path_b:
             raise ValueError("a pair needs two different paths")
-        with self._transaction() as conn:
-            conn.execute(
-                "INSERT OR IGNORE INTO ignored_pairs (path_a, path_b) VALUES (?, ?)",
-                _pair_key(path_a, path_b),
+        key = _pair_key(path_a, path_b)
+        self._write(
+            lambda conn: conn.execute(
+                "INSERT OR IGNORE INTO ignored_pairs (path_a, path_b) VALUES (?, ?)", key
             )
+        )
 
     def unignore_pair(self, path_a: str, path_b: str) -> None:
         """Forget a dismissed pair (no-op if it was not ignored); order does not matter."""
-        with self._transaction() as conn:
-            conn.execute(
-                "DELETE FROM ignored_pairs WHERE path_a = ? AND path_b = ?",
-                _pair_key(path_a, path_b),
+        key = _pair_key(path_a, path_b)
+        self._write(
+            lambda conn: conn.execute(
+                "DELETE FROM ignored_pairs WHERE path_a = ? AND path_b = ?", key
             )
+        )
 
     def ignored_pairs(self) -> set[frozenset[str]]:
         """All dismissed pairs, each as a frozenset of its two paths."""
-        with self._locked() as conn:
-            rows = conn.execute("SELECT path_a, path_b FROM ignored_pairs").fetchall()
+        rows = self._run(
+            lambda conn: conn.execute("SELECT path_a, path_b FROM ignored_pairs").fetchall()
+        )
         return {frozenset((_blob_to_text(a), _blob_to_text(b))) for a, b in rows}

@@ -213,13 +213,18 @@ _KILLED_WRITER = textwrap.dedent(
     catalog.store(FileRecord(f"/done/{i}.txt", i, i, "skipped") for i in range(50))
     print("committed", flush=True)
 
-    def half_written_batch():
-        yield FileRecord("/half/0.txt", 0, 0, "skipped")
-        print("writing", flush=True)
-        time.sleep(60)  # killed here, inside the open transaction
-        yield FileRecord("/half/1.txt", 1, 1, "skipped")
+    inserts = 0
 
-    catalog.store(half_written_batch())
+    def pause_after_the_first_insert(statement):
+        global inserts
+        if statement.startswith("INSERT"):
+            inserts += 1
+            if inserts == 2:
+                print("writing", flush=True)
+                time.sleep(60)  # killed here, inside the open transaction
+
+    catalog._conn.set_trace_callback(pause_after_the_first_insert)
+    catalog.store(FileRecord(f"/half/{i}.txt", i, i, "skipped") for i in range(2))
     """
 )
 
@@ -461,3 +466,201 @@ def test_catalog_of_the_previous_version_is_upgraded_and_its_files_read_again(
         assert catalog.ignored_pairs() == {frozenset({"/old/a.txt", "/old/b.txt"})}
         catalog.store([ok_record("/old/a.txt")])
         assert catalog.lookup("/old/a.txt", 100, 1) is not None
+
+
+# -- damaged catalogs, foreign files, full disks --------------------------------
+
+
+def damage(path: Path, start: int, end: int) -> None:
+    """Overwrite bytes [start, end) of `path` with random bytes, as a failing disk might."""
+    with path.open("r+b") as file:
+        file.seek(start)
+        file.write(np.random.default_rng(7).bytes(end - start))
+
+
+def filled_catalog(path: Path, records: int = 300) -> None:
+    """A closed catalog of several pages (files on page 2, ignored pairs on page 3)."""
+    with Catalog(path) as catalog:
+        catalog.store(skipped_record(f"/d/{i:04}.txt", size=i) for i in range(records))
+        catalog.ignore_pair("/d/a.txt", "/d/b.txt")
+    assert path.stat().st_size > 8192
+
+
+def set_aside_files(path: Path) -> list[Path]:
+    """The damaged catalogs set aside next to `path` (without their -wal/-shm files)."""
+    found = path.parent.glob(path.name + ".damaged-*")
+    return sorted(p for p in found if not p.name.endswith(("-wal", "-shm")))
+
+
+def journal_mode(path: Path) -> str:
+    raw = sqlite3.connect(path)
+    try:
+        return raw.execute("PRAGMA journal_mode").fetchone()[0]
+    finally:
+        raw.close()
+
+
+def foreign_database(path: Path, application_id: int = 0) -> None:
+    raw = sqlite3.connect(path)
+    raw.execute(f"PRAGMA application_id = {application_id}")
+    raw.execute("CREATE TABLE notes (body TEXT)")
+    raw.executemany("INSERT INTO notes VALUES (?)", [("x" * 500,)] * 40)
+    raw.commit()
+    raw.close()
+
+
+@pytest.mark.parametrize(
+    "operation",
+    [
+        lambda c: c.lookup_many([("/d/0001.txt", 1, 1)]),
+        lambda c: c.store([skipped_record("/d/new.txt")]),
+        lambda c: c.prune(["/d"], keep_paths=set()),
+        lambda c: c.records_under(["/d"]),
+    ],
+    ids=["lookup_many", "store", "prune", "records_under"],
+)
+def test_a_damaged_page_found_later_sets_the_catalog_aside_and_keeps_going(
+    catalog_path: Path, operation
+) -> None:
+    filled_catalog(catalog_path)
+    damage(catalog_path, 4096, 8192)
+    damaged_bytes = catalog_path.read_bytes()
+    with Catalog(catalog_path) as catalog:
+        operation(catalog)  # no CatalogError: the scan goes on with an empty catalog
+        assert catalog.recovery is not None
+        assert catalog.lookup("/d/0001.txt", 1, 1) is None  # read again
+        assert catalog.ignored_pairs() == {frozenset({"/d/a.txt", "/d/b.txt"})}
+        catalog.store([skipped_record("/d/after.txt")])
+    [aside] = set_aside_files(catalog_path)
+    assert aside.read_bytes() == damaged_bytes
+    assert catalog.recovery.set_aside == aside
+    assert "lost" not in catalog.recovery.message
+    assert str(aside) in catalog.recovery.message
+    with Catalog(catalog_path) as catalog:
+        assert catalog.recovery is None
+        assert catalog.lookup("/d/after.txt", 10, 1) is not None
+        assert catalog.ignored_pairs() == {frozenset({"/d/a.txt", "/d/b.txt"})}
+
+
+def test_damage_found_at_open_sets_the_catalog_aside_and_says_pairs_are_lost(
+    catalog_path: Path,
+) -> None:
+    filled_catalog(catalog_path)
+    damage(catalog_path, 100, 4096)  # the schema on page 1, after the file header
+    with Catalog(catalog_path) as catalog:
+        assert catalog.recovery is not None
+        assert catalog.schema_version == SCHEMA_VERSION
+        assert catalog.records_under(["/"]) == []
+        assert catalog.ignored_pairs() == set()
+    assert "lost" in catalog.recovery.message
+    assert len(set_aside_files(catalog_path)) == 1
+
+
+def test_setting_aside_moves_the_wal_and_shm_files_and_never_overwrites(tmp_path: Path) -> None:
+    path = tmp_path / "catalog.sqlite3"
+    sidecars = ("", "-wal", "-shm")
+    asides = []
+    for damaged in ("first", "second"):  # within the same second
+        for suffix in sidecars:
+            Path(f"{path}{suffix}").write_text(damaged + suffix)
+        asides.append(catalog_module._set_aside(path))
+    assert asides[0] != asides[1]
+    assert asides == set_aside_files(path)
+    assert asides[0].name.startswith("catalog.sqlite3.damaged-")
+    for aside, damaged in zip(asides, ("first", "second"), strict=True):
+        for suffix in sidecars:
+            assert Path(f"{aside}{suffix}").read_text() == damaged + suffix
+    assert not any(Path(f"{path}{suffix}").exists() for suffix in sidecars)
+
+
+def test_a_catalog_another_process_already_replaced_is_not_set_aside_again(
+    catalog_path: Path,
+) -> None:
+    filled_catalog(catalog_path)
+    damage(catalog_path, 4096, 8192)
+    first, second = Catalog(catalog_path), Catalog(catalog_path)
+    try:
+        first.lookup_many([("/d/0001.txt", 1, 1)])
+        first.store([skipped_record("/d/kept.txt")])
+        second.lookup_many([("/d/0001.txt", 1, 1)])  # still on the damaged file
+        assert second.recovery is not None
+        assert second.lookup("/d/kept.txt", 10, 1) is not None
+    finally:
+        first.close()
+        second.close()
+    assert len(set_aside_files(catalog_path)) == 1
+
+
+def test_a_damaged_foreign_database_is_refused_and_left_alone(catalog_path: Path) -> None:
+    foreign_database(catalog_path)
+    damage(catalog_path, 100, 4096)
+    before = catalog_path.read_bytes()
+    with pytest.raises(CatalogError):
+        Catalog(catalog_path)
+    assert catalog_path.read_bytes() == before
+    assert list(catalog_path.parent.iterdir()) == [catalog_path]
+
+
+@pytest.mark.parametrize("application_id", [0, 0x12345678], ids=["no id", "another id"])
+def test_foreign_sqlite_file_is_refused_and_byte_for_byte_unchanged(
+    catalog_path: Path, application_id: int
+) -> None:
+    foreign_database(catalog_path, application_id)
+    before = catalog_path.read_bytes()
+    with pytest.raises(CatalogError, match="not a SimSift catalog"):
+        Catalog(catalog_path)
+    assert catalog_path.read_bytes() == before
+    assert list(catalog_path.parent.iterdir()) == [catalog_path]
+    assert journal_mode(catalog_path) == "delete"
+
+
+def test_catalog_from_a_newer_simsift_is_byte_for_byte_unchanged(catalog_path: Path) -> None:
+    filled_catalog(catalog_path)
+    raw = sqlite3.connect(catalog_path)
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    raw.close()
+    before = catalog_path.read_bytes()
+    with pytest.raises(CatalogError, match="newer SimSift"):
+        Catalog(catalog_path)
+    assert catalog_path.read_bytes() == before
+    assert set_aside_files(catalog_path) == []
+
+
+def big_records(prefix: str, count: int) -> list[FileRecord]:
+    """Records of incompressible paragraphs: each needs pages of its own."""
+    rng = np.random.default_rng(3)
+    return [
+        ok_record(f"{prefix}/{i}.txt", paragraphs=(rng.bytes(6000).hex(),)) for i in range(count)
+    ]
+
+
+def test_a_full_disk_raises_a_clear_catalog_error_and_keeps_the_stored_records(
+    catalog_path: Path,
+) -> None:
+    with Catalog(catalog_path) as catalog:
+        catalog.store(big_records("/old", 3))
+        pages = catalog._conn.execute("PRAGMA page_count").fetchone()[0]
+        catalog._conn.execute(f"PRAGMA max_page_count = {pages}")  # SQLITE_FULL from here on
+        with pytest.raises(CatalogError, match=r"disk holding the catalog .* is full"):
+            catalog.store(big_records("/new", 3))
+        assert len(catalog.records_under(["/old"])) == 3
+        assert catalog.records_under(["/new"]) == []
+        assert catalog.recovery is None
+        catalog._conn.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
+        catalog.store(big_records("/new", 3))
+    with Catalog(catalog_path) as catalog:
+        assert len(catalog.records_under(["/old", "/new"])) == 6
+
+
+def test_a_read_only_catalog_raises_a_clear_catalog_error(catalog_path: Path) -> None:
+    with Catalog(catalog_path) as catalog:
+        catalog.store([skipped_record("/a")])
+        catalog._conn.execute("PRAGMA query_only = 1")  # as a read-only file or disk answers
+        with pytest.raises(CatalogError, match="cannot be written"):
+            catalog.store([skipped_record("/b")])
+        assert catalog.lookup("/a", 10, 1) is not None
+
+
+def test_a_folder_given_as_catalog_raises_catalog_error(tmp_path: Path) -> None:
+    with pytest.raises(CatalogError, match="Cannot open"):
+        Catalog(tmp_path)
