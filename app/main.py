@@ -71,7 +71,10 @@ def _open_catalog():
     from core.catalog import Catalog, CatalogError, default_catalog_path
 
     try:
-        return Catalog(default_catalog_path())
+        catalog = Catalog(default_catalog_path())
     except CatalogError as error:
         print(f"simsift-gui: {error}", file=sys.stderr)
         return None
+    if catalog.recovery is not None:  # a damaged catalog was replaced by an empty one
+        print(f"simsift-gui: {catalog.recovery.message}", file=sys.stderr)
+    return catalog
