@@ -137,17 +137,24 @@ class ClusterModel(QAbstractItemModel):
         return sorted(self._checked)
 
     def set_checked(self, docs: set[int]) -> None:
-        """Check exactly `docs` (among shown members)."""
-        self._checked = docs & set(self._clusters.doc.tolist())
+        """Check exactly `docs` (among shown members; a reference, the copy to keep, never)."""
+        c = self._clusters
+        self._checked = docs & set(c.doc[c.kind != KIND_REFERENCE].tolist())
         # one layout signal instead of a dataChanged per cluster (seconds at 25,000)
         self.layoutAboutToBeChanged.emit()
         self.layoutChanged.emit()
         self.checks_changed.emit()
 
-    def check_all_but_reference(self) -> None:
-        """Check every member except each cluster's reference (the copy to keep)."""
+    def check_all_but_reference(self) -> int:
+        """Check every member within k of its cluster's reference (the copy to keep).
+
+        Clusters chain pairs, so a member can be farther than k from the reference
+        (similar only to another member): it is left unchecked. Returns how many were.
+        """
         c = self._clusters
-        self.set_checked(set(c.doc[c.kind != KIND_REFERENCE].tolist()))
+        members = c.kind != KIND_REFERENCE
+        self.set_checked(set(c.doc[members & (c.distance <= c.k)].tolist()))
+        return int(np.count_nonzero(members & (c.distance > c.k)))
 
     # -- sorting and filtering -----------------------------------------------
 
@@ -287,7 +294,9 @@ class ClusterModel(QAbstractItemModel):
             return _NO_FLAGS
         if index.internalId() == 0:
             return _CLUSTER_FLAGS
-        return _CHECKABLE_MEMBER_FLAGS if index.column() == COL_NAME else _MEMBER_FLAGS
+        if index.column() != COL_NAME or self._is_reference(index):
+            return _MEMBER_FLAGS
+        return _CHECKABLE_MEMBER_FLAGS
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0):
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
@@ -306,11 +315,19 @@ class ClusterModel(QAbstractItemModel):
             return None
         if index.internalId() == 0:
             return self._cluster_data(int(self._rows[index.row()]), index.column(), role)
-        position = self._positions[self._clusters.ptr[index.internalId() - 1] + index.row()]
-        return self._member_data(int(position), index.column(), role)
+        return self._member_data(self._position(index), index.column(), role)
+
+    def _position(self, index: _Index) -> int:
+        """Where the member at `index` sits in the cluster arrays."""
+        return int(self._positions[self._clusters.ptr[index.internalId() - 1] + index.row()])
+
+    def _is_reference(self, index: _Index) -> bool:
+        return int(self._clusters.kind[self._position(index)]) == KIND_REFERENCE
 
     def setData(self, index: _Index, value, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.CheckStateRole or not index.isValid() or index.internalId() == 0:
+            return False
+        if self._is_reference(index):
             return False
         doc = self.data(index, DocRole)
         if _is_checked(value):
@@ -369,6 +386,8 @@ class ClusterModel(QAbstractItemModel):
         if role == ClusterRole:
             return int(self._cluster_of[position])
         if role == Qt.ItemDataRole.CheckStateRole and column == COL_NAME:
+            if kind == KIND_REFERENCE:
+                return None  # the copy to keep has no box
             checked = doc in self._checked
             return Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:

@@ -48,6 +48,7 @@ from app.problems_model import COL_FILE as PROBLEM_FILE
 from app.problems_model import COL_FOLDER as PROBLEM_FOLDER
 from app.problems_model import COL_STATUS as PROBLEM_STATUS
 from app.problems_model import ProblemsModel, ReadRole
+from app.readable import readable
 from app.scan_status import ScanStatus
 from app.scan_worker import ScanController
 from app.settings import Settings
@@ -166,7 +167,7 @@ class MainWindow(QMainWindow):
         self.reveal_action = self._action(sp.SP_DirIcon, self.reveal_selected, "Ctrl+R")
         self.copy_action = self._action(None, self.copy_selected_paths, QKeySequence.Copy)
         self.mark_action = self._action(
-            sp.SP_DialogApplyButton, self.model.check_all_but_reference, "Ctrl+M"
+            sp.SP_DialogApplyButton, self.mark_all_but_reference, "Ctrl+M"
         )
         self.unmark_action = self._action(None, lambda: self.model.set_checked(set()))
         self.ignore_action = self._action(sp.SP_DialogNoButton, self.ignore_selected_pair)
@@ -653,25 +654,42 @@ class MainWindow(QMainWindow):
         self.show_clusters(self.params.k())
         self.statusBar().showMessage(self.tr("Pair marked as not a duplicate."), 5000)
 
+    def confirm_trash(self, paths: list[str]) -> bool:
+        """Ask before trashing, with every file listed (scrollable under "Show Details")."""
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Move to trash"), "", parent=self)
+        if len(paths) == 1:
+            question = self.tr("Move 1 checked file to the trash?")
+        else:
+            count = f"{len(paths):,}"
+            question = self.tr("Move %1 checked files to the trash?").replace("%1", count)
+        shown = [readable(p) for p in paths[:10]]
+        if len(paths) > 10:
+            shown.append(self.tr("… and %1 more").replace("%1", f"{len(paths) - 10:,}"))
+        box.setText(question + "\n\n" + "\n".join(shown))
+        box.setDetailedText("\n".join(readable(p) for p in paths))
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        return box.exec() == QMessageBox.StandardButton.Yes
+
+    def mark_all_but_reference(self) -> None:
+        """Check the copies within k of their reference; say how many farther were not."""
+        farther = self.model.check_all_but_reference()
+        if farther:
+            self.statusBar().showMessage(
+                self.tr(
+                    "%1 files farther than k from their cluster's reference were not marked."
+                ).replace("%1", f"{farther:,}"),
+                10000,
+            )
+
     def trash_checked(self) -> None:
-        """Move the checked files to the system trash after the user confirms."""
+        """Move the checked files to the system trash after the user confirms the list."""
         docs = self.model.checked_documents()
         if not docs or self.result is None:
             return
-        answer = QMessageBox.question(
-            self,
-            self.tr("Move to trash"),
-            self._count_text(
-                len(docs),
-                self.tr("Move 1 checked file to the trash?"),
-                self.tr("Move %1 checked files to the trash?"),
-            ),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        if answer != QMessageBox.StandardButton.Yes:
-            return
         paths = self._paths(docs)
+        if not self.confirm_trash(paths):
+            return
         moved, failed = file_actions.move_to_trash(paths)
         moved_set = set(moved)
         for doc, path in zip(docs, paths, strict=True):

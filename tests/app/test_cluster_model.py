@@ -169,3 +169,14 @@ def test_sorting_by_folder_and_title_at_scale():
     assert model.data(model.index(0, COL_FOLDER, first)) == "/data/f99"
     model.sort(COL_TITLE)
     assert model.rowCount() == 25_000
+
+
+def test_mark_all_but_reference_skips_members_chained_beyond_k():
+    # clusters chain pairs: a member within k of another member can be far from the reference
+    docs, clusters = synthetic(8, 4)  # distances 0 (reference), 1, 2, 3
+    far = Clusters(2, clusters.doc, clusters.ptr, clusters.distance, clusters.kind,
+                   clusters.max_distance)  # fmt: skip
+    model = ClusterModel()
+    model.set_clusters(docs, far)
+    assert model.check_all_but_reference() == 2  # the two members at distance 3 > k=2
+    assert sorted(model.checked_documents()) == [1, 2, 5, 6]

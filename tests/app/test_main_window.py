@@ -155,16 +155,16 @@ def test_trash_asks_first_and_moves_only_checked(qtbot, window, corpus, monkeypa
     scan_and_wait(qtbot, window)
     asked = []
 
-    def fake_question(parent, title, text, *args):
-        asked.append(text)
-        return answer
+    def fake_confirm(paths):
+        asked.append(paths)
+        return answer == QMessageBox.StandardButton.Yes
 
-    monkeypatch.setattr(QMessageBox, "question", fake_question)
+    monkeypatch.setattr(window, "confirm_trash", fake_confirm)
     window.model.check_all_but_reference()
     checked = {window.result.documents[d].path for d in window.model.checked_documents()}
     assert len(checked) == 3
     window.trash_action.trigger()
-    assert asked and "3" in asked[0]
+    assert asked and set(asked[0]) == checked  # the user sees exactly what goes
     all_files = {str(p) for p in paths.values()}
     if answer == QMessageBox.StandardButton.Cancel:
         assert all(p.exists() for p in map(__import__("pathlib").Path, all_files))
@@ -254,7 +254,7 @@ def test_exports_leave_out_files_moved_to_the_trash(qtbot, window, corpus, tmp_p
         i for i, d in enumerate(window.result.documents) if d.path == str(paths["edited"])
     )
     window.model.set_checked({edited})
-    monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.StandardButton.Yes)
+    monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
     window.trash_action.trigger()
     assert not paths["edited"].exists()
     out = tmp_path / "out"
@@ -365,3 +365,43 @@ def test_common_text_threshold_rematches_passages_without_reading(qtbot, window,
     assert found >= {frozenset((a, b)) for a in with_footer for b in with_footer if a != b}
     window.save_settings()
     assert window.settings.common_docs == 50
+
+
+def test_trash_confirmation_lists_every_file(qtbot, window, monkeypatch):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    paths = [f"/essays/copy {i}.txt" for i in range(25)]
+    seen = {}
+
+    def answer_cancel():
+        box = QApplication.activeModalWidget()
+        seen["text"], seen["details"] = box.text(), box.detailedText()
+        box.reject()
+
+    QTimer.singleShot(0, answer_cancel)
+    assert window.confirm_trash(paths) is False
+    assert "Move 25 checked files to the trash?" in seen["text"]
+    assert "/essays/copy 0.txt" in seen["text"] and "… and 15 more" in seen["text"]
+    assert seen["details"].splitlines() == paths
+
+
+def test_mark_all_leaves_reference_and_far_members_unmarked(qtbot, window, corpus):
+    from app.cluster_model import COL_NAME
+    from core.cluster import KIND_REFERENCE
+
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    c = window.model.clusters
+    window.mark_all_but_reference()
+    marked = set(window.model.checked_documents())
+    near = {int(d) for d, kd, dist in zip(c.doc, c.kind, c.distance, strict=True)
+            if kd != KIND_REFERENCE and dist <= c.k}  # fmt: skip
+    assert marked == near
+    reference = next(int(d) for d, kd in zip(c.doc, c.kind, strict=True) if kd == KIND_REFERENCE)
+    window.model.set_checked({reference})
+    assert window.model.checked_documents() == []  # the copy to keep cannot be marked
+    window.tree.expandAll()
+    index = window._proxy_index_of(reference).siblingAtColumn(COL_NAME)
+    assert not index.flags() & Qt.ItemFlag.ItemIsUserCheckable
