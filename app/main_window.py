@@ -532,6 +532,7 @@ class MainWindow(QMainWindow):
             .replace("%4", str(clusters.k))
             + " "
             + self._problem_counts_text()
+            + "".join(" " + notice for notice in self.result.notices)
         )
 
     def _problem_counts_text(self) -> str:

@@ -148,7 +148,10 @@ def _open_catalog(path: Path | None):
 
     target = path or default_catalog_path()
     try:
-        return Catalog(target)
+        catalog = Catalog(target)
+        if catalog.recovery is not None:
+            print(f"simsift: {catalog.recovery.message}", file=sys.stderr)
+        return catalog
     except CatalogError as error:
         print(f"simsift: catalog {target} unusable ({error}); scanning without it", file=sys.stderr)
         return None
@@ -177,6 +180,7 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
         f"{result.options.passages.common_max_docs} documents or "
         f"{result.options.passages.common_share:.0%} of them; left out of partial copying)",
     ]
+    lines += [f"  note: {notice}" for notice in result.notices]
     lines += _first_ten("error", [(r.path, r.message) for r in result.errors], "errors")
     lines += _first_ten("warning", [(r.path, r.warning) for r in result.warned], "warnings")
     reasons = Counter(_reason_kind(r.message) for r in result.skipped)

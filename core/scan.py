@@ -171,6 +171,7 @@ class ScanResult:
     text_codes: np.ndarray  # int64 per document: equal codes = same normalized text
     reference_rank: np.ndarray  # int64 per document: lower = better cluster reference
     reused: int = 0  # files taken unchanged from the catalog
+    notices: tuple[str, ...] = ()  # about the scan as a whole, e.g. the catalog was unusable
     passages: PassageResult | None = None  # partial copying; None for results built without
 
     @property
@@ -282,11 +283,12 @@ def scan(
         cancel: set it to stop; raises `Cancelled`. Files already read stay in the catalog.
     """
     cancel = cancel or CancelToken()
+    guarded = GuardedCatalog(catalog)
     found, left_out = _find_files(options, progress, cancel)
-    records, reused = _read_files(found, options, catalog, progress, cancel)
+    records, reused = _read_files(found, options, guarded, progress, cancel)
     records += left_out
-    if catalog is not None:
-        catalog.prune(_all_roots(options), {f.path for f in found})
+    guarded.prune(_all_roots(options), {f.path for f in found})
+    catalog = guarded.catalog
     documents = tuple(r for r in records if r.ok)
     is_reference = np.array(
         [_under_any(d.path, options.reference_roots) for d in documents], dtype=bool
@@ -310,7 +312,44 @@ def scan(
         reference_rank=_reference_rank(documents, is_reference),
         reused=reused,
         passages=passages,
+        notices=guarded.notices(),
     )
+
+
+class GuardedCatalog:
+    """The scan's use of the catalog: a catalog that fails (a full disk, a lock held too
+    long) is dropped for the rest of the scan with a notice, and the scan goes on."""
+
+    def __init__(self, catalog) -> None:
+        self.catalog = catalog
+        self.problem = ""
+        self._recovery = getattr(catalog, "recovery", None)
+
+    def lookup_many(self, keys) -> dict:
+        return self._call(lambda c: c.lookup_many(keys), {})
+
+    def store(self, records) -> None:
+        self._call(lambda c: c.store(records), None)
+
+    def prune(self, roots, keep) -> None:
+        self._call(lambda c: c.prune(roots, keep), None)
+
+    def _call(self, operation, fallback):
+        from core.catalog import CatalogError
+
+        if self.catalog is None:
+            return fallback
+        try:
+            return operation(self.catalog)
+        except CatalogError as error:
+            self.problem = f"{error} This scan went on without the catalog."
+            self.catalog = None
+            return fallback
+
+    def notices(self) -> tuple[str, ...]:
+        recovery = getattr(self.catalog, "recovery", None)
+        replaced = recovery is not None and recovery is not self._recovery
+        return tuple(n for n in (recovery.message if replaced else "", self.problem) if n)
 
 
 def _compare(documents, is_reference, options: ScanOptions, catalog, progress, cancel):
@@ -468,7 +507,7 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
     """Records for all found files: unchanged ones from the catalog, the rest read anew."""
     from core.extract import SUPPORTED_SUFFIXES
 
-    cached = catalog.lookup_many((f.path, f.size, f.mtime_ns) for f in found) if catalog else {}
+    cached = catalog.lookup_many([(f.path, f.size, f.mtime_ns) for f in found])
     records: list[FileRecord] = []
     to_read: list[_ReadTask] = []
     for f in found:
@@ -498,13 +537,13 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
             if not record.retry:
                 batch.append(record)
             due = time.monotonic() - stored_at >= _STORE_SECONDS
-            if catalog is not None and (len(batch) >= _STORE_BATCH or due):
+            if len(batch) >= _STORE_BATCH or due:
                 catalog.store(batch)
                 batch, stored_at = [], time.monotonic()
             progress(Progress("reading", done, total, record.path))
     finally:
         # files read before a cancel (or a crash in a later stage) are kept for the next scan
-        if catalog is not None and batch:
+        if batch:
             catalog.store(batch)
     order = {f.path: i for i, f in enumerate(found)}
     records.sort(key=lambda r: order[r.path])

@@ -64,3 +64,25 @@ def test_time_outs_and_crashes_are_not_stored(tmp_path, monkeypatch):
         second = scan(options, catalog=catalog)
     assert len(first.errors) == 1 and second.errors == ()
     assert second.reused == len(first.documents)  # only the timed-out file was read again
+
+
+def test_a_catalog_that_fails_mid_scan_is_dropped_with_a_notice(tmp_path, monkeypatch):
+    from core.catalog import CatalogError
+
+    docs = tmp_path / "docs"
+    write_corpus(docs)
+
+    def disk_full(self, records):
+        raise CatalogError("The disk holding the catalog is full; free some space there.")
+
+    options = ScanOptions(roots=(str(docs),), workers=0)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        monkeypatch.setattr(Catalog, "store", disk_full)
+        result = scan(options, catalog=catalog)
+    cold = scan(options)
+    assert [d.path for d in result.documents] == [d.path for d in cold.documents]
+    assert result.pairs.left.tolist() == cold.pairs.left.tolist()
+    assert result.notices == (
+        "The disk holding the catalog is full; free some space there. "
+        "This scan went on without the catalog.",
+    )
