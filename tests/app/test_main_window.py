@@ -405,3 +405,27 @@ def test_mark_all_leaves_reference_and_far_members_unmarked(qtbot, window, corpu
     window.tree.expandAll()
     index = window._proxy_index_of(reference).siblingAtColumn(COL_NAME)
     assert not index.flags() & Qt.ItemFlag.ItemIsUserCheckable
+
+
+def test_shutdown_waits_for_the_cancelled_scan(qtbot, window, corpus, monkeypatch):
+    root, _ = corpus
+    stopped = []
+
+    def slow_scan(options, *, progress, cancel, **kwargs):
+        try:
+            while not cancel.cancelled:
+                time.sleep(0.05)
+            time.sleep(5.5)  # a job slow to stop: the old 5 s limit returned before it ended
+            cancel.check()
+        finally:
+            stopped.append(time.monotonic())
+
+    monkeypatch.setattr(app.scan_worker, "scan", slow_scan)
+    window.folders.add_paths([str(root)])
+    with qtbot.waitSignal(window.controller.started, timeout=5000):
+        window.start_scan()
+    time.sleep(0.3)
+    began = time.monotonic()
+    window.controller.shutdown()
+    assert stopped and stopped[0] >= began  # the job had ended when shutdown returned
+    assert not window.controller._thread.isRunning()
