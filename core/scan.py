@@ -115,6 +115,8 @@ def read_file(task: _ReadTask) -> FileRecord:
         return replace(base, message=f"cannot read file ({error.strerror or error})", retry=True)
     except RecursionError:
         return replace(base, message="document is nested too deeply to read")
+    except Exception as error:  # parsers raise anything on hostile input
+        return replace(base, message=_reader_failure(Path(task.path), error))
     tokens = document_tokens(
         extracted.title,
         extracted.paragraphs,
@@ -135,6 +137,12 @@ def read_file(task: _ReadTask) -> FileRecord:
         paragraphs=extracted.paragraphs,
         tokens=tokens,
     )
+
+
+def _reader_failure(path: Path, error: Exception) -> str:
+    """A reader's unexpected exception, in words a user can act on (and report to us)."""
+    kind = path.suffix.lower().lstrip(".").upper() or "this"
+    return f"the {kind} reader failed on this file ({type(error).__name__}: {str(error)[:120]})"
 
 
 def _file_hash(path: str) -> bytes:
