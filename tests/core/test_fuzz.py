@@ -46,6 +46,9 @@ def hostile_file(draw) -> tuple[str, bytes]:
 @settings(
     max_examples=int(os.environ.get("SIMSIFT_FUZZ_EXAMPLES", "200")),
     deadline=None,
+    # the same folders on every CI run (SIMSIFT_FUZZ_RANDOM=1 explores new ones)
+    derandomize=not os.environ.get("SIMSIFT_FUZZ_RANDOM"),
+    database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(st.lists(hostile_file(), min_size=1, max_size=6))
