@@ -43,12 +43,12 @@ def looks_like_cjk_mojibake(text: str) -> bool:
     chars = _CJK.findall(text)
     if len(chars) < _MIN_CJK_CHARS:
         return False
-    common = _common_cjk()
+    common = common_cjk()
     return sum(c in common for c in chars) < _MIN_COMMON_SHARE * len(chars)
 
 
 @functools.cache
-def _common_cjk() -> frozenset[str]:
+def common_cjk() -> frozenset[str]:
     """GB2312 level 1 (3,755 Simplified) and Big5's frequent set (5,401 Traditional)."""
     gb = (
         bytes([hi, lo]).decode("gb2312", errors="ignore")

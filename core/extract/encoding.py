@@ -34,6 +34,11 @@ _SUPERSETS = {
 _MOSTLY_UTF8_SHARE = 0.95
 _MOSTLY_UTF8_MIN_CHARS = 8
 
+# UTF-16 without a BOM: judged on this many bytes, read as text when this share of the
+# characters are ordinary ones (random bytes give about 10%).
+_UTF16_SAMPLE_BYTES = 4096
+_UTF16_TEXT_SHARE = 0.9
+
 # A detector's verdict on very little text is noise; this much is enough.
 _DETECT_SAMPLE_BYTES = 256 * 1024
 
@@ -44,6 +49,42 @@ def bom_encoding(data: bytes) -> tuple[str, int] | None:
         if data.startswith(bom):
             return codec, len(bom)
     return None
+
+
+def bomless_utf16(data: bytes) -> str | None:
+    """'utf-16-le' or 'utf-16-be' when `data` reads as text in it although it has no BOM
+    (Windows tools write such files); None otherwise.
+
+    Text in UTF-16 decodes to letters, CJK, digits, spaces and punctuation; other
+    binary data decodes to rare characters and controls.
+    """
+    sample = data[:_UTF16_SAMPLE_BYTES]
+    sample = sample[: len(sample) // 2 * 2]
+    if len(sample) < 8:
+        return None
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            text = sample.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if _reads_as_text(text):
+            return codec
+    return None
+
+
+def _reads_as_text(text: str) -> bool:
+    from core.extract.checks import common_cjk
+
+    common = common_cjk()
+    ordinary = sum(_is_ordinary(c, common) for c in text)
+    return ordinary >= _UTF16_TEXT_SHARE * len(text) and "\x00" not in text
+
+
+def _is_ordinary(c: str, common_cjk: frozenset[str]) -> bool:
+    """A printable ASCII character, a common Chinese one, or CJK punctuation."""
+    if c.isascii():
+        return c.isprintable() or c in "\t\n\r"
+    return c in common_cjk or "\u3000" <= c <= "\u303f" or "\uff00" <= c <= "\uffef"
 
 
 def canonical_codec(name: str | None) -> str | None:
@@ -103,6 +144,9 @@ def decode_bytes(data: bytes, declared: str | None = None) -> str:
     if bom is not None:
         codec, skip = bom
         return data[skip:].decode(codec, errors="replace")
+    utf16 = bomless_utf16(data) if b"\x00" in data[:_UTF16_SAMPLE_BYTES] else None
+    if utf16 is not None:
+        return data[: len(data) // 2 * 2].decode(utf16, errors="replace")
     if decodes_cleanly(data, "utf-8"):
         return data.decode("utf-8")
     if mostly_utf8(data):

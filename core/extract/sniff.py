@@ -6,7 +6,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from core.extract.encoding import bom_encoding
+from core.extract.encoding import bom_encoding, bomless_utf16
 
 SNIFF_BYTES = 4096
 
@@ -41,9 +41,9 @@ def sniff_bytes(head: bytes) -> str | None:
         head = head[skip:].decode(codec, errors="ignore").encode("utf-8")
     if _HTML_START.match(head):
         return "html"
-    # NUL bytes never occur in text once UTF-16/32 (which have BOMs) are ruled out.
+    # NUL bytes never occur in text, except in UTF-16 (here without a BOM)
     if b"\x00" in head:
-        return None
+        return "text" if bomless_utf16(head) else None
     return "text"
 
 

@@ -62,3 +62,22 @@ def test_pdf_glyph_numbers_are_left_out_with_a_warning_or_refused() -> None:
     assert warnings == ("1 characters could not be read from the PDF's fonts (left out)",)
     with pytest.raises(ExtractionError, match="no ToUnicode map"):
         without_glyph_numbers(["(cid:3)(cid:4)(cid:5) (cid:9)(cid:3)", "(cid:7)(cid:1)"])
+
+
+def test_utf16_without_bom_is_read_as_text(tmp_path) -> None:
+    english = "An essay saved by a Windows tool without a byte order mark.\n" * 20
+    for codec, text in (("utf-16-le", ESSAY), ("utf-16-be", ESSAY), ("utf-16-le", english)):
+        (tmp_path / "essay.txt").write_bytes(text.encode(codec))
+        result = extract(tmp_path / "essay.txt")
+        assert result.text.split()[:5] == text.split()[:5], codec
+        assert result.warnings == ()
+
+
+def test_binary_with_nul_bytes_stays_unsupported(tmp_path) -> None:
+    import random
+
+    from core.document import UnsupportedFormat
+
+    (tmp_path / "data.txt").write_bytes(b"text\x00" + random.Random(1).randbytes(4000))
+    with pytest.raises(UnsupportedFormat, match="binary data"):
+        extract(tmp_path / "data.txt")
