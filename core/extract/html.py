@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import lxml.html
 from lxml import etree
@@ -95,8 +96,15 @@ def declared_charset(data: bytes) -> str | None:
     return match.group(1).decode("ascii") if match else None
 
 
-def parse_html(text: str) -> etree._Element:
-    """Parse decoded HTML with lxml; never touches the network."""
+# Characters XML forbids (C0 controls but tab and line breaks): lxml stores them from the
+# HTML parser but refuses them when the text is set again, so they become spaces first.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_TOO_DEEP = "the page is nested deeper than 2,048 levels: text below that was not read"
+
+
+def parse_html(text: str, warnings: list[str] | None = None) -> etree._Element:
+    """Parse decoded HTML with lxml; never touches the network. Appends to `warnings`
+    when the page was cut (libxml2 only logs that)."""
     # Re-encoding as UTF-8 with an explicit parser encoding sidesteps lxml's refusal
     # of str input carrying an XML encoding declaration, and any stale meta charset.
     # huge_tree: without it libxml2 silently drops everything below 256 levels, i.e.
@@ -109,9 +117,12 @@ def parse_html(text: str) -> etree._Element:
         no_network=True,
         huge_tree=True,
     )
-    root = lxml.html.document_fromstring(text.encode("utf-8", errors="replace"), parser=parser)
+    data = _CONTROL.sub(" ", text).encode("utf-8", errors="replace")
+    root = lxml.html.document_fromstring(data, parser=parser)
     if root is None:
         raise ExtractionError("no text")
+    if warnings is not None and any("Excessive depth" in e.message for e in parser.error_log):
+        warnings.append(_TOO_DEEP)
     return root
 
 
@@ -313,8 +324,9 @@ def is_furniture(paragraph: str) -> bool:
 def extract_html(data: bytes) -> ExtractedText:
     """Title and main content of an HTML page; all text when the main content is too short."""
     text = decode_bytes(data, declared_charset(data))
-    title = page_title(parse_html(text))
+    warnings: list[str] = []
+    title = page_title(parse_html(text, warnings))
     main = main_content_paragraphs(parse_html(text), title)
-    if sum(len(p.strip()) for p in main) >= MIN_MAIN_CONTENT_CHARS:
-        return build_result(title, main, "html")
-    return build_result(title, all_text_paragraphs(parse_html(text)), "html")
+    if sum(len(p.strip()) for p in main) < MIN_MAIN_CONTENT_CHARS:
+        main = all_text_paragraphs(parse_html(text))
+    return replace(build_result(title, main, "html"), warnings=tuple(warnings))

@@ -59,3 +59,18 @@ def test_5000_levels_are_read_far_past_256_without_recursion_error(tag):
     # libxml2 stops even a huge tree at 2048 levels; no Python code here recurses.
     extracted = extract_html(unclosed_page(tag, FORMS[0], 5000))
     assert len(paragraph_numbers("\n".join(extracted.paragraphs))) > 1000
+
+
+def test_control_characters_are_read_as_spaces() -> None:
+    page = b"<html><body><p>bell\x07 escape\x1b form\x0cfeed text</p>" * 50
+    result = extract_html(page)
+    assert result.paragraphs[0] == "bell escape form feed text"
+
+
+def test_a_page_deeper_than_the_parser_reads_says_so() -> None:
+    deep = extract_html(("<html><body>" + "<div><p>deep text</p>" * 3000).encode())
+    assert deep.warnings == (
+        "the page is nested deeper than 2,048 levels: text below that was not read",
+    )
+    shallow = extract_html(("<html><body>" + "<div><p>deep text</p>" * 1000).encode())
+    assert shallow.warnings == ()
