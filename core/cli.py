@@ -58,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--exclude", action="append", default=[], metavar="GLOB", help="skip matching files"
     )
     s.add_argument(
+        "--follow-links",
+        action="store_true",
+        help="also read files that links point to outside the scanned folders",
+    )
+    s.add_argument(
         "--workers", type=int, default=None, help="reader processes (default: all cores)"
     )
     s.add_argument(
@@ -101,6 +106,7 @@ def run_scan(args: argparse.Namespace) -> int:
         roots=tuple(args.paths),
         reference_roots=tuple(args.reference),
         exclude=tuple(args.exclude),
+        follow_outside_links=args.follow_links,
         k_max=args.k,
         passages=PassageOptions(
             partial_threshold=args.partial_threshold,

@@ -59,6 +59,9 @@ class ScanOptions:
         reference_roots: folders whose files are compared with the others but never
             reported among themselves (assignment prompt, last year's essays).
         exclude: glob patterns for files and folders to leave out.
+        follow_outside_links: read files that links inside the folders point to elsewhere
+            (by default such links are listed as skipped: a link to /etc/passwd in an
+            essays folder is not an essay).
         weights: feature weighting.
         k_max: pairs are computed once at this distance; any k <= k_max re-clusters instantly.
         workers: reader processes; 0 reads in this process (no time budget; tests, debugging).
@@ -74,6 +77,7 @@ class ScanOptions:
     reference_roots: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     include_hidden: bool = False
+    follow_outside_links: bool = False
     weights: FeatureWeights = field(default_factory=FeatureWeights)
     k_max: int = DEFAULT_K_MAX
     workers: int = field(default_factory=default_workers)
@@ -502,6 +506,7 @@ def _find_files(
         _all_roots(options),
         exclude=options.exclude,
         include_hidden=options.include_hidden,
+        follow_outside_links=options.follow_outside_links,
         on_skip=on_skip,
     ):
         found.append(f)

@@ -146,3 +146,23 @@ def test_common_text_threshold_is_a_setting(tmp_path):
     assert "28 partial pairs" in copying.stdout  # every page with every other: 8 × 7 / 2
     bad = run_cli("scan", str(site), "--common-docs", "1")
     assert bad.returncode == 2 and "--common-docs must be at least 2" in bad.stderr
+
+
+def test_links_outside_the_folder_are_skipped_unless_asked(tmp_path):
+    import os
+
+    docs, elsewhere = tmp_path / "docs", tmp_path / "elsewhere"
+    write_corpus(docs)
+    elsewhere.mkdir()
+    (elsewhere / "secret.txt").write_text("A private note that is not an essay at all, " * 5)
+    os.symlink(elsewhere / "secret.txt", docs / "link.txt")
+    plain = run_cli("scan", str(docs), "--out", str(tmp_path / "a"), "--no-catalog")
+    skipped = {r["path"]: r["reason"] for r in read_csv(tmp_path / "a" / "skipped.csv")}
+    assert skipped == {
+        str(docs / "link.txt"): "link to a file outside the scanned folders (not followed)"
+    }
+    asked = run_cli(
+        "scan", str(docs), "--out", str(tmp_path / "b"), "--no-catalog", "--follow-links"
+    )
+    assert plain.returncode == asked.returncode == 0
+    assert read_csv(tmp_path / "b" / "skipped.csv") == []
