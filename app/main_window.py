@@ -87,6 +87,9 @@ class MainWindow(QMainWindow):
         self._restore()
         self.retranslate()
         self._update_actions()
+        recovery = getattr(catalog, "recovery", None)
+        if recovery is not None:  # a damaged catalog was set aside and replaced at start-up
+            self.statusBar().showMessage(recovery.message)
 
     # -- construction --------------------------------------------------------
 

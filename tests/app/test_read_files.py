@@ -116,3 +116,20 @@ def test_a_name_that_is_not_utf8_is_shown_readable_and_acted_on_exactly(
     window.select_documents([doc])
     window.open_selected()
     assert opened == [str(root / odd)] and os.path.exists(opened[0])
+
+
+def test_a_damaged_catalog_replaced_at_start_up_is_told_in_the_window(qtbot, settings, tmp_path):
+    from app.main_window import MainWindow
+    from core.catalog import Catalog
+    from tests.core.test_catalog import damage, filled_catalog
+
+    path = tmp_path / "catalog.sqlite3"
+    filled_catalog(path)
+    damage(path, 4096, 8192)  # a page after the header, as the tester did
+    with Catalog(path) as catalog:
+        catalog.lookup_many([("/d/0001.txt", 1, 1)])  # the damage shows on first use
+        assert catalog.recovery is not None
+        window = MainWindow(settings, catalog, workers=0)
+        qtbot.addWidget(window)
+        assert window.statusBar().currentMessage() == catalog.recovery.message
+        window.controller.shutdown()
