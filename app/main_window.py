@@ -653,7 +653,12 @@ class MainWindow(QMainWindow):
         a, b = pair
         path_a, path_b = self._paths([a, b])
         if self.catalog is not None:
-            self.catalog.ignore_pair(path_a, path_b)
+            from core.catalog import CatalogError
+
+            try:
+                self.catalog.ignore_pair(path_a, path_b)
+            except CatalogError as error:  # hidden now, but not remembered for later scans
+                QMessageBox.warning(self, self.tr("Not remembered"), str(error))
         self.result = without_pair(self.result, a, b)
         self.show_clusters(self.params.k())
         self.statusBar().showMessage(self.tr("Pair marked as not a duplicate."), 5000)
