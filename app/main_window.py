@@ -54,6 +54,7 @@ from app.scan_worker import ScanController
 from app.settings import Settings
 from app.text_dialog import DocumentPicker, ExtractedTextDialog
 from core.cluster_edit import without_files, without_pair
+from core.document import FileRecord
 from core.features import FeatureWeights
 from core.passages import PassageOptions
 from core.scan import DEFAULT_K_MAX, ScanOptions, ScanResult
@@ -442,7 +443,9 @@ class MainWindow(QMainWindow):
         self.result = result
         self.scan_status.end()
         self.params.set_k_max(result.k_max)
-        self.problems_model.set_records(result.errors, result.warned, result.skipped)
+        self.problems_model.set_records(
+            result.errors, result.warned, result.skipped, result.garbled
+        )
         self.common_model.set_result(result)
         self.show_clusters(self.params.k())
         self.statusBar().showMessage(self._finished_message(result), 10000)
@@ -538,11 +541,16 @@ class MainWindow(QMainWindow):
             + "".join(" " + notice for notice in self.result.notices)
         )
 
+    def _files_read(self) -> int:
+        if self.result is None:
+            return 0
+        return len(self.result.documents) + len(self.result.garbled)
+
     def _problem_counts_text(self) -> str:
         errors, warnings, skipped = self.problems_model.counts
         return (
             self.tr("Read %1 files · %2 not read · %3 with warnings · %4 skipped.")
-            .replace("%1", f"{len(self.result.documents) if self.result else 0:,}")
+            .replace("%1", f"{self._files_read():,}")
             .replace("%2", f"{errors:,}")
             .replace("%3", f"{warnings:,}")
             .replace("%4", f"{skipped:,}")
@@ -770,31 +778,31 @@ class MainWindow(QMainWindow):
             file_actions.reveal_in_folder(self.problems_model.path_at(index.row()))
 
     def show_extracted_text(self) -> None:
-        """The text SimSift compared for the selected document, or one the user picks."""
+        """The text SimSift read from the selected file, or from one the user picks."""
         if self.result is None:
             return
-        doc = self._document_in_current_view()
-        if doc is None:
+        record = self._record_in_current_view()
+        if record is None:
             picker = DocumentPicker(self.result.documents, self)
             if picker.exec() != QDialog.DialogCode.Accepted or picker.chosen() is None:
                 return
-            doc = picker.chosen()
-        ExtractedTextDialog(self.result.documents[doc], self).show()
+            record = self.result.documents[picker.chosen()]
+        ExtractedTextDialog(record, self).show()
 
-    def _document_in_current_view(self) -> int | None:
-        """The document selected in the visible tab (the first of a partial pair), or None."""
+    def _record_in_current_view(self) -> FileRecord | None:
+        """The read file selected in the visible tab (the first of a partial pair), or None."""
         page = self.tabs.currentWidget()
         if page is self.problems_view:
             rows = self.problems_view.selectionModel().selectedRows()
             if rows and self.problems_model.data(rows[0], ReadRole):
-                path = self.problems_model.path_at(rows[0].row())
-                return next(i for i, d in enumerate(self.result.documents) if d.path == path)
+                return self.problems_model.record_at(rows[0].row())
             return None
         if page is self.partial_view:
             pair = self._selected_partial_pair()
-            return pair[0] if pair else None
-        docs = self.selected_documents()
-        return docs[0] if docs else None
+            docs = [pair[0]] if pair else []
+        else:
+            docs = self.selected_documents()
+        return self.result.documents[docs[0]] if docs else None
 
     def _about(self) -> None:
         QMessageBox.about(

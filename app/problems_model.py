@@ -29,6 +29,7 @@ class ProblemsModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._records: Sequence[FileRecord] = ()
+        self._compared: frozenset[str] = frozenset()
         self.counts = (0, 0, 0)  # errors, warnings, skipped
 
     def set_records(
@@ -36,15 +37,21 @@ class ProblemsModel(QAbstractTableModel):
         errors: Sequence[FileRecord],
         warned: Sequence[FileRecord],
         skipped: Sequence[FileRecord],
+        garbled: Sequence[FileRecord] = (),
     ) -> None:
+        """`warned` were read and compared; `garbled` were read but left out."""
         self.beginResetModel()
-        self._records = (*errors, *warned, *skipped)
-        self.counts = (len(errors), len(warned), len(skipped))
+        self._records = (*errors, *garbled, *warned, *skipped)
+        self._compared = frozenset(r.path for r in warned)
+        self.counts = (len(errors), len(warned) + len(garbled), len(skipped))
         self.endResetModel()
 
     def path_at(self, row: int) -> str:
         """The file's real path (Qt would drop bytes that are not UTF-8 from a role)."""
         return self._records[row].path
+
+    def record_at(self, row: int) -> FileRecord:
+        return self._records[row]
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._records)
@@ -73,13 +80,15 @@ class ProblemsModel(QAbstractTableModel):
         if column == COL_FOLDER:
             return readable(os.path.dirname(record.path))
         if column == COL_STATUS:
-            return status_text(record)
+            return status_text(record, record.path in self._compared)
         return record.warning if record.status == STATUS_OK else record.message
 
 
-def status_text(record: FileRecord) -> str:
+def status_text(record: FileRecord, compared: bool) -> str:
     if record.status == STATUS_ERROR:
         return QCoreApplication.translate("ProblemsModel", "Not read")
-    if record.status == STATUS_OK:
+    if record.status == STATUS_OK and compared:
         return QCoreApplication.translate("ProblemsModel", "Read, with a warning")
+    if record.status == STATUS_OK:
+        return QCoreApplication.translate("ProblemsModel", "Garbled, not compared")
     return QCoreApplication.translate("ProblemsModel", "Skipped")

@@ -58,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--exclude", action="append", default=[], metavar="GLOB", help="skip matching files"
     )
     s.add_argument(
+        "--compare-garbled",
+        action="store_true",
+        help="also compare documents whose text looks garbled (a misread encoding)",
+    )
+    s.add_argument(
         "--follow-links",
         action="store_true",
         help="also read files that links point to outside the scanned folders",
@@ -107,6 +112,7 @@ def run_scan(args: argparse.Namespace) -> int:
         reference_roots=tuple(args.reference),
         exclude=tuple(args.exclude),
         follow_outside_links=args.follow_links,
+        compare_garbled=args.compare_garbled,
         k_max=args.k,
         passages=PassageOptions(
             partial_threshold=args.partial_threshold,
@@ -168,11 +174,16 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
     pairs = result.pairs.within(k)
     kinds = Counter(KIND_NAMES[c] for c in result.pair_kinds(pairs).tolist())
     clusters = result.clusters(k)
-    files = len(result.documents) + len(result.errors) + len(result.skipped)
+    files = len(result.documents) + len(result.garbled) + len(result.errors) + len(result.skipped)
+    garbled = (
+        f"{len(result.garbled)} garbled (not compared; --compare-garbled), "
+        if result.garbled
+        else ""
+    )
     lines = [
         f"{files} files in {seconds:.1f} s: {len(result.documents)} documents read "
         f"({result.reused} unchanged since the last scan), {len(result.warned)} with warnings, "
-        f"{len(result.errors)} errors, {len(result.skipped)} skipped",
+        f"{garbled}{len(result.errors)} errors, {len(result.skipped)} skipped",
         f"{len(pairs)} pairs within k={k}"
         + (
             " (" + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) + ")"
@@ -189,6 +200,7 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
     lines += [f"  note: {notice}" for notice in result.notices]
     lines += _first_ten("error", [(r.path, r.message) for r in result.errors], "errors")
     lines += _first_ten("warning", [(r.path, r.warning) for r in result.warned], "warnings")
+    lines += _first_ten("not compared", [(r.path, r.warning) for r in result.garbled], "warnings")
     reasons = Counter(_reason_kind(r.message) for r in result.skipped)
     if reasons:
         lines.append(

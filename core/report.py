@@ -92,7 +92,8 @@ def skipped_rows(result: ScanResult) -> list[dict]:
 
 
 def warning_rows(result: ScanResult) -> list[dict]:
-    return [{"path": r.path, "warning": r.warning} for r in result.warned]
+    rows = [{"path": r.path, "warning": r.warning, "compared": "yes"} for r in result.warned]
+    return rows + [{"path": r.path, "warning": r.warning, "compared": "no"} for r in result.garbled]
 
 
 def template_rows(result: ScanResult) -> list[dict]:
@@ -155,7 +156,7 @@ def write_report(
         "template": (["path", "template_share"], template_rows(result)),
         "common": (["text", "documents", "occurrences", "example"], common_rows(result)),
         "errors": (["path", "error"], error_rows(result)),
-        "warnings": (["path", "warning"], warning_rows(result)),
+        "warnings": (["path", "warning", "compared"], warning_rows(result)),
         "skipped": (["path", "reason"], skipped_rows(result)),
     }
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -59,6 +59,8 @@ class ScanOptions:
         reference_roots: folders whose files are compared with the others but never
             reported among themselves (assignment prompt, last year's essays).
         exclude: glob patterns for files and folders to leave out.
+        compare_garbled: compare documents whose text is garbled (a misread encoding) too;
+            by default they are listed with their warning and left out.
         follow_outside_links: read files that links inside the folders point to elsewhere
             (by default such links are listed as skipped: a link to /etc/passwd in an
             essays folder is not an essay).
@@ -78,6 +80,7 @@ class ScanOptions:
     exclude: tuple[str, ...] = ()
     include_hidden: bool = False
     follow_outside_links: bool = False
+    compare_garbled: bool = False
     weights: FeatureWeights = field(default_factory=FeatureWeights)
     k_max: int = DEFAULT_K_MAX
     workers: int = field(default_factory=default_workers)
@@ -184,6 +187,7 @@ class ScanResult:
     reference_rank: np.ndarray  # int64 per document: lower = better cluster reference
     reused: int = 0  # files taken unchanged from the catalog
     notices: tuple[str, ...] = ()  # about the scan as a whole, e.g. the catalog was unusable
+    garbled: tuple[FileRecord, ...] = ()  # read, but garbled: left out of the comparison
     passages: PassageResult | None = None  # partial copying; None for results built without
 
     @property
@@ -301,7 +305,8 @@ def scan(
     records += left_out
     guarded.prune(_all_roots(options), {f.path for f in found})
     catalog = guarded.catalog
-    documents = tuple(r for r in records if r.ok)
+    garbled = () if options.compare_garbled else tuple(r for r in records if _garbled(r))
+    documents = tuple(r for r in records if r.ok and (options.compare_garbled or not _garbled(r)))
     is_reference = np.array(
         [_under_any(d.path, options.reference_roots) for d in documents], dtype=bool
     )
@@ -325,7 +330,14 @@ def scan(
         reused=reused,
         passages=passages,
         notices=guarded.notices(),
+        garbled=garbled,
     )
+
+
+def _garbled(record: FileRecord) -> bool:
+    from core.extract.checks import is_garbled
+
+    return record.ok and is_garbled(record.warning)
 
 
 class GuardedCatalog:

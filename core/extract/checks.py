@@ -1,8 +1,10 @@
 """Signs that extracted text is not what the file shows: undecodable bytes, a wrong
 encoding guess (mojibake), text saved twice in the wrong encoding.
 
-Such a file is still compared, but the user is told, so an essay read as garbage is
-never silently "unique".
+The user is always told. A file whose text is *garbled* (a warning containing that word:
+mojibake, or mostly undecodable bytes) is also kept out of the comparison unless the user
+asks (`ScanOptions.compare_garbled`): garbage would be silently "unique", or match other
+garbage. A few undecodable bytes (a file cut mid-character) only warn.
 """
 
 from __future__ import annotations
@@ -21,6 +23,14 @@ _MIN_COMMON_SHARE = 0.8
 # UTF-8 read as cp1252/latin-1: "é" -> "Ã©", "’" -> "â€™", "你" -> "ä½ ".
 _LATIN_MOJIBAKE = re.compile("[ÃÂâä][\u0080-\u00bf\u0152-\u0178\u2013-\u203a\u20ac\u2122]")
 _MIN_LATIN_MOJIBAKE = 3
+# More undecodable characters than this share (and count) means the text is garbage.
+_GARBLED_REPLACED_SHARE = 0.01
+_GARBLED_REPLACED_MIN = 20
+
+
+def is_garbled(warning: str) -> bool:
+    """True for a warning saying the text is garbled (not only a few bad bytes)."""
+    return "garbled" in warning
 
 
 def text_warnings(paragraphs: Sequence[str]) -> tuple[str, ...]:
@@ -29,7 +39,11 @@ def text_warnings(paragraphs: Sequence[str]) -> tuple[str, ...]:
     replaced = sum(p.count("\ufffd") for p in paragraphs)
     if replaced:
         plural = "s" if replaced > 1 else ""
-        warnings.append(f"{replaced:,} character{plural} could not be decoded (shown as �)")
+        warning = f"{replaced:,} character{plural} could not be decoded (shown as �)"
+        length = sum(len(p) for p in paragraphs)
+        if replaced > max(_GARBLED_REPLACED_MIN, _GARBLED_REPLACED_SHARE * length):
+            warning += ": the text is garbled"
+        warnings.append(warning)
     sample = _sample(paragraphs)
     if looks_like_cjk_mojibake(sample):
         warnings.append("the Chinese text looks garbled: its encoding was probably misread")

@@ -204,265 +204,265 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="277" />
+        <location filename="../../app/main_window.py" line="278" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="278" />
-        <location filename="../../app/main_window.py" line="303" />
+        <location filename="../../app/main_window.py" line="279" />
+        <location filename="../../app/main_window.py" line="304" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="279" />
+        <location filename="../../app/main_window.py" line="280" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="280" />
+        <location filename="../../app/main_window.py" line="281" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="283" />
+        <location filename="../../app/main_window.py" line="284" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="288" />
+        <location filename="../../app/main_window.py" line="289" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="293" />
+        <location filename="../../app/main_window.py" line="294" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="297" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="298" />
+        <location filename="../../app/main_window.py" line="299" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="299" />
+        <location filename="../../app/main_window.py" line="300" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="300" />
+        <location filename="../../app/main_window.py" line="301" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="302" />
+        <location filename="../../app/main_window.py" line="303" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="304" />
+        <location filename="../../app/main_window.py" line="305" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="305" />
+        <location filename="../../app/main_window.py" line="306" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="306" />
+        <location filename="../../app/main_window.py" line="307" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="307" />
+        <location filename="../../app/main_window.py" line="308" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="308" />
+        <location filename="../../app/main_window.py" line="309" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="309" />
+        <location filename="../../app/main_window.py" line="310" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="310" />
+        <location filename="../../app/main_window.py" line="311" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="311" />
+        <location filename="../../app/main_window.py" line="312" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="312" />
+        <location filename="../../app/main_window.py" line="313" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="313" />
+        <location filename="../../app/main_window.py" line="314" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="314" />
+        <location filename="../../app/main_window.py" line="315" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="315" />
+        <location filename="../../app/main_window.py" line="316" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="316" />
-        <location filename="../../app/main_window.py" line="802" />
+        <location filename="../../app/main_window.py" line="317" />
+        <location filename="../../app/main_window.py" line="805" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="322" />
+        <location filename="../../app/main_window.py" line="323" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="406" />
+        <location filename="../../app/main_window.py" line="407" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="432" />
+        <location filename="../../app/main_window.py" line="433" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="459" />
+        <location filename="../../app/main_window.py" line="462" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="467" />
+        <location filename="../../app/main_window.py" line="470" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="475" />
+        <location filename="../../app/main_window.py" line="478" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="512" />
+        <location filename="../../app/main_window.py" line="515" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="527" />
+        <location filename="../../app/main_window.py" line="530" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="531" />
+        <location filename="../../app/main_window.py" line="534" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="544" />
+        <location filename="../../app/main_window.py" line="547" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="661" />
+        <location filename="../../app/main_window.py" line="664" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="664" />
+        <location filename="../../app/main_window.py" line="667" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="668" />
+        <location filename="../../app/main_window.py" line="671" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="670" />
+        <location filename="../../app/main_window.py" line="673" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="673" />
+        <location filename="../../app/main_window.py" line="676" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="676" />
+        <location filename="../../app/main_window.py" line="679" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="689" />
+        <location filename="../../app/main_window.py" line="692" />
         <source>%1 files farther than k from their cluster's reference were not marked.</source>
         <translation>%1 个与本组参考文件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="713" />
+        <location filename="../../app/main_window.py" line="716" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="714" />
+        <location filename="../../app/main_window.py" line="717" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="720" />
+        <location filename="../../app/main_window.py" line="723" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="730" />
+        <location filename="../../app/main_window.py" line="733" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="738" />
+        <location filename="../../app/main_window.py" line="741" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="741" />
-        <location filename="../../app/main_window.py" line="759" />
+        <location filename="../../app/main_window.py" line="744" />
+        <location filename="../../app/main_window.py" line="762" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="750" />
+        <location filename="../../app/main_window.py" line="753" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="752" />
+        <location filename="../../app/main_window.py" line="755" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="803" />
+        <location filename="../../app/main_window.py" line="806" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="884" />
+        <location filename="../../app/main_window.py" line="887" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
     </message>
@@ -616,37 +616,42 @@
 <context>
     <name>ProblemsModel</name>
     <message>
-        <location filename="../../app/problems_model.py" line="58" />
+        <location filename="../../app/problems_model.py" line="65" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="58" />
+        <location filename="../../app/problems_model.py" line="65" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="58" />
+        <location filename="../../app/problems_model.py" line="65" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="58" />
+        <location filename="../../app/problems_model.py" line="65" />
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="82" />
+        <location filename="../../app/problems_model.py" line="89" />
         <source>Not read</source>
         <translation>未读取</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="84" />
+        <location filename="../../app/problems_model.py" line="91" />
         <source>Read, with a warning</source>
         <translation>已读取，有警告</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="85" />
+        <location filename="../../app/problems_model.py" line="93" />
+        <source>Garbled, not compared</source>
+        <translation>乱码，未比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/problems_model.py" line="94" />
         <source>Skipped</source>
         <translation>已跳过</translation>
     </message>

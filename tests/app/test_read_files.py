@@ -23,23 +23,33 @@ def rows(model) -> dict[str, tuple[str, str]]:
     }
 
 
-def test_problems_tab_lists_errors_warnings_and_skipped_files(qtbot, window, corpus):
+def test_problems_tab_lists_errors_warnings_and_skipped_files(qtbot, window, corpus, monkeypatch):
     root, _ = corpus
     (root / "bad.pdf").write_text("not a pdf")
     (root / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
     (root / "cut.txt").write_bytes(("李同学的作文写得很好。" * 20).encode("utf-8")[:-1])
+    essay = "随着信息爆炸时代的来临，互联网上充斥着大量的近重复信息。" * 10
+    (root / "garbled.txt").write_text(essay.encode().decode("gbk", "ignore"), encoding="utf-8")
     window.folders.add_paths([str(root)])
     scan_and_wait(qtbot, window)
+    garbled = "the Chinese text looks garbled: its encoding was probably misread"
     assert rows(window.problems_model) == {
         "bad.pdf": ("Not read", "not a valid PDF (corrupt or renamed file)"),
+        "garbled.txt": ("Garbled, not compared", garbled),
         "cut.txt": ("Read, with a warning", "1 character could not be decoded (shown as �)"),
         "photo.png": ("Skipped", "not a document type SimSift reads (.png)"),
     }
-    assert window.tabs.tabText(1) == "Problems (3)"
-    documents = len(window.result.documents)
-    assert f"Read {documents} files · 1 not read · 1 with warnings · 1 skipped." in (
+    assert window.tabs.tabText(1) == "Problems (4)"
+    read = len(window.result.documents) + 1  # the garbled file was read, not compared
+    assert f"Read {read} files · 1 not read · 2 with warnings · 1 skipped." in (
         window.summary.text()
     )
+    shown = []
+    monkeypatch.setattr(ExtractedTextDialog, "show", lambda self: shown.append(self))
+    window.tabs.setCurrentWidget(window.problems_view)
+    window.problems_view.selectRow(1)  # the garbled file: read, so its text can be seen
+    window.show_extracted_text()
+    assert garbled in shown[0].header.text()
 
 
 def test_extracted_text_of_the_selected_document(qtbot, window, corpus, monkeypatch):

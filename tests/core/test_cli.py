@@ -73,7 +73,11 @@ def test_every_file_found_is_read_an_error_or_skipped_with_a_reason(tmp_path):
         "notes.bak": "excluded by the pattern *.bak",
     }
     assert read_csv(out / "warnings.csv") == [
-        {"path": str(docs / "cut.txt"), "warning": "1 character could not be decoded (shown as �)"}
+        {
+            "path": str(docs / "cut.txt"),
+            "warning": "1 character could not be decoded (shown as �)",
+            "compared": "yes",
+        }
     ]
     read = sum(f.is_file() for f in docs.rglob("*")) - len(skipped)
     assert f"{read} documents read" in proc.stdout and "3 skipped" in proc.stdout

@@ -59,7 +59,7 @@ def test_a_hostile_folder_is_scanned_to_the_end(tmp_path_factory, files):
     result = scan(ScanOptions(roots=(str(folder),), workers=0, k_max=8))
     found = {str(p) for p in folder.iterdir()}
     read = {d.path for d in result.documents}
-    accounted = read | {r.path for r in (*result.errors, *result.skipped)}
+    accounted = read | {r.path for r in (*result.garbled, *result.errors, *result.skipped)}
     assert accounted == found
     assert all(r.message for r in (*result.errors, *result.skipped))
     n = len(result.documents)

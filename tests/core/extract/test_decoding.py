@@ -81,3 +81,32 @@ def test_binary_with_nul_bytes_stays_unsupported(tmp_path) -> None:
     (tmp_path / "data.txt").write_bytes(b"text\x00" + random.Random(1).randbytes(4000))
     with pytest.raises(UnsupportedFormat, match="binary data"):
         extract(tmp_path / "data.txt")
+
+
+def test_garbled_text_is_left_out_of_the_comparison_unless_asked(tmp_path) -> None:
+    from core.scan import ScanOptions, scan
+
+    garbled = ESSAY.encode("utf-8").decode("gbk", errors="ignore")
+    (tmp_path / "garbled.txt").write_text(garbled, encoding="utf-8")
+    (tmp_path / "garbled copy.txt").write_text(garbled, encoding="utf-8")
+    (tmp_path / "essay.txt").write_text(ESSAY, encoding="utf-8")
+    cut = (ESSAY.rstrip() + "。").encode("utf-8")[:-1]
+    (tmp_path / "cut.txt").write_bytes(cut)  # a few bad bytes only warn
+    default = scan(ScanOptions(roots=(str(tmp_path),), workers=0))
+    assert sorted(Path(r.path).name for r in default.garbled) == ["garbled copy.txt", "garbled.txt"]
+    assert sorted(Path(d.path).name for d in default.documents) == ["cut.txt", "essay.txt"]
+    assert [Path(d.path).name for d in default.warned] == ["cut.txt"]
+    asked = scan(ScanOptions(roots=(str(tmp_path),), workers=0, compare_garbled=True))
+    assert len(asked.documents) == 4 and asked.garbled == ()
+    names = [Path(d.path).name for d in asked.documents]
+    pairs = asked.pairs
+    pairs = {frozenset((names[a], names[b])) for a, b in zip(pairs.left, pairs.right, strict=True)}
+    assert frozenset({"garbled.txt", "garbled copy.txt"}) in pairs
+
+
+def test_mostly_undecodable_text_is_garbled() -> None:
+    from core.extract.checks import is_garbled, text_warnings
+
+    [few] = text_warnings(["Good text " * 100 + "\ufffd"])
+    [many] = text_warnings(["\ufffd\ufffd text " * 100])
+    assert not is_garbled(few) and is_garbled(many)
