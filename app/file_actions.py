@@ -1,4 +1,5 @@
-"""What the app does to files outside itself: open, reveal, copy a path, move to the trash."""
+"""What the app does to files outside itself: open, reveal, copy a path (the trash is in
+app/trash.py)."""
 
 from __future__ import annotations
 
@@ -52,21 +53,3 @@ def _show_items_over_dbus(path: str) -> bool:
 
 def copy_paths(paths: Iterable[str]) -> None:
     QGuiApplication.clipboard().setText("\n".join(paths))
-
-
-def move_to_trash(paths: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
-    """Send files to the system trash (never a permanent delete).
-
-    Returns the paths moved and (path, reason) for those that could not be moved.
-    """
-    from send2trash import send2trash  # imported on use: keeps start-up light
-
-    moved, failed = [], []
-    for path in paths:
-        try:
-            send2trash(path)
-        except OSError as error:  # send2trash raises TrashPermissionError (an OSError) too
-            failed.append((path, str(error)))
-        else:
-            moved.append(path)
-    return moved, failed

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import file_actions
+from app import file_actions, trash
 from app.cluster_model import (
     COL_FOLDER,
     COL_NAME,
@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self._workers = workers
         self.result: ScanResult | None = None
         self._removed = np.zeros(0, dtype=bool)
+        self._last_trash = None  # (trashed files, result and removed flags before), for Undo
         self.controller = ScanController(catalog, self)
         self._build_widgets()
         self._build_actions()
@@ -176,6 +177,7 @@ class MainWindow(QMainWindow):
         self.unmark_action = self._action(None, lambda: self.model.set_checked(set()))
         self.ignore_action = self._action(sp.SP_DialogNoButton, self.ignore_selected_pair)
         self.trash_action = self._action(sp.SP_TrashIcon, self.trash_checked, QKeySequence.Delete)
+        self.undo_trash_action = self._action(None, self.undo_trash, QKeySequence.Undo)
         self.show_text_action = self._action(None, self.show_extracted_text, "Ctrl+T")
         self.about_action = self._action(None, self._about)
         self.language_actions: dict[str, QAction] = {}
@@ -212,6 +214,7 @@ class MainWindow(QMainWindow):
             self.ignore_action,
             None,
             self.trash_action,
+            self.undo_trash_action,
         ):
             _add(self.edit_menu, action)
         self.language_menu = bar.addMenu("")
@@ -314,6 +317,7 @@ class MainWindow(QMainWindow):
             self.unmark_action: self.tr("Unmark all"),
             self.ignore_action: self.tr("Not a duplicate"),
             self.trash_action: self.tr("Move checked to trash…"),
+            self.undo_trash_action: self.tr("Undo move to trash"),
             self.about_action: self.tr("About SimSift"),
         }
         for action, text in texts.items():
@@ -440,6 +444,7 @@ class MainWindow(QMainWindow):
             result = without_files(result, self._removed)
         else:
             self._removed = np.zeros(len(result.documents), dtype=bool)
+            self._last_trash = None  # a new scan: files put back will be found by the next
         self.result = result
         self.scan_status.end()
         self.params.set_k_max(result.k_max)
@@ -575,6 +580,7 @@ class MainWindow(QMainWindow):
             action.setEnabled(bool(selected))
         self.ignore_action.setEnabled(self._pair_to_dismiss() is not None)
         self.trash_action.setEnabled(bool(self.model.checked_documents()))
+        self.undo_trash_action.setEnabled(self._can_undo_trash())
 
     # -- selection and the side-by-side view ---------------------------------
 
@@ -707,25 +713,57 @@ class MainWindow(QMainWindow):
         paths = self._paths(docs)
         if not self.confirm_trash(paths):
             return
-        moved, failed = file_actions.move_to_trash(paths)
-        moved_set = set(moved)
+        moved, failed = trash.move_to_trash(paths)
+        self._last_trash = (moved, self.result, self._removed.copy())
+        moved_set = {item.path for item in moved}
         for doc, path in zip(docs, paths, strict=True):
             if path in moved_set:
                 self._removed[doc] = True
         self.result = without_files(self.result, self._removed)
         self.model.set_checked(set())
         self.show_clusters(self.params.k())
+        self._update_actions()
         self.statusBar().showMessage(
             self._count_text(
                 len(moved),
                 self.tr("Moved 1 file to the trash."),
                 self.tr("Moved %1 files to the trash."),
-            ),
+            )
+            + (" " + self.tr("Edit ▸ Undo puts them back.") if self._can_undo_trash() else ""),
             10000,
         )
         if failed:
             details = "\n".join(f"{p}: {reason}" for p, reason in failed[:20])
             QMessageBox.warning(self, self.tr("Some files were not moved"), details)
+
+    def undo_trash(self) -> None:
+        """Put the files of the last move to the trash back, and them back in the results."""
+        if self._last_trash is None:
+            return
+        moved, result, removed = self._last_trash
+        self._last_trash = None
+        restored, failed = trash.restore(moved)
+        gone = {item.path for item in moved} - set(restored)
+        for doc, record in enumerate(result.documents):
+            if record.path in gone:
+                removed[doc] = True
+        self.result, self._removed = without_files(result, removed), removed
+        self.show_clusters(self.params.k())
+        self._update_actions()
+        self.statusBar().showMessage(
+            self._count_text(
+                len(restored),
+                self.tr("Put 1 file back from the trash."),
+                self.tr("Put %1 files back from the trash."),
+            ),
+            10000,
+        )
+        if failed:
+            details = "\n".join(f"{p}: {reason}" for p, reason in failed[:20])
+            QMessageBox.warning(self, self.tr("Some files were not put back"), details)
+
+    def _can_undo_trash(self) -> bool:
+        return self._last_trash is not None and any(i.entry for i in self._last_trash[0])
 
     @staticmethod
     def _count_text(n: int, one: str, many: str) -> str:

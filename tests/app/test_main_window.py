@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
@@ -429,3 +430,44 @@ def test_shutdown_waits_for_the_cancelled_scan(qtbot, window, corpus, monkeypatc
     window.controller.shutdown()
     assert stopped and stopped[0] >= began  # the job had ended when shutdown returned
     assert not window.controller._thread.isRunning()
+
+
+def test_undo_puts_trashed_files_back_and_in_the_results(qtbot, window, corpus, monkeypatch):
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    before = {frozenset(c) for c in cluster_paths(window)}
+    window.mark_all_but_reference()
+    checked = {window.result.documents[d].path for d in window.model.checked_documents()}
+    contents = {p: Path(p).read_bytes() for p in checked}
+    monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
+    window.trash_action.trigger()
+    assert not any(os.path.exists(p) for p in checked)
+    assert window.undo_trash_action.isEnabled()
+    window.undo_trash_action.trigger()
+    assert {p: Path(p).read_bytes() for p in checked} == contents  # the same files, back
+    from urllib.parse import quote
+
+    from app.trash import _home_trash  # fixed when send2trash is first imported
+
+    infos = " ".join(i.read_text() for i in (_home_trash() / "info").iterdir())
+    assert not any(quote(p) in infos for p in checked)  # their trash entries are gone
+    assert {frozenset(c) for c in cluster_paths(window)} == before
+    assert not window.undo_trash_action.isEnabled()
+
+
+def test_undo_leaves_a_file_alone_if_a_new_one_took_its_place(qtbot, window, corpus, monkeypatch):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    doc = [d.path for d in window.result.documents].index(str(paths["edited"]))
+    window.model.set_checked({doc})
+    monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
+    window.trash_action.trigger()
+    paths["edited"].write_text("a new essay written since")
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: warned.append(a[2]))
+    window.undo_trash_action.trigger()
+    assert paths["edited"].read_text() == "a new essay written since"
+    assert "a file of that name exists there again" in warned[0]
+    assert doc not in set(window.model.clusters.doc.tolist())  # still out of the results
