@@ -96,6 +96,26 @@ def warning_rows(result: ScanResult) -> list[dict]:
     return rows + [{"path": r.path, "warning": r.warning, "compared": "no"} for r in result.garbled]
 
 
+def document_rows(result: ScanResult) -> list[dict]:
+    """Documents found in part elsewhere, highest similarity index first (the teacher's list)."""
+    sim = result.similarity()
+    rows = []
+    for doc in np.argsort(-sim.index, kind="stable").tolist():
+        if sim.source_count[doc] == 0:
+            break
+        top = int(sim.top_source[doc])
+        rows.append(
+            {
+                "path": result.documents[doc].path,
+                "similarity_index": round(float(sim.index[doc]), 3),
+                "sources": int(sim.source_count[doc]),
+                "largest_source": result.documents[top].path,
+                "largest_share": round(float(sim.top_share[doc]), 3),
+            }
+        )
+    return rows
+
+
 def template_rows(result: ScanResult) -> list[dict]:
     """Documents containing template text, with the template share of their body."""
     share = result.template_share
@@ -152,6 +172,10 @@ def write_report(
         "clusters": (
             ["cluster", "path", "kind", "distance"],
             cluster_rows(result, result.clusters(k)),
+        ),
+        "documents": (
+            ["path", "similarity_index", "sources", "largest_source", "largest_share"],
+            document_rows(result),
         ),
         "template": (["path", "template_share"], template_rows(result)),
         "common": (["text", "documents", "occurrences", "example"], common_rows(result)),

@@ -194,6 +194,12 @@ class ScanResult:
     def k_max(self) -> int:
         return self.options.k_max
 
+    def similarity(self):
+        """Per document: similarity index and sources (`core.similarity.DocumentSimilarity`)."""
+        from core.similarity import document_similarity
+
+        return document_similarity(self.passages, self.is_reference)
+
     @property
     def warned(self) -> tuple[FileRecord, ...]:
         """Documents read with a warning: their text may not be what the file shows."""
