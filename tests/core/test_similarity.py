@@ -73,7 +73,7 @@ def test_documents_csv_lists_the_collage_first(collage, tmp_path):
 
     from core.report import write_report
 
-    result, doc = collage
+    result, _ = collage
     write_report(result, 8, tmp_path)
     with (tmp_path / "documents.csv").open(encoding="utf-8-sig") as f:
         rows = list(csv.DictReader(f))
