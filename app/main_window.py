@@ -40,6 +40,7 @@ from app.cluster_model import (
     DocRole,
 )
 from app.common_model import COL_TEXT, CommonTextModel
+from app.documents_view import DocumentsPanel
 from app.folder_list import FolderList
 from app.i18n import LANGUAGES, Translations
 from app.params_panel import ParamsPanel
@@ -134,6 +135,8 @@ class MainWindow(QMainWindow):
         self.common_model = CommonTextModel(self)
         self.common_view = _make_common_view(self.common_model)
         self.tabs.addTab(self.common_view, "")
+        self.documents_panel = DocumentsPanel()
+        self.tabs.addTab(self.documents_panel, "")
 
         self.diff_view = _make_diff_view()
         self.right_splitter = QSplitter(Qt.Orientation.Vertical)
@@ -262,6 +265,7 @@ class MainWindow(QMainWindow):
         self.params.k_changed.connect(self.show_clusters)
         self.params.weights_changed.connect(self.apply_weights)
         self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
+        self.documents_panel.compare_requested.connect(self.compare)
         self.tree.selectionModel().selectionChanged.connect(self._on_selection)
         self.tree.doubleClicked.connect(self._on_tree_double_click)
         self.problems_view.doubleClicked.connect(self._on_problem_double_click)
@@ -298,6 +302,14 @@ class MainWindow(QMainWindow):
                 "left out of partial copying"
             ),
         )
+        self.tabs.setTabText(
+            4,
+            self.tr("Documents (%1)").replace("%1", f"{self.documents_panel.model.rowCount():,}"),
+        )
+        self.tabs.setTabToolTip(
+            4, self.tr("Each document found in part in others: how much, and where from")
+        )
+        self.documents_panel.retranslate()
         self.file_menu.setTitle(self.tr("&File"))
         self.edit_menu.setTitle(self.tr("&Edit"))
         self.language_menu.setTitle(self.tr("&Language"))
@@ -452,6 +464,7 @@ class MainWindow(QMainWindow):
             result.errors, result.warned, result.skipped, result.garbled
         )
         self.common_model.set_result(result)
+        self.documents_panel.set_result(result)
         self.show_clusters(self.params.k())
         self.statusBar().showMessage(self._finished_message(result), 10000)
         self.retranslate()
@@ -523,9 +536,13 @@ class MainWindow(QMainWindow):
     def _on_partial_selection(self, *_args) -> None:
         self._update_actions()
         pair = self._selected_partial_pair()
-        if pair is None or self.result is None or not hasattr(self.diff_view, "set_pair"):
+        if pair is not None:
+            self.compare(*pair)
+
+    def compare(self, a: int, b: int) -> None:
+        """Show documents a and b side by side."""
+        if self.result is None or not hasattr(self.diff_view, "set_pair"):
             return
-        a, b = pair
         fps = self.result.fingerprints
         distance = int(np.bitwise_count(fps[a] ^ fps[b]))
         self.diff_view.set_pair(self.result.documents[a], self.result.documents[b], distance)
@@ -674,6 +691,7 @@ class MainWindow(QMainWindow):
             except CatalogError as error:  # hidden now, but not remembered for later scans
                 QMessageBox.warning(self, self.tr("Not remembered"), str(error))
         self.result = without_pair(self.result, a, b)
+        self.documents_panel.set_result(self.result)
         self.show_clusters(self.params.k())
         self.statusBar().showMessage(self.tr("Pair marked as not a duplicate."), 5000)
 
@@ -720,6 +738,7 @@ class MainWindow(QMainWindow):
             if path in moved_set:
                 self._removed[doc] = True
         self.result = without_files(self.result, self._removed)
+        self.documents_panel.set_result(self.result)
         self.model.set_checked(set())
         self.show_clusters(self.params.k())
         self._update_actions()
@@ -748,6 +767,7 @@ class MainWindow(QMainWindow):
             if record.path in gone:
                 removed[doc] = True
         self.result, self._removed = without_files(result, removed), removed
+        self.documents_panel.set_result(self.result)
         self.show_clusters(self.params.k())
         self._update_actions()
         self.statusBar().showMessage(

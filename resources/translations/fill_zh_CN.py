@@ -87,6 +87,13 @@ ZH = {
     "Put %1 files back from the trash.": "已从回收站放回 %1 个文件。", "Some files were not put back": "部分文件未能放回", "… and %1 more": "……以及另外 %1 个",
     "%1 files farther than k from their cluster's reference were not marked.":
         "%1 个与本组参考文件距离超过 k 的文件未被标记。", "Type part of the file name or folder…": "输入文件名或文件夹的一部分…",
+    "Document": "文档", "Similarity index": "相似度指数", "Sources": "来源数", "Largest source": "最大来源",
+    "Its share": "其占比", "compare side by side": "并排比较", "Documents (%1)": "文档（%1）",
+    "Filter by file name or folder…": "按文件名或文件夹筛选…",
+    "Similarity index %1: found in %2 other documents": "相似度指数 %1：见于另外 %2 篇文档",
+    "Each document found in part in others: how much, and where from": "每篇在其他文档中部分出现的文档：占多少、来自哪里",
+    "Share of the document's own text found in any other document (template and common text excluded)":
+        "本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）",
     "Text": "文本", "Documents": "文档数", "Times": "次数", "Example": "示例", "%1 files/s": "%1 个文件/秒", "%1 left": "剩余 %1",
 }  # fmt: skip
 

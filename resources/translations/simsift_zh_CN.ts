@@ -113,6 +113,62 @@
     </message>
 </context>
 <context>
+    <name>DocumentsModel</name>
+    <message>
+        <location filename="../../app/documents_view.py" line="79" />
+        <source>Share of the document's own text found in any other document (template and common text excluded)</source>
+        <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="85" />
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="86" />
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="87" />
+        <source>Similarity index</source>
+        <translation>相似度指数</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="88" />
+        <source>Sources</source>
+        <translation>来源数</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="89" />
+        <source>Largest source</source>
+        <translation>最大来源</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="90" />
+        <source>Its share</source>
+        <translation>其占比</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentsPanel</name>
+    <message>
+        <location filename="../../app/documents_view.py" line="203" />
+        <source>Filter by file name or folder…</source>
+        <translation>按文件名或文件夹筛选…</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="230" />
+        <source>compare side by side</source>
+        <translation>并排比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="236" />
+        <source>Similarity index %1: found in %2 other documents</source>
+        <translation>相似度指数 %1：见于另外 %2 篇文档</translation>
+    </message>
+</context>
+<context>
     <name>ExtractedTextDialog</name>
     <message>
         <location filename="../../app/text_dialog.py" line="31" />
@@ -204,290 +260,300 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="285" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="282" />
-        <location filename="../../app/main_window.py" line="307" />
+        <location filename="../../app/main_window.py" line="286" />
+        <location filename="../../app/main_window.py" line="319" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="283" />
+        <location filename="../../app/main_window.py" line="287" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="284" />
+        <location filename="../../app/main_window.py" line="288" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="287" />
+        <location filename="../../app/main_window.py" line="291" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="292" />
+        <location filename="../../app/main_window.py" line="296" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="297" />
+        <location filename="../../app/main_window.py" line="301" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="301" />
+        <location filename="../../app/main_window.py" line="307" />
+        <source>Documents (%1)</source>
+        <translation>文档（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="310" />
+        <source>Each document found in part in others: how much, and where from</source>
+        <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="313" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="302" />
+        <location filename="../../app/main_window.py" line="314" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="303" />
+        <location filename="../../app/main_window.py" line="315" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="304" />
+        <location filename="../../app/main_window.py" line="316" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="306" />
+        <location filename="../../app/main_window.py" line="318" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="308" />
+        <location filename="../../app/main_window.py" line="320" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="309" />
+        <location filename="../../app/main_window.py" line="321" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="310" />
+        <location filename="../../app/main_window.py" line="322" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="311" />
+        <location filename="../../app/main_window.py" line="323" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="312" />
+        <location filename="../../app/main_window.py" line="324" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="313" />
+        <location filename="../../app/main_window.py" line="325" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="314" />
+        <location filename="../../app/main_window.py" line="326" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="315" />
+        <location filename="../../app/main_window.py" line="327" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="316" />
+        <location filename="../../app/main_window.py" line="328" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="317" />
+        <location filename="../../app/main_window.py" line="329" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="318" />
+        <location filename="../../app/main_window.py" line="330" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="319" />
+        <location filename="../../app/main_window.py" line="331" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="320" />
+        <location filename="../../app/main_window.py" line="332" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="321" />
-        <location filename="../../app/main_window.py" line="848" />
+        <location filename="../../app/main_window.py" line="333" />
+        <location filename="../../app/main_window.py" line="868" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="327" />
+        <location filename="../../app/main_window.py" line="339" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="411" />
+        <location filename="../../app/main_window.py" line="423" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="437" />
+        <location filename="../../app/main_window.py" line="449" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="467" />
+        <location filename="../../app/main_window.py" line="480" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="475" />
+        <location filename="../../app/main_window.py" line="488" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="483" />
+        <location filename="../../app/main_window.py" line="496" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="520" />
+        <location filename="../../app/main_window.py" line="533" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="535" />
+        <location filename="../../app/main_window.py" line="552" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="539" />
+        <location filename="../../app/main_window.py" line="556" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="557" />
+        <location filename="../../app/main_window.py" line="574" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="675" />
+        <location filename="../../app/main_window.py" line="692" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="678" />
+        <location filename="../../app/main_window.py" line="696" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="682" />
+        <location filename="../../app/main_window.py" line="700" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="684" />
+        <location filename="../../app/main_window.py" line="702" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="687" />
+        <location filename="../../app/main_window.py" line="705" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="690" />
+        <location filename="../../app/main_window.py" line="708" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="703" />
+        <location filename="../../app/main_window.py" line="721" />
         <source>%1 files farther than k from their cluster's reference were not marked.</source>
         <translation>%1 个与本组参考文件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="729" />
+        <location filename="../../app/main_window.py" line="748" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="730" />
+        <location filename="../../app/main_window.py" line="749" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="732" />
+        <location filename="../../app/main_window.py" line="751" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="737" />
+        <location filename="../../app/main_window.py" line="756" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="756" />
+        <location filename="../../app/main_window.py" line="776" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="757" />
+        <location filename="../../app/main_window.py" line="777" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="763" />
+        <location filename="../../app/main_window.py" line="783" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="776" />
+        <location filename="../../app/main_window.py" line="796" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="784" />
+        <location filename="../../app/main_window.py" line="804" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="787" />
-        <location filename="../../app/main_window.py" line="805" />
+        <location filename="../../app/main_window.py" line="807" />
+        <location filename="../../app/main_window.py" line="825" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="796" />
+        <location filename="../../app/main_window.py" line="816" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="798" />
+        <location filename="../../app/main_window.py" line="818" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="849" />
+        <location filename="../../app/main_window.py" line="869" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="930" />
+        <location filename="../../app/main_window.py" line="950" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
     </message>

@@ -1,0 +1,100 @@
+"""The Documents tab: one row per document found in part elsewhere, its sources coloured."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import Qt, QUrl
+
+from app.documents_view import COL_INDEX, COL_NAME, COL_SOURCES, DocRole, DocumentsModel
+from core.document import FileRecord
+from tests.app.conftest import scan_and_wait
+from tests.core.test_passages import english_paragraphs
+
+
+def write_collage(root: Path) -> None:
+    """An essay of 20 paragraphs, 3 from each of three sources; and an unrelated text."""
+    rng = random.Random(5)
+    pool = rng.sample(english_paragraphs()[100:], 80)
+    sources = [pool[i * 20 : (i + 1) * 20] for i in range(3)]
+    for i, source in enumerate(sources):
+        (root / f"source{i}.txt").write_text("\n\n".join(source))
+    own = pool[60:71]
+    essay = own[:3] + sources[0][2:5] + own[3:6] + sources[1][8:11] + own[6:9]
+    essay += sources[2][14:17] + own[9:]
+    (root / "essay.txt").write_text("\n\n".join(essay))
+    (root / "unrelated.txt").write_text("\n\n".join(pool[71:80]))
+
+
+def test_the_collage_comes_first_with_its_three_sources(qtbot, window, tmp_path, monkeypatch):
+    root = tmp_path / "class"
+    root.mkdir()
+    write_collage(root)
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    panel, proxy = window.documents_panel, window.documents_panel.proxy
+    assert window.tabs.tabText(4) == f"Documents ({panel.model.rowCount()})"
+    assert proxy.index(0, COL_NAME).data() == "essay.txt"
+    assert proxy.index(0, COL_SOURCES).data() == "3"
+    assert 30 <= int(proxy.index(0, COL_INDEX).data().rstrip("%")) <= 50
+    names = {proxy.index(r, COL_NAME).data() for r in range(proxy.rowCount())}
+    assert "unrelated.txt" not in names
+
+    panel.table.selectRow(0)
+    shown = panel.text.toHtml()
+    for name in ("source0.txt", "source1.txt", "source2.txt"):
+        assert name in shown  # the legend names every source with its share
+    essay = proxy.index(0, 0).data(DocRole)
+    source = window.documents_panel.model.similarity.sources(essay)[0].doc
+    compared = []
+    monkeypatch.setattr(window.diff_view, "set_pair", lambda a, b, d: compared.append((a, b)))
+    panel.text.anchorClicked.emit(QUrl(f"compare:{source}"))
+    assert compared == [(window.result.documents[essay], window.result.documents[source])]
+
+
+def test_the_essay_text_is_coloured_by_source(qtbot, window, tmp_path):
+    root = tmp_path / "class"
+    root.mkdir()
+    write_collage(root)
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    panel = window.documents_panel
+    panel.table.selectRow(0)
+    html = panel.text.toHtml().lower()
+    assert html.count("background-color:#ffd8a8") >= 3  # the largest source's 3 paragraphs
+    assert html.count("background-color:#b2f2bb") >= 3
+    assert html.count("background-color:#a5d8ff") >= 3
+
+
+def test_ten_thousand_documents_sort_fast(qtbot):
+    n = 10_000
+
+    class Similarity:  # what the model reads from core.similarity.DocumentSimilarity
+        index = np.random.default_rng(1).random(n)
+        source_count = np.ones(n, np.int64)
+        top_source = np.roll(np.arange(n), 1)
+        top_share = index / 2
+
+    class Result:
+        def __init__(self):
+            self.documents = [FileRecord(f"/class/{i % 97}/e{i}.txt", 1, 0, "ok") for i in range(n)]
+
+        def similarity(self):
+            return Similarity()
+
+    model = DocumentsModel()
+    started = time.perf_counter()
+    model.set_result(Result())  # type: ignore[arg-type]
+    from app.documents_view import DocumentsProxy
+
+    proxy = DocumentsProxy()
+    proxy.setSourceModel(model)
+    proxy.sort(COL_NAME, Qt.SortOrder.AscendingOrder)
+    proxy.sort(COL_INDEX, Qt.SortOrder.DescendingOrder)
+    elapsed = time.perf_counter() - started
+    assert proxy.rowCount() == n
+    assert float(proxy.index(0, COL_INDEX).data().rstrip("%")) >= 99
+    print(f"10,000 documents shown and sorted twice in {elapsed:.2f} s")
