@@ -7,6 +7,11 @@ whose token sets overlap enough (Jaccard >= `CHANGED_JACCARD`) are paired as "ch
 identical sentences that were moved elsewhere are paired as "same" afterwards. Whatever
 is left is "unique".
 
+Inside each pair whose tokens differ, the differing words are found by aligning the two
+token lists with `SequenceMatcher` (`Match.edits`): what a teacher reads as the copier's
+edits. Tokens are compared normalized, so case, width, punctuation and spacing alone
+never count as an edit.
+
 Similarity is defined once, here, so every caller reports the same number:
 
 * a pair's *matched tokens* is the size of the multiset intersection of its two
@@ -22,11 +27,14 @@ Similarity is defined once, here, so every caller reports the same number:
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_left
 from collections import Counter, defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
+from itertools import pairwise
 from math import ceil
 
 from core.normalize import normalize_text
@@ -36,6 +44,8 @@ from core.tokens import iter_tokens
 SAME = "same"
 CHANGED = "changed"
 UNIQUE = "unique"
+INSERTED = "inserted"
+DELETED = "deleted"
 PARAGRAPH_SEPARATOR = "\n\n"
 
 CHANGED_JACCARD = 0.5
@@ -43,6 +53,10 @@ CHANGED_JACCARD = 0.5
 
 MIN_MOVED_TOKENS = 3
 """Moved identical sentences shorter than this stay unique (short stock phrases recur anyway)."""
+
+MAX_EDIT_TOKENS = 1000
+"""Pairs with a longer sentence (a paragraph without terminators) get no word edits: a
+word diff of two such sentences costs up to quadratic time and marks little a reader uses."""
 
 # A sentence runs from a non-space character to a Chinese terminator (with closing quotes or
 # brackets), to a Latin terminator followed by whitespace, or to the end of the paragraph.
@@ -68,11 +82,28 @@ class Span:
 
 
 @dataclass(frozen=True, slots=True)
+class WordEdit:
+    """Words that differ inside a matched pair: ``left_text[slice(*left)]`` became
+    ``right_text[slice(*right)]``.
+
+    `kind` is CHANGED (words replaced), DELETED (`right` is empty) or INSERTED (`left` is
+    empty). An empty range is the place where the other side's words would go. A range
+    runs from the first differing word to the last, so it may hold spaces or punctuation.
+    """
+
+    kind: str
+    left: tuple[int, int]
+    right: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Match:
     """A pair of aligned sentences: indexes into `left_spans` and `right_spans`.
 
     `in_order` is True for pairs of the order-preserving alignment (synchronized scrolling
     can anchor on them) and False for identical sentences found at another place.
+    `edits` are the word edits from the left sentence to the right one, in reading order;
+    empty when their tokens are equal (or a sentence exceeds `MAX_EDIT_TOKENS` tokens).
     """
 
     match_id: int
@@ -81,6 +112,7 @@ class Match:
     right: int
     in_order: bool
     matched_tokens: int
+    edits: tuple[WordEdit, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,12 +153,15 @@ class Alignment:
 
 @dataclass(frozen=True, slots=True)
 class _Side:
-    """Sentences of one document: display text, offsets, keys and token ids."""
+    """Sentences of one document: display text, offsets, keys, token ids, normalized texts
+    and their tokens (kept for word edits)."""
 
     text: str
     bounds: list[tuple[int, int]]
     keys: list[int]
     tokens: list[list[int]]
+    norms: list[str]
+    words: list[list[str]]
 
 
 def display_text(paragraphs: Sequence[str]) -> str:
@@ -172,7 +207,7 @@ def align(
         ['same', 'unique']
     """
     keys: dict[str, int] = {}
-    segmented: dict[str, list[int]] = {}
+    segmented: dict[str, tuple[list[str], list[int]]] = {}
     sides = []
     for paragraphs in (left, right):
         _check(cancel)
@@ -183,8 +218,17 @@ def align(
     _check(cancel)
     pairs += _moved_pairs(a, b, pairs)
     pairs.sort()
+    _check(cancel)
     matches = tuple(
-        Match(match_id, kind, i, j, in_order, _shared_tokens(a.tokens[i], b.tokens[j]))
+        Match(
+            match_id,
+            kind,
+            i,
+            j,
+            in_order,
+            matched_tokens=_shared_tokens(a.tokens[i], b.tokens[j]),
+            edits=_word_edits(a, i, b, j, traditional_to_simplified),
+        )
         for match_id, (i, j, kind, in_order) in enumerate(pairs)
     )
     return Alignment(
@@ -208,26 +252,28 @@ def _check(cancel: CancelToken | None) -> None:
 def _side(
     paragraphs: Sequence[str],
     keys: dict[str, int],
-    segmented: dict[str, list[int]],
+    segmented: dict[str, tuple[list[str], list[int]]],
     traditional_to_simplified: bool,
 ) -> _Side:
     """Cut one document into sentences, intern their keys and token ids (dicts shared by sides).
 
-    `segmented` maps a normalized sentence to its token ids and grows as a side is read,
-    so a sentence present on both sides is segmented (jieba's slow part) only once.
+    `segmented` maps a normalized sentence to its tokens and their ids and grows as a side
+    is read, so a sentence present on both sides is segmented (jieba's slow part) only once.
     """
     text = display_text(paragraphs)
     bounds = sentence_bounds(paragraphs)
-    sentence_keys: list[int] = []
-    sentence_tokens: list[list[int]] = []
+    side = _Side(text, bounds, [], [], [], [])
     for start, end in bounds:
         norm = normalize_text(text[start:end], traditional_to_simplified=traditional_to_simplified)
-        sentence_keys.append(keys.setdefault(_sentence_key(norm), len(keys)))
-        tokens = segmented.get(norm)
-        if tokens is None:
-            tokens = segmented[norm] = [_token_id(token) for token, _ in iter_tokens(norm)]
-        sentence_tokens.append(tokens)
-    return _Side(text, bounds, sentence_keys, sentence_tokens)
+        side.keys.append(keys.setdefault(_sentence_key(norm), len(keys)))
+        found = segmented.get(norm)
+        if found is None:
+            words = [token for token, _ in iter_tokens(norm)]
+            found = segmented[norm] = (words, [_token_id(word) for word in words])
+        side.norms.append(norm)
+        side.words.append(found[0])
+        side.tokens.append(found[1])
+    return side
 
 
 def _token_id(token: str) -> int:
@@ -340,6 +386,93 @@ def _shared_tokens(x: list[int], y: list[int]) -> int:
     if x == y:
         return len(x)
     return sum((Counter(x) & Counter(y)).values())
+
+
+def _word_edits(a: _Side, i: int, b: _Side, j: int, t2s: bool) -> tuple[WordEdit, ...]:
+    """The edits turning sentence i of `a` into sentence j of `b`, by whole tokens."""
+    if a.tokens[i] == b.tokens[j] or max(len(a.tokens[i]), len(b.tokens[j])) > MAX_EDIT_TOKENS:
+        return ()
+    left, left_words = _located_words(a, i, t2s)
+    right, right_words = _located_words(b, j, t2s)
+    matcher = SequenceMatcher(None, left_words, right_words, autojunk=False)
+    return tuple(
+        WordEdit(
+            {"replace": CHANGED, "delete": DELETED, "insert": INSERTED}[tag],
+            _covering(left, i1, i2, a.bounds[i]),
+            _covering(right, j1, j2, b.bounds[j]),
+        )
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    )
+
+
+def _located_words(side: _Side, i: int, t2s: bool) -> tuple[list[tuple[int, int]], list[str]]:
+    """Tokens of sentence i and their (start, end) in the display text."""
+    start, end = side.bounds[i]
+    norm, starts, ends = _normalized_with_sources(side.text[start:end], t2s)
+    # Almost always the text the alignment segmented: reuse its tokens instead of jieba.
+    words = side.words[i] if norm == side.norms[i] else [w for w, _ in iter_tokens(norm)]
+    located = []
+    position = 0
+    for word in words:
+        # Tokens are substrings in reading order, and the text between two tokens holds
+        # no letter, digit or Han character: the next occurrence is the token itself.
+        position = norm.index(word, position)
+        located.append((start + starts[position], start + ends[position + len(word) - 1]))
+        position += len(word)
+    return located, words
+
+
+def _normalized_with_sources(text: str, t2s: bool) -> tuple[str, Sequence[int], Sequence[int]]:
+    """`text` normalized like `normalize_text`, with each normalized character's source range.
+
+    Normalizing may change lengths (ligatures, "ß", combining marks), so where it does,
+    characters are normalized one at a time with their combining marks. Traditional-to-
+    Simplified conversion is applied to the whole text, for its phrase rules, and kept
+    only if it keeps the length (it does in practice). Normalized character k comes from
+    ``text[starts[k]:ends[k]]``.
+    """
+    folded = "".join(map(_fold_character, text))
+    if len(folded) == len(text) and folded == _fold(text):
+        starts: Sequence[int] = range(len(text))
+        ends: Sequence[int] = range(1, len(text) + 1)
+    else:
+        folded, starts, ends = _fold_by_character(text)
+    converted = normalize_text(folded, traditional_to_simplified=t2s)
+    return (converted if len(converted) == len(folded) else folded), starts, ends
+
+
+def _fold_by_character(text: str) -> tuple[str, list[int], list[int]]:
+    """NFKC and case folding per character (with its combining marks), tracking sources."""
+    cuts = sorted({0, len(text), *(k for k, c in enumerate(text) if not unicodedata.combining(c))})
+    parts, starts, ends = [], [], []
+    for start, end in pairwise(cuts):
+        part = _fold_character(text[start:end])
+        parts.append(part)
+        starts += [start] * len(part)
+        ends += [end] * len(part)
+    return "".join(parts), starts, ends
+
+
+def _fold(text: str) -> str:
+    """NFKC then case folding, as `normalize_text` does before Traditional-to-Simplified."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+_fold_character = lru_cache(maxsize=1 << 14)(_fold)
+"""`_fold` of one character (with its combining marks): few distinct ones recur."""
+
+
+def _covering(
+    located: list[tuple[int, int]], first: int, last: int, sentence: tuple[int, int]
+) -> tuple[int, int]:
+    """The range from token `first` to token `last - 1`; if empty, the place before `first`."""
+    if first < last:
+        return located[first][0], located[last - 1][1]
+    if first < len(located):
+        return located[first][0], located[first][0]
+    place = located[-1][1] if located else sentence[0]
+    return place, place
 
 
 def _spans(side: _Side, matches: tuple[Match, ...], index_of) -> tuple[Span, ...]:

@@ -8,7 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.align import CHANGED, SAME, UNIQUE, Alignment, align, display_text, sentence_bounds
+from core.align import (
+    CHANGED,
+    DELETED,
+    INSERTED,
+    MAX_EDIT_TOKENS,
+    SAME,
+    UNIQUE,
+    Alignment,
+    align,
+    display_text,
+    sentence_bounds,
+)
 from core.progress import Cancelled, CancelToken
 from core.tokens import tokenize
 from tests.core.corpus import long_texts
@@ -56,6 +67,27 @@ def assert_consistent(result: Alignment) -> None:
         assert result.right_spans[m.right].match_id == m.match_id
         assert result.left_spans[m.left].kind == result.right_spans[m.right].kind == m.kind
     assert result.matched_tokens <= min(result.left_tokens, result.right_tokens)
+    for m in result.matches:
+        for side, sentence, text in (
+            ("left", result.left_spans[m.left], result.left_text),
+            ("right", result.right_spans[m.right], result.right_text),
+        ):
+            ranges = [getattr(e, side) for e in m.edits]
+            assert all(sentence.start <= a <= b <= sentence.end for a, b in ranges)
+            assert [x for r in ranges for x in r] == sorted(x for r in ranges for x in r)
+            # Marked words never start or end with spacing or punctuation.
+            assert all(re.fullmatch(r"\w(.*\w)?", text[a:b], re.S) for a, b in ranges if a < b)
+
+
+def edits_of(left: str, right: str) -> list[tuple[str, str, str]]:
+    """(kind, left words, right words) of the single pair of two one-sentence documents."""
+    result = align([left], [right])
+    assert_consistent(result)
+    (match,) = result.matches
+    return [
+        (e.kind, result.left_text[slice(*e.left)], result.right_text[slice(*e.right)])
+        for e in match.edits
+    ]
 
 
 def test_identical_documents_are_all_same():
@@ -222,3 +254,131 @@ def test_spans_index_the_display_text_exactly(left, right):
         assert re.sub(r"\s", "", covered) == re.sub(r"\s", "", text)
         assert all(text[s.start : s.end] == text[s.start : s.end].strip() != "" for s in spans)
     assert 0.0 <= result.similarity <= 1.0
+
+
+FOX = "The quick brown fox jumps over the lazy dog near the river bank."
+
+
+def test_word_substitution_is_one_changed_edit_at_the_word_offsets():
+    result = align([FOX], [FOX.replace("jumps", "leaps")])
+    (match,) = result.matches
+    assert match.kind == CHANGED
+    (edit,) = match.edits
+    start = FOX.index("jumps")
+    assert (edit.kind, edit.left, edit.right) == (CHANGED, (start, start + 5), (start, start + 5))
+
+
+def test_adjacent_replaced_words_form_one_edit():
+    right = FOX.replace("quick brown fox", "slow red fox")
+    assert edits_of(FOX, right) == [(CHANGED, "quick brown", "slow red")]
+
+
+def test_inserted_words_are_empty_on_the_left_at_their_place():
+    right = FOX.replace("the river", "the old muddy river")
+    result = align([FOX], [right])
+    (edit,) = result.matches[0].edits
+    assert edit.kind == INSERTED
+    assert edit.left == (FOX.index("river"),) * 2
+    assert right[slice(*edit.right)] == "old muddy"
+
+
+def test_deleted_words_are_empty_on_the_right_at_their_place():
+    right = FOX.replace("lazy ", "")
+    result = align([FOX], [right])
+    (edit,) = result.matches[0].edits
+    assert edit.kind == DELETED
+    assert FOX[slice(*edit.left)] == "lazy"
+    assert edit.right == (right.index("dog"),) * 2
+
+
+def test_substitution_insertion_and_deletion_in_reading_order():
+    right = "The quick brown fox leaps over the dog near the old river bank."
+    assert edits_of(FOX, right) == [
+        (CHANGED, "jumps", "leaps"),
+        (DELETED, "lazy", ""),
+        (INSERTED, "", "old"),
+    ]
+
+
+def test_insertion_at_the_end_is_placed_after_the_last_word():
+    right = FOX[:-1] + " today."
+    result = align([FOX], [right])
+    (edit,) = result.matches[0].edits
+    assert edit.kind == INSERTED and edit.left == (len(FOX) - 1, len(FOX) - 1)
+
+
+def test_identical_sentences_have_no_edits():
+    result = align([FOX, ZH[0]], [FOX, ZH[0]])
+    assert result.matches and all(m.edits == () for m in result.matches)
+
+
+def test_punctuation_case_spacing_and_width_alone_are_no_edits():
+    right = "the  quick, brown fox jumps over the LAZY dog – near the river bank!"
+    result = align([FOX, "这是第一句话，没有改动。"], [right, "这是第一句话,没有改动."])
+    assert [m.kind for m in result.matches] == [SAME, SAME]
+    assert all(m.edits == () for m in result.matches)
+
+
+def test_changed_digits_in_a_same_sentence_are_edits():
+    result = align(
+        ["Version 3 was released in 2020, finally."], ["Version 4 was released in 2021 finally!"]
+    )
+    (match,) = result.matches
+    assert match.kind == SAME
+    assert [(e.kind, e.left, e.right) for e in match.edits] == [
+        (CHANGED, (8, 9), (8, 9)),
+        (CHANGED, (26, 30), (26, 30)),
+    ]
+
+
+def test_chinese_word_substitution_marks_the_jieba_word_in_display_offsets():
+    left = [ZH[0], ZH[1]]
+    right = [ZH[0], ZH[1].replace("数百万", "上百万")]
+    result = align(left, right)
+    (changed,) = [m for m in result.matches if m.kind == CHANGED]
+    (edit,) = changed.edits
+    at = result.left_text.index("数百万")
+    assert (edit.kind, edit.left, edit.right) == (CHANGED, (at, at + 3), (at, at + 3))
+    assert result.right_text[slice(*edit.right)] == "上百万"
+
+
+def test_chinese_edits_with_full_width_and_traditional_text():
+    left = ["孩子们在草地上放风筝，老人们坐在长椅上聊天！"]
+    right = ["ＡＢ孩子們在公園裡放風箏，老人們坐在長椅上聊天！"]  # prefix, Traditional, full width
+    assert edits_of(*left, *right) == [
+        (INSERTED, "", "ＡＢ"),
+        (CHANGED, "草地上", "公園裡"),
+    ]
+
+
+def test_edits_map_through_ligatures_and_combining_marks():
+    left = "The ﬁrst café was opened on this street by the old baker."
+    right = "The first cafe\u0301 was opened on this street by the young baker."
+    assert edits_of(left, right) == [(CHANGED, "old", "young")]
+
+
+def test_very_long_sentences_get_no_word_edits():
+    words = [f"w{k}" for k in range(MAX_EDIT_TOKENS + 1)]
+    left = " ".join(words)
+    right = " ".join(["changed", *words[1:]])
+    (match,) = align([left], [right]).matches
+    assert match.kind == CHANGED and match.edits == ()
+
+
+def test_word_edits_of_edited_paragraphs_turn_each_left_sentence_into_the_right():
+    """Oracle: applying the edits to the left tokens of each pair gives the right tokens."""
+    source = paragraphs_of("json")[:8]
+    edited = [p.replace(" the ", " a ").replace(" is ", " was really ") for p in source]
+    result = align(source, edited)
+    assert_consistent(result)
+    for m in result.matches:
+        left_span, right_span = result.left_spans[m.left], result.right_spans[m.right]
+        left = result.left_text[left_span.start : left_span.end]
+        right = result.right_text[right_span.start : right_span.end]
+        rebuilt, cursor = [], left_span.start
+        for e in m.edits:
+            rebuilt.append(result.left_text[cursor : e.left[0]])
+            rebuilt.append(result.right_text[slice(*e.right)])
+            cursor = e.left[1]
+        rebuilt.append(result.left_text[cursor : left_span.end])
+        assert tokenize("".join(rebuilt)) == tokenize(right), (left, right)
