@@ -196,6 +196,7 @@ class DocumentsPanel(QWidget):
         self._result = result
         self.model.set_result(result)
         self.table.sortByColumn(COL_INDEX, Qt.SortOrder.DescendingOrder)
+        self.table.resizeColumnsToContents()  # Qt measures at most 1,000 rows
         self.text.clear()
         self._doc = None
 
