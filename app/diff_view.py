@@ -1,18 +1,36 @@
-"""Side-by-side view of two documents: aligned sentences highlighted, scrolled together."""
+"""Side-by-side view of two documents: aligned sentences and edited words highlighted,
+scrolled together."""
 
 from __future__ import annotations
 
+import html
 import time
 from bisect import bisect_left, bisect_right
 from pathlib import PurePath
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import (
+    QEvent,
+    QObject,
+    QPointF,
+    QRect,
+    QRectF,
+    QRunnable,
+    Qt,
+    QThreadPool,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
     QAction,
     QColor,
     QKeySequence,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
     QPalette,
+    QPen,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
@@ -28,13 +46,37 @@ from PySide6.QtWidgets import (
 )
 
 from app.readable import readable
-from core.align import CHANGED, SAME, UNIQUE, Alignment, Span, align, display_text
+from core.align import (
+    CHANGED,
+    DELETED,
+    INSERTED,
+    SAME,
+    UNIQUE,
+    Alignment,
+    Match,
+    Span,
+    WordEdit,
+    align,
+    display_text,
+)
 from core.document import FileRecord
 from core.progress import Cancelled, CancelToken
 
+MOVED = "moved"  # display kind of "same" sentences found at another place
+_FormatKey = str | tuple[str, str]  # a sentence kind, or ("word", kind of word edit)
+
 # Highlight hues, blended into the palette's base colour so they suit light and dark themes.
-_TINTS = {SAME: QColor(240, 120, 40), CHANGED: QColor(60, 140, 235)}
+_TINTS = {SAME: QColor(240, 120, 40), CHANGED: QColor(60, 140, 235), MOVED: QColor(160, 90, 220)}
 _TINT_STRENGTH = 0.35
+# Edited words, drawn over their sentence's colour: stronger, and not told by hue alone.
+_WORD_TINTS = {
+    CHANGED: QColor(250, 200, 0),
+    INSERTED: QColor(40, 180, 70),
+    DELETED: QColor(225, 60, 60),
+}
+_WORD_STRENGTH = 0.6
+# The selection is laid over the highlights, not painted instead of them.
+_SELECTION_ALPHA = 40
 # Where synchronized scrolling lines the two panes up: a third down the viewport, where one reads.
 _READING_LINE = 1 / 3
 
@@ -80,6 +122,46 @@ class _AlignTask(QRunnable):
             _running.discard(self)
 
 
+class _Editor(QTextEdit):
+    """A read-only text view whose selection is laid over the highlights.
+
+    Qt paints a selection instead of the text's own backgrounds, so a selected match
+    would lose its colours: the document is drawn here without the selection, and a
+    translucent highlight is laid over the selected lines afterwards.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        scrolled = QPointF(self.horizontalScrollBar().value(), self.verticalScrollBar().value())
+        context = QAbstractTextDocumentLayout.PaintContext()
+        context.palette = self.palette()
+        context.clip = QRectF(event.rect()).translated(scrolled)
+        painter = QPainter(self.viewport())
+        painter.translate(-scrolled)
+        self.document().documentLayout().draw(painter, context)
+        painter.resetTransform()
+        cursor = self.textCursor()
+        if cursor.hasSelection():
+            self._paint_selection(painter, cursor.selectionStart(), cursor.selectionEnd(), event)
+        painter.end()
+
+    def _paint_selection(self, painter: QPainter, start: int, end: int, event: QPaintEvent) -> None:
+        """Outline the selected lines and tint them lightly, keeping the hues below readable."""
+        outline = QPainterPath()
+        for rect in _line_rects(self, start, end, event.rect()):
+            outline.addRect(rect.adjusted(-1, -1, 1, 1))  # overlapping, so the lines unite
+        outline = outline.simplified()
+        colour = self.palette().color(QPalette.ColorRole.Highlight)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(colour, 2))
+        colour.setAlpha(_SELECTION_ALPHA)
+        painter.setBrush(colour)
+        painter.drawPath(outline)
+
+
 class _Pane(QWidget):
     """One side: a header (name; folder, format, title) above the read-only text."""
 
@@ -95,8 +177,7 @@ class _Pane(QWidget):
         for label in (self.name, self.details):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.editor = QTextEdit()
-        self.editor.setReadOnly(True)
+        self.editor = _Editor()
         self._watch(self.editor.document())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -146,12 +227,14 @@ class _Pane(QWidget):
 
 
 class DiffView(QWidget):
-    """Two documents side by side, with matched ("same") and "changed" sentences highlighted.
+    """Two documents side by side, with matched ("same"), "changed" and moved sentences
+    highlighted, and inside them the words that were changed, inserted or deleted.
 
     `set_pair` shows both texts at once and aligns them on a pool thread; highlights,
     navigation and the summary follow when `alignment_ready` is emitted. Scrolling one
     pane scrolls the other to the aligned position; F7 / Shift+F7 (or Ctrl+Down / Ctrl+Up)
-    step through the matched blocks.
+    step through the matched blocks, F8 to the next edited words. A legend explains the
+    colours.
     """
 
     alignment_ready = Signal()
@@ -163,6 +246,7 @@ class DiffView(QWidget):
         self._distance: int | None = None
         self._alignment: Alignment | None = None
         self._block_starts: list[int] = []  # left offset of each navigation block
+        self._edits: list[WordEdit] = []  # every word edit, by left offset
         self._anchors: tuple[np.ndarray, np.ndarray] | None = None
         self._offsets: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
         self._syncing = False
@@ -186,15 +270,22 @@ class DiffView(QWidget):
         self.next_action = self._navigation_action((QKeySequence("F7"), QKeySequence("Ctrl+Down")))
         self.previous_action.triggered.connect(self.previous_match)
         self.next_action.triggered.connect(self.next_match)
+        self.next_difference_action = self._navigation_action((QKeySequence("F8"),))
+        self.next_difference_action.triggered.connect(self.next_difference)
         self.previous_button = self._button_for(self.previous_action)
         self.next_button = self._button_for(self.next_action)
+        self.next_difference_button = self._button_for(self.next_difference_action)
+        self.legend_label = QLabel()
+        self.legend_label.setTextFormat(Qt.TextFormat.RichText)
 
         bar = QHBoxLayout()
         bar.addWidget(self.summary_label, 1)
         bar.addWidget(self.previous_button)
         bar.addWidget(self.next_button)
+        bar.addWidget(self.next_difference_button)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
+        layout.addWidget(self.legend_label)
         layout.addWidget(splitter, 1)
 
         for mine, other in ((self._left, self._right), (self._right, self._left)):
@@ -209,12 +300,18 @@ class DiffView(QWidget):
         for action, button, text in (
             (self.previous_action, self.previous_button, self.tr("Previous match")),
             (self.next_action, self.next_button, self.tr("Next match")),
+            (
+                self.next_difference_action,
+                self.next_difference_button,
+                self.tr("Next difference"),
+            ),
         ):
             key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
             action.setText(text)
             action.setToolTip(f"{text} ({key})")
             button.setText(text)
             button.setToolTip(action.toolTip())
+        self._update_legend()
         self._update_summary()
 
     @property
@@ -256,9 +353,17 @@ class DiffView(QWidget):
     @Slot()
     def next_match(self) -> None:
         """Select the next matched block (after the left cursor) in both panes."""
-        k = bisect_right(self._block_starts, self._left.editor.textCursor().selectionStart())
+        k = self._next_after_cursor(self._block_starts)
         if k < len(self._block_starts):
             self._select_block(k)
+
+    @Slot()
+    def next_difference(self) -> None:
+        """Select the next edited words (after the left cursor) in both panes."""
+        k = self._next_after_cursor([edit.left[0] for edit in self._edits])
+        if k < len(self._edits):
+            edit = self._edits[k]
+            self._select_ranges(edit.left, edit.right)
 
     @Slot()
     def previous_match(self) -> None:
@@ -269,8 +374,10 @@ class DiffView(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         # Colours derive from the palette: a theme switch needs them recomputed.
-        if event.type() == QEvent.Type.PaletteChange and self._alignment is not None:
-            self._highlight(self._alignment)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._update_legend()
+            if self._alignment is not None:
+                self._highlight(self._alignment)
         elif event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
@@ -286,6 +393,7 @@ class DiffView(QWidget):
         self._alignment = None
         self._failure = None
         self._block_starts = []
+        self._edits = []
         self._anchors = None
         self._offsets = (None, None)
         self._set_navigation_enabled(False)
@@ -303,6 +411,7 @@ class DiffView(QWidget):
             alignment.left_spans[alignment.matches[first].left].start
             for first, _ in alignment.blocks
         ]
+        self._edits = [edit for match in alignment.matches for edit in match.edits]
         self._set_navigation_enabled(bool(alignment.blocks))
         self._update_summary()
         self.alignment_ready.emit()
@@ -343,25 +452,64 @@ class DiffView(QWidget):
         formats = self._formats()
         self._syncing = True  # swapping documents moves scroll bars: not a user scroll
         try:
-            for pane, text, offsets, spans in (
-                (self._left, alignment.left_text, self._offsets[0], alignment.left_spans),
-                (self._right, alignment.right_text, self._offsets[1], alignment.right_spans),
+            for pane, text, offsets, spans, words in (
+                (
+                    self._left,
+                    alignment.left_text,
+                    self._offsets[0],
+                    alignment.left_spans,
+                    _edited_words(alignment.matches, left=True),
+                ),
+                (
+                    self._right,
+                    alignment.right_text,
+                    self._offsets[1],
+                    alignment.right_spans,
+                    _edited_words(alignment.matches, left=False),
+                ),
             ):
                 document = pane.new_document(text)
-                _apply_formats(document, offsets, spans, formats)
+                runs = _runs(spans, alignment.matches) + words
+                _apply_formats(document, offsets, runs, formats)
                 pane.set_document(document)
         finally:
             self._syncing = False
         self.last_highlight_seconds = time.perf_counter() - started
 
-    def _formats(self) -> dict[str, QTextCharFormat]:
+    def _formats(self) -> dict[_FormatKey, QTextCharFormat]:
+        """Formats of sentence kinds, and of word edits under the keys ("word", kind)."""
         base = self.palette().color(QPalette.ColorRole.Base)
-        formats = {}
+        formats: dict[_FormatKey, QTextCharFormat] = {}
         for kind, tint in _TINTS.items():
             fmt = QTextCharFormat()
             fmt.setBackground(_blend(base, tint, _TINT_STRENGTH))
             formats[kind] = fmt
+        for kind, tint in _WORD_TINTS.items():
+            fmt = QTextCharFormat()
+            fmt.setBackground(_blend(base, tint, _WORD_STRENGTH))
+            fmt.setFontStrikeOut(kind == DELETED)
+            fmt.setFontUnderline(kind == INSERTED)
+            formats["word", kind] = fmt
         return formats
+
+    def _update_legend(self) -> None:
+        """One line naming each colour, drawn in the formats the panes use."""
+        formats = self._formats()
+        entries = (
+            (formats[SAME], self.tr("same sentence")),
+            (formats[CHANGED], self.tr("similar sentence")),
+            (formats[MOVED], self.tr("moved sentence")),
+            (formats["word", CHANGED], self.tr("changed words")),
+            (formats["word", INSERTED], self.tr("inserted words")),
+            (formats["word", DELETED], self.tr("deleted words")),
+        )
+        self.legend_label.setText("&nbsp; ".join(_legend_entry(*entry) for entry in entries))
+        self.legend_label.setToolTip(
+            self.tr(
+                "Words are compared from the left document to the right one: deleted words"
+                " are struck through on the left, inserted words underlined on the right."
+            )
+        )
 
     # Navigation
 
@@ -378,11 +526,20 @@ class DiffView(QWidget):
         button.clicked.connect(action.trigger)
         return button
 
+    def _next_after_cursor(self, starts: list[int]) -> int:
+        """Index of the first of `starts` after the left cursor, or at it if nothing is
+        selected (so a match at the very start is reached from a fresh view)."""
+        position = self._left.editor.textCursor().selectionStart()
+        showing = any(pane.editor.textCursor().hasSelection() for pane in (self._left, self._right))
+        return (bisect_right if showing else bisect_left)(starts, position)
+
     def _set_navigation_enabled(self, enabled: bool) -> None:
         for action in (self.previous_action, self.next_action):
             action.setEnabled(enabled)
         self.previous_button.setEnabled(enabled)
         self.next_button.setEnabled(enabled)
+        self.next_difference_action.setEnabled(enabled and bool(self._edits))
+        self.next_difference_button.setEnabled(enabled and bool(self._edits))
 
     def _select_block(self, k: int) -> None:
         """Select block k in both panes and scroll both so that it sits on the reading line."""
@@ -390,14 +547,20 @@ class DiffView(QWidget):
         first, last = alignment.blocks[k]
         first_match, last_match = alignment.matches[first], alignment.matches[last]
         left, right = alignment.left_spans, alignment.right_spans
-        ranges = (
-            (self._left, self._offsets[0], left, first_match.left, last_match.left),
-            (self._right, self._offsets[1], right, first_match.right, last_match.right),
+        self._select_ranges(
+            (left[first_match.left].start, left[last_match.left].end),
+            (right[first_match.right].start, right[last_match.right].end),
         )
+
+    def _select_ranges(self, left: tuple[int, int], right: tuple[int, int]) -> None:
+        """Select text offsets [start, end) in each pane, scrolled to the reading line."""
         self._syncing = True
         try:
-            for pane, offsets, spans, i, j in ranges:
-                start, end = _to_utf16(offsets, spans[i].start), _to_utf16(offsets, spans[j].end)
+            for pane, offsets, (start, end) in (
+                (self._left, self._offsets[0], left),
+                (self._right, self._offsets[1], right),
+            ):
+                start, end = _to_utf16(offsets, start), _to_utf16(offsets, end)
                 cursor = pane.editor.textCursor()
                 cursor.setPosition(end)
                 cursor.setPosition(start, QTextCursor.MoveMode.KeepAnchor)
@@ -455,32 +618,56 @@ class DiffView(QWidget):
 def _apply_formats(
     document: QTextDocument,
     offsets: np.ndarray | None,
-    spans: tuple[Span, ...],
-    formats: dict[str, QTextCharFormat],
+    runs: list[tuple[int, int, _FormatKey]],
+    formats: dict[_FormatKey, QTextCharFormat],
 ) -> None:
-    """Colour runs of consecutive same-kind spans, in one edit block."""
+    """Merge `formats[key]` into each (start, end, key) run, in order, in one edit block."""
     cursor = QTextCursor(document)
     cursor.beginEditBlock()
-    for start, end, kind in _runs(spans):
+    for start, end, key in runs:
         cursor.setPosition(_to_utf16(offsets, start))
         cursor.setPosition(_to_utf16(offsets, end), QTextCursor.MoveMode.KeepAnchor)
-        cursor.mergeCharFormat(formats[kind])
+        cursor.mergeCharFormat(formats[key])
     cursor.endEditBlock()
 
 
-def _runs(spans: tuple[Span, ...]) -> list[tuple[int, int, str]]:
+def _runs(spans: tuple[Span, ...], matches: tuple[Match, ...]) -> list[tuple[int, int, _FormatKey]]:
     """(start, end, kind) of maximal runs of highlighted spans, so the gaps between
-    sentences of one copied passage are coloured too."""
-    runs: list[tuple[int, int, str]] = []
+    sentences of one copied passage are coloured too. Moved "same" sentences are MOVED."""
+    runs: list[tuple[int, int, _FormatKey]] = []
     previous = UNIQUE
     for span in spans:
-        if span.kind != UNIQUE:
-            if span.kind == previous:
-                runs[-1] = (runs[-1][0], span.end, span.kind)
+        kind = span.kind
+        if kind == SAME and not matches[span.match_id].in_order:
+            kind = MOVED
+        if kind != UNIQUE:
+            if kind == previous:
+                runs[-1] = (runs[-1][0], span.end, kind)
             else:
-                runs.append((span.start, span.end, span.kind))
-        previous = span.kind
+                runs.append((span.start, span.end, kind))
+        previous = kind
     return runs
+
+
+def _edited_words(matches: tuple[Match, ...], *, left: bool) -> list[tuple[int, int, _FormatKey]]:
+    """(start, end, ("word", kind)) of the edited words shown on one side."""
+    runs: list[tuple[int, int, _FormatKey]] = []
+    for match in matches:
+        for edit in match.edits:
+            start, end = edit.left if left else edit.right
+            if start < end:
+                runs.append((start, end, ("word", edit.kind)))
+    return runs
+
+
+def _legend_entry(fmt: QTextCharFormat, label: str) -> str:
+    """`label` as rich text in the background and decoration of `fmt`."""
+    styles = [f"background-color: {fmt.background().color().name()}"]
+    if fmt.fontStrikeOut():
+        styles.append("text-decoration: line-through")
+    elif fmt.fontUnderline():
+        styles.append("text-decoration: underline")
+    return f'<span style="{"; ".join(styles)}">&nbsp;{html.escape(label)}&nbsp;</span>'
 
 
 def _utf16_offsets(text: str) -> np.ndarray | None:
@@ -509,6 +696,30 @@ def _y_at(editor: QTextEdit, position: int, bottom: bool = False) -> float:
     if not line.isValid():
         return top
     return top + line.y() + (line.height() if bottom else 0.0)
+
+
+def _line_rects(editor: QTextEdit, start: int, end: int, visible: QRect) -> list[QRectF]:
+    """Viewport rectangles of the visible parts of lines holding positions [start, end)."""
+    document = editor.document()
+    layout = document.documentLayout()
+    scrolled = QPointF(editor.horizontalScrollBar().value(), editor.verticalScrollBar().value())
+    first = max(start, editor.cursorForPosition(visible.topLeft()).position())
+    rects = []
+    block = document.findBlock(first)
+    while block.isValid() and block.position() < end:
+        origin = layout.blockBoundingRect(block).topLeft() - scrolled
+        if origin.y() > visible.bottom():
+            break
+        lines = block.layout()
+        for k in range(lines.lineCount()):
+            line = lines.lineAt(k)
+            a = max(start - block.position(), line.textStart())
+            b = min(end - block.position(), line.textStart() + line.textLength())
+            if a < b:
+                x1, x2 = line.cursorToX(a)[0], line.cursorToX(b)[0]
+                rects.append(QRectF(origin.x() + x1, origin.y() + line.y(), x2 - x1, line.height()))
+        block = block.next()
+    return rects
 
 
 def _span_y(editor: QTextEdit, offsets: np.ndarray | None, span: Span, bottom: bool) -> float:

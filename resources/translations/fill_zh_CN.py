@@ -95,6 +95,10 @@ ZH = {
     "Share of the document's own text found in any other document (template and common text excluded)":
         "本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）",
     "Text": "文本", "Documents": "文档数", "Times": "次数", "Example": "示例", "%1 files/s": "%1 个文件/秒", "%1 left": "剩余 %1",
+    "Next difference": "下一处改动", "same sentence": "相同的句子", "similar sentence": "相似的句子",
+    "moved sentence": "移动过的句子", "changed words": "改动的词", "inserted words": "插入的词", "deleted words": "删除的词",
+    "Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.":
+        "词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。",
 }  # fmt: skip
 
 tree = ET.parse(sys.argv[1])

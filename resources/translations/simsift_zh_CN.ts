@@ -69,32 +69,72 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff_view.py" line="210" />
+        <location filename="../../app/diff_view.py" line="301" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="211" />
+        <location filename="../../app/diff_view.py" line="302" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="324" />
+        <location filename="../../app/diff_view.py" line="306" />
+        <source>Next difference</source>
+        <translation>下一处改动</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="433" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="322" />
+        <location filename="../../app/diff_view.py" line="499" />
+        <source>same sentence</source>
+        <translation>相同的句子</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="500" />
+        <source>similar sentence</source>
+        <translation>相似的句子</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="501" />
+        <source>moved sentence</source>
+        <translation>移动过的句子</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="502" />
+        <source>changed words</source>
+        <translation>改动的词</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="503" />
+        <source>inserted words</source>
+        <translation>插入的词</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="504" />
+        <source>deleted words</source>
+        <translation>删除的词</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="509" />
+        <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
+        <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="431" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="330" />
+        <location filename="../../app/diff_view.py" line="439" />
         <source>n/a</source>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="331" />
+        <location filename="../../app/diff_view.py" line="440" />
         <source>Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})</source>
         <translation>汉明距离：{d} · 相似度：{sim}（A→B {ab}，B→A {ba}）</translation>
     </message>
@@ -153,17 +193,17 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/documents_view.py" line="203" />
+        <location filename="../../app/documents_view.py" line="204" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="230" />
+        <location filename="../../app/documents_view.py" line="231" />
         <source>compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="236" />
+        <location filename="../../app/documents_view.py" line="237" />
         <source>Similarity index %1: found in %2 other documents</source>
         <translation>相似度指数 %1：见于另外 %2 篇文档</translation>
     </message>

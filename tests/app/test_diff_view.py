@@ -1,15 +1,18 @@
-"""DiffView driven offscreen: texts, highlighted ranges, navigation, scrolling, summary."""
+"""DiffView driven offscreen: texts, highlighted ranges, word marks, legend, navigation,
+scrolling, summary."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from itertools import pairwise
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QPalette, QTextCursor
 
 from app.diff_view import DiffView
-from core.align import display_text, sentence_bounds
+from core.align import CHANGED, DELETED, INSERTED, SAME, display_text, sentence_bounds
 from core.document import FileRecord
 from tests.core.corpus import long_texts
 
@@ -103,11 +106,15 @@ def test_changed_sentence_has_its_own_colour(view, qtbot):
     left = ["The quick brown fox jumps over the lazy dog near the river bank. It was sunny today."]
     right = ["The quick brown fox leaps over the lazy dog near the old river bank. It rained."]
     show_pair(view, qtbot, left, right)
-    (changed_left, changed_right) = highlighted(view.left_editor), highlighted(view.right_editor)
-    assert [(a, b) for a, b, _ in changed_left] == [sentence_bounds(left)[0]]
-    assert [(a, b) for a, b, _ in changed_right] == [sentence_bounds(right)[0]]
+    for editor, paragraphs in ((view.left_editor, left), (view.right_editor, right)):
+        runs = highlighted(editor)
+        # The sentence is highlighted from end to end (its edited words in their own colour).
+        assert (runs[0][0], runs[-1][1]) == sentence_bounds(paragraphs)[0]
+        assert all(a == b for (_, a, _), (b, _, _) in pairwise(runs))
     same_colour = _same_colour(view, qtbot)
-    assert changed_left[0][2] != same_colour
+    assert highlighted(view.left_editor)[0][2] == same_colour
+    show_pair(view, qtbot, left, right)
+    assert highlighted(view.left_editor)[0][2] != same_colour
 
 
 def _same_colour(view, qtbot) -> str:
@@ -142,6 +149,21 @@ def test_next_and_previous_match_select_both_sides(view, qtbot, copied_pair):
     assert selected(view.left_editor) == selected(view.right_editor) == source[2]
     qtbot.mouseClick(view.previous_button, Qt.MouseButton.LeftButton)
     assert selected(view.left_editor) == source[2]
+
+
+def test_next_match_reaches_a_match_at_the_very_start(view, qtbot):
+    left = ["The same opening sentence of both texts. A different ending here."]
+    right = ["The same opening sentence of both texts. Nothing alike afterwards at all."]
+    show_pair(view, qtbot, left, right)
+    view.next_match()
+    assert selected(view.left_editor) == selected(view.right_editor) == sentence_bounds_text(left)
+    view.next_match()  # the only match: the selection stays
+    assert selected(view.left_editor) == sentence_bounds_text(left)
+
+
+def sentence_bounds_text(paragraphs: list[str]) -> str:
+    start, end = sentence_bounds(paragraphs)[0]
+    return display_text(paragraphs)[start:end]
 
 
 def test_navigation_starts_from_the_cursor(view, qtbot, copied_pair):
@@ -235,3 +257,151 @@ def test_offsets_beyond_the_bmp_map_to_qt_positions(view, qtbot):
         found.append(cursor.selectedText())
     assert found == ["Then a copied sentence follows here.", "复制的句子在这里。"]
     assert text == display_text(left)
+
+
+FOX = "The quick brown fox jumps over the lazy dog near the river bank."
+FOX_EDITED = "The quick brown fox leaps over the dog near the old river bank."
+
+
+def char_formats(editor, start: int, end: int) -> set[tuple[str, bool, bool]]:
+    """The distinct (background, struck out, underlined) of characters start..end-1."""
+    cursor = QTextCursor(editor.document())
+    found = set()
+    for position in range(start + 1, end + 1):  # a cursor reports the character before it
+        cursor.setPosition(position)
+        fmt = cursor.charFormat()
+        found.add((fmt.background().color().name(), fmt.fontStrikeOut(), fmt.fontUnderline()))
+    return found
+
+
+def colour_of(view, key) -> str:
+    return view._formats()[key].background().color().name()
+
+
+def test_edited_words_are_marked_in_both_panes(view, qtbot):
+    show_pair(view, qtbot, [FOX], [FOX_EDITED])
+    left, right = view.left_editor, view.right_editor
+    changed_word = colour_of(view, ("word", CHANGED))
+    sentence = colour_of(view, CHANGED)
+
+    def marks(editor, text, word):
+        start = text.index(word)
+        return char_formats(editor, start, start + len(word))
+
+    assert marks(left, FOX, "jumps") == {(changed_word, False, False)}
+    assert marks(left, FOX, "lazy") == {(colour_of(view, ("word", DELETED)), True, False)}
+    assert marks(left, FOX, "over the") == {(sentence, False, False)}
+    assert marks(right, FOX_EDITED, "leaps") == {(changed_word, False, False)}
+    assert marks(right, FOX_EDITED, "old") == {(colour_of(view, ("word", INSERTED)), False, True)}
+    assert marks(right, FOX_EDITED, " river bank.") == {(sentence, False, False)}
+    # Nothing else is marked: the runs of highlighted characters are exactly these.
+    assert [FOX[a:b] for a, b, _ in highlighted(left)] == [
+        "The quick brown fox ", "jumps", " over the ", "lazy", " dog near the river bank."
+    ]  # fmt: skip
+    assert [FOX_EDITED[a:b] for a, b, _ in highlighted(right)] == [
+        "The quick brown fox ", "leaps", " over the dog near the ", "old", " river bank."
+    ]  # fmt: skip
+
+
+def test_chinese_edited_words_are_marked_at_character_positions(view, qtbot):
+    left = ["春天来了，公园里的花都开了。", "这座城市的地铁系统非常发达，每天运送数百万乘客。"]
+    right = ["春天来了，公园里的花都开了。", "这座城市的地铁系统非常发达，每天运送上百万乘客。"]
+    show_pair(view, qtbot, left, right)
+    changed_word = colour_of(view, ("word", CHANGED))
+    for editor, paragraphs, word in (
+        (view.left_editor, left, "数百万"),
+        (view.right_editor, right, "上百万"),
+    ):
+        text = display_text(paragraphs)
+        start = text.index(word)
+        assert char_formats(editor, start, start + 3) == {(changed_word, False, False)}
+        assert changed_word not in {c for c, *_ in char_formats(editor, 0, start)}
+        assert changed_word not in {c for c, *_ in char_formats(editor, start + 3, len(text))}
+
+
+def test_punctuation_and_case_alone_mark_no_words(view, qtbot):
+    show_pair(
+        view, qtbot, [FOX], ["the quick, brown fox jumps over the LAZY dog – near the river bank!"]
+    )
+    assert {colour for *_, colour in highlighted(view.right_editor)} == {colour_of(view, SAME)}
+    assert view.alignment.matches[0].edits == ()
+    assert not view.next_difference_button.isEnabled()
+
+
+def test_legend_names_each_colour_in_the_panes_colours(view, qtbot):
+    assert view.legend_label.isVisible()
+    legend = view.legend_label.text()
+    for label in (
+        "same sentence",
+        "similar sentence",
+        "moved sentence",
+        "changed words",
+        "inserted words",
+        "deleted words",
+    ):
+        assert label in legend
+    show_pair(view, qtbot, [FOX], [FOX_EDITED])
+    for *_, colour in highlighted(view.left_editor) + highlighted(view.right_editor):
+        assert colour in legend
+    assert "line-through" in legend and "underline" in legend
+
+
+def test_moved_sentences_have_their_own_colour(view, qtbot):
+    first = "This first sentence was moved to the end of the copy."
+    rest = ["Then comes the second sentence here.", "And the third one is here too."]
+    show_pair(view, qtbot, [first, *rest], [*rest, first])
+    runs = highlighted(view.left_editor)
+    assert runs[0] == (0, len(first), colour_of(view, "moved"))
+    assert runs[1][2] == colour_of(view, SAME)
+
+
+def test_next_difference_reaches_the_first_word(view, qtbot):
+    show_pair(
+        view, qtbot, [FOX], ["A quick brown fox jumps over the lazy dog near the river bank."]
+    )
+    view.next_difference()
+    assert (selected(view.left_editor), selected(view.right_editor)) == ("The", "A")
+
+
+def test_next_difference_selects_the_edited_words_in_both_panes(view, qtbot):
+    show_pair(
+        view,
+        qtbot,
+        ["Nothing to see in this one at all.", FOX],
+        ["Nothing to see in this one at all.", FOX_EDITED],
+    )
+    assert view.next_difference_button.isEnabled()
+    qtbot.mouseClick(view.next_difference_button, Qt.MouseButton.LeftButton)
+    assert (selected(view.left_editor), selected(view.right_editor)) == ("jumps", "leaps")
+    view.left_editor.setFocus()
+    qtbot.keyClick(view.left_editor, Qt.Key.Key_F8)
+    assert (selected(view.left_editor), selected(view.right_editor)) == ("lazy", "")
+    qtbot.keyClick(view.left_editor, Qt.Key.Key_F8)
+    assert (selected(view.left_editor), selected(view.right_editor)) == ("", "old")
+    qtbot.keyClick(view.left_editor, Qt.Key.Key_F8)  # the last one: the selection stays
+    assert selected(view.right_editor) == "old"
+
+
+def test_a_selected_match_keeps_its_colours_visible(view, qtbot):
+    sentence = "Exactly the same sentence in both documents, long enough to select."
+    show_pair(
+        view, qtbot, ["A unique opening line.", sentence], ["Something else first.", sentence]
+    )
+    view.next_match()
+    editor = view.left_editor
+    assert selected(editor) == sentence
+    inside = len("A unique opening line.\n\nExactly the same")
+    rect = editor.cursorRect(_cursor_at(editor, inside))
+    image = editor.viewport().grab().toImage()
+    row = [image.pixelColor(x, rect.center().y()) for x in range(rect.x(), rect.x() + 200)]
+    background = Counter(c.name() for c in row).most_common(1)[0][0]
+    same = QColor(colour_of(view, SAME))
+    # Laid over the orange of a "same" sentence, not painted instead of it.
+    assert QColor(background).red() > QColor(background).blue()
+    assert abs(QColor(background).red() - same.red()) < 60
+
+
+def _cursor_at(editor, position: int) -> QTextCursor:
+    cursor = QTextCursor(editor.document())
+    cursor.setPosition(position)
+    return cursor
