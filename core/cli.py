@@ -39,6 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     defaults = PassageOptions()
     s.add_argument(
+        "--partial-tokens",
+        type=int,
+        default=defaults.partial_min_tokens,
+        metavar="N",
+        help="also report a pair as partial when N words of either document are found in "
+        f"the other, whatever the share (0: share only; default {defaults.partial_min_tokens})",
+    )
+    s.add_argument(
         "--common-docs",
         type=int,
         default=defaults.common_max_docs,
@@ -88,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--k must be between 0 and {MAX_K}, not {args.k}")
     if not 0.0 <= args.partial_threshold <= 1.0:
         parser.error(f"--partial-threshold must be between 0 and 1, not {args.partial_threshold}")
+    if args.partial_tokens < 0:
+        parser.error(f"--partial-tokens must be 0 or more, not {args.partial_tokens}")
     if args.common_docs < 2:
         parser.error(f"--common-docs must be at least 2, not {args.common_docs}")
     if not 0.0 <= args.common_share <= 1.0:
@@ -116,6 +126,7 @@ def run_scan(args: argparse.Namespace) -> int:
         k_max=args.k,
         passages=PassageOptions(
             partial_threshold=args.partial_threshold,
+            partial_min_tokens=args.partial_tokens,
             common_max_docs=args.common_docs,
             common_share=args.common_share,
         ),
@@ -192,7 +203,12 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
         )
         + f" in {len(clusters)} clusters",
         f"{len(result.partial_pairs())} partial pairs (containment >= "
-        f"{result.options.passages.partial_threshold:.0%})",
+        f"{result.options.passages.partial_threshold:.0%}"
+        + (
+            f" or {result.options.passages.partial_min_tokens} matched words)"
+            if result.options.passages.partial_min_tokens
+            else ")"
+        ),
         f"{len(result.passages.common_text)} common passages (found in more than "
         f"{result.options.passages.common_max_docs} documents or "
         f"{result.options.passages.common_share:.0%} of them; left out of partial copying)",

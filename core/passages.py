@@ -71,7 +71,10 @@ class PassageOptions:
         common_max_docs: so is a passage found in more than this many documents, however
             many there are (MOSS's `-m`, Dolos's maximum fingerprint share): licences and
             boilerplate in an archive, a prompt shared by a group of essays.
-        partial_threshold: a pair is partial when either containment reaches this.
+        partial_threshold: a pair is partial when either containment reaches this ...
+        partial_min_tokens: ... or when this many of either document's own tokens are
+            matched in the other (0: by share only), so a source making up 15% of a
+            long essay is reported although its share is under the threshold.
     """
 
     min_tokens: int = 60
@@ -84,6 +87,7 @@ class PassageOptions:
     common_min_docs: int = 5
     common_max_docs: int = 10
     partial_threshold: float = 0.2
+    partial_min_tokens: int = 100  # chosen on bench/quality (bench/quality/partial_sweep.py)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_tokens <= self.max_tokens:
@@ -102,6 +106,8 @@ class PassageOptions:
             raise ValueError(f"common_share must be between 0 and 1, not {self.common_share}")
         if self.common_max_docs < 2:
             raise ValueError(f"common_max_docs must be at least 2, not {self.common_max_docs}")
+        if self.partial_min_tokens < 0:
+            raise ValueError(f"partial_min_tokens must be >= 0, not {self.partial_min_tokens}")
         if not 0.0 <= self.partial_threshold <= 1.0:
             raise ValueError(
                 f"partial_threshold must be between 0 and 1, not {self.partial_threshold}"
@@ -441,9 +447,13 @@ class PairOverlaps:
     def subset(self, keep: np.ndarray) -> PairOverlaps:
         return PairOverlaps(*(getattr(self, f)[keep] for f in self.__slots__))
 
-    def at_least(self, threshold: float) -> PairOverlaps:
-        """The pairs whose larger containment is at least `threshold`."""
-        return self.subset(np.maximum(self.containment_lr, self.containment_rl) >= threshold)
+    def at_least(self, threshold: float, min_tokens: int = 0) -> PairOverlaps:
+        """The pairs whose larger containment is at least `threshold`, or (when
+        `min_tokens` > 0) with at least `min_tokens` matched tokens on either side."""
+        keep = np.maximum(self.containment_lr, self.containment_rl) >= threshold
+        if min_tokens > 0:
+            keep |= np.maximum(self.matched_left, self.matched_right) >= min_tokens
+        return self.subset(keep)
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,9 +513,10 @@ class PassageResult:
 
     def partial(self, threshold: float | None = None) -> PairOverlaps:
         """Pairs whose larger containment reaches `threshold` (default: the options')."""
-        return self.overlaps.at_least(
-            self.options.partial_threshold if threshold is None else threshold
-        )
+        if threshold is not None:  # an explicit share: the table's threshold, as asked
+            return self.overlaps.at_least(threshold)
+        options = self.options
+        return self.overlaps.at_least(options.partial_threshold, options.partial_min_tokens)
 
     def overlap(self, a: int, b: int) -> tuple[float, float, float]:
         """(containment of a in b, of b in a, similarity) of any two documents."""

@@ -31,7 +31,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -53,6 +53,7 @@ SIZES = {"small": 1, "large": 10}
 # Units per scale step: families of each relation, template groups x members, standalones.
 PLAN = {"exact": 16, "format": 20, "repost": 16, "edit": 24, "partial": 24, "standalone": 40}
 TEMPLATE_GROUPS, TEMPLATE_MEMBERS = 5, 6
+COLLAGES = 8  # per scale step; made after the others, so their documents stay the same
 PLAIN_FORMATS = ("txt", "html", "docx")
 
 
@@ -227,6 +228,49 @@ def add_partial(corpus: Corpus, pool: Pool, rng: random.Random) -> None:
     corpus.links.append((fam_source, fam_copy))
 
 
+def add_collage(corpus: Corpus, pool: Pool, rng: random.Random) -> None:
+    """An essay stitched from runs of three sources (10-25% of it each) around its own text.
+
+    Each source is a long document (three base texts), so the run is a small share of the
+    source too: neither direction reaches the partial-copy threshold, as with a student
+    taking a few paragraphs from each of three long web articles.
+    """
+    host = pool.take()
+    sources = [_long_document(pool, host.lang) for _ in range(3)]
+    own = list(host.paragraphs)
+    own_chars = sum(map(len, own))
+    runs = []
+    for source in sources:
+        want = rng.uniform(0.1, 0.25) * own_chars * 1.6  # own text is about 60% at the end
+        run, size, start = [], 0, rng.randrange(len(source.paragraphs))
+        for p in source.paragraphs[start:] + source.paragraphs[:start]:
+            if size >= want:
+                break
+            run.append(p)
+            size += len(p)
+        runs.append(run)
+    paragraphs = list(own)
+    for run in runs:
+        at = rng.randint(0, len(paragraphs))
+        paragraphs[at:at] = run
+    fam_copy = corpus.new_family()
+    text = Text(host.title, tuple(paragraphs))
+    collage = corpus.add(_entry(host, rng.choice(PLAIN_FORMATS), fam_copy, "collage", text))
+    total = sum(map(len, paragraphs))
+    for source, run in zip(sources, runs, strict=True):
+        fam_source = corpus.new_family()
+        original = corpus.add(_entry(source, rng.choice(PLAIN_FORMATS), fam_source, "original"))
+        share = round(sum(map(len, run)) / total, 3)
+        corpus.pairs.append((original, collage, "collage", {"share_of_copy": share}))
+        corpus.links.append((fam_source, fam_copy))
+
+
+def _long_document(pool: Pool, lang: str) -> BaseDoc:
+    parts = [pool.take(lang) for _ in range(3)]
+    paragraphs = tuple(p for part in parts for p in part.paragraphs)
+    return replace(parts[0], paragraphs=paragraphs)
+
+
 def add_template_group(corpus: Corpus, pool: Pool, rng: random.Random, number: int) -> None:
     """Essays sharing an assignment title and prompt (2 paragraphs), otherwise different."""
     prompt = pool.take()
@@ -274,6 +318,10 @@ def build(seed: int, scale: int, pdf: bool) -> Corpus:
                 makers[kind]()
     for number in range(TEMPLATE_GROUPS * scale):
         add_template_group(corpus, pool, rng, number)
+    for _ in range(COLLAGES * scale):
+        if pool.left() < 40:  # keep text for the standalone documents
+            break
+        add_collage(corpus, pool, rng)
     for _ in range(min(PLAN["standalone"] * scale, pool.left())):  # as far as text lasts
         makers["standalone"]()
     return corpus

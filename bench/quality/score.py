@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-POSITIVE_KINDS = ("exact", "format", "repost", "edit", "partial")
+POSITIVE_KINDS = ("exact", "format", "repost", "edit", "partial", "collage")
 DUPLICATE_KINDS = ("exact", "format", "repost", "edit")  # whole-document near-duplicates
 NEGATIVE_KINDS = ("topic", "template", "other")
 

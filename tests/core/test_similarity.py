@@ -81,3 +81,20 @@ def test_documents_csv_lists_the_collage_first(collage, tmp_path):
     assert 0.3 < float(rows[0]["similarity_index"]) < 0.5 and rows[0]["sources"] == "3"
     assert Path(rows[0]["largest_source"]).stem == "source0"
     assert "unrelated" not in {Path(r["path"]).stem for r in rows}
+
+
+def test_a_source_under_the_share_threshold_is_partial_by_its_matched_words(collage):
+    from dataclasses import replace
+
+    result, doc = collage
+    essay, source0 = doc["essay"], doc["source0"]
+    share_only = replace(result.passages.options, partial_min_tokens=0)
+    by_share = replace(result.passages, options=share_only).partial()
+    assert essay not in {*by_share.left.tolist(), *by_share.right.tolist()}
+    assert result.passages.options.partial_min_tokens == 100  # the default
+    by_words = result.passages.partial()
+    pairs = {
+        frozenset(p) for p in zip(by_words.left.tolist(), by_words.right.tolist(), strict=True)
+    }
+    assert frozenset({essay, source0}) in pairs  # 149 matched words: reported
+    assert frozenset({essay, doc["source2"]}) not in pairs  # 96 matched words: not
