@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTextEdit,
     QVBoxLayout,
@@ -177,6 +178,7 @@ class _Pane(QWidget):
         for label in (self.name, self.details):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            _never_widen(label)
         self.editor = _Editor()
         self._watch(self.editor.document())
         layout = QVBoxLayout(self)
@@ -190,6 +192,7 @@ class _Pane(QWidget):
         self.name.setText(path.name)
         parts = [str(path.parent), record.format.upper(), record.title]
         self.details.setText(" · ".join(part for part in parts if part))
+        self.details.setToolTip(self.details.text())
         self.name.setToolTip(str(path))
         self.set_document(self.new_document(display_text(record.paragraphs)))
 
@@ -277,6 +280,8 @@ class DiffView(QWidget):
         self.next_difference_button = self._button_for(self.next_difference_action)
         self.legend_label = QLabel()
         self.legend_label.setTextFormat(Qt.TextFormat.RichText)
+        self.legend_label.setWordWrap(True)
+        _never_widen(self.summary_label)
 
         bar = QHBoxLayout()
         bar.addWidget(self.summary_label, 1)
@@ -738,3 +743,9 @@ def _blend(base: QColor, tint: QColor, strength: float) -> QColor:
         round(base.green() + (tint.green() - base.green()) * strength),
         round(base.blue() + (tint.blue() - base.blue()) * strength),
     )
+
+
+def _never_widen(label: QLabel) -> None:
+    """Let a label be cut at the pane's width instead of widening the window to fit a long
+    path or title (the window once grew past the screen); the tooltip shows it whole."""
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

@@ -143,3 +143,21 @@ def test_a_damaged_catalog_replaced_at_start_up_is_told_in_the_window(qtbot, set
         qtbot.addWidget(window)
         assert window.statusBar().currentMessage() == catalog.recovery.message
         window.controller.shutdown()
+
+
+def test_long_paths_and_titles_never_widen_the_window(qtbot, window, corpus):
+    from core.document import FileRecord
+
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    width = window.width()
+    long = "/" + "/".join(["a folder with a very long name"] * 12)
+    a = FileRecord(long + "/essay.txt", 10, 0, "ok", format="txt", title="T" * 400,
+                   paragraphs=("Some text here.",))  # fmt: skip
+    b = FileRecord(long + "/copy.txt", 10, 0, "ok", format="txt", title="U" * 400,
+                   paragraphs=("Some text here.",))  # fmt: skip
+    window.diff_view.set_pair(a, b, 0)
+    qtbot.wait(50)
+    assert window.width() == width
+    assert window.minimumSizeHint().width() < 1280
