@@ -305,7 +305,7 @@ def scan(
         cancel: set it to stop; raises `Cancelled`. Files already read stay in the catalog.
     """
     cancel = cancel or CancelToken()
-    guarded = GuardedCatalog(catalog)
+    guarded = _GuardedCatalog(catalog)
     found, left_out = _find_files(options, progress, cancel)
     records, reused = _read_files(found, options, guarded, progress, cancel)
     records += left_out
@@ -346,7 +346,7 @@ def _garbled(record: FileRecord) -> bool:
     return record.ok and is_garbled(record.warning)
 
 
-class GuardedCatalog:
+class _GuardedCatalog:
     """The scan's use of the catalog: a catalog that fails (a full disk, a lock held too
     long) is dropped for the rest of the scan with a notice, and the scan goes on."""
 
