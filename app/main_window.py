@@ -737,11 +737,8 @@ class MainWindow(QMainWindow):
         for doc, path in zip(docs, paths, strict=True):
             if path in moved_set:
                 self._removed[doc] = True
-        self.result = without_files(self.result, self._removed)
-        self.documents_panel.set_result(self.result)
         self.model.set_checked(set())
-        self.show_clusters(self.params.k())
-        self._update_actions()
+        self._show_without(self.result, self._removed)
         self.statusBar().showMessage(
             self._count_text(
                 len(moved),
@@ -751,9 +748,7 @@ class MainWindow(QMainWindow):
             + (" " + self.tr("Edit ▸ Undo puts them back.") if self._can_undo_trash() else ""),
             10000,
         )
-        if failed:
-            details = "\n".join(f"{p}: {reason}" for p, reason in failed[:20])
-            QMessageBox.warning(self, self.tr("Some files were not moved"), details)
+        self._warn_about(failed, self.tr("Some files were not moved"))
 
     def undo_trash(self) -> None:
         """Put the files of the last move to the trash back, and them back in the results."""
@@ -766,10 +761,7 @@ class MainWindow(QMainWindow):
         for doc, record in enumerate(result.documents):
             if record.path in gone:
                 removed[doc] = True
-        self.result, self._removed = without_files(result, removed), removed
-        self.documents_panel.set_result(self.result)
-        self.show_clusters(self.params.k())
-        self._update_actions()
+        self._show_without(result, removed)
         self.statusBar().showMessage(
             self._count_text(
                 len(restored),
@@ -778,9 +770,19 @@ class MainWindow(QMainWindow):
             ),
             10000,
         )
+        self._warn_about(failed, self.tr("Some files were not put back"))
+
+    def _show_without(self, result: ScanResult, removed: np.ndarray) -> None:
+        """Show `result` without the documents flagged in `removed` (trashed files)."""
+        self.result, self._removed = without_files(result, removed), removed
+        self.documents_panel.set_result(self.result)
+        self.show_clusters(self.params.k())
+        self._update_actions()
+
+    def _warn_about(self, failed: list[tuple[str, str]], title: str) -> None:
         if failed:
-            details = "\n".join(f"{p}: {reason}" for p, reason in failed[:20])
-            QMessageBox.warning(self, self.tr("Some files were not put back"), details)
+            details = "\n".join(f"{readable(p)}: {reason}" for p, reason in failed[:20])
+            QMessageBox.warning(self, title, details)
 
     def _can_undo_trash(self) -> bool:
         return self._last_trash is not None and any(i.entry for i in self._last_trash[0])
