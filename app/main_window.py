@@ -552,9 +552,13 @@ class MainWindow(QMainWindow):
             self.summary.setText(self.tr("Drop folders on the list at the left, then press Scan."))
             return
         clusters = self.model.clusters
+        found = (
+            self.tr("1 cluster with %2 files among %3 documents (k = %4).")
+            if len(clusters) == 1
+            else self.tr("%1 clusters with %2 files among %3 documents (k = %4).")
+        )
         self.summary.setText(
-            self.tr("%1 clusters with %2 files among %3 documents (k = %4).")
-            .replace("%1", f"{len(clusters):,}")
+            found.replace("%1", f"{len(clusters):,}")
             .replace("%2", f"{len(clusters.doc):,}")
             .replace("%3", f"{len(self.result.documents):,}")
             .replace("%4", str(clusters.k))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import os
-import tempfile
+import secrets
 import time
 from pathlib import Path
 
@@ -68,16 +68,17 @@ def render_html_report(
 def write_html_report(
     result: ScanResult, clusters: Clusters, path: Path, title: str = "SimSift report"
 ) -> Path:
-    """Write the report to `path` atomically (temporary file, then rename)."""
+    """Write the report to `path` atomically (temporary file, then rename), with the
+    user's umask; file names that are not UTF-8 show their odd bytes as "?"."""
     text = render_html_report(result, clusters, title)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with open(tmp, "x", encoding="utf-8", errors="replace") as f:  # "x": never overwrite
             f.write(text)
         os.replace(tmp, path)
     except BaseException:
-        os.unlink(tmp)
+        tmp.unlink(missing_ok=True)
         raise
     return path
 

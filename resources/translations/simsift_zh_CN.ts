@@ -69,72 +69,72 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff_view.py" line="301" />
+        <location filename="../../app/diff_view.py" line="306" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="302" />
+        <location filename="../../app/diff_view.py" line="307" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="306" />
+        <location filename="../../app/diff_view.py" line="311" />
         <source>Next difference</source>
         <translation>下一处改动</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="433" />
+        <location filename="../../app/diff_view.py" line="438" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="499" />
+        <location filename="../../app/diff_view.py" line="504" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="500" />
+        <location filename="../../app/diff_view.py" line="505" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="501" />
+        <location filename="../../app/diff_view.py" line="506" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="502" />
+        <location filename="../../app/diff_view.py" line="507" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="503" />
+        <location filename="../../app/diff_view.py" line="508" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="504" />
+        <location filename="../../app/diff_view.py" line="509" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="509" />
+        <location filename="../../app/diff_view.py" line="514" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="431" />
+        <location filename="../../app/diff_view.py" line="436" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="439" />
+        <location filename="../../app/diff_view.py" line="444" />
         <source>n/a</source>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="440" />
+        <location filename="../../app/diff_view.py" line="445" />
         <source>Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})</source>
         <translation>汉明距离：{d} · 相似度：{sim}（A→B {ab}，B→A {ba}）</translation>
     </message>
@@ -437,7 +437,7 @@
     </message>
     <message>
         <location filename="../../app/main_window.py" line="333" />
-        <location filename="../../app/main_window.py" line="868" />
+        <location filename="../../app/main_window.py" line="874" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
@@ -483,117 +483,122 @@
     </message>
     <message>
         <location filename="../../app/main_window.py" line="556" />
+        <source>1 cluster with %2 files among %3 documents (k = %4).</source>
+        <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="558" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="574" />
+        <location filename="../../app/main_window.py" line="578" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="692" />
+        <location filename="../../app/main_window.py" line="696" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="696" />
+        <location filename="../../app/main_window.py" line="700" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="700" />
+        <location filename="../../app/main_window.py" line="704" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="702" />
+        <location filename="../../app/main_window.py" line="706" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="705" />
+        <location filename="../../app/main_window.py" line="709" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="708" />
+        <location filename="../../app/main_window.py" line="712" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="721" />
+        <location filename="../../app/main_window.py" line="725" />
         <source>%1 files farther than k from their cluster's reference were not marked.</source>
         <translation>%1 个与本组参考文件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="748" />
+        <location filename="../../app/main_window.py" line="749" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="749" />
+        <location filename="../../app/main_window.py" line="750" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="751" />
+        <location filename="../../app/main_window.py" line="752" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="756" />
+        <location filename="../../app/main_window.py" line="755" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="776" />
+        <location filename="../../app/main_window.py" line="772" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="777" />
+        <location filename="../../app/main_window.py" line="773" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="783" />
+        <location filename="../../app/main_window.py" line="777" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="796" />
+        <location filename="../../app/main_window.py" line="802" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="804" />
+        <location filename="../../app/main_window.py" line="810" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="807" />
-        <location filename="../../app/main_window.py" line="825" />
+        <location filename="../../app/main_window.py" line="813" />
+        <location filename="../../app/main_window.py" line="831" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="816" />
+        <location filename="../../app/main_window.py" line="822" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="818" />
+        <location filename="../../app/main_window.py" line="824" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="869" />
+        <location filename="../../app/main_window.py" line="875" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="950" />
+        <location filename="../../app/main_window.py" line="956" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
     </message>

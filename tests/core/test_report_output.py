@@ -102,3 +102,16 @@ def test_report_files_get_the_users_umask(tmp_path, result, umask):
     finally:
         os.umask(old)
     assert {f.stat().st_mode & 0o777 for f in files} == {0o666 & ~umask}
+
+
+def test_html_report_gets_the_umask_and_survives_odd_names(tmp_path, result):
+    from core.html_report import write_html_report
+
+    old = os.umask(0o022)
+    try:
+        path = write_html_report(result, result.clusters(8), tmp_path / "report.html")
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o644
+    assert "b_??.txt" in path.read_text(encoding="utf-8")  # the odd name, not a crash
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary left
