@@ -512,11 +512,15 @@ class MainWindow(QMainWindow):
         self.result_shown.emit()
 
     def _show_partials(self) -> None:
-        """Fill the partial-copies tab from the current result."""
+        """Fill the partial-copies tab from the current result: the pairs Clusters does not
+        already show (whole copies within k are there; listing them again buried the
+        partial copies under thousands of 100% rows)."""
         result = self.result
         pairs = result.partial_pairs()
         fps = result.fingerprints
         distance = np.bitwise_count(fps[pairs.left] ^ fps[pairs.right]).astype(np.int64)
+        beyond_k = distance > self.model.clusters.k
+        pairs, distance = pairs.subset(beyond_k), distance[beyond_k]
         self.partial_model.set_pairs(
             result.documents,
             pairs.left,
@@ -531,6 +535,9 @@ class MainWindow(QMainWindow):
     def _update_partial_tab_text(self) -> None:
         self.tabs.setTabText(
             2, self.tr("Partial copies (%1)").replace("%1", str(self.partial_model.rowCount()))
+        )
+        self.tabs.setTabToolTip(
+            2, self.tr("Pairs sharing passages that Clusters does not already show (beyond k)")
         )
 
     def _on_partial_selection(self, *_args) -> None:

@@ -82,7 +82,7 @@ ZH = {
     "Show extracted text…": "显示提取的文本…", "Show extracted text": "显示提取的文本",
     "Extracted text — %1": "提取的文本 — %1",
     "Read as %1 · %2 paragraphs · %3 characters · %4 words": "按 %1 读取 · %2 段 · %3 个字符 · %4 个词",
-    "Warning: %1": "警告：%1", "Export failed": "导出失败", "Not remembered": "未能记住", "1 cluster with %2 files among %3 documents (k = %4).": "%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。", "Garbled, not compared": "乱码，未比较", "Undo move to trash": "撤销移到回收站",
+    "Warning: %1": "警告：%1", "Export failed": "导出失败", "Not remembered": "未能记住", "Pairs sharing passages that Clusters does not already show (beyond k)": "共享段落、且未在重复组中显示的文档对（距离超过 k）", "1 cluster with %2 files among %3 documents (k = %4).": "%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。", "Garbled, not compared": "乱码，未比较", "Undo move to trash": "撤销移到回收站",
     "Edit ▸ Undo puts them back.": "可用“编辑 ▸ 撤销”放回。", "Put 1 file back from the trash.": "已从回收站放回 1 个文件。",
     "Put %1 files back from the trash.": "已从回收站放回 %1 个文件。", "Some files were not put back": "部分文件未能放回", "… and %1 more": "……以及另外 %1 个",
     "%1 files farther than k from their cluster's reference were not marked.":

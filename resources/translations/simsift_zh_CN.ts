@@ -437,7 +437,7 @@
     </message>
     <message>
         <location filename="../../app/main_window.py" line="333" />
-        <location filename="../../app/main_window.py" line="874" />
+        <location filename="../../app/main_window.py" line="881" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
@@ -472,133 +472,138 @@
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="533" />
+        <location filename="../../app/main_window.py" line="537" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="552" />
+        <location filename="../../app/main_window.py" line="540" />
+        <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
+        <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="559" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="556" />
+        <location filename="../../app/main_window.py" line="563" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="558" />
+        <location filename="../../app/main_window.py" line="565" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="578" />
+        <location filename="../../app/main_window.py" line="585" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="696" />
+        <location filename="../../app/main_window.py" line="703" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="700" />
+        <location filename="../../app/main_window.py" line="707" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="704" />
+        <location filename="../../app/main_window.py" line="711" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="706" />
+        <location filename="../../app/main_window.py" line="713" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="709" />
+        <location filename="../../app/main_window.py" line="716" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="712" />
+        <location filename="../../app/main_window.py" line="719" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="725" />
+        <location filename="../../app/main_window.py" line="732" />
         <source>%1 files farther than k from their cluster's reference were not marked.</source>
         <translation>%1 个与本组参考文件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="749" />
+        <location filename="../../app/main_window.py" line="756" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="750" />
+        <location filename="../../app/main_window.py" line="757" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="752" />
+        <location filename="../../app/main_window.py" line="759" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="755" />
+        <location filename="../../app/main_window.py" line="762" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="772" />
+        <location filename="../../app/main_window.py" line="779" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="773" />
+        <location filename="../../app/main_window.py" line="780" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="777" />
+        <location filename="../../app/main_window.py" line="784" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="802" />
+        <location filename="../../app/main_window.py" line="809" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="810" />
+        <location filename="../../app/main_window.py" line="817" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="813" />
-        <location filename="../../app/main_window.py" line="831" />
+        <location filename="../../app/main_window.py" line="820" />
+        <location filename="../../app/main_window.py" line="838" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="822" />
+        <location filename="../../app/main_window.py" line="829" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="824" />
+        <location filename="../../app/main_window.py" line="831" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="875" />
+        <location filename="../../app/main_window.py" line="882" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="956" />
+        <location filename="../../app/main_window.py" line="963" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
     </message>

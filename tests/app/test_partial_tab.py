@@ -165,3 +165,25 @@ def test_not_a_duplicate_on_a_partial_copy_is_remembered(qtbot, window, tmp_path
     assert frozenset({str(path_a), str(path_b)}) in catalog.ignored_pairs()
     scan_and_wait(qtbot, window)
     assert window.partial_model.rowCount() == 0
+
+
+def test_whole_copies_already_in_clusters_are_not_listed_again(qtbot, window, tmp_path):
+    import shutil
+
+    path_a, path_b = write_partial_copy(tmp_path / "essays")
+    shutil.copy(path_b, tmp_path / "essays" / "source_b copy.txt")  # a whole copy: a cluster
+    window.folders.add_paths([str(tmp_path / "essays")])
+    scan_and_wait(qtbot, window)
+    documents = window.result.documents
+    whole = {str(path_b), str(tmp_path / "essays" / "source_b copy.txt")}
+    assert any(  # the engine still finds the whole copy's shared passages ...
+        {documents[a].path, documents[b].path} == whole
+        for a, b in zip(
+            *(window.result.partial_pairs().left, window.result.partial_pairs().right), strict=True
+        )
+    )
+    listed = [window.partial_proxy.data(window.partial_proxy.index(r, 0), PairRole)
+              for r in range(window.partial_proxy.rowCount())]  # fmt: skip
+    assert all({documents[a].path, documents[b].path} != whole for a, b in listed)  # ... not here
+    assert {str(path_a)} <= {documents[d].path for pair in listed for d in pair}
+    assert window.tabs.tabText(2) == f"Partial copies ({len(listed)})"
