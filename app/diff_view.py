@@ -61,6 +61,7 @@ from core.align import (
     display_text,
 )
 from core.document import FileRecord
+from core.evidence import PairEvidence, TermRarity
 from core.progress import Cancelled, CancelToken
 
 MOVED = "moved"  # display kind of "same" sentences found at another place
@@ -88,7 +89,7 @@ _running: set[_AlignTask] = set()
 class _AlignSignals(QObject):
     """Signals of an alignment task (a QRunnable is not a QObject)."""
 
-    finished = Signal(int, object)  # request id, Alignment
+    finished = Signal(int, object, object)  # request id, Alignment, rarest shared terms
     failed = Signal(int, str)  # request id, message
 
 
@@ -98,8 +99,9 @@ class _AlignTask(QRunnable):
     def __init__(
         self,
         request: int,
-        left: tuple[str, ...],
-        right: tuple[str, ...],
+        left: FileRecord,
+        right: FileRecord,
+        rarity: TermRarity | None,
         cancel: CancelToken,
         signals: _AlignSignals,
     ) -> None:
@@ -107,18 +109,24 @@ class _AlignTask(QRunnable):
         self.request = request
         self.left = left
         self.right = right
+        self.rarity = rarity
         self.cancel = cancel
         self.signals = signals
 
     def run(self) -> None:
         try:
-            result = align(self.left, self.right, cancel=self.cancel)
+            result = align(self.left.paragraphs, self.right.paragraphs, cancel=self.cancel)
+            terms = (
+                self.rarity.rarest_shared(self.left, self.right, cancel=self.cancel)
+                if self.rarity is not None
+                else []
+            )
         except Cancelled:
             return
         except Exception as error:  # shown in the summary instead of killing the pool thread
             self.signals.failed.emit(self.request, str(error))
         else:
-            self.signals.finished.emit(self.request, result)
+            self.signals.finished.emit(self.request, result, terms)
         finally:
             _running.discard(self)
 
@@ -246,7 +254,8 @@ class DiffView(QWidget):
         super().__init__(parent)
         self._request = 0
         self._cancel: CancelToken | None = None  # of the pending alignment
-        self._distance: int | None = None
+        self._evidence: PairEvidence | None = None
+        self._terms: list[tuple[str, int]] = []
         self._alignment: Alignment | None = None
         self._block_starts: list[int] = []  # left offset of each navigation block
         self._edits: list[WordEdit] = []  # every word edit, by left offset
@@ -332,10 +341,20 @@ class DiffView(QWidget):
         """The alignment shown, or None while aligning or when empty."""
         return self._alignment
 
-    def set_pair(self, left: FileRecord, right: FileRecord, distance: int | None) -> None:
-        """Show `left` and `right` now and align them in the background."""
+    def set_pair(
+        self,
+        left: FileRecord,
+        right: FileRecord,
+        evidence: PairEvidence | None = None,
+        rarity: TermRarity | None = None,
+    ) -> None:
+        """Show `left` and `right` now and align them in the background.
+
+        `evidence` (the scan's measures for the pair) heads the summary; with `rarity`,
+        the rarest words both use are found in the background too.
+        """
         self._reset()
-        self._distance = distance
+        self._evidence = evidence
         self._left.show_record(left)
         self._right.show_record(right)
         # Signals are created here so that they live in (and report to) the GUI thread.
@@ -344,7 +363,7 @@ class DiffView(QWidget):
         signals.failed.connect(self._on_failed)
         self._cancel = CancelToken()
         self._update_summary()
-        task = _AlignTask(self._request, left.paragraphs, right.paragraphs, self._cancel, signals)
+        task = _AlignTask(self._request, left, right, rarity, self._cancel, signals)
         _running.add(task)
         QThreadPool.globalInstance().start(task)
 
@@ -396,6 +415,7 @@ class DiffView(QWidget):
             self._cancel.cancel()
             self._cancel = None
         self._alignment = None
+        self._terms = []
         self._failure = None
         self._block_starts = []
         self._edits = []
@@ -403,12 +423,13 @@ class DiffView(QWidget):
         self._offsets = (None, None)
         self._set_navigation_enabled(False)
 
-    @Slot(int, object)
-    def _on_aligned(self, request: int, alignment: Alignment) -> None:
+    @Slot(int, object, object)
+    def _on_aligned(self, request: int, alignment: Alignment, terms: list) -> None:
         if request != self._request:
             return  # the selection changed while this pair was being aligned
         self._cancel = None
         self._alignment = alignment
+        self._terms = terms
         self._anchors = None
         self._offsets = (_utf16_offsets(alignment.left_text), _utf16_offsets(alignment.right_text))
         self._highlight(alignment)
@@ -441,13 +462,33 @@ class DiffView(QWidget):
         self.summary_label.setText(text)
 
     def _summary(self, alignment: Alignment) -> str:
-        distance = self.tr("n/a") if self._distance is None else str(self._distance)
-        return self.tr("Hamming distance: {d} · similarity: {sim} (A→B {ab}, B→A {ba})").format(
-            d=distance,
-            sim=f"{alignment.similarity:.1%}",
-            ab=f"{alignment.left_similarity:.1%}",
-            ba=f"{alignment.right_similarity:.1%}",
+        """Why this match: the scan's measures, the aligned sentences, the rarest shared words."""
+        lines = []
+        evidence = self._evidence
+        if evidence is not None:
+            lines.append(
+                self.tr(
+                    "Hamming distance {d} · A in B {ab} · B in A {ba} · "
+                    "{n} shared passages, longest {longest} words"
+                ).format(
+                    d=evidence.distance,
+                    ab=f"{evidence.containment_ab:.0%}",
+                    ba=f"{evidence.containment_ba:.0%}",
+                    n=evidence.shared_passages,
+                    longest=evidence.longest_passage,
+                )
+            )
+        lines.append(
+            self.tr("Aligned sentences: {a} of A, {b} of B").format(
+                a=f"{alignment.left_aligned_share:.0%}", b=f"{alignment.right_aligned_share:.0%}"
+            )
         )
+        if self._terms:
+            words = ", ".join(f"{word} ({n})" for word, n in self._terms)
+            lines.append(
+                self.tr("Rarest shared words (documents using each): {words}").format(words=words)
+            )
+        return "\n".join(lines)
 
     # Highlighting
 

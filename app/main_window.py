@@ -56,6 +56,7 @@ from app.settings import Settings
 from app.text_dialog import DocumentPicker, ExtractedTextDialog
 from core.cluster_edit import without_files, without_pair
 from core.document import FileRecord
+from core.evidence import PairEvidence, TermRarity
 from core.features import FeatureWeights
 from core.passages import PassageOptions
 from core.scan import DEFAULT_K_MAX, ScanOptions, ScanResult
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
         self.translations = translations or Translations()
         self._workers = workers
         self.result: ScanResult | None = None
+        self._rarity: TermRarity | None = None  # word document frequencies of the result
         self._removed = np.zeros(0, dtype=bool)
         self._last_trash = None  # (trashed files, result and removed flags before), for Undo
         self.controller = ScanController(catalog, self)
@@ -527,7 +529,7 @@ class MainWindow(QMainWindow):
             pairs.right,
             pairs.containment_lr,
             pairs.containment_rl,
-            pairs.similarity,
+            pairs.overlap,
             distance,
         )
         self._update_partial_tab_text()
@@ -550,9 +552,25 @@ class MainWindow(QMainWindow):
         """Show documents a and b side by side."""
         if self.result is None or not hasattr(self.diff_view, "set_pair"):
             return
-        fps = self.result.fingerprints
-        distance = int(np.bitwise_count(fps[a] ^ fps[b]))
-        self.diff_view.set_pair(self.result.documents[a], self.result.documents[b], distance)
+        self._show_pair(a, b)
+
+    def _show_pair(self, a: int, b: int) -> None:
+        """Documents a and b side by side, with the measures that made them a pair."""
+        result = self.result
+        self.diff_view.set_pair(
+            result.documents[a],
+            result.documents[b],
+            PairEvidence.of(result, a, b),
+            self._term_rarity(),
+        )
+
+    def _term_rarity(self) -> TermRarity:
+        """Document frequencies of the result's words, kept while its documents stay."""
+        documents = self.result.documents
+        if self._rarity is None or self._rarity.documents is not documents:
+            t2s = self.result.options.traditional_to_simplified
+            self._rarity = TermRarity(documents, t2s)
+        return self._rarity
 
     def _update_summary(self) -> None:
         if self.result is None:
@@ -647,10 +665,7 @@ class MainWindow(QMainWindow):
         if pair is None or self.result is None:
             self.diff_view.clear()
             return
-        a, b = pair
-        fps = self.result.fingerprints
-        distance = int(np.bitwise_count(fps[a] ^ fps[b]))
-        self.diff_view.set_pair(self.result.documents[a], self.result.documents[b], distance)
+        self._show_pair(*pair)
 
     def select_documents(self, docs: list[int]) -> None:
         """Select the member rows of `docs` (used by tests and keyboard helpers)."""

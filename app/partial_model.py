@@ -29,7 +29,7 @@ from core.document import FileRecord
     COL_FOLDER_B,
     COL_CONTAINMENT_AB,
     COL_CONTAINMENT_BA,
-    COL_SIMILARITY,
+    COL_OVERLAP,
     COL_DISTANCE,
 ) = range(8)
 COLUMN_COUNT = 8
@@ -52,7 +52,7 @@ class PartialModel(QAbstractTableModel):
         self._right = _EMPTY_INT
         self._lr = _EMPTY_FLOAT
         self._rl = _EMPTY_FLOAT
-        self._sim = _EMPTY_FLOAT
+        self._overlap = _EMPTY_FLOAT
         self._distance = _EMPTY_INT
         self._order: tuple[int, Qt.SortOrder] | None = None  # last sort, kept for new pairs
         self._ranks: dict[bool, np.ndarray] = {}  # documents ranked by name / folder
@@ -64,10 +64,10 @@ class PartialModel(QAbstractTableModel):
         right: np.ndarray,
         containment_lr: np.ndarray,
         containment_rl: np.ndarray,
-        similarity: np.ndarray,
+        overlap: np.ndarray,
         distance: np.ndarray,
     ) -> None:
-        """Show these pairs (parallel arrays; containments and similarity in 0..1)."""
+        """Show these pairs (parallel arrays; containments and overlap in 0..1)."""
         self.beginResetModel()
         if documents is not self._documents:
             self._ranks = {}
@@ -76,7 +76,7 @@ class PartialModel(QAbstractTableModel):
         self._right = np.asarray(right, dtype=np.int64)
         self._lr = np.asarray(containment_lr, dtype=np.float64)
         self._rl = np.asarray(containment_rl, dtype=np.float64)
-        self._sim = np.asarray(similarity, dtype=np.float64)
+        self._overlap = np.asarray(overlap, dtype=np.float64)
         self._distance = np.asarray(distance, dtype=np.int64)
         if self._order is not None:
             self._permute(self._sort_permutation(*self._order))
@@ -97,9 +97,11 @@ class PartialModel(QAbstractTableModel):
         return 0 if parent.isValid() else COLUMN_COUNT
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0):
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < COLUMN_COUNT:
             return None
-        if not 0 <= section < COLUMN_COUNT:
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._header_tip(section)
+        if role != Qt.ItemDataRole.DisplayRole:
             return None
         return (
             self.tr("Document A"),
@@ -108,9 +110,21 @@ class PartialModel(QAbstractTableModel):
             self.tr("Folder B"),
             self.tr("A in B"),
             self.tr("B in A"),
-            self.tr("Similarity"),
+            self.tr("Overlap"),
             self.tr("Distance"),
         )[section]
+
+    def _header_tip(self, section: int) -> str | None:
+        """What each measure means (the README's "Measures" section says the same)."""
+        if section == COL_CONTAINMENT_AB:
+            return self.tr("Containment of A in B: share of A's own text inside passages also in B")
+        if section == COL_CONTAINMENT_BA:
+            return self.tr("Containment of B in A: share of B's own text inside passages also in A")
+        if section == COL_OVERLAP:
+            return self.tr("Overlap: both documents' text inside shared passages, over both texts")
+        if section == COL_DISTANCE:
+            return self.tr("Hamming distance: bits in which the two 64-bit fingerprints differ")
+        return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or index.row() >= len(self._left):
@@ -142,7 +156,7 @@ class PartialModel(QAbstractTableModel):
             )
         if column == COL_DISTANCE:
             return str(int(self._distance[row]))
-        value = (self._lr, self._rl, self._sim)[column - COL_CONTAINMENT_AB][row]
+        value = (self._lr, self._rl, self._overlap)[column - COL_CONTAINMENT_AB][row]
         return f"{100 * float(value):.0f} %"
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -160,7 +174,7 @@ class PartialModel(QAbstractTableModel):
         return perm[::-1] if order == Qt.SortOrder.DescendingOrder else perm
 
     def _permute(self, perm: np.ndarray) -> None:
-        for name in ("_left", "_right", "_lr", "_rl", "_sim", "_distance"):
+        for name in ("_left", "_right", "_lr", "_rl", "_overlap", "_distance"):
             setattr(self, name, getattr(self, name)[perm])
 
     def _sort_keys(self, column: int) -> np.ndarray:
@@ -168,7 +182,7 @@ class PartialModel(QAbstractTableModel):
         if column == COL_DISTANCE:
             return self._distance
         if column >= COL_CONTAINMENT_AB:
-            return (self._lr, self._rl, self._sim)[column - COL_CONTAINMENT_AB]
+            return (self._lr, self._rl, self._overlap)[column - COL_CONTAINMENT_AB]
         docs = self._left if column in (COL_NAME_A, COL_FOLDER_A) else self._right
         by_name = column in (COL_NAME_A, COL_NAME_B)
         if by_name not in self._ranks:

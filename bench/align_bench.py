@@ -103,8 +103,8 @@ def time_align(label: str, left: list[str], right: list[str], repeat: int = 5):
     print(
         f"{label:<28} {len(result.left_spans):>5}/{len(result.right_spans):<5} sentences "
         f"{result.left_tokens:>6}/{result.right_tokens:<6} tokens  "
-        f"sim {result.similarity:6.1%} (A→B {result.left_similarity:6.1%}, "
-        f"B→A {result.right_similarity:6.1%})  best of {repeat}: {best * 1000:7.1f} ms"
+        f"sim {result.aligned_share:6.1%} (A→B {result.left_aligned_share:6.1%}, "
+        f"B→A {result.right_aligned_share:6.1%})  best of {repeat}: {best * 1000:7.1f} ms"
     )
     return result
 
@@ -132,7 +132,7 @@ def time_gui(left: list[str], right: list[str]) -> None:
         loop = QEventLoop()
         view.alignment_ready.connect(loop.quit)
         start = time.perf_counter()
-        view.set_pair(records[0], records[1], 3)
+        view.set_pair(records[0], records[1])
         shown = time.perf_counter()
         loop.exec()
         ready = time.perf_counter()

@@ -12,16 +12,16 @@ token lists with `SequenceMatcher` (`Match.edits`): what a teacher reads as the 
 edits. Tokens are compared normalized, so case, width, punctuation and spacing alone
 never count as an edit.
 
-Similarity is defined once, here, so every caller reports the same number:
+The aligned share is defined once, here, so every caller reports the same number:
 
 * a pair's *matched tokens* is the size of the multiset intersection of its two
   sentences' tokens (`core.tokens` tokens, digits included); it is the same for both
   sides, so "same" pairs count all their tokens (unless only digits or punctuation
   differ) and "changed" pairs count the tokens they share;
-* ``matched_tokens`` sums that over all pairs; ``left_similarity`` (A→B, how much of the
+* ``matched_tokens`` sums that over all pairs; ``left_aligned_share`` (how much of the
   left document is found in the right) is ``matched_tokens / left_tokens``,
-  ``right_similarity`` (B→A) is ``matched_tokens / right_tokens``, and the symmetric
-  ``similarity`` is ``2 * matched_tokens / (left_tokens + right_tokens)``.
+  ``right_aligned_share`` is ``matched_tokens / right_tokens``, and the symmetric
+  ``aligned_share`` is ``2 * matched_tokens / (left_tokens + right_tokens)``.
 """
 
 from __future__ import annotations
@@ -135,18 +135,18 @@ class Alignment:
     matched_tokens: int
 
     @property
-    def left_similarity(self) -> float:
+    def left_aligned_share(self) -> float:
         """A→B: share of the left document's tokens matched in the right one."""
         return self.matched_tokens / self.left_tokens if self.left_tokens else 0.0
 
     @property
-    def right_similarity(self) -> float:
+    def right_aligned_share(self) -> float:
         """B→A: share of the right document's tokens matched in the left one."""
         return self.matched_tokens / self.right_tokens if self.right_tokens else 0.0
 
     @property
-    def similarity(self) -> float:
-        """Symmetric similarity: 2 * matched / (left tokens + right tokens); 0.0 if both empty."""
+    def aligned_share(self) -> float:
+        """Both documents' aligned share: 2 * matched / (left + right tokens); 0.0 if both empty."""
         total = self.left_tokens + self.right_tokens
         return 2 * self.matched_tokens / total if total else 0.0
 

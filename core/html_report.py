@@ -17,7 +17,6 @@ import numpy as np
 from core.cluster import KIND_NAMES, KIND_REFERENCE, Clusters
 from core.scan import ScanResult
 
-FINGERPRINT_BITS = 64
 MAX_PAIR_ROWS = 20_000  # beyond this a browser struggles; the CSV export has them all
 
 _CSS = """
@@ -38,11 +37,6 @@ h3 { margin: 1.2em 0 0.2em; font-size: 1.05em; }
 .bar { display: inline-block; height: 0.7em; background: var(--accent); border-radius: 2px;
        vertical-align: middle; margin-right: 0.4em; }
 """
-
-
-def similarity(distance: int) -> float:
-    """Share of equal fingerprint bits, 0..1 (64 - distance) / 64."""
-    return (FINGERPRINT_BITS - distance) / FINGERPRINT_BITS
 
 
 def render_html_report(
@@ -98,8 +92,8 @@ def _summary(result: ScanResult, clusters: Clusters) -> str:
     )
 
 
-def _similarity_cell(distance: int) -> str:
-    share = similarity(distance)
+def _share_cell(share: float) -> str:
+    """A containment as a bar and a percentage (the same number the CSV and the app show)."""
     return (
         f'<td class="num"><span class="bar" style="width:{share * 4:.2f}em"></span>{share:.0%}</td>'
     )
@@ -112,12 +106,13 @@ def _clusters_section(result: ScanResult, clusters: Clusters) -> str:
     out = ["<h2>Clusters</h2>"]
     for c in order.tolist():
         s = clusters.members(c)
+        reference = int(clusters.doc[s.start])
         out.append(
             f"<h3>Cluster {c + 1} · {s.stop - s.start} files · "
             f"max distance {int(clusters.max_distance[c])}</h3>"
         )
         out.append(
-            "<table><tr><th>File</th><th>Kind</th><th>Distance</th><th>Similarity</th>"
+            "<table><tr><th>File</th><th>Kind</th><th>Distance</th><th>In reference</th>"
             "<th>Title</th></tr>"
         )
         for doc, kind, distance in zip(
@@ -127,10 +122,12 @@ def _clusters_section(result: ScanResult, clusters: Clusters) -> str:
             strict=True,
         ):
             record = result.documents[doc]
-            css = ' class="reference"' if kind == KIND_REFERENCE else ""
+            is_reference = kind == KIND_REFERENCE
+            css = ' class="reference"' if is_reference else ""
+            share = "<td></td>" if is_reference else _share_cell(result.overlap(doc, reference)[0])
             out.append(
                 f'<tr{css}><td class="path">{_e(record.path)}</td><td>{_e(KIND_NAMES[kind])}</td>'
-                f'<td class="num">{distance}</td>{_similarity_cell(distance)}'
+                f'<td class="num">{distance}</td>{share}'
                 f"<td>{_e(record.title)}</td></tr>"
             )
         out.append("</table>")
@@ -148,16 +145,17 @@ def _pairs_section(result: ScanResult, clusters: Clusters) -> str:
     out = [
         f"<h2>Pairs ({len(left):,})</h2>",
         "<table><tr><th>File A</th><th>File B</th><th>Kind</th><th>Distance</th>"
-        "<th>Similarity</th></tr>",
+        "<th>A in B</th><th>B in A</th></tr>",
     ]
     docs = result.documents
+    a_in_b, b_in_a, _ = result.overlap_many(left, right)
     for i in order.tolist():
         d = int(distance[i])
         out.append(
             f'<tr><td class="path">{_e(docs[int(left[i])].path)}</td>'
             f'<td class="path">{_e(docs[int(right[i])].path)}</td>'
             f'<td>{_e(KIND_NAMES[int(kinds[i])])}</td><td class="num">{d}</td>'
-            f"{_similarity_cell(d)}</tr>"
+            f"{_share_cell(a_in_b[i])}{_share_cell(b_in_a[i])}</tr>"
         )
     out.append("</table>")
     if len(left) > MAX_PAIR_ROWS:

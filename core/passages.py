@@ -20,7 +20,7 @@ product of two documents' passage counts.
 Template text (passages matching a reference document) and common text (passages
 found in many documents: licences, boilerplate, an unmarked prompt, site chrome)
 never count. Containment(A in B) is the share of A's non-template tokens covered by
-passages that match a passage of B; similarity is the symmetric share
+passages that match a passage of B; their overlap is the symmetric share
 (matched_a + matched_b) / (tokens_a + tokens_b).
 """
 
@@ -430,7 +430,8 @@ class PairOverlaps:
 
     `matched_*` count each side's non-template tokens inside matched passages;
     `containment_lr` is the share of left's non-template tokens found in right,
-    `containment_rl` the reverse, `similarity` the symmetric share.
+    `containment_rl` the reverse, `overlap` the symmetric share (both sides' matched tokens
+    over both sides' own tokens).
     """
 
     left: np.ndarray  # int64
@@ -439,7 +440,7 @@ class PairOverlaps:
     matched_right: np.ndarray  # int64
     containment_lr: np.ndarray  # float64
     containment_rl: np.ndarray  # float64
-    similarity: np.ndarray  # float64
+    overlap: np.ndarray  # float64
 
     def __len__(self) -> int:
         return len(self.left)
@@ -519,14 +520,14 @@ class PassageResult:
         return self.overlaps.at_least(options.partial_threshold, options.partial_min_tokens)
 
     def overlap(self, a: int, b: int) -> tuple[float, float, float]:
-        """(containment of a in b, of b in a, similarity) of any two documents."""
+        """(containment of a in b, of b in a, overlap) of any two documents."""
         i = self._pair_index(np.array([a]), np.array([b]))[0]
         if i < 0:
             return 0.0, 0.0, 0.0
         lr, rl, sim = (
             float(self.overlaps.containment_lr[i]),
             float(self.overlaps.containment_rl[i]),
-            float(self.overlaps.similarity[i]),
+            float(self.overlaps.overlap[i]),
         )
         return (lr, rl, sim) if a < b else (rl, lr, sim)
 
@@ -537,7 +538,7 @@ class PassageResult:
         out = [np.zeros(len(i)) for _ in range(3)]
         for arr, src in zip(
             out,
-            (self.overlaps.containment_lr, self.overlaps.containment_rl, self.overlaps.similarity),
+            (self.overlaps.containment_lr, self.overlaps.containment_rl, self.overlaps.overlap),
             strict=True,
         ):
             arr[found] = src[i[found]]
@@ -870,7 +871,7 @@ def _pair_overlaps(
     template_tokens: np.ndarray,
     cancel: CancelToken,
 ) -> PairOverlaps:
-    """Containment and similarity of every document pair with matched passages."""
+    """Containment and overlap of every document pair with matched passages."""
     n_docs = max(passages.n_docs, 1)
     keys, counts = _matched_tokens(passages, matches, template_mask, cancel)
     owner, other = keys // n_docs, keys % n_docs

@@ -21,14 +21,14 @@ from core.cluster import KIND_NAMES, KIND_PARTIAL, Clusters
 from core.scan import ScanResult
 
 FORMATS = ("csv", "json")
-PAIR_COLUMNS = ["a", "b", "kind", "distance", "containment_ab", "containment_ba", "similarity"]
+PAIR_COLUMNS = ["a", "b", "kind", "distance", "containment_ab", "containment_ba", "overlap"]
 
 
 def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None) -> list[dict]:
     """Pairs within k, then partial pairs not within k, as rows.
 
     Every row has full paths, the kind name, the fingerprints' Hamming distance,
-    containment of a in b and of b in a, and similarity (shares rounded to 3 digits).
+    containment of a in b and of b in a, and their overlap (shares rounded to 3 digits).
 
     Args:
         partial_threshold: containment a partial pair must reach (default: the scan's).
@@ -52,7 +52,7 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
             "distance": int(d),
             "containment_ab": round(x, 3),
             "containment_ba": round(y, 3),
-            "similarity": round(z, 3),
+            "overlap": round(z, 3),
         }
         for a, b, kd, d, x, y, z in zip(
             left.tolist(),

@@ -222,14 +222,14 @@ class ScanResult:
     def partial_pairs(self, threshold: float | None = None) -> PairOverlaps:
         """Pairs whose larger containment reaches `threshold` (default: the scan options').
 
-        Arrays `left`, `right`, `containment_lr`, `containment_rl`, `similarity`.
+        Arrays `left`, `right`, `containment_lr`, `containment_rl`, `overlap`.
         """
         if self.passages is None:
             return _no_overlaps()
         return self.passages.partial(threshold)
 
     def overlap(self, a: int, b: int) -> tuple[float, float, float]:
-        """(containment of a in b, of b in a, similarity) of any two documents (0 if none)."""
+        """(containment of a in b, of b in a, overlap) of any two documents (0 if none)."""
         if self.passages is None:
             return 0.0, 0.0, 0.0
         return self.passages.overlap(a, b)
@@ -237,7 +237,7 @@ class ScanResult:
     def overlap_many(
         self, left: np.ndarray, right: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """`overlap` for many pairs (left < right): containment_lr, containment_rl, similarity."""
+        """`overlap` for many pairs (left < right): containment_lr, containment_rl, overlap."""
         if self.passages is None:
             return tuple(np.zeros(len(left)) for _ in range(3))
         return self.passages.overlap_many(left, right)

@@ -14,6 +14,8 @@ from PySide6.QtGui import QColor, QPalette, QTextCursor
 from app.diff_view import DiffView
 from core.align import CHANGED, DELETED, INSERTED, SAME, display_text, sentence_bounds
 from core.document import FileRecord
+from core.evidence import PairEvidence, TermRarity
+from core.tokens import document_tokens
 from tests.core.corpus import long_texts
 
 
@@ -29,7 +31,10 @@ def paragraphs_of(*modules: str) -> list[str]:
 
 
 def record(path: str, paragraphs: list[str], title: str = "") -> FileRecord:
-    return FileRecord(path, 100, 0, "ok", format="txt", title=title, paragraphs=tuple(paragraphs))
+    return FileRecord(
+        path, 100, 0, "ok", format="txt", title=title, paragraphs=tuple(paragraphs),
+        tokens=document_tokens(title, paragraphs),
+    )  # fmt: skip
 
 
 def highlighted(editor) -> list[tuple[int, int, str]]:
@@ -76,12 +81,17 @@ def copied_pair():
     return source, copy
 
 
-def show_pair(view, qtbot, left, right, distance=5):
+def measures(distance):
+    return PairEvidence(distance, 0.3, 0.25, 2, 120)
+
+
+def show_pair(view, qtbot, left, right, evidence=None, rarity=None):
     with qtbot.waitSignal(view.alignment_ready, timeout=10_000):
         view.set_pair(
             record("/docs/a/source.txt", left, "Source"),
             record("/docs/b/copy.txt", right),
-            distance,
+            evidence,
+            rarity,
         )
 
 
@@ -207,33 +217,52 @@ def test_clear_empties_everything(view, qtbot, copied_pair):
     assert not view.next_button.isEnabled() and not view.previous_button.isEnabled()
 
 
-def test_summary_shows_distance_and_similarity(view, qtbot, copied_pair):
+def test_summary_says_why_the_pair_matches(view, qtbot, copied_pair):
     source, copy = copied_pair
-    show_pair(view, qtbot, source, copy, distance=7)
+    show_pair(view, qtbot, source, copy, PairEvidence(7, 0.3, 0.25, 2, 120))
     a = view.alignment
-    summary = view.summary_label.text()
-    assert summary.startswith("Hamming distance: 7 · similarity: ")
-    assert f"{a.similarity:.1%}" in summary
-    assert f"A→B {a.left_similarity:.1%}, B→A {a.right_similarity:.1%}" in summary
-    show_pair(view, qtbot, source, source, distance=None)
-    assert view.summary_label.text() == (
-        "Hamming distance: n/a · similarity: 100.0% (A→B 100.0%, B→A 100.0%)"
+    first, second = view.summary_label.text().split("\n")
+    assert first == (
+        "Hamming distance 7 · A in B 30% · B in A 25% · 2 shared passages, longest 120 words"
     )
+    assert second == (
+        f"Aligned sentences: {a.left_aligned_share:.0%} of A, {a.right_aligned_share:.0%} of B"
+    )
+    show_pair(view, qtbot, source, source)
+    assert view.summary_label.text() == "Aligned sentences: 100% of A, 100% of B"
+
+
+def test_summary_lists_the_rarest_words_both_documents_use(view, qtbot):
+    rare = "Quokkas photobomb tourists on Rottnest island."
+    common = "The weather was nice today and we walked."
+    others = [record(f"/o{i}.txt", [common]) for i in range(5)]
+    left, right = record("/l.txt", [rare, common]), record("/r.txt", [common, rare])
+    rarity = TermRarity([*others, left, right])
+    with qtbot.waitSignal(view.alignment_ready, timeout=10_000):
+        view.set_pair(left, right, measures(0), rarity)
+    words = view.summary_label.text().split("\n")[-1]
+    assert words.startswith("Rarest shared words (documents using each): ")
+    listed = words.split(": ", 1)[1].split(", ")
+    assert {w.split(" (")[0] for w in listed[:6]} == {
+        "quokkas", "photobomb", "tourists", "on", "rottnest", "island"
+    }  # fmt: skip
+    assert all(w.endswith(" (2)") for w in listed[:6])
+    assert listed[6:] and all(w.endswith(" (7)") for w in listed[6:])
 
 
 def test_a_stale_alignment_is_dropped(view, qtbot, copied_pair):
     source, copy = copied_pair
-    view.set_pair(record("/a.txt", source), record("/b.txt", copy), 1)
+    view.set_pair(record("/a.txt", source), record("/b.txt", copy), measures(1))
     with qtbot.waitSignal(view.alignment_ready, timeout=10_000):
-        view.set_pair(record("/c.txt", copy), record("/d.txt", source), 2)
+        view.set_pair(record("/c.txt", copy), record("/d.txt", source), measures(2))
     qtbot.wait(200)  # give the first task time to report, if it was not cancelled in time
     assert view.alignment.left_text == display_text(copy)
     assert view.left_editor.toPlainText() == display_text(copy)
-    assert view.summary_label.text().startswith("Hamming distance: 2")
+    assert view.summary_label.text().startswith("Hamming distance 2 ")
 
 
 def test_clear_while_aligning_drops_the_result(view, qtbot, copied_pair):
-    view.set_pair(record("/a.txt", copied_pair[0]), record("/b.txt", copied_pair[1]), 1)
+    view.set_pair(record("/a.txt", copied_pair[0]), record("/b.txt", copied_pair[1]))
     view.clear()
     qtbot.wait(300)
     assert view.alignment is None and view.left_editor.toPlainText() == ""

@@ -50,7 +50,7 @@ def test_the_collage_comes_first_with_its_three_sources(qtbot, window, tmp_path,
     essay = proxy.index(0, 0).data(DocRole)
     source = window.documents_panel.model.similarity.sources(essay)[0].doc
     compared = []
-    monkeypatch.setattr(window.diff_view, "set_pair", lambda a, b, d: compared.append((a, b)))
+    monkeypatch.setattr(window.diff_view, "set_pair", lambda a, b, *_: compared.append((a, b)))
     panel.text.anchorClicked.emit(QUrl(f"compare:{source}"))
     assert compared == [(window.result.documents[essay], window.result.documents[source])]
 

@@ -99,9 +99,9 @@ def test_scan_lists_planted_partial_copy_and_selection_shows_pair(
     monkeypatch.setattr(
         window.diff_view,
         "set_pair",
-        lambda left, right, distance: (
-            calls.append((left, right, distance)),
-            original(left, right, distance),
+        lambda left, right, evidence, rarity: (
+            calls.append((left, right, evidence)),
+            original(left, right, evidence, rarity),
         ),
     )
     window.partial_view.selectionModel().select(
@@ -109,11 +109,14 @@ def test_scan_lists_planted_partial_copy_and_selection_shows_pair(
         QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
     )
     assert len(calls) == 1
-    left, right, distance = calls[0]
+    left, right, evidence = calls[0]
     assert {left.path, right.path} == {str(path_a), str(path_b)}
     fps = window.result.fingerprints
-    assert distance == int(np.bitwise_count(fps[doc_a] ^ fps[doc_b]))
-    assert proxy.data(proxy.index(0, COL_DISTANCE)) == str(distance)
+    assert evidence.distance == int(np.bitwise_count(fps[doc_a] ^ fps[doc_b]))
+    left_in_right = share if left.path == str(path_a) else b_in_a
+    assert evidence.containment_ab == pytest.approx(left_in_right)  # as the Partial tab shows
+    assert evidence.shared_passages >= 1 and evidence.longest_passage > 0
+    assert proxy.data(proxy.index(0, COL_DISTANCE)) == str(evidence.distance)
 
 
 def test_new_pairs_keep_the_chosen_sort_order(filled_model):

@@ -157,7 +157,7 @@ def test_long_paths_and_titles_never_widen_the_window(qtbot, window, corpus):
                    paragraphs=("Some text here.",))  # fmt: skip
     b = FileRecord(long + "/copy.txt", 10, 0, "ok", format="txt", title="U" * 400,
                    paragraphs=("Some text here.",))  # fmt: skip
-    window.diff_view.set_pair(a, b, 0)
+    window.diff_view.set_pair(a, b)
     qtbot.wait(50)
     assert window.width() == width
     assert window.minimumSizeHint().width() < 1280

@@ -1,4 +1,4 @@
-"""Sentence alignment: kinds of spans, exact offsets, similarity against token-count oracles."""
+"""Sentence alignment: kinds of spans, exact offsets, aligned shares against token-count oracles."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_identical_documents_are_all_same():
     result = align(doc, list(doc))
     assert_consistent(result)
     assert {s.kind for s in result.left_spans + result.right_spans} == {SAME}
-    assert result.similarity == result.left_similarity == result.right_similarity == 1.0
+    assert result.aligned_share == result.left_aligned_share == result.right_aligned_share == 1.0
     assert result.left_tokens == token_count(doc)
     assert len(result.blocks) == 1
 
@@ -113,9 +113,9 @@ def test_copied_paragraphs_are_exactly_the_same_spans():
     assert spans_text(result, "left", SAME) == copied_sentences
     assert not spans_text(result, "left", CHANGED)
     expected = token_count(copied) / token_count(source)
-    assert result.left_similarity == pytest.approx(expected)
-    assert 0.2 < result.left_similarity < 0.4
-    assert result.right_similarity == pytest.approx(token_count(copied) / token_count(copy))
+    assert result.left_aligned_share == pytest.approx(expected)
+    assert 0.2 < result.left_aligned_share < 0.4
+    assert result.right_aligned_share == pytest.approx(token_count(copied) / token_count(copy))
 
 
 def test_lightly_edited_sentence_is_changed_and_counts_shared_tokens():
@@ -129,8 +129,8 @@ def test_lightly_edited_sentence_is_changed_and_counts_shared_tokens():
     # Shared tokens: all of the left sentence's 13 but "jumps"; plus 3 of "It was sunny".
     assert changed.matched_tokens == 12
     assert result.matched_tokens == 15
-    assert result.left_similarity == pytest.approx(15 / 16)
-    assert result.right_similarity == pytest.approx(15 / 17)
+    assert result.left_aligned_share == pytest.approx(15 / 16)
+    assert result.right_aligned_share == pytest.approx(15 / 17)
 
 
 def test_punctuation_spacing_and_digits_do_not_break_a_same_sentence():
@@ -146,7 +146,7 @@ def test_unrelated_documents_share_nothing():
     result = align(paragraphs_of("argparse"), paragraphs_of("unittest"))
     assert_consistent(result)
     assert not spans_text(result, "left", SAME) and not spans_text(result, "right", SAME)
-    assert result.similarity < 0.05
+    assert result.aligned_share < 0.05
 
 
 def test_chinese_sentences_copied_edited_and_unique():
@@ -177,7 +177,7 @@ def test_chinese_sentences_copied_edited_and_unique():
 def test_identical_chinese_documents():
     result = align(list(ZH), list(ZH))
     assert {s.kind for s in result.left_spans} == {SAME}
-    assert result.similarity == 1.0
+    assert result.aligned_share == 1.0
 
 
 def test_moved_paragraph_is_still_same_but_not_in_order():
@@ -186,7 +186,7 @@ def test_moved_paragraph_is_still_same_but_not_in_order():
     result = align(doc, moved)
     assert_consistent(result)
     assert {s.kind for s in result.left_spans} == {SAME}
-    assert result.similarity == 1.0
+    assert result.aligned_share == 1.0
     out_of_order = [m for m in result.matches if not m.in_order]
     assert out_of_order and all(result.left_spans[m.left].end <= len(doc[0]) for m in out_of_order)
 
@@ -220,7 +220,7 @@ def test_sentence_bounds_split_chinese_and_latin_terminators():
 def test_empty_documents():
     result = align([], [""])
     assert result.left_spans == result.right_spans == ()
-    assert result.similarity == 0.0
+    assert result.aligned_share == 0.0
 
 
 def test_cancel_raises():
@@ -253,7 +253,7 @@ def test_spans_index_the_display_text_exactly(left, right):
         # Every non-space character is in exactly one sentence, and sentences are trimmed.
         assert re.sub(r"\s", "", covered) == re.sub(r"\s", "", text)
         assert all(text[s.start : s.end] == text[s.start : s.end].strip() != "" for s in spans)
-    assert 0.0 <= result.similarity <= 1.0
+    assert 0.0 <= result.aligned_share <= 1.0
 
 
 FOX = "The quick brown fox jumps over the lazy dog near the river bank."

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 import pytest
 
 from core.cluster import Clusters
-from core.html_report import render_html_report, similarity, write_html_report
+from core.html_report import render_html_report, write_html_report
 from core.scan import ScanOptions, scan
 from tests.core.corpus import write_corpus
 
@@ -31,9 +31,16 @@ class _Collector(HTMLParser):
         self.srcs += [v for k, v in attrs if k in ("src", "href")]
 
 
-def test_similarity_is_share_of_equal_bits():
-    assert similarity(0) == 1.0
-    assert similarity(16) == 0.75
+def test_pairs_show_the_containments_the_app_and_csv_show(scanned):
+    result, paths = scanned
+    text = render_html_report(result, result.clusters(3))
+    docs = [d.path for d in result.documents]
+    a, b = sorted((docs.index(str(paths["first"])), docs.index(str(paths["edited"]))))
+    a_in_b, b_in_a, _ = result.overlap(a, b)
+    pairs_table = text[text.index("<h2>Pairs") :]
+    row = next(r for r in pairs_table.split("<tr>") if f">{docs[a]}<" in r and f">{docs[b]}<" in r)
+    assert f"{a_in_b:.0%}</td>" in row and f"{b_in_a:.0%}</td>" in row
+    assert "<th>A in B</th><th>B in A</th>" in text
 
 
 def test_report_lists_clusters_pairs_and_is_self_contained(scanned, tmp_path):
