@@ -7,12 +7,13 @@ Rows are the documents found in part elsewhere, read from the flat arrays of
 
 from __future__ import annotations
 
-import html
 import os
+from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QMarginsF,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -20,9 +21,14 @@ from PySide6.QtCore import (
     QUrl,
     Signal,
 )
+from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
     QHeaderView,
     QLineEdit,
+    QMessageBox,
+    QPushButton,
     QSplitter,
     QTableView,
     QTextBrowser,
@@ -32,14 +38,13 @@ from PySide6.QtWidgets import (
 
 from app.cluster_model import text_ranks
 from app.readable import readable
+from core.essay_report import EssayLabels, essay_html, essay_page
+from core.html_report import write_html
 from core.scan import ScanResult
 
 COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE = range(6)
 _NUMBER_COLUMNS = (COL_INDEX, COL_SOURCES, COL_LARGEST_SHARE)
 DocRole = Qt.ItemDataRole.UserRole + 2
-
-# one colour per source, in share order; light enough for black text
-SOURCE_COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#c3fae8", "#ffc9c9")
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -187,7 +192,13 @@ class DocumentsPanel(QWidget):
         splitter.setSizes([620, 420])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.filter)
+        top = QHBoxLayout()
+        top.addWidget(self.filter, 1)
+        self.save_button = QPushButton()
+        self.save_button.setEnabled(False)
+        self.save_button.clicked.connect(self._ask_and_save_report)
+        top.addWidget(self.save_button)
+        layout.addLayout(top)
         layout.addWidget(splitter, 1)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
         self._doc: int | None = None
@@ -199,9 +210,16 @@ class DocumentsPanel(QWidget):
         self.table.resizeColumnsToContents()  # Qt measures at most 1,000 rows
         self.text.clear()
         self._doc = None
+        self.save_button.setEnabled(False)
 
     def retranslate(self) -> None:
         self.filter.setPlaceholderText(self.tr("Filter by file name or folder…"))
+        self.save_button.setText(self.tr("Save report…"))
+        self.save_button.setToolTip(
+            self.tr("Save the selected document's report, to hand over, as PDF or HTML")
+        )
+        if self._doc is not None:
+            self.text.setHtml(self._document_html(self._doc))
         self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 5)
 
     def select_document(self, doc: int) -> None:
@@ -215,42 +233,85 @@ class DocumentsPanel(QWidget):
         if not rows:
             return
         self._doc = rows[0].data(DocRole)
+        self.save_button.setEnabled(True)
         self.text.setHtml(self._document_html(self._doc))
 
-    def _document_html(self, doc: int) -> str:
-        """Legend of sources (with a compare link each), then the text coloured by source."""
-        result, sim = self._result, self.model.similarity
-        sources = sim.sources(doc)[: len(SOURCE_COLOURS)]
-        colour_of_paragraph: dict[int, str] = {}
-        legend = []
-        for source, colour in zip(sources, SOURCE_COLOURS, strict=False):
-            for link in result.passages.links(doc, source.doc):
-                for para in range(*link.paragraphs_a):
-                    colour_of_paragraph.setdefault(para, colour)
-            name = html.escape(readable(os.path.basename(result.documents[source.doc].path)))
-            compare = html.escape(self.tr("compare side by side"))
-            legend.append(
-                f"<span style='background:{colour}'>&nbsp;&nbsp;&nbsp;</span> {name} — "
-                f"{source.share:.0%} <a href='compare:{source.doc}'>{compare}</a>"
-            )
-        record = result.documents[doc]
-        head = self.tr("Similarity index %1: found in %2 other documents").replace(
-            "%1", f"{sim.index[doc]:.0%}"
+    def _labels(self) -> EssayLabels:
+        """The report's words in the user's language."""
+        return EssayLabels(
+            heading=self.tr("Similarity index {index}: found in {count} other documents"),
+            sources=self.tr("Sources"),
+            share=self.tr("Share of this document"),
+            compare=self.tr("compare side by side"),
+            nothing=self.tr("No passage of this document was found in another document."),
+            settings=self.tr(
+                "Containment counts text inside passages matched in another document; "
+                "template and common text (found in {common} or more documents) never count."
+            ),
+            made=self.tr("SimSift {version} · {date}"),
         )
-        parts = [f"<p><b>{html.escape(head.replace('%2', str(len(sim.sources(doc)))))}</b></p>"]
-        parts.append("<p>" + "<br>".join(legend) + "</p><hr>")
-        if record.title:
-            parts.append(f"<h3>{html.escape(record.title)}</h3>")
-        for i, paragraph in enumerate(record.paragraphs):
-            colour = colour_of_paragraph.get(i)
-            style = f" style='background:{colour}'" if colour else ""
-            parts.append(f"<p{style}>{html.escape(paragraph)}</p>")
-        return "\n".join(parts)
+
+    def _document_html(self, doc: int, compare_links: bool = True) -> str:
+        """Legend of sources (with a compare link each), then the text coloured by source."""
+        return essay_html(
+            self._result,
+            self.model.similarity,
+            doc,
+            self._labels(),
+            compare_links=compare_links,
+            name=lambda path: readable(os.path.basename(path)),
+        )
+
+    def save_report(self, path: str) -> None:
+        """Write the selected document's report as HTML, or as PDF when `path` ends in .pdf.
+
+        Raises OSError when the file cannot be written.
+        """
+        doc = self._doc
+        name = readable(os.path.basename(self._result.documents[doc].path))
+        page = essay_page(self._document_html(doc, compare_links=False), name)
+        if path.lower().endswith(".pdf"):
+            _print_pdf(page, path)
+        else:
+            write_html(page, Path(path))
+
+    def _ask_and_save_report(self) -> None:
+        if self._doc is None:
+            return
+        stem = os.path.splitext(os.path.basename(self._result.documents[self._doc].path))[0]
+        suggested = os.path.join(os.path.expanduser("~"), f"{stem} - similarity report.pdf")
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            self.tr("Save report"),
+            suggested,
+            self.tr("PDF (*.pdf);;HTML page (*.html)"),
+        )
+        if not path:
+            return
+        try:
+            self.save_report(path)
+        except OSError as error:
+            QMessageBox.warning(
+                self, self.tr("Report not saved"), f"{readable(path)}\n{error.strerror or error}"
+            )
 
     def _on_link(self, url: QUrl) -> None:
         text = url.toString()
         if text.startswith("compare:") and self._doc is not None:
             self.compare_requested.emit(self._doc, int(text.split(":", 1)[1]))
+
+
+def _print_pdf(page: str, path: str) -> None:
+    """Print an HTML page to a PDF file with Qt's text layout (A4, 15 mm margins)."""
+    document = QTextDocument()
+    document.setHtml(page)
+    writer = QPdfWriter(path)
+    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+    writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
+    writer.setTitle(os.path.basename(path))
+    document.print_(writer)
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        raise OSError(f"could not write {path}")
 
 
 def _make_table(model) -> QTableView:

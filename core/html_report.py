@@ -64,7 +64,12 @@ def write_html_report(
 ) -> Path:
     """Write the report to `path` atomically (temporary file, then rename), with the
     user's umask; file names that are not UTF-8 show their odd bytes as "?"."""
-    text = render_html_report(result, clusters, title)
+    return write_html(render_html_report(result, clusters, title), path)
+
+
+def write_html(text: str, path: Path) -> Path:
+    """Write an HTML page to `path` atomically (temporary file, then rename), with the
+    user's umask; odd bytes in the text are written as "?"."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:

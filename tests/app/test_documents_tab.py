@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from pdfminer.high_level import extract_text
 from PySide6.QtCore import Qt, QUrl
 
 from app.documents_view import COL_INDEX, COL_NAME, COL_SOURCES, DocRole, DocumentsModel
@@ -67,6 +68,35 @@ def test_the_essay_text_is_coloured_by_source(qtbot, window, tmp_path):
     assert html.count("background-color:#ffd8a8") >= 3  # the largest source's 3 paragraphs
     assert html.count("background-color:#b2f2bb") >= 3
     assert html.count("background-color:#a5d8ff") >= 3
+
+
+def test_the_report_to_hand_over_is_saved_as_html_and_pdf(qtbot, window, tmp_path):
+    root = tmp_path / "class"
+    root.mkdir()
+    write_collage(root)
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    panel = window.documents_panel
+    assert not panel.save_button.isEnabled()  # nothing selected yet
+    panel.table.selectRow(0)
+    assert panel.save_button.isEnabled()
+    essay = panel.proxy.index(0, 0).data(DocRole)
+    sources = panel.model.similarity.sources(essay)
+
+    panel.save_report(str(tmp_path / "out" / "essay.html"))
+    page = (tmp_path / "out" / "essay.html").read_text("utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "compare:" not in page  # no app links
+    for source in sources:
+        name = Path(window.result.documents[source.doc].path).name
+        assert f"{name}</td><td align='right'>{source.share:.0%}</td>" in page
+    assert "Similarity index " in page and page.count("background:#ffd8a8") >= 4
+
+    panel.save_report(str(tmp_path / "essay.pdf"))
+    pdf = tmp_path / "essay.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF")
+    text = " ".join(extract_text(str(pdf)).split())  # what a reader of the PDF sees
+    assert "essay.txt" in text and "Similarity index" in text
+    assert all(f"source{i}.txt" in text for i in range(3))
 
 
 def test_ten_thousand_documents_sort_fast(qtbot):
