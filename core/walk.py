@@ -183,10 +183,14 @@ def _found(
     if not stat.S_ISREG(st.st_mode):
         on_skip(path, "not a regular file (device, pipe or socket)", False)
         return None
-    first = seen.setdefault((st.st_dev, st.st_ino), path)
-    if first != path:
+    key = (st.st_dev, st.st_ino)
+    first = seen.get(key)
+    if first == path:
+        return None  # under two of the chosen folders (one inside the other): listed once
+    if first is not None:
         on_skip(path, f"same file as {first} (a link)", False)
         return None
+    seen[key] = path
     return FoundFile(path, st.st_size, st.st_mtime_ns, root)
 
 

@@ -137,6 +137,17 @@ def test_links_into_another_root_are_read_once(tmp_path):
     ]
 
 
+def test_a_folder_chosen_twice_or_inside_another_lists_each_file_once(tmp_path):
+    (tmp_path / "prompt").mkdir()
+    (tmp_path / "essay.txt").write_text("essay")
+    (tmp_path / "prompt" / "prompt.txt").write_text("prompt")
+    skipped = []
+    roots = [tmp_path, tmp_path / "prompt", tmp_path, tmp_path / "prompt" / "prompt.txt"]
+    found = [f.path for f in walk_files(roots, on_skip=lambda *a: skipped.append(a))]
+    assert sorted(found) == [str(tmp_path / "essay.txt"), str(tmp_path / "prompt" / "prompt.txt")]
+    assert skipped == []  # not "a link": the same path, chosen twice
+
+
 def test_links_are_compared_with_the_real_path_of_a_linked_root(tmp_path):
     (tmp_path / "real").mkdir()
     (tmp_path / "real" / "essay.txt").write_text("x")
