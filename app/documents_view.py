@@ -240,6 +240,7 @@ class DocumentsPanel(QWidget):
         """The report's words in the user's language."""
         return EssayLabels(
             heading=self.tr("Similarity index {index}: found in {count} other documents"),
+            heading_one=self.tr("Similarity index {index}: found in 1 other document"),
             sources=self.tr("Sources"),
             share=self.tr("Share of this document"),
             compare=self.tr("compare side by side"),

@@ -43,6 +43,7 @@ from app.common_model import COL_TEXT, CommonTextModel
 from app.documents_view import DocumentsPanel
 from app.folder_list import FolderList
 from app.i18n import LANGUAGES, Translations
+from app.overview_view import OverviewPanel
 from app.params_panel import ParamsPanel
 from app.partial_model import COL_CONTAINMENT_AB, PairRole, PartialModel, PartialProxy
 from app.problems_model import COL_FILE as PROBLEM_FILE
@@ -139,6 +140,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.common_view, "")
         self.documents_panel = DocumentsPanel()
         self.tabs.addTab(self.documents_panel, "")
+        self.overview_panel = OverviewPanel()
+        self.tabs.addTab(self.overview_panel, "")
 
         self.diff_view = _make_diff_view()
         self.right_splitter = QSplitter(Qt.Orientation.Vertical)
@@ -268,6 +271,8 @@ class MainWindow(QMainWindow):
         self.params.weights_changed.connect(self.apply_weights)
         self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
         self.documents_panel.compare_requested.connect(self.compare)
+        self.overview_panel.document_requested.connect(self.open_document)
+        self.overview_panel.pair_requested.connect(self.compare)
         self.tree.selectionModel().selectionChanged.connect(self._on_selection)
         self.tree.doubleClicked.connect(self._on_tree_double_click)
         self.problems_view.doubleClicked.connect(self._on_problem_double_click)
@@ -312,6 +317,11 @@ class MainWindow(QMainWindow):
             4, self.tr("Each document found in part in others: how much, and where from")
         )
         self.documents_panel.retranslate()
+        self.tabs.setTabText(5, self.tr("Overview"))
+        self.tabs.setTabToolTip(
+            5, self.tr("How similar the documents are, which to read first, who shares text")
+        )
+        self.overview_panel.retranslate()
         self.file_menu.setTitle(self.tr("&File"))
         self.edit_menu.setTitle(self.tr("&Edit"))
         self.language_menu.setTitle(self.tr("&Language"))
@@ -507,6 +517,7 @@ class MainWindow(QMainWindow):
         clusters = self.result.clusters(k)
         self.model.set_clusters(self.result.documents, clusters)
         self._show_partials()
+        self.overview_panel.set_result(self.result, self.documents_panel.model.similarity, k)
         if len(clusters) <= 200:  # small results read best fully open
             self.tree.expandAll()
         self._update_summary()
@@ -547,6 +558,12 @@ class MainWindow(QMainWindow):
         pair = self._selected_partial_pair()
         if pair is not None:
             self.compare(*pair)
+
+    def open_document(self, doc: int) -> None:
+        """Show document `doc` in the Documents tab (its sources and coloured text)."""
+        self.tabs.setCurrentWidget(self.documents_panel)
+        self.documents_panel.filter.clear()
+        self.documents_panel.select_document(doc)
 
     def compare(self, a: int, b: int) -> None:
         """Show documents a and b side by side."""

@@ -27,6 +27,7 @@ class EssayLabels:
     """The report's words, so the app can pass them in the user's language."""
 
     heading: str = "Similarity index {index}: found in {count} other documents"
+    heading_one: str = "Similarity index {index}: found in 1 other document"
     sources: str = "Sources"
     share: str = "Share of this document"
     compare: str = "compare side by side"
@@ -56,7 +57,8 @@ def essay_html(
     sources = similarity.sources(doc)
     colours = _source_colours(len(sources))
     record = result.documents[doc]
-    heading = labels.heading.format(index=f"{similarity.index[doc]:.0%}", count=len(sources))
+    template = labels.heading_one if len(sources) == 1 else labels.heading
+    heading = template.format(index=f"{similarity.index[doc]:.0%}", count=len(sources))
     parts = [f"<h2>{_e(name(record.path))}</h2>", f"<p>{_e(record.path)}</p>"]
     parts.append(f"<p><b>{_e(heading)}</b></p>")
     if sources:

@@ -42,6 +42,28 @@ def make_sample(root: Path) -> dict[str, Path]:
     return paths
 
 
+def make_class(root: Path) -> None:
+    """A class of 24 essays: most their own, a collage of three classmates, a group of
+    three sharing paragraphs, and a lightly edited copy."""
+    import random
+
+    from tests.core.corpus import edit_words
+    from tests.core.test_passages import english_paragraphs
+
+    rng = random.Random(7)
+    pool = rng.sample(english_paragraphs()[100:], 24 * 9)
+    essays = [pool[i * 9 : (i + 1) * 9] for i in range(24)]
+    essays[3] = essays[3][:3] + essays[1][2:4] + essays[3][3:5] + essays[7][5:7] + essays[9][:1]
+    for member in (11, 12):
+        essays[member] = essays[member][:6] + essays[10][4:7]
+    essays[15] = [edit_words(p, 2, seed=i) for i, p in enumerate(essays[14])]
+    folder = root / "class 2026"
+    folder.mkdir()
+    names = [f"student {i + 1:02d}.txt" for i in range(24)]
+    for name, paragraphs in zip(names, essays, strict=True):
+        (folder / name).write_text("\n\n".join(paragraphs), encoding="utf-8")
+
+
 def wait(app: QApplication, condition, timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while not condition() and time.monotonic() < end:
@@ -119,6 +141,8 @@ def main() -> None:
     dialog.grab().save(str(HERE / "extracted_text.png"), "PNG", 9)
     dialog.close()
 
+    class_shots(application, window, tmp)
+
     window.set_language("zh_CN")
     wait(application, lambda: window.scan_button.text() == "扫描", timeout=5)
     save(window, "chinese_ui.png")
@@ -128,6 +152,27 @@ def main() -> None:
     save(window, "dark_mode.png")
     window.close()
     shutil.rmtree(tmp, ignore_errors=True)
+
+
+def class_shots(application: QApplication, window: MainWindow, tmp: Path) -> None:
+    """The teacher's views on a class: Documents and Overview."""
+    make_class(tmp)
+    app.scan_worker.scan = real_scan
+    window.folders._list.selectAll()
+    window.folders.remove_selected()
+    window.folders.add_paths([str(tmp / "class 2026")])
+    window.result = None
+    window.start_scan()
+    wait(application, lambda: window.result is not None and "class 2026" in
+         window.result.documents[0].path)  # fmt: skip
+    window.tabs.setCurrentWidget(window.documents_panel)
+    window.documents_panel.table.selectRow(0)
+    wait(application, lambda: False, timeout=0.5)
+    save(window, "documents.png")
+    window.tabs.setCurrentWidget(window.overview_panel)
+    wait(application, lambda: False, timeout=0.5)
+    save(window, "overview.png")
+    window.tabs.setCurrentIndex(0)
 
 
 if __name__ == "__main__":

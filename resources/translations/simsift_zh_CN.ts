@@ -160,37 +160,37 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/documents_view.py" line="79" />
+        <location filename="../../app/documents_view.py" line="84" />
         <source>Share of the document's own text found in any other document (template and common text excluded)</source>
         <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="85" />
+        <location filename="../../app/documents_view.py" line="90" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="86" />
+        <location filename="../../app/documents_view.py" line="91" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="87" />
+        <location filename="../../app/documents_view.py" line="92" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="88" />
+        <location filename="../../app/documents_view.py" line="93" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="89" />
+        <location filename="../../app/documents_view.py" line="94" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="90" />
+        <location filename="../../app/documents_view.py" line="95" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
@@ -198,19 +198,74 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/documents_view.py" line="204" />
+        <location filename="../../app/documents_view.py" line="216" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="231" />
+        <location filename="../../app/documents_view.py" line="217" />
+        <source>Save report…</source>
+        <translation>保存报告…</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="219" />
+        <source>Save the selected document's report, to hand over, as PDF or HTML</source>
+        <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="242" />
+        <source>Similarity index {index}: found in {count} other documents</source>
+        <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="243" />
+        <source>Similarity index {index}: found in 1 other document</source>
+        <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="244" />
+        <source>Sources</source>
+        <translation>来源数</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="245" />
+        <source>Share of this document</source>
+        <translation>占本文档的比例</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="246" />
         <source>compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="237" />
-        <source>Similarity index %1: found in %2 other documents</source>
-        <translation>相似度指数 %1：见于另外 %2 篇文档</translation>
+        <location filename="../../app/documents_view.py" line="247" />
+        <source>No passage of this document was found in another document.</source>
+        <translation>本文档没有段落出现在其他文档中。</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="249" />
+        <source>Containment counts text inside passages matched in another document; template and common text (found in {common} or more documents) never count.</source>
+        <translation>包含度只计算与其他文档匹配的段落中的文本；模板文本与常见文本（出现在 {common} 篇或更多文档中）从不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="252" />
+        <source>SimSift {version} · {date}</source>
+        <translation>SimSift {version} · {date}</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="286" />
+        <source>Save report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="288" />
+        <source>PDF (*.pdf);;HTML page (*.html)</source>
+        <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="296" />
+        <source>Report not saved</source>
+        <translation>报告未保存</translation>
     </message>
 </context>
 <context>
@@ -275,6 +330,14 @@
     </message>
 </context>
 <context>
+    <name>Histogram</name>
+    <message>
+        <location filename="../../app/overview_view.py" line="97" />
+        <source>%1–%2%: %3 documents</source>
+        <translation>%1–%2%：%3 篇文档</translation>
+    </message>
+</context>
+<context>
     <name>Kinds</name>
     <message>
         <location filename="../../app/cluster_model.py" line="61" />
@@ -305,312 +368,380 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="287" />
+        <location filename="../../app/main_window.py" line="292" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="288" />
-        <location filename="../../app/main_window.py" line="321" />
+        <location filename="../../app/main_window.py" line="293" />
+        <location filename="../../app/main_window.py" line="331" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="289" />
+        <location filename="../../app/main_window.py" line="294" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="290" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="293" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="298" />
+        <location filename="../../app/main_window.py" line="303" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="303" />
+        <location filename="../../app/main_window.py" line="308" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="309" />
+        <location filename="../../app/main_window.py" line="314" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="312" />
+        <location filename="../../app/main_window.py" line="317" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="315" />
+        <location filename="../../app/main_window.py" line="320" />
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="322" />
+        <source>How similar the documents are, which to read first, who shares text</source>
+        <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="325" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="316" />
+        <location filename="../../app/main_window.py" line="326" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="317" />
+        <location filename="../../app/main_window.py" line="327" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="318" />
+        <location filename="../../app/main_window.py" line="328" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="320" />
+        <location filename="../../app/main_window.py" line="330" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="322" />
+        <location filename="../../app/main_window.py" line="332" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="323" />
+        <location filename="../../app/main_window.py" line="333" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="324" />
+        <location filename="../../app/main_window.py" line="334" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="325" />
+        <location filename="../../app/main_window.py" line="335" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="326" />
+        <location filename="../../app/main_window.py" line="336" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="327" />
+        <location filename="../../app/main_window.py" line="337" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="328" />
+        <location filename="../../app/main_window.py" line="338" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="329" />
+        <location filename="../../app/main_window.py" line="339" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="330" />
+        <location filename="../../app/main_window.py" line="340" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="331" />
+        <location filename="../../app/main_window.py" line="341" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="332" />
+        <location filename="../../app/main_window.py" line="342" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="333" />
+        <location filename="../../app/main_window.py" line="343" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="334" />
+        <location filename="../../app/main_window.py" line="344" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="335" />
-        <location filename="../../app/main_window.py" line="896" />
+        <location filename="../../app/main_window.py" line="345" />
+        <location filename="../../app/main_window.py" line="913" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="341" />
+        <location filename="../../app/main_window.py" line="351" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="425" />
+        <location filename="../../app/main_window.py" line="435" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="451" />
+        <location filename="../../app/main_window.py" line="461" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="482" />
+        <location filename="../../app/main_window.py" line="492" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="490" />
+        <location filename="../../app/main_window.py" line="500" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="498" />
+        <location filename="../../app/main_window.py" line="508" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="539" />
+        <location filename="../../app/main_window.py" line="550" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="542" />
+        <location filename="../../app/main_window.py" line="553" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="577" />
+        <location filename="../../app/main_window.py" line="594" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="581" />
+        <location filename="../../app/main_window.py" line="598" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="583" />
+        <location filename="../../app/main_window.py" line="600" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="603" />
+        <location filename="../../app/main_window.py" line="620" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="718" />
+        <location filename="../../app/main_window.py" line="735" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="722" />
+        <location filename="../../app/main_window.py" line="739" />
         <source>Pair marked as not a duplicate.</source>
         <translation>已将这对文件标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="726" />
+        <location filename="../../app/main_window.py" line="743" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="728" />
+        <location filename="../../app/main_window.py" line="745" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="731" />
+        <location filename="../../app/main_window.py" line="748" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="734" />
+        <location filename="../../app/main_window.py" line="751" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="747" />
+        <location filename="../../app/main_window.py" line="764" />
         <source>%1 files farther than k from their cluster's reference were not marked.</source>
         <translation>%1 个与本组参考文件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="771" />
+        <location filename="../../app/main_window.py" line="788" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="772" />
+        <location filename="../../app/main_window.py" line="789" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="774" />
+        <location filename="../../app/main_window.py" line="791" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="777" />
+        <location filename="../../app/main_window.py" line="794" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="794" />
+        <location filename="../../app/main_window.py" line="811" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="795" />
+        <location filename="../../app/main_window.py" line="812" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="799" />
+        <location filename="../../app/main_window.py" line="816" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="824" />
+        <location filename="../../app/main_window.py" line="841" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="832" />
+        <location filename="../../app/main_window.py" line="849" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="835" />
-        <location filename="../../app/main_window.py" line="853" />
+        <location filename="../../app/main_window.py" line="852" />
+        <location filename="../../app/main_window.py" line="870" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="844" />
+        <location filename="../../app/main_window.py" line="861" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="846" />
+        <location filename="../../app/main_window.py" line="863" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="897" />
+        <location filename="../../app/main_window.py" line="914" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="978" />
+        <location filename="../../app/main_window.py" line="995" />
         <source>The side-by-side view is not available in this build.</source>
         <translation>此版本没有并排对比视图。</translation>
+    </message>
+</context>
+<context>
+    <name>OverviewPanel</name>
+    <message>
+        <location filename="../../app/overview_view.py" line="230" />
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/overview_view.py" line="230" />
+        <source>Similarity index</source>
+        <translation>相似度指数</translation>
+    </message>
+    <message>
+        <location filename="../../app/overview_view.py" line="231" />
+        <source>Read these first:</source>
+        <translation>请先阅读：</translation>
+    </message>
+    <message>
+        <location filename="../../app/overview_view.py" line="237" />
+        <source>Scan a folder to see how similar its documents are.</source>
+        <translation>扫描一个文件夹，查看其中文档的相似程度。</translation>
+    </message>
+    <message>
+        <location filename="../../app/overview_view.py" line="245" />
+        <source>partial-copy threshold %1</source>
+        <translation>部分抄袭阈值 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/overview_view.py" line="253" />
+        <source>Highest similarity index: %1 (%2) · median %3 over %4 documents</source>
+        <translation>最高相似度指数：%1（%2）· %4 篇文档的中位数 %3</translation>
+    </message>
+    <message>
+        <location filename="../../app/overview_view.py" line="261" />
+        <source>No documents share text.</source>
+        <translation>没有文档共有文本。</translation>
+    </message>
+    <message>
+        <location filename="../../app/overview_view.py" line="263" />
+        <source>%1 documents in one group are linked</source>
+        <translation>%1 篇文档同属一组，</translation>
+    </message>
+    <message>
+        <location filename="../../app/overview_view.py" line="265" />
+        <source>%1 documents in %2 groups are linked</source>
+        <translation>%1 篇文档分属 %2 组，</translation>
+    </message>
+    <message>
+        <location filename="../../app/overview_view.py" line="268" />
+        <source>by near duplicates within k or partial copies above the threshold. Click a document to open it, a line to compare the two.</source>
+        <translation>由 k 以内的近似重复或超过阈值的部分抄袭相连。点击文档可打开，点击连线可并排比较两篇。</translation>
+    </message>
+    <message>
+        <location filename="../../app/overview_view.py" line="273" />
+        <source>%1 more are left out of the drawing.</source>
+        <translation>另有 %1 篇未画出。</translation>
     </message>
 </context>
 <context>

@@ -80,7 +80,7 @@ def test_scan_lists_planted_partial_copy_and_selection_shows_pair(
 
     model, proxy = window.partial_model, window.partial_proxy
     assert model.rowCount() == 1
-    assert window.tabs.count() == 5  # clusters, problems, partial copies, common text, documents
+    assert window.tabs.count() == 6  # clusters, problems, partial, common text, documents, overview
     assert window.tabs.tabText(2) == "Partial copies (1)"
 
     documents = window.result.documents
