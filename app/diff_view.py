@@ -460,22 +460,24 @@ class DiffView(QWidget):
         else:
             text = ""
         self.summary_label.setText(text)
+        self.summary_label.setToolTip(text)  # lines cut at the pane's width are whole here
 
     def _summary(self, alignment: Alignment) -> str:
         """Why this match: the scan's measures, the aligned sentences, the rarest shared words."""
         lines = []
         evidence = self._evidence
         if evidence is not None:
+            if evidence.shared_passages == 1:
+                passages = self.tr("1 shared passage of {longest} words")
+            else:
+                passages = self.tr("{n} shared passages, longest {longest} words")
+            passages = passages.format(n=evidence.shared_passages, longest=evidence.longest_passage)
             lines.append(
-                self.tr(
-                    "Hamming distance {d} · A in B {ab} · B in A {ba} · "
-                    "{n} shared passages, longest {longest} words"
-                ).format(
+                self.tr("Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}").format(
                     d=evidence.distance,
                     ab=f"{evidence.containment_ab:.0%}",
                     ba=f"{evidence.containment_ba:.0%}",
-                    n=evidence.shared_passages,
-                    longest=evidence.longest_passage,
+                    passages=passages,
                 )
             )
         lines.append(

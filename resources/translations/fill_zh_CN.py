@@ -9,8 +9,9 @@ ZH = {
     "Title": "标题", "Cluster %1 · %2 files": "第 %1 组 · %2 个文件", "≤ %1": "≤ %1",
     "Previous match": "上一处匹配", "Next match": "下一处匹配", "Aligning…": "正在对齐…",
     "Could not align: {message}": "无法对齐：{message}", "n/a": "不适用",
-    "Hamming distance {d} · A in B {ab} · B in A {ba} · {n} shared passages, longest {longest} words":
-        "汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {n} 段共有段落，最长 {longest} 词",
+    "Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}": "汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {passages}",
+    "1 shared passage of {longest} words": "1 段共有段落，{longest} 词",
+    "{n} shared passages, longest {longest} words": "{n} 段共有段落，最长 {longest} 词",
     "Aligned sentences: {a} of A, {b} of B": "对齐的句子：占 A 的 {a}，占 B 的 {b}",
     "Rarest shared words (documents using each): {words}": "最罕见的共有词（使用该词的文档数）：{words}",
     "Overlap": "重合度",

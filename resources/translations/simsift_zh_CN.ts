@@ -90,51 +90,61 @@
     </message>
     <message>
         <location filename="../../app/diff_view.py" line="471" />
-        <source>Hamming distance {d} · A in B {ab} · B in A {ba} · {n} shared passages, longest {longest} words</source>
-        <translation>汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {n} 段共有段落，最长 {longest} 词</translation>
+        <source>1 shared passage of {longest} words</source>
+        <translation>1 段共有段落，{longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="482" />
+        <location filename="../../app/diff_view.py" line="473" />
+        <source>{n} shared passages, longest {longest} words</source>
+        <translation>{n} 段共有段落，最长 {longest} 词</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="478" />
+        <source>Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}</source>
+        <translation>汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {passages}</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="486" />
         <source>Aligned sentences: {a} of A, {b} of B</source>
         <translation>对齐的句子：占 A 的 {a}，占 B 的 {b}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="489" />
+        <location filename="../../app/diff_view.py" line="493" />
         <source>Rarest shared words (documents using each): {words}</source>
         <translation>最罕见的共有词（使用该词的文档数）：{words}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="545" />
+        <location filename="../../app/diff_view.py" line="549" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="546" />
+        <location filename="../../app/diff_view.py" line="550" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="547" />
+        <location filename="../../app/diff_view.py" line="551" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="548" />
+        <location filename="../../app/diff_view.py" line="552" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="549" />
+        <location filename="../../app/diff_view.py" line="553" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="550" />
+        <location filename="../../app/diff_view.py" line="554" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="555" />
+        <location filename="../../app/diff_view.py" line="559" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>

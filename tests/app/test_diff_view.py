@@ -228,6 +228,10 @@ def test_summary_says_why_the_pair_matches(view, qtbot, copied_pair):
     assert second == (
         f"Aligned sentences: {a.left_aligned_share:.0%} of A, {a.right_aligned_share:.0%} of B"
     )
+    show_pair(view, qtbot, source, copy, PairEvidence(7, 0.3, 0.25, 1, 80))
+    assert view.summary_label.text().startswith(
+        "Hamming distance 7 · A in B 30% · B in A 25% · 1 shared passage of 80 words\n"
+    )
     show_pair(view, qtbot, source, source)
     assert view.summary_label.text() == "Aligned sentences: 100% of A, 100% of B"
 
