@@ -24,14 +24,13 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QFont
 
 from app.readable import readable
+from app.roles import ClusterRole, DocRole
 from core.cluster import KIND_NAMES, KIND_REFERENCE, Clusters
 from core.document import FileRecord
 
 COL_NAME, COL_FOLDER, COL_KIND, COL_DISTANCE, COL_SIZE, COL_TITLE = range(6)
 COLUMN_COUNT = 6
 
-DocRole = Qt.ItemDataRole.UserRole + 2  # document number of a member row, -1 on cluster rows
-ClusterRole = Qt.ItemDataRole.UserRole + 3  # cluster number of any row
 
 _Index = QModelIndex | QPersistentModelIndex
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags

@@ -38,13 +38,13 @@ from PySide6.QtWidgets import (
 
 from app.cluster_model import text_ranks
 from app.readable import readable
+from app.roles import DocRole
 from core.essay_report import EssayLabels, essay_html, essay_page
 from core.html_report import write_html
 from core.scan import ScanResult
 
 COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE = range(6)
 _NUMBER_COLUMNS = (COL_INDEX, COL_SOURCES, COL_LARGEST_SHARE)
-DocRole = Qt.ItemDataRole.UserRole + 2
 
 _Index = QModelIndex | QPersistentModelIndex
 

@@ -31,26 +31,20 @@ from PySide6.QtWidgets import (
 )
 
 from app import file_actions, trash
-from app.cluster_model import (
-    COL_FOLDER,
-    COL_NAME,
-    COL_TITLE,
-    ClusterFilterProxy,
-    ClusterModel,
-    DocRole,
-)
+from app.cluster_model import COL_FOLDER, COL_NAME, COL_TITLE, ClusterFilterProxy, ClusterModel
 from app.common_model import COL_TEXT, CommonTextModel
 from app.documents_view import DocumentsPanel
 from app.folder_list import FolderList
 from app.i18n import LANGUAGES, Translations
 from app.overview_view import OverviewPanel
 from app.params_panel import ParamsPanel
-from app.partial_model import COL_CONTAINMENT_AB, PairRole, PartialModel, PartialProxy
+from app.partial_model import COL_CONTAINMENT_AB, PartialModel, PartialProxy
 from app.problems_model import COL_FILE as PROBLEM_FILE
 from app.problems_model import COL_FOLDER as PROBLEM_FOLDER
 from app.problems_model import COL_STATUS as PROBLEM_STATUS
-from app.problems_model import ProblemsModel, ReadRole
+from app.problems_model import ProblemsModel
 from app.readable import readable
+from app.roles import DocRole, PairRole, ReadRole
 from app.scan_status import ScanStatus
 from app.scan_worker import ScanController
 from app.settings import Settings

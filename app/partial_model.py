@@ -20,6 +20,7 @@ from PySide6.QtCore import (
 
 from app.cluster_model import text_ranks
 from app.readable import readable
+from app.roles import PairRole, SortRole
 from core.document import FileRecord
 
 (
@@ -34,8 +35,6 @@ from core.document import FileRecord
 ) = range(8)
 COLUMN_COUNT = 8
 
-SortRole = Qt.ItemDataRole.UserRole + 1
-PairRole = Qt.ItemDataRole.UserRole + 2  # (document A, document B) of the row
 
 _Index = QModelIndex | QPersistentModelIndex
 _EMPTY_INT = np.zeros(0, dtype=np.int64)

@@ -15,10 +15,10 @@ from PySide6.QtCore import (
 )
 
 from app.readable import readable
+from app.roles import ReadRole
 from core.document import STATUS_ERROR, STATUS_OK, FileRecord
 
 COL_FILE, COL_FOLDER, COL_STATUS, COL_PROBLEM = range(4)
-ReadRole = Qt.ItemDataRole.UserRole + 2  # True when the file was read (a warning row)
 
 _Index = QModelIndex | QPersistentModelIndex
 

@@ -15,8 +15,8 @@ from app.cluster_model import (
     COL_TITLE,
     ClusterFilterProxy,
     ClusterModel,
-    DocRole,
 )
+from app.roles import DocRole
 from core.cluster import KIND_NEAR, KIND_REFERENCE, Clusters
 from core.document import FileRecord
 from core.scan import ScanOptions, scan

@@ -10,7 +10,8 @@ import numpy as np
 from pdfminer.high_level import extract_text
 from PySide6.QtCore import Qt, QUrl
 
-from app.documents_view import COL_INDEX, COL_NAME, COL_SOURCES, DocRole, DocumentsModel
+from app.documents_view import COL_INDEX, COL_NAME, COL_SOURCES, DocumentsModel
+from app.roles import DocRole
 from core.document import FileRecord
 from tests.app.conftest import scan_and_wait
 from tests.core.test_passages import english_paragraphs

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QLocale, Qt
 
-from app.cluster_model import COL_KIND, DocRole
+from app.cluster_model import COL_KIND
 from app.i18n import Translations, system_language
+from app.roles import DocRole
 from core.paths import resource_path
 from tests.app.conftest import scan_and_wait
 

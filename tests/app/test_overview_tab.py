@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
 
-from app.documents_view import DocRole
+from app.roles import DocRole
 from tests.app.conftest import scan_and_wait
 from tests.app.test_documents_tab import write_collage
 

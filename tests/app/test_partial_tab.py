@@ -12,11 +12,10 @@ from app.partial_model import (
     COL_DISTANCE,
     COL_NAME_A,
     COL_NAME_B,
-    PairRole,
     PartialModel,
     PartialProxy,
-    SortRole,
 )
+from app.roles import PairRole, SortRole
 from core.document import FileRecord
 from tests.app.conftest import scan_and_wait
 from tests.core.corpus import write_partial_copy
