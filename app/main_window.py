@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -30,9 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import file_actions, trash
+from app import file_actions
 from app.cluster_model import COL_FOLDER, COL_NAME, COL_TITLE, ClusterFilterProxy, ClusterModel
 from app.common_model import COL_TEXT, CommonTextModel
+from app.diff_view import DiffView
 from app.documents_view import DocumentsPanel
 from app.folder_list import FolderList
 from app.i18n import LANGUAGES, Translations
@@ -44,12 +45,12 @@ from app.problems_model import COL_FOLDER as PROBLEM_FOLDER
 from app.problems_model import COL_STATUS as PROBLEM_STATUS
 from app.problems_model import ProblemsModel
 from app.readable import readable
+from app.result_editor import ResultEditor
 from app.roles import DocRole, PairRole, ReadRole
 from app.scan_status import ScanStatus
 from app.scan_worker import ScanController
 from app.settings import Settings
 from app.text_dialog import DocumentPicker, ExtractedTextDialog
-from core.cluster_edit import without_files, without_pair
 from core.document import FileRecord
 from core.evidence import PairEvidence, TermRarity
 from core.features import FeatureWeights
@@ -74,11 +75,9 @@ class MainWindow(QMainWindow):
         self.catalog = catalog
         self.translations = translations or Translations()
         self._workers = workers
-        self.result: ScanResult | None = None
         self._rarity: TermRarity | None = None  # word document frequencies of the result
-        self._removed = np.zeros(0, dtype=bool)
-        self._last_trash = None  # (trashed files, result and removed flags before), for Undo
         self.controller = ScanController(catalog, self)
+        self.editor = ResultEditor(catalog, self)
         self._build_widgets()
         self._build_actions()
         self._build_menus()
@@ -90,6 +89,11 @@ class MainWindow(QMainWindow):
         recovery = getattr(catalog, "recovery", None)
         if recovery is not None:  # a damaged catalog was set aside and replaced at start-up
             self.statusBar().showMessage(recovery.message)
+
+    @property
+    def result(self) -> ScanResult | None:
+        """The result shown: the last scan's, without files trashed or pairs dismissed."""
+        return self.editor.result
 
     # -- construction --------------------------------------------------------
 
@@ -137,7 +141,7 @@ class MainWindow(QMainWindow):
         self.overview_panel = OverviewPanel()
         self.tabs.addTab(self.overview_panel, "")
 
-        self.diff_view = _make_diff_view()
+        self.diff_view = DiffView()
         self.right_splitter = QSplitter(Qt.Orientation.Vertical)
         self.right_splitter.addWidget(self.tabs)
         self.right_splitter.addWidget(self.diff_view)
@@ -179,7 +183,7 @@ class MainWindow(QMainWindow):
         self.unmark_action = self._action(None, lambda: self.model.set_checked(set()))
         self.ignore_action = self._action(sp.SP_DialogNoButton, self.ignore_selected_pair)
         self.trash_action = self._action(sp.SP_TrashIcon, self.trash_checked, QKeySequence.Delete)
-        self.undo_trash_action = self._action(None, self.undo_trash, QKeySequence.Undo)
+        self.undo_action = self._action(None, self.editor.undo, QKeySequence.Undo)
         self.show_text_action = self._action(None, self.show_extracted_text, "Ctrl+T")
         self.about_action = self._action(None, self._about)
         self.language_actions: dict[str, QAction] = {}
@@ -216,7 +220,7 @@ class MainWindow(QMainWindow):
             self.ignore_action,
             None,
             self.trash_action,
-            self.undo_trash_action,
+            self.undo_action,
         ):
             _add(self.edit_menu, action)
         self.language_menu = bar.addMenu("")
@@ -279,6 +283,11 @@ class MainWindow(QMainWindow):
         self.controller.cancelled.connect(self._on_cancelled)
         self.controller.failed.connect(self._on_failed)
         self.scan_status.cancel_requested.connect(self.controller.cancel)
+        self.editor.result_changed.connect(self._show_result)
+        self.editor.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.editor.problem.connect(lambda title, text: QMessageBox.warning(self, title, text))
+        self.editor.busy_changed.connect(lambda _: self._update_actions())
+        self.editor.progress.connect(self._on_file_progress)
 
     # -- language ------------------------------------------------------------
 
@@ -335,11 +344,11 @@ class MainWindow(QMainWindow):
             self.unmark_action: self.tr("Unmark all"),
             self.ignore_action: self.tr("Not a duplicate"),
             self.trash_action: self.tr("Move checked to trash…"),
-            self.undo_trash_action: self.tr("Undo move to trash"),
             self.about_action: self.tr("About SimSift"),
         }
         for action, text in texts.items():
             action.setText(text)
+        self._update_undo_text()
         self.ignore_action.setToolTip(
             self.tr(
                 "Remember that the selected pair is not a duplicate "
@@ -457,21 +466,12 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _on_result(self, result: ScanResult) -> None:
-        same_documents = self.result is not None and self.result.documents is result.documents
-        if same_documents:  # reweighted: files sent to the trash stay out
-            result = without_files(result, self._removed)
-        else:
-            self._removed = np.zeros(len(result.documents), dtype=bool)
-            self._last_trash = None  # a new scan: files put back will be found by the next
-        self.result = result
         self.scan_status.end()
         self.params.set_k_max(result.k_max)
         self.problems_model.set_records(
             result.errors, result.warned, result.skipped, result.garbled
         )
-        self.common_model.set_result(result)
-        self.documents_panel.set_result(result)
-        self.show_clusters(self.params.k())
+        self.editor.set_result(result)  # shown by _show_result
         self.statusBar().showMessage(self._finished_message(result), 10000)
         self.retranslate()
         self._update_actions()
@@ -502,6 +502,17 @@ class MainWindow(QMainWindow):
         QMessageBox.warning(self, self.tr("Scan failed"), message)
 
     # -- results -------------------------------------------------------------
+
+    def _show_result(self, result: ScanResult) -> None:
+        """Every view from `result` (a new scan, or files trashed or pairs dismissed)."""
+        self.common_model.set_result(result)
+        self.documents_panel.set_result(result)
+        self.show_clusters(self.params.k())
+        self._update_actions()
+
+    def _on_file_progress(self, done: int, total: int) -> None:
+        text = self.tr("Working on files: %1 of %2…").replace("%1", f"{done:,}")
+        self.statusBar().showMessage(text.replace("%2", f"{total:,}"))
 
     def show_clusters(self, k: int) -> None:
         """Re-cluster the current result at k from its stored pairs (no rescan)."""
@@ -561,9 +572,8 @@ class MainWindow(QMainWindow):
 
     def compare(self, a: int, b: int) -> None:
         """Show documents a and b side by side."""
-        if self.result is None or not hasattr(self.diff_view, "set_pair"):
-            return
-        self._show_pair(a, b)
+        if self.result is not None:
+            self._show_pair(a, b)
 
     def _show_pair(self, a: int, b: int) -> None:
         """Documents a and b side by side, with the measures that made them a pair."""
@@ -618,26 +628,33 @@ class MainWindow(QMainWindow):
             .replace("%4", f"{skipped:,}")
         )
 
+    def _update_undo_text(self) -> None:
+        """Edit ▸ Undo says what it undoes."""
+        kind = self.editor.undo_kind()
+        if kind == "pair":
+            self.undo_action.setText(self.tr("Undo not a duplicate"))
+        elif kind == "trash":
+            self.undo_action.setText(self.tr("Undo move to trash"))
+        else:
+            self.undo_action.setText(self.tr("Undo"))
+
     def _update_actions(self) -> None:
         busy = self.controller.busy
         has_result = self.result is not None
+        files_free = has_result and not self.editor.busy
         self.scan_button.setEnabled(not busy and bool(self.folders.folders()))
         self.scan_action.setEnabled(self.scan_button.isEnabled())
-        for action in (
-            self.export_csv_action,
-            self.export_json_action,
-            self.export_html_action,
-            self.mark_action,
-            self.unmark_action,
-            self.show_text_action,
-        ):
+        for action in (self.export_csv_action, self.export_json_action, self.export_html_action):
+            action.setEnabled(files_free)
+        for action in (self.mark_action, self.unmark_action, self.show_text_action):
             action.setEnabled(has_result)
         selected = self.selected_documents()
         for action in (self.open_action, self.reveal_action, self.copy_action):
             action.setEnabled(bool(selected))
         self.ignore_action.setEnabled(self._pair_to_dismiss() is not None)
-        self.trash_action.setEnabled(bool(self.model.checked_documents()))
-        self.undo_trash_action.setEnabled(self._can_undo_trash())
+        self.trash_action.setEnabled(files_free and bool(self.model.checked_documents()))
+        self.undo_action.setEnabled(self.editor.undo_kind() is not None)
+        self._update_undo_text()
 
     # -- selection and the side-by-side view ---------------------------------
 
@@ -670,8 +687,6 @@ class MainWindow(QMainWindow):
 
     def _on_selection(self, *_args) -> None:
         self._update_actions()
-        if not hasattr(self.diff_view, "set_pair"):
-            return
         pair = self.selected_pair()
         if pair is None or self.result is None:
             self.diff_view.clear()
@@ -714,23 +729,10 @@ class MainWindow(QMainWindow):
         file_actions.copy_paths(self._paths(self.selected_documents()))
 
     def ignore_selected_pair(self) -> None:
-        """Mark the selected pair "not a duplicate": remembered in the catalog, gone from view."""
+        """Mark the selected pair "not a duplicate": remembered, gone from view, undoable."""
         pair = self._pair_to_dismiss()
-        if pair is None or self.result is None:
-            return
-        a, b = pair
-        path_a, path_b = self._paths([a, b])
-        if self.catalog is not None:
-            from core.catalog import CatalogError
-
-            try:
-                self.catalog.ignore_pair(path_a, path_b)
-            except CatalogError as error:  # hidden now, but not remembered for later scans
-                QMessageBox.warning(self, self.tr("Not remembered"), str(error))
-        self.result = without_pair(self.result, a, b)
-        self.documents_panel.set_result(self.result)
-        self.show_clusters(self.params.k())
-        self.statusBar().showMessage(self.tr("Pair marked as not a duplicate."), 5000)
+        if pair is not None:
+            self.editor.dismiss_pair(*pair)
 
     def confirm_trash(self, paths: list[str]) -> bool:
         """Ask before trashing, with every file listed (scrollable under "Show Details")."""
@@ -763,92 +765,23 @@ class MainWindow(QMainWindow):
     def trash_checked(self) -> None:
         """Move the checked files to the system trash after the user confirms the list."""
         docs = self.model.checked_documents()
-        if not docs or self.result is None:
+        if not docs or self.result is None or self.editor.busy:
             return
-        paths = self._paths(docs)
-        if not self.confirm_trash(paths):
-            return
-        moved, failed = trash.move_to_trash(paths)
-        self._last_trash = (moved, self.result, self._removed.copy())
-        moved_set = {item.path for item in moved}
-        for doc, path in zip(docs, paths, strict=True):
-            if path in moved_set:
-                self._removed[doc] = True
-        self.model.set_checked(set())
-        self._show_without(self.result, self._removed)
-        self.statusBar().showMessage(
-            self._count_text(
-                len(moved),
-                self.tr("Moved 1 file to the trash."),
-                self.tr("Moved %1 files to the trash."),
-            )
-            + (" " + self.tr("Edit ▸ Undo puts them back.") if self._can_undo_trash() else ""),
-            10000,
-        )
-        self._warn_about(failed, self.tr("Some files were not moved"))
-
-    def undo_trash(self) -> None:
-        """Put the files of the last move to the trash back, and them back in the results."""
-        if self._last_trash is None:
-            return
-        moved, result, removed = self._last_trash
-        self._last_trash = None
-        restored, failed = trash.restore(moved)
-        gone = {item.path for item in moved} - set(restored)
-        for doc, record in enumerate(result.documents):
-            if record.path in gone:
-                removed[doc] = True
-        self._show_without(result, removed)
-        self.statusBar().showMessage(
-            self._count_text(
-                len(restored),
-                self.tr("Put 1 file back from the trash."),
-                self.tr("Put %1 files back from the trash."),
-            ),
-            10000,
-        )
-        self._warn_about(failed, self.tr("Some files were not put back"))
-
-    def _show_without(self, result: ScanResult, removed: np.ndarray) -> None:
-        """Show `result` without the documents flagged in `removed` (trashed files)."""
-        self.result, self._removed = without_files(result, removed), removed
-        self.documents_panel.set_result(self.result)
-        self.show_clusters(self.params.k())
-        self._update_actions()
-
-    def _warn_about(self, failed: list[tuple[str, str]], title: str) -> None:
-        if failed:
-            details = "\n".join(f"{readable(p)}: {reason}" for p, reason in failed[:20])
-            QMessageBox.warning(self, title, details)
-
-    def _can_undo_trash(self) -> bool:
-        return self._last_trash is not None and any(i.entry for i in self._last_trash[0])
-
-    @staticmethod
-    def _count_text(n: int, one: str, many: str) -> str:
-        return one if n == 1 else many.replace("%1", f"{n:,}")
+        if self.confirm_trash(self._paths(docs)):
+            self.model.set_checked(set())
+            self.editor.move_to_trash(docs)
 
     def export_report(self, fmt: str) -> None:
         """Write pairs, clusters and errors as CSV or JSON files into a chosen folder."""
-        if self.result is None:
+        if self.result is None or self.editor.busy:
             return
         folder = QFileDialog.getExistingDirectory(self, self.tr("Export report into folder"))
-        if not folder:
-            return
-        from core.report import ReportError, write_report
-
-        try:
-            written = write_report(self.result, self.model.clusters.k, Path(folder), fmt)
-        except ReportError as error:
-            QMessageBox.warning(self, self.tr("Export failed"), str(error))
-            return
-        self.statusBar().showMessage(
-            self.tr("Wrote %1").replace("%1", ", ".join(p.name for p in written)), 10000
-        )
+        if folder:
+            self.editor.export_report(Path(folder), fmt, self.model.clusters.k)
 
     def export_html(self) -> None:
         """Write the clusters shown now as one HTML file that opens in a browser."""
-        if self.result is None:
+        if self.result is None or self.editor.busy:
             return
         path, _ = QFileDialog.getSaveFileName(
             self,
@@ -856,12 +789,8 @@ class MainWindow(QMainWindow):
             "simsift-report.html",
             self.tr("HTML files (*.html)"),
         )
-        if not path:
-            return
-        from core.html_report import write_html_report
-
-        write_html_report(self.result, self.model.clusters, Path(path))
-        self.statusBar().showMessage(self.tr("Wrote %1").replace("%1", path), 10000)
+        if path:
+            self.editor.export_html(Path(path), self.model.clusters)
 
     def _on_tree_double_click(self, index: QModelIndex) -> None:
         doc = self.proxy.data(index, DocRole)
@@ -978,19 +907,3 @@ def _make_partial_view(model) -> QTableView:
     view.verticalHeader().hide()
     view.setAlternatingRowColors(True)
     return view
-
-
-def _make_diff_view() -> QWidget:
-    """The side-by-side view, or a placeholder while `app.diff_view` is not available."""
-    try:
-        from app.diff_view import DiffView
-    except ImportError:
-        label = QLabel(
-            QCoreApplication.translate(
-                "MainWindow", "The side-by-side view is not available in this build."
-            )
-        )
-        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        label.setEnabled(False)
-        return label
-    return DiffView()

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
+
+Progress = Callable[[int, int], None]  # files done, files in all
+
+
+def _no_progress(done: int, total: int) -> None:
+    pass
 
 
 @dataclass(frozen=True)
@@ -25,15 +31,19 @@ class Trashed:
     entry: tuple[Path, Path] | None
 
 
-def move_to_trash(paths: Iterable[str]) -> tuple[list[Trashed], list[tuple[str, str]]]:
+def move_to_trash(
+    paths: Sequence[str], progress: Progress = _no_progress
+) -> tuple[list[Trashed], list[tuple[str, str]]]:
     """Send files to the system trash (never a permanent delete).
 
-    Returns the files moved and (path, reason) for those that could not be moved.
+    Returns the files moved and (path, reason) for those that could not be moved;
+    `progress(done, total)` is called after each file.
     """
     from send2trash import send2trash  # imported on use: keeps start-up light
 
     moved, failed = [], []
-    for path in paths:
+    for done, path in enumerate(paths, 1):
+        progress(done - 1, len(paths))
         try:
             send2trash(path)
         except OSError as error:  # send2trash raises TrashPermissionError (an OSError) too
@@ -43,11 +53,14 @@ def move_to_trash(paths: Iterable[str]) -> tuple[list[Trashed], list[tuple[str, 
     return moved, failed
 
 
-def restore(items: Iterable[Trashed]) -> tuple[list[str], list[tuple[str, str]]]:
+def restore(
+    items: Sequence[Trashed], progress: Progress = _no_progress
+) -> tuple[list[str], list[tuple[str, str]]]:
     """Put trashed files back where they were. Returns the paths restored and (path, reason)
     for the others (no entry, a new file in its place, the trash emptied meanwhile)."""
     restored, failed = [], []
-    for item in items:
+    for done, item in enumerate(items):
+        progress(done, len(items))
         reason = _put_back(item)
         if reason:
             failed.append((item.path, reason))

@@ -161,10 +161,8 @@ def class_shots(application: QApplication, window: MainWindow, tmp: Path) -> Non
     window.folders._list.selectAll()
     window.folders.remove_selected()
     window.folders.add_paths([str(tmp / "class 2026")])
-    window.result = None
     window.start_scan()
-    wait(application, lambda: window.result is not None and "class 2026" in
-         window.result.documents[0].path)  # fmt: skip
+    wait(application, lambda: "class 2026" in window.result.documents[0].path)
     window.tabs.setCurrentWidget(window.documents_panel)
     window.documents_panel.table.selectRow(0)
     wait(application, lambda: False, timeout=0.5)

@@ -3,42 +3,42 @@
 <context>
     <name>ClusterModel</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="305" />
+        <location filename="../../app/cluster_model.py" line="304" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="306" />
+        <location filename="../../app/cluster_model.py" line="305" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="307" />
+        <location filename="../../app/cluster_model.py" line="306" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="308" />
+        <location filename="../../app/cluster_model.py" line="307" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="309" />
+        <location filename="../../app/cluster_model.py" line="308" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="310" />
+        <location filename="../../app/cluster_model.py" line="309" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="360" />
+        <location filename="../../app/cluster_model.py" line="359" />
         <source>Cluster %1 · %2 files</source>
         <translation>第 %1 组 · %2 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="367" />
+        <location filename="../../app/cluster_model.py" line="366" />
         <source>≤ %1</source>
         <translation>≤ %1</translation>
     </message>
@@ -99,52 +99,52 @@
         <translation>{n} 段共有段落，最长 {longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="478" />
+        <location filename="../../app/diff_view.py" line="476" />
         <source>Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}</source>
         <translation>汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {passages}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="486" />
+        <location filename="../../app/diff_view.py" line="484" />
         <source>Aligned sentences: {a} of A, {b} of B</source>
         <translation>对齐的句子：占 A 的 {a}，占 B 的 {b}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="493" />
+        <location filename="../../app/diff_view.py" line="491" />
         <source>Rarest shared words (documents using each): {words}</source>
         <translation>最罕见的共有词（使用该词的文档数）：{words}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="549" />
+        <location filename="../../app/diff_view.py" line="547" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="550" />
+        <location filename="../../app/diff_view.py" line="548" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="551" />
+        <location filename="../../app/diff_view.py" line="549" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="552" />
+        <location filename="../../app/diff_view.py" line="550" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="553" />
+        <location filename="../../app/diff_view.py" line="551" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="554" />
+        <location filename="../../app/diff_view.py" line="552" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="559" />
+        <location filename="../../app/diff_view.py" line="557" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>
@@ -350,27 +350,27 @@
 <context>
     <name>Kinds</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="61" />
+        <location filename="../../app/cluster_model.py" line="60" />
         <source>reference</source>
         <translation>参考</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="62" />
+        <location filename="../../app/cluster_model.py" line="61" />
         <source>exact</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="63" />
+        <location filename="../../app/cluster_model.py" line="62" />
         <source>same text</source>
         <translation>文本相同</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="64" />
+        <location filename="../../app/cluster_model.py" line="63" />
         <source>near</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="65" />
+        <location filename="../../app/cluster_model.py" line="64" />
         <source>partial</source>
         <translation>部分抄袭</translation>
     </message>
@@ -378,322 +378,276 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="292" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="293" />
-        <location filename="../../app/main_window.py" line="331" />
+        <location filename="../../app/main_window.py" line="296" />
+        <location filename="../../app/main_window.py" line="334" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="294" />
+        <location filename="../../app/main_window.py" line="297" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="295" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="298" />
+        <location filename="../../app/main_window.py" line="301" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="303" />
+        <location filename="../../app/main_window.py" line="306" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="308" />
+        <location filename="../../app/main_window.py" line="311" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="314" />
+        <location filename="../../app/main_window.py" line="317" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="317" />
+        <location filename="../../app/main_window.py" line="320" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="320" />
+        <location filename="../../app/main_window.py" line="323" />
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="322" />
+        <location filename="../../app/main_window.py" line="325" />
         <source>How similar the documents are, which to read first, who shares text</source>
         <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="325" />
+        <location filename="../../app/main_window.py" line="328" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="326" />
+        <location filename="../../app/main_window.py" line="329" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="327" />
+        <location filename="../../app/main_window.py" line="330" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="328" />
+        <location filename="../../app/main_window.py" line="331" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="330" />
+        <location filename="../../app/main_window.py" line="333" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="332" />
+        <location filename="../../app/main_window.py" line="335" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="333" />
+        <location filename="../../app/main_window.py" line="336" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="334" />
+        <location filename="../../app/main_window.py" line="337" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="335" />
+        <location filename="../../app/main_window.py" line="338" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="336" />
+        <location filename="../../app/main_window.py" line="339" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="337" />
+        <location filename="../../app/main_window.py" line="340" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="338" />
+        <location filename="../../app/main_window.py" line="341" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="339" />
+        <location filename="../../app/main_window.py" line="342" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="340" />
+        <location filename="../../app/main_window.py" line="343" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="341" />
+        <location filename="../../app/main_window.py" line="344" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="342" />
+        <location filename="../../app/main_window.py" line="345" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="343" />
+        <location filename="../../app/main_window.py" line="346" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="344" />
+        <location filename="../../app/main_window.py" line="514" />
+        <source>Working on files: %1 of %2…</source>
+        <translation>正在处理文件：%1 / %2…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="635" />
+        <source>Undo not a duplicate</source>
+        <translation>撤销“不是重复”</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="637" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="345" />
-        <location filename="../../app/main_window.py" line="913" />
+        <location filename="../../app/main_window.py" line="639" />
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="347" />
+        <location filename="../../app/main_window.py" line="836" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="351" />
+        <location filename="../../app/main_window.py" line="354" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="435" />
+        <location filename="../../app/main_window.py" line="438" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="461" />
+        <location filename="../../app/main_window.py" line="464" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="492" />
+        <location filename="../../app/main_window.py" line="486" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="500" />
+        <location filename="../../app/main_window.py" line="494" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="508" />
+        <location filename="../../app/main_window.py" line="502" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="550" />
+        <location filename="../../app/main_window.py" line="555" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="553" />
+        <location filename="../../app/main_window.py" line="558" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="594" />
+        <location filename="../../app/main_window.py" line="598" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="598" />
+        <location filename="../../app/main_window.py" line="602" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="600" />
+        <location filename="../../app/main_window.py" line="604" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="620" />
+        <location filename="../../app/main_window.py" line="624" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="735" />
-        <source>Not remembered</source>
-        <translation>未能记住</translation>
-    </message>
-    <message>
         <location filename="../../app/main_window.py" line="739" />
-        <source>Pair marked as not a duplicate.</source>
-        <translation>已将这对文件标记为不是重复。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="743" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="745" />
+        <location filename="../../app/main_window.py" line="741" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="748" />
+        <location filename="../../app/main_window.py" line="744" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="751" />
+        <location filename="../../app/main_window.py" line="747" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="764" />
+        <location filename="../../app/main_window.py" line="760" />
         <source>%1 files farther than k from their cluster's reference were not marked.</source>
         <translation>%1 个与本组参考文件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="788" />
-        <source>Moved 1 file to the trash.</source>
-        <translation>已将 1 个文件移到回收站。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="789" />
-        <source>Moved %1 files to the trash.</source>
-        <translation>已将 %1 个文件移到回收站。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="791" />
-        <source>Edit ▸ Undo puts them back.</source>
-        <translation>可用“编辑 ▸ 撤销”放回。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="794" />
-        <source>Some files were not moved</source>
-        <translation>部分文件未能移动</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="811" />
-        <source>Put 1 file back from the trash.</source>
-        <translation>已从回收站放回 1 个文件。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="812" />
-        <source>Put %1 files back from the trash.</source>
-        <translation>已从回收站放回 %1 个文件。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="816" />
-        <source>Some files were not put back</source>
-        <translation>部分文件未能放回</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="841" />
+        <location filename="../../app/main_window.py" line="778" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="849" />
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="852" />
-        <location filename="../../app/main_window.py" line="870" />
-        <source>Wrote %1</source>
-        <translation>已写入 %1</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="861" />
+        <location filename="../../app/main_window.py" line="788" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="863" />
+        <location filename="../../app/main_window.py" line="790" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="914" />
+        <location filename="../../app/main_window.py" line="837" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="995" />
-        <source>The side-by-side view is not available in this build.</source>
-        <translation>此版本没有并排对比视图。</translation>
     </message>
 </context>
 <context>
@@ -860,62 +814,62 @@
 <context>
     <name>PartialModel</name>
     <message>
-        <location filename="../../app/partial_model.py" line="107" />
+        <location filename="../../app/partial_model.py" line="106" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="108" />
+        <location filename="../../app/partial_model.py" line="107" />
         <source>Folder A</source>
         <translation>文件夹 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="109" />
+        <location filename="../../app/partial_model.py" line="108" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="110" />
+        <location filename="../../app/partial_model.py" line="109" />
         <source>Folder B</source>
         <translation>文件夹 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="111" />
+        <location filename="../../app/partial_model.py" line="110" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="112" />
+        <location filename="../../app/partial_model.py" line="111" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="113" />
+        <location filename="../../app/partial_model.py" line="112" />
         <source>Overlap</source>
         <translation>重合度</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="120" />
+        <location filename="../../app/partial_model.py" line="119" />
         <source>Containment of A in B: share of A's own text inside passages also in B</source>
         <translation>A 在 B 中的包含度：A 自身文本中落在 B 也有的段落里的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="122" />
+        <location filename="../../app/partial_model.py" line="121" />
         <source>Containment of B in A: share of B's own text inside passages also in A</source>
         <translation>B 在 A 中的包含度：B 自身文本中落在 A 也有的段落里的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="124" />
+        <location filename="../../app/partial_model.py" line="123" />
         <source>Overlap: both documents' text inside shared passages, over both texts</source>
         <translation>重合度：两篇文档落在共有段落中的文本占两篇全文的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="126" />
+        <location filename="../../app/partial_model.py" line="125" />
         <source>Hamming distance: bits in which the two 64-bit fingerprints differ</source>
         <translation>汉明距离：两个 64 位指纹不同的位数</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="114" />
+        <location filename="../../app/partial_model.py" line="113" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
@@ -961,6 +915,76 @@
         <location filename="../../app/problems_model.py" line="94" />
         <source>Skipped</source>
         <translation>已跳过</translation>
+    </message>
+</context>
+<context>
+    <name>ResultEditor</name>
+    <message>
+        <location filename="../../app/result_editor.py" line="138" />
+        <location filename="../../app/result_editor.py" line="192" />
+        <source>Not remembered</source>
+        <translation>未能记住</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="141" />
+        <source>Pair marked as not a duplicate. Edit ▸ Undo brings it back.</source>
+        <translation>已将此对标记为不是重复。可用“编辑 ▸ 撤销”恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="163" />
+        <source>Moved 1 file to the trash.</source>
+        <translation>已将 1 个文件移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="164" />
+        <source>Moved %1 files to the trash.</source>
+        <translation>已将 %1 个文件移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="167" />
+        <source>Edit ▸ Undo puts them back.</source>
+        <translation>可用“编辑 ▸ 撤销”放回。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="169" />
+        <source>Some files were not moved</source>
+        <translation>部分文件未能移动</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="194" />
+        <source>The pair is shown again.</source>
+        <translation>此对已重新显示。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="205" />
+        <source>Put 1 file back from the trash.</source>
+        <translation>已从回收站放回 1 个文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="206" />
+        <source>Put %1 files back from the trash.</source>
+        <translation>已从回收站放回 %1 个文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="209" />
+        <source>Some files were not put back</source>
+        <translation>部分文件未能放回</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="228" />
+        <location filename="../../app/result_editor.py" line="239" />
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="243" />
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="253" />
+        <source>Could not finish</source>
+        <translation>未能完成</translation>
     </message>
 </context>
 <context>

@@ -165,6 +165,7 @@ def test_trash_asks_first_and_moves_only_checked(qtbot, window, corpus, monkeypa
     checked = {window.result.documents[d].path for d in window.model.checked_documents()}
     assert len(checked) == 3
     window.trash_action.trigger()
+    wait_for_files(qtbot, window)
     assert asked and set(asked[0]) == checked  # the user sees exactly what goes
     all_files = {str(p) for p in paths.values()}
     if answer == QMessageBox.StandardButton.Cancel:
@@ -201,8 +202,10 @@ def test_export_html_and_csv(qtbot, window, corpus, tmp_path, monkeypatch):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "csv"))
     window.export_html_action.trigger()
+    wait_for_files(qtbot, window)
     assert str(paths["edited"]) in out.read_text("utf-8")
     window.export_csv_action.trigger()
+    wait_for_files(qtbot, window)
     assert (tmp_path / "csv" / "clusters.csv").exists()
 
 
@@ -257,10 +260,12 @@ def test_exports_leave_out_files_moved_to_the_trash(qtbot, window, corpus, tmp_p
     window.model.set_checked({edited})
     monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
     window.trash_action.trigger()
+    wait_for_files(qtbot, window)
     assert not paths["edited"].exists()
     out = tmp_path / "out"
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(out))
     window.export_csv_action.trigger()
+    wait_for_files(qtbot, window)
     written = (out / "pairs.csv").read_text(encoding="utf-8") + (out / "clusters.csv").read_text(
         encoding="utf-8"
     )
@@ -442,9 +447,11 @@ def test_undo_puts_trashed_files_back_and_in_the_results(qtbot, window, corpus, 
     contents = {p: Path(p).read_bytes() for p in checked}
     monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
     window.trash_action.trigger()
+    wait_for_files(qtbot, window)
     assert not any(os.path.exists(p) for p in checked)
-    assert window.undo_trash_action.isEnabled()
-    window.undo_trash_action.trigger()
+    assert window.undo_action.isEnabled()
+    window.undo_action.trigger()
+    wait_for_files(qtbot, window)
     assert {p: Path(p).read_bytes() for p in checked} == contents  # the same files, back
     from urllib.parse import quote
 
@@ -453,7 +460,7 @@ def test_undo_puts_trashed_files_back_and_in_the_results(qtbot, window, corpus, 
     infos = " ".join(i.read_text() for i in (_home_trash() / "info").iterdir())
     assert not any(quote(p) in infos for p in checked)  # their trash entries are gone
     assert {frozenset(c) for c in cluster_paths(window)} == before
-    assert not window.undo_trash_action.isEnabled()
+    assert not window.undo_action.isEnabled()
 
 
 def test_undo_leaves_a_file_alone_if_a_new_one_took_its_place(qtbot, window, corpus, monkeypatch):
@@ -464,10 +471,97 @@ def test_undo_leaves_a_file_alone_if_a_new_one_took_its_place(qtbot, window, cor
     window.model.set_checked({doc})
     monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
     window.trash_action.trigger()
+    wait_for_files(qtbot, window)
     paths["edited"].write_text("a new essay written since")
     warned = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: warned.append(a[2]))
-    window.undo_trash_action.trigger()
+    window.undo_action.trigger()
+    wait_for_files(qtbot, window)
     assert paths["edited"].read_text() == "a new essay written since"
     assert "a file of that name exists there again" in warned[0]
     assert doc not in set(window.model.clusters.doc.tolist())  # still out of the results
+
+
+def wait_for_files(qtbot, window) -> None:
+    """File work (trash, exports) runs on a pool thread: wait until it has ended."""
+    qtbot.waitUntil(lambda: not window.editor.busy, timeout=20_000)
+
+
+def test_not_a_duplicate_can_be_undone(qtbot, window, corpus, catalog):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    before = {frozenset(c) for c in cluster_paths(window)}
+    edited = [d.path for d in window.result.documents].index(str(paths["edited"]))
+    window.select_documents([edited])
+    window.ignore_action.trigger()
+    pair = frozenset({str(paths["first"]), str(paths["edited"])})
+    assert pair in catalog.ignored_pairs()
+    assert window.undo_action.isEnabled() and window.undo_action.text() == "Undo not a duplicate"
+    window.undo_action.trigger()
+    assert pair not in catalog.ignored_pairs()  # the next scan shows it again too
+    assert {frozenset(c) for c in cluster_paths(window)} == before
+    assert not window.undo_action.isEnabled() and window.undo_action.text() == "Undo"
+
+
+def test_undo_takes_back_the_last_action_first(qtbot, window, corpus, catalog, monkeypatch):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    docs = [d.path for d in window.result.documents]
+    window.select_documents([docs.index(str(paths["edited"]))])
+    window.ignore_action.trigger()
+    window.model.set_checked({docs.index(str(paths["exact"]))})
+    monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
+    window.trash_action.trigger()
+    wait_for_files(qtbot, window)
+    assert window.undo_action.text() == "Undo move to trash"
+    window.undo_action.trigger()
+    wait_for_files(qtbot, window)
+    assert paths["exact"].exists()
+    assert window.undo_action.text() == "Undo not a duplicate"  # then the dismissed pair
+
+
+def test_moving_to_the_trash_reports_progress_off_the_gui_thread(
+    qtbot, window, corpus, monkeypatch
+):
+    import threading
+
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    window.mark_all_but_reference()
+    checked = len(window.model.checked_documents())
+    monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
+    threads, reports = [], []
+    import send2trash
+
+    real = send2trash.send2trash
+
+    def record_thread(path):
+        threads.append(threading.current_thread())
+        return real(path)
+
+    monkeypatch.setattr(send2trash, "send2trash", record_thread)
+    window.editor.progress.connect(lambda done, total: reports.append((done, total)))
+    window.trash_action.trigger()
+    assert not window.export_csv_action.isEnabled()  # no export while files move
+    wait_for_files(qtbot, window)
+    assert len(threads) == checked and threading.main_thread() not in threads
+    assert reports[0] == (0, checked) and reports[-1] == (checked - 1, checked)
+    assert window.export_csv_action.isEnabled()
+
+
+def test_a_failed_export_says_why(qtbot, window, corpus, tmp_path, monkeypatch):
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(blocker))
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: warned.append(a[1:]))
+    window.export_csv_action.trigger()
+    wait_for_files(qtbot, window)
+    assert warned and warned[0][0] == "Export failed" and "a file" in warned[0][1]
+    assert blocker.read_text() == "not a folder"

@@ -1,0 +1,285 @@
+"""What the user does to a result: "not a duplicate", move to trash, exports, and Undo.
+
+The window lays out and asks; this object acts. File work (the trash, the exports) runs on
+a pool thread with progress, so a thousand files to the trash or a 20,000-pair export never
+freeze the window. The shown result is always rebuilt from the last scan's result minus
+the files moved to the trash and the pairs dismissed since, so Undo is exact whatever came
+in between (a new k, re-weighting).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+from app import trash
+from app.readable import readable
+from core.cluster import Clusters
+from core.cluster_edit import without_files, without_pair
+from core.scan import ScanResult
+
+
+@dataclass(frozen=True)
+class _Dismissed:
+    """A pair marked "not a duplicate" in this session (Undo forgets it again)."""
+
+    a: int
+    b: int
+    paths: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class _Trashed:
+    """Files moved to the trash by one action, with the documents they were."""
+
+    items: tuple[trash.Trashed, ...]
+    docs: tuple[int, ...]
+
+
+class _JobSignals(QObject):
+    progress = Signal(int, int)  # done, total
+    finished = Signal(object)  # what the job returned
+    failed = Signal(str)
+
+
+class _FileJob(QRunnable):
+    """Runs `work(progress)` on a pool thread; the outcome comes back by signal."""
+
+    def __init__(self, work: Callable, signals: _JobSignals) -> None:
+        super().__init__()
+        self.work, self.signals = work, signals
+
+    def run(self) -> None:
+        try:
+            outcome = self.work(self.signals.progress.emit)
+        except OSError as error:  # a full disk, a folder that went away
+            self.signals.failed.emit(str(error))
+        except Exception as error:  # shown to the user instead of killing the pool thread
+            self.signals.failed.emit(f"{type(error).__name__}: {error}")
+        else:
+            self.signals.finished.emit(outcome)
+
+
+class ResultEditor(QObject):
+    """Owns the shown result and every change the user makes to it."""
+
+    result_changed = Signal(object)  # the ScanResult to show
+    message = Signal(str)  # for the status bar
+    problem = Signal(str, str)  # title, details: for a warning dialog
+    busy_changed = Signal(bool)
+    progress = Signal(int, int)  # done, total of the running file job
+    job_finished = Signal()  # a file job ended (moved, exported, failed): tests wait on it
+
+    def __init__(self, catalog=None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.catalog = catalog
+        self.result: ScanResult | None = None
+        self._base: ScanResult | None = None  # as the last scan or re-weighting gave it
+        self._removed = np.zeros(0, dtype=bool)
+        self._undo: list[_Dismissed | _Trashed] = []
+        self._busy = False
+        self._job: tuple | None = None  # (signals kept alive, on done, failure title)
+
+    # -- state ----------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    def undo_kind(self) -> str | None:
+        """ "pair" or "trash" for what Undo would undo, None when nothing can be undone."""
+        if self._busy or not self._undo:
+            return None
+        last = self._undo[-1]
+        if isinstance(last, _Trashed):
+            return "trash" if any(item.entry for item in last.items) else None
+        return "pair"
+
+    def set_result(self, result: ScanResult) -> None:
+        """A new result from a scan or a re-weighting. Files moved to the trash stay out of
+        a re-weighted result of the same documents; a new scan starts afresh."""
+        same_documents = self._base is not None and self._base.documents is result.documents
+        self._base = result
+        if not same_documents:
+            self._removed = np.zeros(len(result.documents), dtype=bool)
+            self._undo.clear()  # files put back now would be found by the next scan
+        else:  # the job left out the pairs dismissed meanwhile (the catalog has them)
+            self._undo = [u for u in self._undo if isinstance(u, _Trashed)]
+        self._show()
+
+    def _show(self) -> None:
+        shown = without_files(self._base, self._removed)
+        for action in self._undo:
+            if isinstance(action, _Dismissed):
+                shown = without_pair(shown, action.a, action.b)
+        self.result = shown
+        self.result_changed.emit(shown)
+
+    def paths(self, docs: list[int]) -> list[str]:
+        return [self.result.documents[d].path for d in docs] if self.result else []
+
+    # -- not a duplicate -----------------------------------------------------------
+
+    def dismiss_pair(self, a: int, b: int) -> None:
+        """Mark (a, b) "not a duplicate": remembered in the catalog, gone from view."""
+        if self.result is None:
+            return
+        path_a, path_b = self.paths([a, b])
+        if self.catalog is not None:
+            from core.catalog import CatalogError
+
+            try:
+                self.catalog.ignore_pair(path_a, path_b)
+            except CatalogError as error:  # hidden now, but not remembered for later scans
+                self.problem.emit(self.tr("Not remembered"), str(error))
+        self._undo.append(_Dismissed(a, b, (path_a, path_b)))
+        self._show()
+        self.message.emit(self.tr("Pair marked as not a duplicate. Edit ▸ Undo brings it back."))
+
+    # -- trash -------------------------------------------------------------------
+
+    def move_to_trash(self, docs: list[int]) -> None:
+        """Send the documents' files to the system trash on a pool thread."""
+        if self.result is None or not docs or self._busy:
+            return
+        paths = self.paths(docs)
+        self._start(
+            lambda progress: trash.move_to_trash(paths, progress),
+            lambda outcome: self._trashed(docs, paths, *outcome),
+        )
+
+    def _trashed(self, docs, paths, moved: list[trash.Trashed], failed) -> None:
+        moved_paths = {item.path for item in moved}
+        gone = tuple(d for d, p in zip(docs, paths, strict=True) if p in moved_paths)
+        self._removed[list(gone)] = True
+        self._undo.append(_Trashed(tuple(moved), gone))
+        self._show()
+        text = self._count(
+            len(moved),
+            self.tr("Moved 1 file to the trash."),
+            self.tr("Moved %1 files to the trash."),
+        )
+        if self.undo_kind() == "trash":
+            text += " " + self.tr("Edit ▸ Undo puts them back.")
+        self.message.emit(text)
+        self._report_failures(failed, self.tr("Some files were not moved"))
+
+    # -- undo --------------------------------------------------------------------
+
+    def undo(self) -> None:
+        """Undo the last "not a duplicate" or move to the trash."""
+        kind = self.undo_kind()
+        if kind == "pair":
+            self._undo_dismiss(self._undo.pop())
+        elif kind == "trash":
+            action = self._undo.pop()
+            self._start(
+                lambda progress: trash.restore(action.items, progress),
+                lambda outcome: self._restored(action, *outcome),
+            )
+
+    def _undo_dismiss(self, action: _Dismissed) -> None:
+        if self.catalog is not None:
+            from core.catalog import CatalogError
+
+            try:
+                self.catalog.unignore_pair(*action.paths)
+            except CatalogError as error:
+                self.problem.emit(self.tr("Not remembered"), str(error))
+        self._show()
+        self.message.emit(self.tr("The pair is shown again."))
+
+    def _restored(self, action: _Trashed, restored: list[str], failed) -> None:
+        back = set(restored)
+        for doc in action.docs:
+            if self._base.documents[doc].path in back:
+                self._removed[doc] = False
+        self._show()
+        self.message.emit(
+            self._count(
+                len(restored),
+                self.tr("Put 1 file back from the trash."),
+                self.tr("Put %1 files back from the trash."),
+            )
+        )
+        self._report_failures(failed, self.tr("Some files were not put back"))
+
+    # -- exports -----------------------------------------------------------------
+
+    def export_report(self, folder: Path, fmt: str, k: int) -> None:
+        """CSV or JSON files of the shown result into `folder`, on a pool thread."""
+        from core.report import ReportError, write_report
+
+        result = self.result
+
+        def work(progress):
+            try:
+                return write_report(result, k, folder, fmt)
+            except ReportError as error:
+                raise OSError(str(error)) from error
+
+        self._start(
+            work,
+            lambda written: self._wrote(", ".join(p.name for p in written)),
+            self.tr("Export failed"),
+        )
+
+    def export_html(self, path: Path, clusters: Clusters) -> None:
+        """The clusters shown now as one HTML file, on a pool thread."""
+        from core.html_report import write_html_report
+
+        result = self.result
+        self._start(
+            lambda progress: write_html_report(result, clusters, path),
+            lambda written: self._wrote(readable(str(written))),
+            self.tr("Export failed"),
+        )
+
+    def _wrote(self, what: str) -> None:
+        self.message.emit(self.tr("Wrote %1").replace("%1", what))
+
+    # -- running file work ---------------------------------------------------------
+
+    def _start(self, work: Callable, done: Callable, failure_title: str | None = None) -> None:
+        # slots of this object, not lambdas: Qt then runs them on the GUI thread
+        signals = _JobSignals()
+        signals.progress.connect(self.progress)
+        signals.finished.connect(self._on_job_done)
+        signals.failed.connect(self._on_job_failed)
+        self._job = (signals, done, failure_title or self.tr("Could not finish"))
+        self._set_busy(True)
+        QThreadPool.globalInstance().start(_FileJob(work, signals))
+
+    @Slot(object)
+    def _on_job_done(self, outcome) -> None:
+        _, done, _ = self._job
+        self._end(lambda: done(outcome))
+
+    @Slot(str)
+    def _on_job_failed(self, text: str) -> None:
+        _, _, title = self._job
+        self._end(lambda: self.problem.emit(title, text))
+
+    def _end(self, then: Callable[[], None]) -> None:
+        self._job = None
+        self._set_busy(False)
+        try:
+            then()
+        finally:
+            self.job_finished.emit()
+
+    def _set_busy(self, busy: bool) -> None:
+        self._busy = busy
+        self.busy_changed.emit(busy)
+
+    def _report_failures(self, failed: list[tuple[str, str]], title: str) -> None:
+        if failed:
+            self.problem.emit(title, "\n".join(f"{readable(p)}: {r}" for p, r in failed[:20]))
+
+    @staticmethod
+    def _count(n: int, one: str, many: str) -> str:
+        return one if n == 1 else many.replace("%1", f"{n:,}")
