@@ -73,6 +73,9 @@ class ScanOptions:
             shared by the readers, 1-3 GB each (`core.workers.reader_memory_limit`).
         traditional_to_simplified: fold Traditional Chinese to Simplified before hashing.
         passages: passage sizes and thresholds for partial copying and template text.
+        scheduler: a Dask scheduler's address (tcp://HOST:8786): files are read on that
+            cluster (`core.distributed`); empty: on this machine.
+        ship_files: send each file's bytes to the cluster (workers without the files).
     """
 
     roots: tuple[str, ...]
@@ -89,6 +92,8 @@ class ScanOptions:
     memory_limit: int | None = None
     traditional_to_simplified: bool = True
     passages: PassageOptions = field(default_factory=PassageOptions)
+    scheduler: str = ""
+    ship_files: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.k_max <= MAX_K:
@@ -582,7 +587,10 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
 
 
 def _read_all(tasks: list[_ReadTask], options: ScanOptions, cancel: CancelToken):
-    """Read files in worker processes (or in-process when workers == 0)."""
+    """Read files in worker processes (or in-process when workers == 0), or on a cluster."""
+    if options.scheduler and tasks:
+        yield from _read_on_cluster(tasks, options, cancel)
+        return
     if options.workers == 0 or not tasks:
         for task in tasks:
             cancel.check()
@@ -602,6 +610,23 @@ def _read_all(tasks: list[_ReadTask], options: ScanOptions, cancel: CancelToken)
             )
         else:
             yield result
+
+
+def _read_on_cluster(tasks: list[_ReadTask], options: ScanOptions, cancel: CancelToken):
+    from core.distributed import connect, read_on_cluster
+
+    client = connect(options.scheduler)
+    try:
+        yield from read_on_cluster(
+            client,
+            tasks,
+            ship_files=options.ship_files,
+            timeout=options.file_timeout,
+            memory_limit=options.memory_limit or reader_memory_limit(1),
+            cancel=cancel,
+        )
+    finally:
+        client.close()
 
 
 def fingerprint_documents(

@@ -1,0 +1,142 @@
+"""Scans on a Dask cluster: the same result as a local scan, per-file errors for files that
+kill workers, Cancel, and no Dask import without a scheduler."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from core.progress import Cancelled, CancelToken
+from core.scan import ScanOptions, scan
+from tests.core.corpus import write_corpus
+
+distributed = pytest.importorskip("distributed")
+dask = pytest.importorskip("dask")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two worker processes on loopback; a worker that dies is given up on at once."""
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        local = distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            host="127.0.0.1",
+        )
+        try:
+            yield local
+        finally:
+            local.close()
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    root = tmp_path_factory.mktemp("corpus")
+    write_corpus(root)
+    for i in range(40):  # more files than one batch
+        (root / f"note{i:02d}.txt").write_text(f"Note {i}: " + "word " * (20 + i))
+    return root
+
+
+def same_result(a, b) -> None:
+    assert [d.path for d in a.documents] == [d.path for d in b.documents]
+    assert [(e.path, e.message) for e in a.errors] == [(e.path, e.message) for e in b.errors]
+    assert np.array_equal(a.fingerprints, b.fingerprints)
+    assert np.array_equal(a.pairs.left, b.pairs.left)
+    assert np.array_equal(a.pairs.right, b.pairs.right)
+    assert np.array_equal(a.pairs.distance, b.pairs.distance)
+    assert np.array_equal(a.partial_pairs().left, b.partial_pairs().left)
+
+
+@pytest.mark.parametrize("ship_files", [False, True])
+def test_a_cluster_scan_equals_a_local_scan(cluster, corpus, ship_files):
+    local = scan(ScanOptions(roots=(str(corpus),), workers=0))
+    remote = scan(
+        ScanOptions(
+            roots=(str(corpus),),
+            scheduler=cluster.scheduler_address,
+            ship_files=ship_files,
+        )
+    )
+    same_result(local, remote)
+    assert len(remote.documents) > 40
+
+
+def crash_on_marked_files(batch, shipped, timeout, memory_limit):
+    """A reader that takes its worker down on files named crash*.txt (runs on a worker)."""
+    from core.distributed import read_batch
+
+    if any(os.path.basename(task.path).startswith("crash") for task in batch):
+        os._exit(1)
+    return read_batch(batch, shipped, timeout, memory_limit)
+
+
+def test_a_file_that_kills_workers_is_a_per_file_error(cluster, corpus, tmp_path, monkeypatch):
+    import core.distributed
+
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    for i in range(5):
+        (folder / f"essay{i}.txt").write_text(f"Essay {i} " + "text " * 30)
+    (folder / "crash.txt").write_text("this one takes the worker down")
+    monkeypatch.setattr(core.distributed, "read_batch", crash_on_marked_files)
+    result = scan(ScanOptions(roots=(str(folder),), scheduler=cluster.scheduler_address))
+    assert sorted(os.path.basename(d.path) for d in result.documents) == [
+        f"essay{i}.txt" for i in range(5)
+    ]
+    [error] = result.errors
+    assert error.path == str(folder / "crash.txt") and "crash" in error.message
+
+
+def slow_read_batch(batch, shipped, timeout, memory_limit):
+    time.sleep(0.5)
+    from core.distributed import read_batch
+
+    return read_batch(batch, shipped, timeout, memory_limit)
+
+
+def test_cancel_stops_a_cluster_scan_within_a_second(cluster, corpus, monkeypatch):
+    import core.distributed
+
+    monkeypatch.setattr(core.distributed, "read_batch", slow_read_batch)
+    monkeypatch.setattr(core.distributed, "BATCH_FILES", 1)
+    cancel = CancelToken()
+    stopped = []
+
+    def cancel_when_reading(report):
+        if report.stage == "reading" and report.done >= 2 and not cancel.cancelled:
+            threading.Timer(0.0, cancel.cancel).start()
+            stopped.append(time.monotonic())
+
+    options = ScanOptions(roots=(str(corpus),), scheduler=cluster.scheduler_address)
+    with pytest.raises(Cancelled):
+        scan(options, progress=cancel_when_reading, cancel=cancel)
+    assert time.monotonic() - stopped[0] < 1.5
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(corpus):
+    from core.distributed import ClusterError
+
+    options = ScanOptions(roots=(str(corpus),), scheduler="tcp://127.0.0.1:9")
+    with pytest.raises(ClusterError, match="cannot reach the scheduler"):
+        scan(options)
+
+
+def test_a_scan_without_scheduler_and_the_gui_never_import_dask(corpus):
+    code = (
+        "import sys; from core.scan import ScanOptions, scan; import app.main_window; "
+        f"scan(ScanOptions(roots=({str(corpus)!r},), workers=0)); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
