@@ -2,11 +2,10 @@
 
 Optional: `pip install "simsift[distributed]"`; nothing here is imported by a scan without
 a scheduler, nor by the GUI. Files go to the workers in batches, a bounded number in
-flight, so memory stays flat at any archive size. Each batch is read on its worker with
-the same per-file time budget and crash isolation as a local scan (`core.workers`) when
-the worker may start processes; a file that still kills a worker is tried alone, and is
-then reported as a per-file error, never a failed scan. Workers that die mid-task have
-their tasks retried by the scheduler.
+flight, so memory stays flat at any archive size. Workers that die mid-task (a crash, the
+nanny's memory limit, a file over its time budget) have their tasks retried: the files
+of such a batch are tried alone, and a file that fails alone twice is a per-file error,
+never a failed scan.
 
 Workers read the files from the same paths (a shared filesystem), or, with `ship_files`,
 get each file's bytes from this machine.
@@ -16,6 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -28,7 +28,7 @@ from core.progress import Cancelled, CancelToken
 BATCH_FILES = 32  # per task: amortizes scheduling (~1 ms a task) over ~1 s of reading
 IN_FLIGHT_PER_THREAD = 3  # batches queued per worker thread: busy, yet bounded memory
 _POLL_SECONDS = 0.1
-CRASHED = "this file made a cluster worker crash (tried twice)"
+CRASHED = "this file made a cluster worker fail (a crash, or over the time budget), twice"
 
 
 class ClusterError(Exception):
@@ -74,7 +74,6 @@ def read_on_cluster(
     *,
     ship_files: bool,
     timeout: float,
-    memory_limit: int | None,
     cancel: CancelToken,
 ) -> Iterator[FileRecord]:
     """Read `tasks` (`core.scan._ReadTask`) on the cluster; records in completion order.
@@ -89,7 +88,7 @@ def read_on_cluster(
     running: dict = {}  # future -> (its batch, times tried alone; 0 for a batch)
 
     def submit(batch: list, tries: int) -> None:
-        running[_submit(client, batch, ship_files, timeout, memory_limit)] = (batch, tries)
+        running[_submit(client, batch, ship_files, timeout)] = (batch, tries)
 
     try:
         while batches or suspects or running:
@@ -113,10 +112,10 @@ def read_on_cluster(
         raise
 
 
-def _submit(client, batch: list, ship_files: bool, timeout: float, memory_limit: int | None):
+def _submit(client, batch: list, ship_files: bool, timeout: float):
     shipped = [_file_bytes(task) for task in batch] if ship_files else None
     # pure=False: the same batch after a crash is a new task, not a cached failure
-    return client.submit(read_batch, batch, shipped, timeout, memory_limit, pure=False)
+    return client.submit(read_batch, batch, shipped, timeout, pure=False)
 
 
 def _outcome(future, batch: list, tries: int) -> tuple[list[FileRecord], list]:
@@ -148,12 +147,10 @@ def _file_bytes(task) -> bytes | None:
         return None
 
 
-def read_batch(
-    batch: list, shipped: list[bytes | None] | None, timeout: float, memory_limit: int | None
-) -> list[FileRecord]:
+def read_batch(batch: list, shipped: list[bytes | None] | None, timeout: float) -> list[FileRecord]:
     """Runs on a worker: read a batch of files, each a record (errors included)."""
     if shipped is None:
-        return _read_here(batch, timeout, memory_limit)
+        return _read_here(batch, timeout)
     with tempfile.TemporaryDirectory(prefix="simsift-") as folder:
         local = []
         for i, (task, data) in enumerate(zip(batch, shipped, strict=True)):
@@ -162,35 +159,28 @@ def read_batch(
                 with open(path, "wb") as f:
                     f.write(data)
             local.append(replace(task, path=path))
-        records = _read_here(local, timeout, memory_limit)
+        records = _read_here(local, timeout)
         by_path = {task.path: original for task, original in zip(local, batch, strict=True)}
         return [replace(r, path=by_path[r.path].path) for r in records]
 
 
-def _read_here(batch: list, timeout: float, memory_limit: int | None) -> list[FileRecord]:
-    """Read files on this worker: in a child process with a time budget when this worker
-    may start processes, else in the worker itself."""
-    import multiprocessing
-
+def _read_here(batch: list, timeout: float) -> list[FileRecord]:
+    """Read files in this worker process. A file over its time budget takes the worker
+    down (a hung parser cannot be stopped otherwise): the nanny starts a new worker and
+    the file is tried alone, then reported."""
     from core.scan import read_file
-    from core.workers import TaskFailure, run_isolated
 
-    if multiprocessing.current_process().daemon:  # Dask's default: no children allowed
-        return [read_file(task) for task in batch]
     records = []
-    for task, result in run_isolated(
-        read_file,
-        batch,
-        workers=1,
-        timeout=timeout,
-        cancel=CancelToken(),
-        memory_limit=memory_limit,
-    ):
-        if isinstance(result, TaskFailure):
-            result = FileRecord(
-                task.path, task.size, task.mtime_ns, STATUS_ERROR, result.message, retry=True
-            )
-        records.append(result)
+    for task in batch:
+        outcome: list[FileRecord] = []
+        reader = threading.Thread(
+            target=lambda t=task, out=outcome: out.append(read_file(t)), daemon=True
+        )
+        reader.start()
+        reader.join(timeout)
+        if not outcome:
+            os._exit(3)
+        records.append(outcome[0])
     return records
 
 

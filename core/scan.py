@@ -622,7 +622,6 @@ def _read_on_cluster(tasks: list[_ReadTask], options: ScanOptions, cancel: Cance
             tasks,
             ship_files=options.ship_files,
             timeout=options.file_timeout,
-            memory_limit=options.memory_limit or reader_memory_limit(1),
             cancel=cancel,
         )
     finally:

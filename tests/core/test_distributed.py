@@ -70,13 +70,13 @@ def test_a_cluster_scan_equals_a_local_scan(cluster, corpus, ship_files):
     assert len(remote.documents) > 40
 
 
-def crash_on_marked_files(batch, shipped, timeout, memory_limit):
+def crash_on_marked_files(batch, shipped, timeout):
     """A reader that takes its worker down on files named crash*.txt (runs on a worker)."""
     from core.distributed import read_batch
 
     if any(os.path.basename(task.path).startswith("crash") for task in batch):
         os._exit(1)
-    return read_batch(batch, shipped, timeout, memory_limit)
+    return read_batch(batch, shipped, timeout)
 
 
 def test_a_file_that_kills_workers_is_a_per_file_error(cluster, corpus, tmp_path, monkeypatch):
@@ -96,11 +96,11 @@ def test_a_file_that_kills_workers_is_a_per_file_error(cluster, corpus, tmp_path
     assert error.path == str(folder / "crash.txt") and "crash" in error.message
 
 
-def slow_read_batch(batch, shipped, timeout, memory_limit):
+def slow_read_batch(batch, shipped, timeout):
     time.sleep(0.5)
     from core.distributed import read_batch
 
-    return read_batch(batch, shipped, timeout, memory_limit)
+    return read_batch(batch, shipped, timeout)
 
 
 def test_cancel_stops_a_cluster_scan_within_a_second(cluster, corpus, monkeypatch):
@@ -140,3 +140,42 @@ def test_a_scan_without_scheduler_and_the_gui_never_import_dask(corpus):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_a_file_over_its_time_budget_is_a_per_file_error(cluster, tmp_path, monkeypatch):
+    import core.distributed
+
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    for i in range(3):
+        (folder / f"essay{i}.txt").write_text(f"Essay {i} " + "text " * 30)
+    (folder / "slow.txt").write_text("a file whose reader never returns")
+    monkeypatch.setattr(core.distributed, "read_batch", hang_on_marked_files)
+    options = ScanOptions(
+        roots=(str(folder),), scheduler=cluster.scheduler_address, file_timeout=0.5
+    )
+    result = scan(options)
+    assert sorted(os.path.basename(d.path) for d in result.documents) == [
+        f"essay{i}.txt" for i in range(3)
+    ]
+    [error] = result.errors
+    assert error.path == str(folder / "slow.txt") and "time budget" in error.message
+
+
+def hang_on_marked_files(batch, shipped, timeout):
+    """A reader that never returns on files named slow*.txt (runs on a worker)."""
+    import core.scan
+    from core.distributed import read_batch
+
+    real = core.scan.read_file
+
+    def hanging(task):
+        if os.path.basename(task.path).startswith("slow"):
+            time.sleep(3600)
+        return real(task)
+
+    core.scan.read_file = hanging
+    try:
+        return read_batch(batch, shipped, timeout)
+    finally:
+        core.scan.read_file = real
