@@ -1,0 +1,259 @@
+"""Seed 003's signatures against the weighted word SimHash, by relation kind (issue 15).
+
+    python bench/quality/signatures.py --size small     # corpus of run.py, generated if missing
+    python bench/quality/signatures.py --size large
+
+One scan with today's defaults; every other signature is computed from the scan's
+documents (title, paragraphs, tokens). A signature with a threshold is shown at the
+loosest setting whose precision is at least that of today's defaults for the same layer:
+whole-document signatures against the word SimHash at DEFAULT_K, passage-level ones
+against today's partial pairs. Cost = seconds per document to compute the signature and
+its pairs, on this shared machine (compare ratios within one run).
+Writes docs/quality/signatures-<size>.md and .json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+import generate  # noqa: E402
+from score import Scores, Truth, all_pairs_within, load_truth, score_pairs  # noqa: E402
+
+from core import signatures as sig  # noqa: E402
+from core.features import corpus_features  # noqa: E402
+from core.scan import DEFAULT_K, ScanOptions, ScanResult, fingerprint_documents, scan  # noqa: E402
+from core.simhash import simhash_batch  # noqa: E402
+
+K_MAX = 12
+KINDS = (
+    ("exact", "exact"),
+    ("format", "format"),
+    ("repost", "re-post"),
+    ("edit", "edits ≤ 5%"),
+    ("heavy_edit", "edits 5–15%"),
+    ("reorder", "reordered"),
+    ("partial", "partial 10–60% of source"),
+    ("small_partial", "partial 10–30% of copy"),
+    ("collage", "collage source"),
+)
+THRESHOLDS = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+SENTENCE_MIN_UNITS = (4, 6, 8, 12)
+Pairs = tuple[np.ndarray, np.ndarray]
+
+
+def timed(function: Callable, *args):
+    started = time.perf_counter()
+    value = function(*args)
+    return value, time.perf_counter() - started
+
+
+def union(*pairs: Pairs) -> Pairs:
+    return np.concatenate([p[0] for p in pairs]), np.concatenate([p[1] for p in pairs])
+
+
+def within(fingerprints: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return all_pairs_within(fingerprints, K_MAX)
+
+
+def at_precision(truth: Truth, left, right, distance, floor: float) -> tuple[int, Scores]:
+    """The largest k whose pairs keep precision >= floor (k=0 if none does)."""
+    best = 0, score_pairs(truth, left[distance <= 0], right[distance <= 0])
+    for k in range(K_MAX + 1):
+        s = score_pairs(truth, left[distance <= k], right[distance <= k])
+        if s.precision >= floor - 1e-9:
+            best = k, s
+    return best
+
+
+def whole_document_rows(result: ScanResult, truth: Truth) -> tuple[list, Pairs, float]:
+    """Rows of whole-document signatures; today's pairs at DEFAULT_K; its precision."""
+    docs = result.documents
+    n = len(docs)
+    rows = []
+    vectors, t_vectors = timed(corpus_features, [d.tokens for d in docs], result.options.weights)
+    words, t_words = timed(simhash_batch, vectors)
+    wl, wr, wd = within(words)
+    today = score_pairs(truth, wl[wd <= DEFAULT_K], wr[wd <= DEFAULT_K])
+    floor = today.precision
+    today_pairs = wl[wd <= DEFAULT_K], wr[wd <= DEFAULT_K]
+    base_cost = t_vectors + t_words
+    rows.append((f"word SimHash, k={DEFAULT_K} (today)", today, base_cost / n))
+    k, s = at_precision(truth, wl, wr, wd, floor)
+    rows.append((f"word SimHash, k={k} (loosest at today's precision)", s, base_cost / n))
+
+    weights = replace(result.options.weights, title_boost=1.5)
+    seed_title, t = timed(fingerprint_documents, docs, weights)
+    left, right, dist = within(seed_title)
+    k, s = at_precision(truth, left, right, dist, floor)
+    rows.append((f"word SimHash, title weight 1.5 (seed), k={k}", s, t / n))
+
+    punct, t_punct = timed(lambda: [sig.punctuation_features(d.paragraphs) for d in docs])
+    fps, t = timed(simhash_batch, punct)
+    left, right, dist = within(fps)
+    k, s = at_precision(truth, left, right, dist, floor)
+    rows.append((f"punctuation-context SimHash, k={k}", s, (t_punct + t) / n))
+    for weight in (0.5, 1.0):
+        mixed, t = timed(
+            lambda w=weight: simhash_batch(
+                [sig.with_punctuation(v, p, w) for v, p in zip(vectors, punct, strict=True)]
+            )
+        )
+        left, right, dist = within(mixed)
+        k, s = at_precision(truth, left, right, dist, floor)
+        label = f"words + punctuation contexts × {weight:g}, k={k}"
+        rows.append((label, s, (base_cost + t_punct + t) / n))
+
+    segments, t = timed(
+        lambda: np.array([sig.segment_signature(d.title, d.paragraphs) for d in docs])
+    )
+    seg, t_seg = timed(sig.segment_pairs, segments)
+    rows.append(
+        (
+            "seed 003 segments: title 1.5 + 3 parts, score ≥ 3",
+            score_pairs(truth, seg.left, seg.right),
+            (t + t_seg) / n,
+        )
+    )
+
+    keyword_pairs = {}
+    for order in ("sorted", "ordered"):
+        for terms in (5, 10, 20):
+            signatures, t = timed(sig.keyword_signatures, vectors, terms, order)
+            p, t_p = timed(sig.equal_signature_pairs, signatures)
+            keyword_pairs[order, terms] = p.left, p.right
+            label = f"keyword MD5, top {terms}, {order}"
+            rows.append((label, score_pairs(truth, p.left, p.right), (base_cost + t + t_p) / n))
+    both = union(today_pairs, keyword_pairs["sorted", 10])
+    rows.append(
+        (f"word SimHash k={DEFAULT_K} + keyword MD5 top 10 sorted", score_pairs(truth, *both), None)
+    )
+    return rows, today_pairs, floor
+
+
+def passage_rows(result: ScanResult, truth: Truth, today_pairs: Pairs) -> tuple[list, float]:
+    """Rows of the passage layer and sentence signatures, and of the full combinations."""
+    docs = result.documents
+    n = len(docs)
+    rows = []
+    partial = result.partial_pairs()
+    passages = np.asarray(partial.left), np.asarray(partial.right)
+    p_today = score_pairs(truth, *passages)
+    rows.append(("passages (today)", p_today, None))
+    floor = p_today.precision
+    for min_units in SENTENCE_MIN_UNITS:
+        signatures, t = timed(sig.sentence_signatures, [d.paragraphs for d in docs], min_units)
+        overlaps, t_o = timed(sig.sentence_overlaps, signatures)
+        best = None
+        for threshold in THRESHOLDS:
+            p = overlaps.partial(threshold, 100)
+            s = score_pairs(truth, p.left, p.right)
+            if s.precision >= floor - 1e-9 and (
+                best is None
+                or s.recall["partial"] + s.recall["small_partial"]
+                > best[1].recall["partial"] + best[1].recall["small_partial"]
+            ):
+                best = threshold, s, p
+        if best is None:
+            p = overlaps.partial(max(THRESHOLDS), 100)
+            best = max(THRESHOLDS), score_pairs(truth, p.left, p.right), p
+        threshold, s, p = best
+        label = f"sentence signatures ≥ {min_units} units, containment ≥ {threshold:g} or 100 units"
+        rows.append((label, s, (t + t_o) / n))
+        if min_units == 8:
+            sentence_pairs = p.left, p.right
+    rows.append(
+        (
+            "passages + sentence signatures (≥ 8 units)",
+            score_pairs(truth, *union(passages, sentence_pairs)),
+            None,
+        )
+    )
+    full = union(today_pairs, passages)
+    rows.append(
+        (
+            f"today's defaults: word SimHash k={DEFAULT_K} + passages",
+            score_pairs(truth, *full),
+            None,
+        )
+    )
+    rows.append(
+        (
+            "today's defaults + sentence signatures",
+            score_pairs(truth, *union(full, sentence_pairs)),
+            None,
+        )
+    )
+    return rows, floor
+
+
+def table(rows: list) -> list[str]:
+    head = (
+        "| signature | reported | precision | "
+        + " | ".join(k[1] for k in KINDS)
+        + " | cost ms/doc |"
+    )
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for label, s, cost in rows:
+        cells = [label, str(s.reported), f"{s.precision:.3f}"]
+        cells += [f"{s.recall[k]:.3f}" for k, _ in KINDS]
+        cells.append("–" if cost is None else f"{1000 * cost:.2f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", choices=sorted(generate.SIZES), default="small")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality")
+    args = parser.parse_args(argv)
+    corpus = Path(f"/tmp/simsift-quality/{args.size}")
+    if not (corpus / "labels.json").exists():
+        raise SystemExit(f"no corpus in {corpus}: run bench/quality/run.py --size {args.size}")
+    started = time.monotonic()
+    options = ScanOptions(roots=(str(corpus / "docs"),), k_max=K_MAX, workers=args.workers)
+    result, t_scan = timed(scan, options)
+    truth = load_truth(corpus, [d.path for d in result.documents])
+    whole, today_pairs, doc_floor = whole_document_rows(result, truth)
+    parts, part_floor = passage_rows(result, truth, today_pairs)
+    lines = [
+        f"# Signatures by relation kind: {args.size} corpus",
+        "",
+        f"`python bench/quality/signatures.py --size {args.size}`; {len(result.documents)} "
+        f"documents; scan {t_scan:.0f} s, total {time.monotonic() - started:.0f} s.",
+        "",
+        f"## Whole-document signatures (today's precision: {doc_floor:.3f})",
+        "",
+        *table(whole),
+        "",
+        f"## Passage layer (today's partial-pair precision: {part_floor:.3f})",
+        "",
+        *table(parts),
+        "",
+    ]
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / f"signatures-{args.size}.md").write_text("\n".join(lines), encoding="utf-8")
+    data = {
+        label: {**s.as_dict(), "cost_ms_per_doc": None if c is None else round(1000 * c, 3)}
+        for label, s, c in whole + parts
+    }
+    (args.out / f"signatures-{args.size}.json").write_text(json.dumps(data, indent=1))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
