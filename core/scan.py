@@ -35,6 +35,7 @@ from core.pair_graph import Groups, PairSearch, search_pairs
 from core.passages import PairOverlaps, PassageOptions, PassageResult, analyze_passages
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from core.result_cache import ComparisonCache, comparison_key
+from core.signatures import SignatureMatches, SignatureOptions, find_signature_matches
 from core.simhash import simhash_batch
 from core.tokens import document_tokens
 from core.walk import FoundFile, walk_files
@@ -73,6 +74,7 @@ class ScanOptions:
             shared by the readers, 1-3 GB each (`core.workers.reader_memory_limit`).
         traditional_to_simplified: fold Traditional Chinese to Simplified before hashing.
         passages: passage sizes and thresholds for partial copying and template text.
+        signatures: side signatures (keyword MD5, sentences) computed next to the SimHashes.
     """
 
     roots: tuple[str, ...]
@@ -89,6 +91,7 @@ class ScanOptions:
     memory_limit: int | None = None
     traditional_to_simplified: bool = True
     passages: PassageOptions = field(default_factory=PassageOptions)
+    signatures: SignatureOptions = field(default_factory=SignatureOptions)
 
     def __post_init__(self) -> None:
         if not 0 <= self.k_max <= MAX_K:
@@ -189,6 +192,7 @@ class ScanResult:
     notices: tuple[str, ...] = ()  # about the scan as a whole, e.g. the catalog was unusable
     garbled: tuple[FileRecord, ...] = ()  # read, but garbled: left out of the comparison
     passages: PassageResult | None = None  # partial copying; None for results built without
+    signatures: SignatureMatches | None = None  # side signatures; None when none is on
 
     @property
     def k_max(self) -> int:
@@ -283,6 +287,9 @@ class ScanResult:
             fingerprints=fingerprints,
             pairs=pairs,
             passages=_without_ignored(passages, ignored_keys),
+            signatures=find_signature_matches(
+                self.documents, self.is_reference, weights, options.signatures
+            ),
         )
 
 
@@ -337,6 +344,9 @@ def scan(
         passages=passages,
         notices=guarded.notices(),
         garbled=garbled,
+        signatures=find_signature_matches(
+            documents, is_reference, options.weights, options.signatures
+        ),
     )
 
 

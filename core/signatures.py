@@ -47,26 +47,30 @@ _SEGMENT_THRESHOLD = 3.0
 
 @dataclass(frozen=True)
 class SignatureOptions:
-    """Which extra signatures a scan computes (all off by default: none beat the words
-    SimHash overall on bench/quality, see docs/quality.md).
+    """Side signatures a scan computes next to the SimHashes (`find_signature_matches`);
+    all off by default: none found more at today's precision on bench/quality
+    (docs/quality.md). Punctuation contexts and seed 003's segment signature are
+    functions here but no scan option: they lost to the word SimHash everywhere.
 
     Args:
-        punctuation_weight: weight of punctuation-context features added to the word
-            features of the document SimHash (0: words only).
         keyword_terms: n of the keyword-MD5 signature (0: none); equal signatures pair.
         keyword_order: "sorted" (the set of top terms) or "ordered" (also their ranks).
         sentence_min_units: sentences with fewer units (words, or CJK characters / 2) have
             no signature (0: no sentence signatures).
+        sentence_threshold: a pair shares sentences making up this share of either
+            document ...
+        sentence_min_shared: ... or this many units of sentences.
+        sentence_max_docs: a sentence in more documents is common text.
     """
 
-    punctuation_weight: float = 0.0
     keyword_terms: int = 0
     keyword_order: KeywordOrder = "sorted"
     sentence_min_units: int = 0
+    sentence_threshold: float = 0.2
+    sentence_min_shared: float = 100.0
+    sentence_max_docs: int = 10
 
     def __post_init__(self) -> None:
-        if self.punctuation_weight < 0:
-            raise ValueError(f"punctuation_weight must be >= 0, not {self.punctuation_weight}")
         if self.keyword_terms < 0:
             raise ValueError(f"keyword_terms must be >= 0, not {self.keyword_terms}")
         if self.keyword_order not in ("ordered", "sorted"):
@@ -75,6 +79,16 @@ class SignatureOptions:
             )
         if self.sentence_min_units < 0:
             raise ValueError(f"sentence_min_units must be >= 0, not {self.sentence_min_units}")
+        if not 0.0 <= self.sentence_threshold <= 1.0:
+            raise ValueError(
+                f"sentence_threshold must be between 0 and 1, not {self.sentence_threshold}"
+            )
+        if self.sentence_max_docs < 2:
+            raise ValueError(f"sentence_max_docs must be at least 2, not {self.sentence_max_docs}")
+
+    @property
+    def enabled(self) -> bool:
+        return self.keyword_terms > 0 or self.sentence_min_units > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,3 +345,55 @@ def sentence_overlaps(signatures: SentenceSignatures, max_docs: int = 10) -> Sen
         np.minimum(units / np.maximum(total[left], 1), 1.0),
         np.minimum(units / np.maximum(total[right], 1), 1.0),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SignatureMatches:
+    """What the side signatures of a scan found (reference-only pairs left out).
+
+    `keyword`: pairs with equal keyword-MD5 signatures; `sentences`: pairs sharing
+    sentences (all of them, with containments); `sentence_partial`: those reaching the
+    options' share or shared units.
+    """
+
+    keyword: SignaturePairs
+    sentences: SentenceOverlaps
+    sentence_partial: SignaturePairs
+
+
+def find_signature_matches(
+    documents: Sequence, is_reference: np.ndarray, weights, options: SignatureOptions
+) -> SignatureMatches | None:
+    """The side signatures' matches among scanned documents, or None when all are off.
+
+    Args:
+        documents: `FileRecord`s with title, paragraphs and tokens.
+        is_reference: bool per document; pairs of two reference documents are dropped.
+        weights: the scan's `FeatureWeights` (keywords are its heaviest features).
+        options: which signatures.
+    """
+    if not options.enabled:
+        return None
+    from core.features import corpus_features
+
+    keyword = _no_pairs()
+    if options.keyword_terms:
+        vectors = corpus_features([d.tokens for d in documents], weights)
+        signatures = keyword_signatures(vectors, options.keyword_terms, options.keyword_order)
+        keyword = _not_both_reference(equal_signature_pairs(signatures), is_reference)
+    overlaps = SentenceOverlaps(
+        *(np.zeros(0, t) for t in (np.int64, np.int64, float, float, float))
+    )
+    if options.sentence_min_units:
+        signatures = sentence_signatures(
+            [d.paragraphs for d in documents], options.sentence_min_units
+        )
+        overlaps = sentence_overlaps(signatures, options.sentence_max_docs)
+        both = is_reference[overlaps.left] & is_reference[overlaps.right]
+        overlaps = SentenceOverlaps(*(getattr(overlaps, f)[~both] for f in overlaps.__slots__))
+    partial = overlaps.partial(options.sentence_threshold, options.sentence_min_shared)
+    return SignatureMatches(keyword, overlaps, partial)
+
+
+def _not_both_reference(pairs: SignaturePairs, is_reference: np.ndarray) -> SignaturePairs:
+    return pairs.subset(~(is_reference[pairs.left] & is_reference[pairs.right]))

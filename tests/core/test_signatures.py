@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -167,7 +170,8 @@ def test_cjk_sentences_count_two_characters_as_one_unit():
 @pytest.mark.parametrize(
     "options",
     [
-        {"punctuation_weight": -1},
+        {"sentence_threshold": 1.5},
+        {"sentence_max_docs": 1},
         {"keyword_terms": -1},
         {"keyword_order": "random"},
         {"sentence_min_units": -2},
@@ -176,3 +180,53 @@ def test_cjk_sentences_count_two_characters_as_one_unit():
 def test_options_reject_impossible_values(options):
     with pytest.raises(ValueError):
         sig.SignatureOptions(**options)
+
+
+def _essay(seed: int) -> list[str]:
+    """Six paragraphs of distinct words (a vocabulary per seed), two sentences each."""
+    letters = "bcdfghjklmnpqrstvwxz"
+    words = ["q" + letters[seed] + letters[i // 20] + letters[i % 20] + "o" for i in range(120)]
+    return [
+        " ".join(words[j * 20 : j * 20 + 10])
+        + ". "
+        + " ".join(words[j * 20 + 10 : j * 20 + 20])
+        + "."
+        for j in range(6)
+    ]
+
+
+def test_scan_reports_side_signature_matches_when_asked(tmp_path):
+    from core.scan import ScanOptions, scan
+
+    docs, ref = tmp_path / "docs", tmp_path / "ref"
+    docs.mkdir()
+    ref.mkdir()
+    source = _essay(1)
+    (docs / "source.txt").write_text("\n\n".join(source))
+    (docs / "reordered.txt").write_text("\n\n".join(source[::-1]))
+    borrowed = _essay(2) + source[:3]  # half of source's sentences in another essay
+    (docs / "borrower.txt").write_text("\n\n".join(borrowed))
+    (docs / "alone.txt").write_text("\n\n".join(_essay(3)))
+    (ref / "prompt.txt").write_text("\n\n".join(_essay(4)))
+    (ref / "prompt copy.txt").write_text("\n\n".join(_essay(4)))
+    base = ScanOptions(roots=(str(docs),), reference_roots=(str(ref),), workers=0)
+    assert scan(base).signatures is None
+
+    options = replace(base, signatures=sig.SignatureOptions(keyword_terms=10, sentence_min_units=5))
+    result = scan(options)
+    names = [Path(d.path).name for d in result.documents]
+
+    def named(pairs):
+        return {
+            frozenset((names[a], names[b]))
+            for a, b in zip(pairs.left.tolist(), pairs.right.tolist(), strict=True)
+        }
+
+    assert named(result.signatures.keyword) == {frozenset(("source.txt", "reordered.txt"))}
+    partial = named(result.signatures.sentence_partial)
+    assert frozenset(("source.txt", "borrower.txt")) in partial
+    assert not any(
+        "alone.txt" in p or ("prompt.txt" in p and "prompt copy.txt" in p) for p in partial
+    )
+    reweighted = result.reweighted(result.options.weights)
+    assert named(reweighted.signatures.keyword) == named(result.signatures.keyword)
