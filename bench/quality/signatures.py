@@ -51,6 +51,8 @@ KINDS = (
 )
 THRESHOLDS = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 SENTENCE_MIN_UNITS = (4, 6, 8, 12)
+MIN_SHARED = (100, 150, 200, float("inf"))
+PARTIAL_KINDS = ("partial", "small_partial", "collage")
 Pairs = tuple[np.ndarray, np.ndarray]
 
 
@@ -134,13 +136,28 @@ def whole_document_rows(result: ScanResult, truth: Truth) -> tuple[list, Pairs, 
             signatures, t = timed(sig.keyword_signatures, vectors, terms, order)
             p, t_p = timed(sig.equal_signature_pairs, signatures)
             keyword_pairs[order, terms] = p.left, p.right
-            label = f"keyword MD5, top {terms}, {order}"
-            rows.append((label, score_pairs(truth, p.left, p.right), (base_cost + t + t_p) / n))
+            label = f"keyword MD5, top {terms}, {order} (+ the word features)"
+            rows.append((label, score_pairs(truth, p.left, p.right), (t + t_p) / n))
     both = union(today_pairs, keyword_pairs["sorted", 10])
     rows.append(
         (f"word SimHash k={DEFAULT_K} + keyword MD5 top 10 sorted", score_pairs(truth, *both), None)
     )
     return rows, today_pairs, floor
+
+
+def best_sentence_setting(truth: Truth, overlaps, floor: float, base: Pairs):
+    """(label, scores) of the sentence rule that, added to `base`, finds the most partial
+    copies and collage sources at precision >= floor (the strictest rule if none does)."""
+    found = []
+    for min_shared in MIN_SHARED:
+        for threshold in THRESHOLDS:
+            p = overlaps.partial(threshold, min_shared)
+            s = score_pairs(truth, *union(base, (p.left, p.right)))
+            found.append((s.precision >= floor - 1e-9, sum(s.recall[k] for k in PARTIAL_KINDS), s))
+            found[-1] += (f"containment ≥ {threshold:g} or {min_shared:g} units",)
+    ok = [f for f in found if f[0]]
+    chosen = max(ok, key=lambda f: f[1]) if ok else max(found, key=lambda f: f[2].precision)
+    return chosen[3], chosen[2]
 
 
 def passage_rows(result: ScanResult, truth: Truth, today_pairs: Pairs) -> tuple[list, float]:
@@ -153,49 +170,25 @@ def passage_rows(result: ScanResult, truth: Truth, today_pairs: Pairs) -> tuple[
     p_today = score_pairs(truth, *passages)
     rows.append(("passages (today)", p_today, None))
     floor = p_today.precision
+    nothing = np.zeros(0, np.int64), np.zeros(0, np.int64)
+    overlaps_of = {}
     for min_units in SENTENCE_MIN_UNITS:
         signatures, t = timed(sig.sentence_signatures, [d.paragraphs for d in docs], min_units)
         overlaps, t_o = timed(sig.sentence_overlaps, signatures)
-        best = None
-        for threshold in THRESHOLDS:
-            p = overlaps.partial(threshold, 100)
-            s = score_pairs(truth, p.left, p.right)
-            if s.precision >= floor - 1e-9 and (
-                best is None
-                or s.recall["partial"] + s.recall["small_partial"]
-                > best[1].recall["partial"] + best[1].recall["small_partial"]
-            ):
-                best = threshold, s, p
-        if best is None:
-            p = overlaps.partial(max(THRESHOLDS), 100)
-            best = max(THRESHOLDS), score_pairs(truth, p.left, p.right), p
-        threshold, s, p = best
-        label = f"sentence signatures ≥ {min_units} units, containment ≥ {threshold:g} or 100 units"
-        rows.append((label, s, (t + t_o) / n))
-        if min_units == 8:
-            sentence_pairs = p.left, p.right
-    rows.append(
-        (
-            "passages + sentence signatures (≥ 8 units)",
-            score_pairs(truth, *union(passages, sentence_pairs)),
-            None,
-        )
-    )
+        overlaps_of[min_units] = overlaps
+        rule, s = best_sentence_setting(truth, overlaps, floor, nothing)
+        rows.append((f"sentence signatures ≥ {min_units} units, {rule}", s, (t + t_o) / n))
     full = union(today_pairs, passages)
-    rows.append(
-        (
-            f"today's defaults: word SimHash k={DEFAULT_K} + passages",
-            score_pairs(truth, *full),
-            None,
-        )
-    )
-    rows.append(
-        (
-            "today's defaults + sentence signatures",
-            score_pairs(truth, *union(full, sentence_pairs)),
-            None,
-        )
-    )
+    full_today = score_pairs(truth, *full)
+    label = f"today's defaults: word SimHash k={DEFAULT_K} + passages"
+    rows.append((label, full_today, None))
+    for min_units in (6, 8):
+        overlaps = overlaps_of[min_units]
+        rule, s = best_sentence_setting(truth, overlaps, full_today.precision, today_pairs)
+        label = f"word SimHash k={DEFAULT_K} + sentences ≥ {min_units} units ({rule}), no passages"
+        rows.append((label, s, None))
+        rule, s = best_sentence_setting(truth, overlaps, full_today.precision, full)
+        rows.append((f"today's defaults + sentences ≥ {min_units} units ({rule})", s, None))
     return rows, floor
 
 
