@@ -9,7 +9,7 @@ loosest setting whose precision is at least that of today's defaults for the sam
 whole-document signatures against the word SimHash at DEFAULT_K, passage-level ones
 against today's partial pairs. Cost = seconds per document to compute the signature and
 its pairs, on this shared machine (compare ratios within one run).
-Writes docs/quality/signatures-<size>.md and .json.
+Writes docs/quality/signatures-<size>.md, .json and .png (precision against recall).
 """
 
 from __future__ import annotations
@@ -34,7 +34,14 @@ from score import Scores, Truth, all_pairs_within, load_truth, score_pairs  # no
 
 from core import signatures as sig  # noqa: E402
 from core.features import corpus_features  # noqa: E402
-from core.scan import DEFAULT_K, ScanOptions, ScanResult, fingerprint_documents, scan  # noqa: E402
+from core.scan import (  # noqa: E402
+    DEFAULT_K,
+    ScanOptions,
+    ScanResult,
+    find_passages,
+    fingerprint_documents,
+    scan,
+)
 from core.simhash import simhash_batch  # noqa: E402
 
 K_MAX = 12
@@ -80,14 +87,22 @@ def at_precision(truth: Truth, left, right, distance, floor: float) -> tuple[int
     return best
 
 
-def whole_document_rows(result: ScanResult, truth: Truth) -> tuple[list, Pairs, float]:
-    """Rows of whole-document signatures; today's pairs at DEFAULT_K; its precision."""
+def sweep(truth: Truth, left, right, distance) -> list[Scores]:
+    return [score_pairs(truth, left[distance <= k], right[distance <= k]) for k in range(K_MAX + 1)]
+
+
+def whole_document_rows(
+    result: ScanResult, truth: Truth, curves: dict
+) -> tuple[list, Pairs, float]:
+    """Rows of whole-document signatures; today's pairs at DEFAULT_K; its precision.
+    Fills `curves` (name -> Scores per k, or one Scores) for the plot."""
     docs = result.documents
     n = len(docs)
     rows = []
     vectors, t_vectors = timed(corpus_features, [d.tokens for d in docs], result.options.weights)
     words, t_words = timed(simhash_batch, vectors)
     wl, wr, wd = within(words)
+    curves["word SimHash (today)"] = sweep(truth, wl, wr, wd)
     today = score_pairs(truth, wl[wd <= DEFAULT_K], wr[wd <= DEFAULT_K])
     floor = today.precision
     today_pairs = wl[wd <= DEFAULT_K], wr[wd <= DEFAULT_K]
@@ -99,12 +114,14 @@ def whole_document_rows(result: ScanResult, truth: Truth) -> tuple[list, Pairs, 
     weights = replace(result.options.weights, title_boost=1.5)
     seed_title, t = timed(fingerprint_documents, docs, weights)
     left, right, dist = within(seed_title)
+    curves["word SimHash, title 1.5"] = sweep(truth, left, right, dist)
     k, s = at_precision(truth, left, right, dist, floor)
     rows.append((f"word SimHash, title weight 1.5 (seed), k={k}", s, t / n))
 
     punct, t_punct = timed(lambda: [sig.punctuation_features(d.paragraphs) for d in docs])
     fps, t = timed(simhash_batch, punct)
     left, right, dist = within(fps)
+    curves["punctuation contexts"] = sweep(truth, left, right, dist)
     k, s = at_precision(truth, left, right, dist, floor)
     rows.append((f"punctuation-context SimHash, k={k}", s, (t_punct + t) / n))
     for weight in (0.5, 1.0):
@@ -114,6 +131,7 @@ def whole_document_rows(result: ScanResult, truth: Truth) -> tuple[list, Pairs, 
             )
         )
         left, right, dist = within(mixed)
+        curves[f"words + punctuation × {weight:g}"] = sweep(truth, left, right, dist)
         k, s = at_precision(truth, left, right, dist, floor)
         label = f"words + punctuation contexts × {weight:g}, k={k}"
         rows.append((label, s, (base_cost + t_punct + t) / n))
@@ -122,6 +140,7 @@ def whole_document_rows(result: ScanResult, truth: Truth) -> tuple[list, Pairs, 
         lambda: np.array([sig.segment_signature(d.title, d.paragraphs) for d in docs])
     )
     seg, t_seg = timed(sig.segment_pairs, segments)
+    curves["seed 003 segments"] = [score_pairs(truth, seg.left, seg.right)]
     rows.append(
         (
             "seed 003 segments: title 1.5 + 3 parts, score ≥ 3",
@@ -136,6 +155,7 @@ def whole_document_rows(result: ScanResult, truth: Truth) -> tuple[list, Pairs, 
             signatures, t = timed(sig.keyword_signatures, vectors, terms, order)
             p, t_p = timed(sig.equal_signature_pairs, signatures)
             keyword_pairs[order, terms] = p.left, p.right
+            curves[f"keyword MD5 top {terms} {order}"] = [score_pairs(truth, p.left, p.right)]
             label = f"keyword MD5, top {terms}, {order} (+ the word features)"
             rows.append((label, score_pairs(truth, p.left, p.right), (t + t_p) / n))
     both = union(today_pairs, keyword_pairs["sorted", 10])
@@ -168,7 +188,8 @@ def passage_rows(result: ScanResult, truth: Truth, today_pairs: Pairs) -> tuple[
     partial = result.partial_pairs()
     passages = np.asarray(partial.left), np.asarray(partial.right)
     p_today = score_pairs(truth, *passages)
-    rows.append(("passages (today)", p_today, None))
+    _, t = timed(find_passages, docs, result.is_reference, result.options)
+    rows.append(("passages (today)", p_today, t / n))
     floor = p_today.precision
     nothing = np.zeros(0, np.int64), np.zeros(0, np.int64)
     overlaps_of = {}
@@ -190,6 +211,43 @@ def passage_rows(result: ScanResult, truth: Truth, today_pairs: Pairs) -> tuple[
         rule, s = best_sentence_setting(truth, overlaps, full_today.precision, full)
         rows.append((f"today's defaults + sentences ≥ {min_units} units ({rule})", s, None))
     return rows, floor
+
+
+WHOLE_KINDS = ("exact", "format", "repost", "edit", "heavy_edit", "reorder")
+
+
+def pooled_recall(truth: Truth, s: Scores, kinds=WHOLE_KINDS) -> float:
+    counts = [len(truth.labeled[k]) for k in kinds]
+    return sum(s.recall[k] * c for k, c in zip(kinds, counts, strict=True)) / sum(counts)
+
+
+def plot(truth: Truth, curves: dict, path: Path, size: str) -> None:
+    """Precision against recall of whole-document kinds, and of heavy edits, over k."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2))
+    low = max(0.8, min(s.precision for points in curves.values() for s in points) - 0.01)
+    panels = (
+        (axes[0], lambda s: pooled_recall(truth, s), "recall: " + " + ".join(WHOLE_KINDS)),
+        (axes[1], lambda s: s.recall["heavy_edit"], "recall: edits 5–15%"),
+    )
+    for axis, recall, label in panels:
+        for name, points in curves.items():
+            x, y = [recall(s) for s in points], [s.precision for s in points]
+            if len(points) > 1:
+                axis.plot(x, y, marker=".", label=f"{name} (k 0–{K_MAX})")
+                axis.plot([x[DEFAULT_K]], [y[DEFAULT_K]], "ko", ms=4)
+            else:
+                axis.plot(x, y, marker="s", ls="", label=name)
+        axis.set(xlabel=label, ylabel="precision", ylim=(low, 1.005))
+    axes[0].set_title(f"whole-document signatures ({size} corpus); dots: k={DEFAULT_K}")
+    axes[1].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def table(rows: list) -> list[str]:
@@ -220,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     options = ScanOptions(roots=(str(corpus / "docs"),), k_max=K_MAX, workers=args.workers)
     result, t_scan = timed(scan, options)
     truth = load_truth(corpus, [d.path for d in result.documents])
-    whole, today_pairs, doc_floor = whole_document_rows(result, truth)
+    curves: dict = {}
+    whole, today_pairs, doc_floor = whole_document_rows(result, truth, curves)
     parts, part_floor = passage_rows(result, truth, today_pairs)
     lines = [
         f"# Signatures by relation kind: {args.size} corpus",
@@ -238,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     args.out.mkdir(parents=True, exist_ok=True)
+    plot(truth, curves, args.out / f"signatures-{args.size}.png", args.size)
+    lines[4:4] = [f"![precision and recall](signatures-{args.size}.png)", ""]
     (args.out / f"signatures-{args.size}.md").write_text("\n".join(lines), encoding="utf-8")
     data = {
         label: {**s.as_dict(), "cost_ms_per_doc": None if c is None else round(1000 * c, 3)}
