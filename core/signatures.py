@@ -28,7 +28,7 @@ from typing import Literal
 
 import numpy as np
 
-from core.features import FeatureVector
+from core.features import FeatureVector, FeatureWeights, corpus_features
 from core.normalize import normalize_text
 
 KeywordOrder = Literal["ordered", "sorted"]
@@ -43,6 +43,7 @@ _CONTEXT_UNITS = 2
 _SEGMENT_PARTS = 3
 _TITLE_WEIGHT = 1.5  # seed 003: the title counts 1.5, each part 1.0, duplicates reach 3
 _SEGMENT_THRESHOLD = 3.0
+_MAX_GROUP_PAIRS = 1000  # like the scan's MAX_LISTED_COPIES
 
 
 @dataclass(frozen=True)
@@ -215,14 +216,24 @@ def keyword_signatures(
     return np.array([keyword_signature(v, terms, order) for v in vectors], dtype=np.uint64)
 
 
-def equal_signature_pairs(signatures: np.ndarray) -> SignaturePairs:
-    """Pairs of documents with the same non-zero signature (score 1)."""
-    left, right = _equal_value_pairs(np.asarray(signatures, np.uint64))
+def equal_signature_pairs(
+    signatures: np.ndarray, max_group: int = _MAX_GROUP_PAIRS
+) -> SignaturePairs:
+    """Pairs of documents with the same non-zero signature (score 1).
+
+    In a group of more than `max_group` equal signatures (thousands of copies of one
+    file) every member is paired with the first only: all pairs would grow with the
+    square of the group, as with identical fingerprints in the scan.
+    """
+    left, right = _equal_value_pairs(np.asarray(signatures, np.uint64), max_group)
     return SignaturePairs(left, right, np.ones(len(left)))
 
 
-def _equal_value_pairs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """All (left < right) with values[left] == values[right] != 0."""
+def _equal_value_pairs(
+    values: np.ndarray, max_group: int = _MAX_GROUP_PAIRS
+) -> tuple[np.ndarray, np.ndarray]:
+    """(left < right) with values[left] == values[right] != 0: all pairs of each group of
+    at most `max_group` rows, and the first row with each other row of larger groups."""
     rows = np.flatnonzero(values != 0)
     order = rows[np.argsort(values[rows], kind="stable")]
     v = values[order]
@@ -231,6 +242,10 @@ def _equal_value_pairs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     lefts, rights = [], []
     for start, size in zip(starts[sizes > 1], sizes[sizes > 1], strict=True):
         members = np.sort(order[start : start + size])
+        if size > max_group:
+            lefts.append(np.full(size - 1, members[0]))
+            rights.append(members[1:])
+            continue
         i, j = np.triu_indices(size, 1)
         lefts.append(members[i])
         rights.append(members[j])
@@ -321,10 +336,9 @@ def sentence_overlaps(signatures: SentenceSignatures, max_docs: int = 10) -> Sen
     h, d, u = signatures.hashes[order], doc[order], signatures.units[order]
     starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]]) if len(h) else np.zeros(0, int)
     sizes = np.diff(np.r_[starts, len(h)])
+    counted = (sizes >= 2) & (sizes <= max_docs)
     keys, shared = [], []
-    for start, size in zip(starts, sizes, strict=True):
-        if not 2 <= size <= max_docs:
-            continue
+    for start, size in zip(starts[counted], sizes[counted], strict=True):
         members = d[start : start + size]
         i, j = np.triu_indices(size, 1)
         a, b = np.minimum(members[i], members[j]), np.maximum(members[i], members[j])
@@ -362,7 +376,10 @@ class SignatureMatches:
 
 
 def find_signature_matches(
-    documents: Sequence, is_reference: np.ndarray, weights, options: SignatureOptions
+    documents: Sequence,
+    is_reference: np.ndarray,
+    weights: FeatureWeights,
+    options: SignatureOptions,
 ) -> SignatureMatches | None:
     """The side signatures' matches among scanned documents, or None when all are off.
 
@@ -374,8 +391,6 @@ def find_signature_matches(
     """
     if not options.enabled:
         return None
-    from core.features import corpus_features
-
     keyword = _no_pairs()
     if options.keyword_terms:
         vectors = corpus_features([d.tokens for d in documents], weights)

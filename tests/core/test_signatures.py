@@ -124,6 +124,17 @@ def test_equal_signature_pairs_lists_every_pair_of_a_group():
     ]
 
 
+def test_a_huge_group_of_equal_signatures_pairs_with_its_first_member_only():
+    signatures = np.array([7, 3, 7, 7, 7, 3], np.uint64)
+    pairs = sig.equal_signature_pairs(signatures, max_group=3)
+    assert sorted(zip(pairs.left.tolist(), pairs.right.tolist(), strict=True)) == [
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 5),
+    ]
+
+
 def test_sentences_split_at_sentence_ends_not_inside_names():
     assert sig.sentences(["Use os.path.join here. Then stop! 然后回家。好吗？"]) == [
         "Use os.path.join here.",
