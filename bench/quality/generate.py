@@ -374,17 +374,21 @@ def add_harder(corpus: Corpus, scale: int, rng: random.Random) -> None:
     bases = derivable(corpus)
     rng.shuffle(bases)
     for _ in range(HARDER["heavy_edit"] * scale):
-        add_heavy_edit(corpus, bases.pop(), rng)
-    several = [b for b in bases if len(b.text.paragraphs) >= 3]
+        add_heavy_edit(corpus, _take(bases, lambda b: True), rng)
     for _ in range(HARDER["reorder"] * scale):
-        base = several.pop()
-        bases.remove(base)
-        add_reorder(corpus, base, rng)
+        add_reorder(corpus, _take(bases, lambda b: len(b.text.paragraphs) >= 3), rng)
     for _ in range(HARDER["small_partial"] * scale):
-        source = bases.pop()
-        host = next(b for b in reversed(bases) if b.lang == source.lang)
-        bases.remove(host)
+        source = _take(bases, lambda b: True)
+        host = _take(bases, lambda b, lang=source.lang: b.lang == lang)
         add_small_partial(corpus, source, host, rng)
+
+
+def _take(bases: list[Entry], fits: Callable[[Entry], bool]) -> Entry:
+    """Remove and return the last base that fits."""
+    for i in range(len(bases) - 1, -1, -1):
+        if fits(bases[i]):
+            return bases.pop(i)
+    raise RuntimeError("not enough documents to derive the harder relations from")
 
 
 def add_template_group(corpus: Corpus, pool: Pool, rng: random.Random, number: int) -> None:
