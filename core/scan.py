@@ -35,6 +35,7 @@ from core.pair_graph import Groups, PairSearch, search_pairs
 from core.passages import PairOverlaps, PassageOptions, PassageResult, analyze_passages
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from core.result_cache import ComparisonCache, comparison_key
+from core.signatures import SignatureMatches, SignatureOptions, find_signature_matches
 from core.simhash import simhash_batch
 from core.tokens import document_tokens
 from core.walk import FoundFile, walk_files
@@ -73,6 +74,7 @@ class ScanOptions:
             shared by the readers, 1-3 GB each (`core.workers.reader_memory_limit`).
         traditional_to_simplified: fold Traditional Chinese to Simplified before hashing.
         passages: passage sizes and thresholds for partial copying and template text.
+        signatures: side signatures (keyword MD5, sentences) computed next to the SimHashes.
         scheduler: a Dask scheduler's address (tcp://HOST:8786): files are read on that
             cluster (`core.distributed`); empty: on this machine.
         ship_files: send each file's bytes to the cluster (workers without the files).
@@ -92,6 +94,7 @@ class ScanOptions:
     memory_limit: int | None = None
     traditional_to_simplified: bool = True
     passages: PassageOptions = field(default_factory=PassageOptions)
+    signatures: SignatureOptions = field(default_factory=SignatureOptions)
     scheduler: str = ""
     ship_files: bool = False
 
@@ -194,6 +197,7 @@ class ScanResult:
     notices: tuple[str, ...] = ()  # about the scan as a whole, e.g. the catalog was unusable
     garbled: tuple[FileRecord, ...] = ()  # read, but garbled: left out of the comparison
     passages: PassageResult | None = None  # partial copying; None for results built without
+    signatures: SignatureMatches | None = None  # side signatures; None when none is on
 
     @property
     def k_max(self) -> int:
@@ -288,6 +292,9 @@ class ScanResult:
             fingerprints=fingerprints,
             pairs=pairs,
             passages=_without_ignored(passages, ignored_keys),
+            signatures=find_signature_matches(
+                self.documents, self.is_reference, weights, options.signatures
+            ),
         )
 
 
@@ -342,6 +349,9 @@ def scan(
         passages=passages,
         notices=guarded.notices(),
         garbled=garbled,
+        signatures=find_signature_matches(
+            documents, is_reference, options.weights, options.signatures
+        ),
     )
 
 

@@ -8,7 +8,13 @@ Relations (positive pairs in labels.json, kind):
 - repost: the same article inside the chrome of 2-3 different web sites
   (navigation, related links with counters, timestamps, view counts, footer);
 - edit: 1-5% of the words substituted, inserted or deleted;
-- partial: a run of 10-60% of a document's paragraphs inserted into another document.
+- partial: a run of 10-60% of a document's paragraphs inserted into another document;
+- collage: an essay stitched from runs of three long sources (10-25% of it each).
+Harder relations, derived from documents already in the corpus (after everything else,
+so the documents above stay the same):
+- heavy_edit: 5-15% of the words substituted, inserted or deleted;
+- reorder: the same paragraphs in another order, half of them with 0.5-2% of words edited;
+- small_partial: a run of another document's text making up 10-30% of the copy.
 Hard negatives (never labeled positive):
 - topic: different documents from the same source (package, module, message catalog);
 - template: essays that share only an assignment title and prompt paragraphs.
@@ -54,6 +60,8 @@ SIZES = {"small": 1, "large": 10}
 PLAN = {"exact": 16, "format": 20, "repost": 16, "edit": 24, "partial": 24, "standalone": 40}
 TEMPLATE_GROUPS, TEMPLATE_MEMBERS = 5, 6
 COLLAGES = 8  # per scale step; made after the others, so their documents stay the same
+# per scale step; derived from existing documents after all others (the pool is used up)
+HARDER = {"heavy_edit": 16, "reorder": 16, "small_partial": 16}
 PLAIN_FORMATS = ("txt", "html", "docx")
 
 
@@ -83,6 +91,7 @@ class Corpus:
     prompts: list[Text] = field(default_factory=list)  # assignment prompts, for reference/
     links: list[tuple[int, int]] = field(default_factory=list)
     families: int = 0
+    first_derived: int | None = None  # entries from here on were derived by `add_harder`
 
     def add(self, entry: Entry) -> Entry:
         self.entries.append(entry)
@@ -271,6 +280,117 @@ def _long_document(pool: Pool, lang: str) -> BaseDoc:
     return replace(parts[0], paragraphs=paragraphs)
 
 
+def derivable(corpus: Corpus) -> list[Entry]:
+    """Entries a harder relation may be derived from: originals and standalone documents
+    of families with no partial-copy link and no template, so a derived document relates
+    to nothing but what its labels say."""
+    linked = {f for link in corpus.links for f in link}
+    return [
+        e
+        for e in corpus.entries
+        if e.role in ("original", "standalone") and e.family not in linked and e.template is None
+    ]
+
+
+def _vocab(corpus: Corpus, base: Entry, rng: random.Random) -> list[str]:
+    """Words of another document of the same language, for substitutions and insertions."""
+    others = [e for e in corpus.entries if e.lang == base.lang and e.family != base.family]
+    donor = rng.choice(others).text
+    return sorted({w for p in donor.paragraphs for w in _words(p, base.lang) if _is_word(w)})
+
+
+def _derived(base: Entry, role: str, text: Text, rng: random.Random, family: int) -> Entry:
+    return Entry(text, rng.choice(PLAIN_FORMATS), family, base.group, base.lang, role)
+
+
+def add_heavy_edit(corpus: Corpus, base: Entry, rng: random.Random) -> None:
+    rate = round(rng.uniform(0.05, 0.15), 3)
+    text = edit_text(base.text, rate, base.lang, _vocab(corpus, base, rng), rng)
+    edited = corpus.add(_derived(base, "heavy_edit", text, rng, base.family))
+    corpus.pairs.append((base, edited, "heavy_edit", {"rate": rate}))
+
+
+def add_reorder(corpus: Corpus, base: Entry, rng: random.Random) -> None:
+    """The same paragraphs in another order; half of the copies also get a few words edited."""
+    paragraphs = list(base.text.paragraphs)
+    order = list(range(len(paragraphs)))
+    while order == sorted(order):
+        rng.shuffle(order)
+    text = Text(base.text.title, tuple(paragraphs[i] for i in order))
+    rate = round(rng.uniform(0.005, 0.02), 3) if rng.random() < 0.5 else 0.0
+    if rate:
+        text = edit_text(text, rate, base.lang, _vocab(corpus, base, rng), rng)
+    copy = corpus.add(_derived(base, "reorder", text, rng, base.family))
+    corpus.pairs.append((base, copy, "reorder", {"paragraphs": len(paragraphs), "rate": rate}))
+
+
+def add_small_partial(corpus: Corpus, source: Entry, host: Entry, rng: random.Random) -> None:
+    """The host's text with a run of the source's text that makes up 10-30% of the copy.
+
+    The copy is a family of its own linked to both: it holds the source's run and the
+    host's whole text, while source and host stay unrelated.
+    """
+    share = rng.uniform(0.1, 0.3)
+    host_chars = sum(map(len, host.text.paragraphs))
+    want = share / (1 - share) * host_chars
+    src = source.text.paragraphs
+    start = rng.randrange(len(src))
+    run: list[str] = []
+    size = 0
+    for p in src[start:] + src[:start]:
+        if size >= want:
+            break
+        run.append(_cut(p, want - size, source.lang))
+        size += len(run[-1])
+    paragraphs = list(host.text.paragraphs)
+    at = rng.randint(0, len(paragraphs))
+    paragraphs[at:at] = run
+    family = corpus.new_family()
+    copy = corpus.add(
+        _derived(host, "small_partial", Text(host.text.title, tuple(paragraphs)), rng, family)
+    )
+    detail = {"share_of_copy": round(size / (host_chars + size), 3)}
+    corpus.pairs.append((source, copy, "small_partial", detail))
+    corpus.links += [(source.family, family), (host.family, family)]
+
+
+def _cut(paragraph: str, chars: float, lang: str) -> str:
+    """The paragraph, or its first words up to about `chars` characters."""
+    if len(paragraph) <= chars:
+        return paragraph
+    words = _words(paragraph, lang)
+    kept, size = [], 0
+    for w in words:
+        if size >= chars:
+            break
+        kept.append(w)
+        size += len(w) + (lang != "zh")
+    return _join(kept, lang)
+
+
+def add_harder(corpus: Corpus, scale: int, rng: random.Random) -> None:
+    """Heavy edits, reordered copies and small partial copies of existing documents."""
+    corpus.first_derived = len(corpus.entries)
+    bases = derivable(corpus)
+    rng.shuffle(bases)
+    for _ in range(HARDER["heavy_edit"] * scale):
+        add_heavy_edit(corpus, _take(bases, lambda b: True), rng)
+    for _ in range(HARDER["reorder"] * scale):
+        add_reorder(corpus, _take(bases, lambda b: len(b.text.paragraphs) >= 3), rng)
+    for _ in range(HARDER["small_partial"] * scale):
+        source = _take(bases, lambda b: True)
+        host = _take(bases, lambda b, lang=source.lang: b.lang == lang)
+        add_small_partial(corpus, source, host, rng)
+
+
+def _take(bases: list[Entry], fits: Callable[[Entry], bool]) -> Entry:
+    """Remove and return the last base that fits."""
+    for i in range(len(bases) - 1, -1, -1):
+        if fits(bases[i]):
+            return bases.pop(i)
+    raise RuntimeError("not enough documents to derive the harder relations from")
+
+
 def add_template_group(corpus: Corpus, pool: Pool, rng: random.Random, number: int) -> None:
     """Essays sharing an assignment title and prompt (2 paragraphs), otherwise different."""
     prompt = pool.take()
@@ -324,11 +444,19 @@ def build(seed: int, scale: int, pdf: bool) -> Corpus:
         add_collage(corpus, pool, rng)
     for _ in range(min(PLAN["standalone"] * scale, pool.left())):  # as far as text lasts
         makers["standalone"]()
+    add_harder(corpus, scale, random.Random(seed * 31 + 15))
     return corpus
 
 
+def _first_entries(corpus: Corpus) -> list[Entry]:
+    """The entries made before the derived ones (their pages stay as they were)."""
+    return corpus.entries[: corpus.first_derived]
+
+
 def _related_titles(corpus: Corpus, entry: Entry, rng: random.Random) -> list[str]:
-    same_lang = [e.text.title for e in corpus.entries if e.lang == entry.lang and e is not entry]
+    same_lang = [
+        e.text.title for e in _first_entries(corpus) if e.lang == entry.lang and e is not entry
+    ]
     return rng.sample(same_lang, 5)
 
 
@@ -336,8 +464,12 @@ def write(corpus: Corpus, out: Path, seed: int) -> None:
     """Write every entry under out/docs with shuffled names, then labels.json."""
     docs_dir = out / "docs"
     docs_dir.mkdir(parents=True)
-    order = list(range(len(corpus.entries)))
+    # names of the first entries as before the derived ones existed; those come after
+    first = len(_first_entries(corpus))
+    order, derived = list(range(first)), list(range(first, len(corpus.entries)))
     random.Random(seed + 1).shuffle(order)
+    random.Random(seed + 2).shuffle(derived)
+    order += derived
     for number, index in enumerate(order):
         entry = corpus.entries[index]
         ext = {"chrome": "html", "copy": None}.get(entry.fmt, entry.fmt)

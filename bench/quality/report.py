@@ -61,14 +61,22 @@ def settings_table(curves: dict) -> list[str]:
     return _table("setting", rows)
 
 
+BUCKETS = (
+    ("edit by rate", "edit recall by edit rate"),
+    ("partial by share of source", "partial recall by share of the source copied"),
+    ("heavy edit by rate", "heavy edit recall by edit rate"),
+    ("small partial by share of copy", "small partial recall by share of the copy"),
+)
+
+
 def bucket_lines(buckets: dict) -> list[str]:
     """Recall of edits by rate and of partial copies by copied share, at a few k."""
-    lines = ["| k | edit recall by edit rate | partial recall by share of the source copied |"]
-    lines.append("|---|---|---|")
+    shown = [(key, head) for key, head in BUCKETS if any(key in b for b in buckets.values())]
+    lines = ["| k | " + " | ".join(head for _, head in shown) + " |"]
+    lines.append("|---|" + "---|" * len(shown))
     for k, b in buckets.items():
-        edit = ", ".join(f"{r}: {v}" for r, v in b["edit by rate"].items())
-        part = ", ".join(f"{r}: {v}" for r, v in b["partial by share of source"].items())
-        lines.append(f"| {k} | {edit} | {part} |")
+        cells = [", ".join(f"{r}: {v}" for r, v in b.get(key, {}).items()) for key, _ in shown]
+        lines.append(f"| {k} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -150,8 +158,9 @@ def plot(results: dict, path: Path, size: str) -> None:
     reference = "default"
     points = curves[reference]["points"]
     ks = list(points)
-    for kind in DUPLICATE_KINDS:
-        left.plot(ks, [points[k].recall[kind] for k in ks], marker=".", label=f"recall {kind}")
+    for kind in (*DUPLICATE_KINDS, "heavy_edit", "reorder"):
+        recall = [points[k].recall.get(kind, 0.0) for k in ks]
+        left.plot(ks, recall, marker=".", label=f"recall {kind}")
     left.plot(ks, [points[k].precision for k in ks], "k-", lw=2.5, label="precision")
     teacher = curves.get("default, prompts as reference + passages")
     if teacher:

@@ -43,6 +43,8 @@ JACCARDS = [round(x, 2) for x in np.arange(0.1, 0.95, 0.05)]
 CONTAINMENTS = [round(x, 2) for x in np.arange(0.05, 0.95, 0.05)]
 EDIT_RATES = (0.01, 0.02, 0.03, 0.04, 0.05)
 COPY_SHARES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+HEAVY_EDIT_RATES = (0.05, 0.075, 0.1, 0.125, 0.15)
+SMALL_COPY_SHARES = (0.1, 0.15, 0.2, 0.25, 0.3)
 
 
 def weight_settings() -> dict[str, FeatureWeights]:
@@ -131,6 +133,12 @@ def buckets(corpus: Path, result: ScanResult, truth: Truth, ks: list[int]) -> di
             ),
             "partial by share of source": recall_by_bucket(
                 corpus, truth, paths, keys, "partial", "share_of_source", COPY_SHARES
+            ),
+            "heavy edit by rate": recall_by_bucket(
+                corpus, truth, paths, keys, "heavy_edit", "rate", HEAVY_EDIT_RATES
+            ),
+            "small partial by share of copy": recall_by_bucket(
+                corpus, truth, paths, keys, "small_partial", "share_of_copy", SMALL_COPY_SHARES
             ),
         }
     return out

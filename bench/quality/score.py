@@ -1,12 +1,12 @@
 """Precision and recall of SimSift (and of baselines) on a labeled corpus.
 
 A pair of documents is *related* when both come from the same base text (same family:
-exact copies, other formats, re-posts, light edits) or one holds a partial copy of the
-other's text (linked families). Reported pairs that are related are true positives, all
-others false positives; false positives are broken down into the hard negatives
-"topic" (same source package or catalog) and "template" (shared assignment title and
-prompt only), and "other". Recall is measured per relation kind on the labeled pairs
-(original, derived document).
+exact copies, other formats, re-posts, light and heavy edits, reordered copies) or one
+holds a partial copy of the other's text (linked families). Reported pairs that are
+related are true positives, all others false positives; false positives are broken down
+into the hard negatives "topic" (same source package or catalog) and "template" (shared
+assignment title and prompt only), and "other". Recall is measured per relation kind on
+the labeled pairs (original, derived document).
 """
 
 from __future__ import annotations
@@ -19,7 +19,17 @@ from pathlib import Path
 
 import numpy as np
 
-POSITIVE_KINDS = ("exact", "format", "repost", "edit", "partial", "collage")
+POSITIVE_KINDS = (
+    "exact",
+    "format",
+    "repost",
+    "edit",
+    "partial",
+    "collage",
+    "heavy_edit",
+    "reorder",
+    "small_partial",
+)
 DUPLICATE_KINDS = ("exact", "format", "repost", "edit")  # whole-document near-duplicates
 NEGATIVE_KINDS = ("topic", "template", "other")
 

@@ -38,7 +38,17 @@ def test_same_seed_same_corpus(tmp_path: Path) -> None:
     assert _fingerprint(one) == _fingerprint(two)
     labels = json.loads((one / "labels.json").read_text(encoding="utf-8"))
     kinds = {p["kind"] for p in labels["pairs"]}
-    assert kinds == {"exact", "format", "repost", "edit", "partial", "collage"}
+    assert kinds == {
+        "exact",
+        "format",
+        "repost",
+        "edit",
+        "partial",
+        "collage",
+        "heavy_edit",
+        "reorder",
+        "small_partial",
+    }
     assert len(labels["documents"]) == len(list((one / "docs").iterdir()))
 
 
