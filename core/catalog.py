@@ -53,6 +53,7 @@ import platformdirs
 
 from core.document import READER_VERSION, STATUS_OK, FileRecord
 from core.tokens import DocumentTokens, TokenStream
+from core.verdicts import Verdict, Verdicts
 
 CATALOG_FILENAME = "catalog.sqlite3"
 
@@ -120,6 +121,20 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # records read by an older reader are read again (see READER_VERSION)
         "ALTER TABLE files ADD COLUMN reader INTEGER NOT NULL DEFAULT 0",
     ),
+    (
+        # the teacher's verdicts: path_b is x'' for a verdict on one document
+        """
+        CREATE TABLE verdicts (
+            path_a BLOB NOT NULL,
+            path_b BLOB NOT NULL,
+            verdict TEXT NOT NULL,
+            note TEXT NOT NULL,
+            decided_at INTEGER NOT NULL,
+            PRIMARY KEY (path_a, path_b),
+            CHECK (path_b = x'' OR path_a < path_b)
+        ) WITHOUT ROWID
+        """,
+    ),
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -130,6 +145,7 @@ _COLUMNS = (
     "body_hashes, body_is_digit, body_para_starts, warning, reader"
 )
 _PLACEHOLDERS = ", ".join("?" * len(_COLUMNS.split(",")))
+_VERDICT_COLUMNS = "path_a, path_b, verdict, note, decided_at"
 
 
 class CatalogError(Exception):
@@ -145,7 +161,8 @@ class CatalogRecovery:
         set_aside: where the damaged file was moved (safe to delete), or None when another
             SimSift process had already replaced it.
         reason: SQLite's description of the damage.
-        ignored_pairs_lost: the pairs marked "not a duplicate" could not be read from it.
+        ignored_pairs_lost: the pairs marked "not a duplicate" and the verdicts could not
+            be read from it.
     """
 
     path: str
@@ -163,7 +180,10 @@ class CatalogRecovery:
         if self.set_aside is not None:
             text += f" The damaged file was kept as {self.set_aside}; it can be deleted."
         if self.ignored_pairs_lost:
-            text += ' The pairs marked "not a duplicate" could not be read from it and are lost.'
+            text += (
+                ' The pairs marked "not a duplicate" and the verdicts could not be read from '
+                "it and are lost."
+            )
         return text
 
 
@@ -344,12 +364,18 @@ def _migrate(conn: sqlite3.Connection, path: str) -> None:
         pass
 
 
-def _readable_ignored_pairs(path: str) -> list[tuple[bytes, bytes]] | None:
-    """The ignored pairs a damaged catalog still holds, or None if they cannot be read."""
+def _readable_decisions(path: str) -> tuple[list, list] | None:
+    """(ignored pairs, verdict rows) a damaged catalog still holds, or None if they cannot
+    be read. A catalog from before verdicts has none."""
     try:
         look = _connect(path, read_only=True)
         try:
-            return look.execute("SELECT path_a, path_b FROM ignored_pairs").fetchall()
+            pairs = look.execute("SELECT path_a, path_b FROM ignored_pairs").fetchall()
+            try:
+                verdicts = look.execute(f"SELECT {_VERDICT_COLUMNS} FROM verdicts").fetchall()
+            except sqlite3.OperationalError:  # no such table: an older catalog
+                verdicts = []
+            return pairs, verdicts
         finally:
             look.close()
     except sqlite3.Error:
@@ -481,6 +507,14 @@ def _pair_key(path_a: str, path_b: str) -> tuple[bytes, bytes]:
     return a, b
 
 
+def _verdict_key(paths: tuple[str, ...]) -> tuple[bytes, bytes]:
+    if len(paths) == 1:
+        return _text_to_blob(paths[0]), b""
+    if len(paths) == 2 and paths[0] != paths[1]:
+        return _pair_key(*paths)
+    raise ValueError("a verdict is on one document or on a pair of two different ones")
+
+
 def _chunks(items: list, size: int) -> Iterator[list]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -548,7 +582,7 @@ class Catalog:
         Without `set_aside`, another process already replaced the file: just reopen it.
         On failure the catalog becomes unusable and says why.
         """
-        pairs = _readable_ignored_pairs(self.path) if set_aside else []
+        decisions = _readable_decisions(self.path) if set_aside else ([], [])
         try:
             aside = _set_aside(Path(self.path)) if set_aside else None
             self._open()
@@ -558,14 +592,19 @@ class Catalog:
                 f"by a new one ({error}). It can be deleted; this never touches your files."
             )
             return
-        lost = pairs is None or not self._carry_over(pairs)
+        lost = decisions is None or not self._carry_over(*decisions)
         self.recovery = CatalogRecovery(self.path, aside, str(damage), ignored_pairs_lost=lost)
 
-    def _carry_over(self, pairs: list[tuple[bytes, bytes]]) -> bool:
-        """Store the ignored pairs saved from a damaged catalog; False if that fails."""
+    def _carry_over(self, pairs: list, verdicts: list) -> bool:
+        """Store the ignored pairs and verdicts saved from a damaged catalog; False if that
+        fails."""
         try:
             self._conn.executemany(
                 "INSERT OR IGNORE INTO ignored_pairs (path_a, path_b) VALUES (?, ?)", pairs
+            )
+            self._conn.executemany(
+                f"INSERT OR IGNORE INTO verdicts ({_VERDICT_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+                verdicts,
             )
         except sqlite3.Error:
             return False
@@ -734,6 +773,37 @@ class Catalog:
                 "DELETE FROM ignored_pairs WHERE path_a = ? AND path_b = ?", key
             )
         )
+
+    # -- verdicts --------------------------------------------------------------
+
+    def set_verdict(self, paths: tuple[str, ...], verdict: Verdict | None) -> None:
+        """Record the verdict on one document (one path) or a pair (two paths, any
+        order); None forgets it."""
+        key = _verdict_key(paths)
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM verdicts WHERE path_a = ? AND path_b = ?", key)
+            if verdict is not None:
+                conn.execute(
+                    f"INSERT INTO verdicts ({_VERDICT_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+                    (*key, verdict.verdict, verdict.note, verdict.decided_at),
+                )
+
+        self._write(write)
+
+    def verdicts(self) -> Verdicts:
+        """Every verdict recorded."""
+        rows = self._run(
+            lambda conn: conn.execute(f"SELECT {_VERDICT_COLUMNS} FROM verdicts").fetchall()
+        )
+        documents, pairs = {}, {}
+        for path_a, path_b, verdict, note, decided_at in rows:
+            value = Verdict(verdict, note, decided_at)
+            if path_b == b"":
+                documents[_blob_to_text(path_a)] = value
+            else:
+                pairs[frozenset((_blob_to_text(path_a), _blob_to_text(path_b)))] = value
+        return Verdicts(documents, pairs)
 
     def ignored_pairs(self) -> set[frozenset[str]]:
         """All dismissed pairs, each as a frozenset of its two paths."""

@@ -150,13 +150,14 @@ def run_scan(args: argparse.Namespace) -> int:
         )
         return 130
     finally:
+        verdicts = _verdicts(catalog)
         if catalog is not None:
             catalog.close()
     reporter.finish()
     from core.report import ReportError, write_report
 
     try:
-        written = write_report(result, args.k, args.out, args.format)
+        written = write_report(result, args.k, args.out, args.format, verdicts=verdicts)
     except ReportError as error:
         print(summary(result, args.k, time.monotonic() - started))
         print(f"simsift: {error}; the previous report there is unchanged", file=sys.stderr)
@@ -164,6 +165,18 @@ def run_scan(args: argparse.Namespace) -> int:
     print(summary(result, args.k, time.monotonic() - started))
     print("wrote " + ", ".join(str(p) for p in written))
     return 0
+
+
+def _verdicts(catalog):
+    """The teacher's verdicts kept in the catalog, for the report (none without one)."""
+    from core.catalog import CatalogError
+
+    if catalog is None:
+        return None
+    try:
+        return catalog.verdicts()
+    except CatalogError:  # the report is still written, without them
+        return None
 
 
 def _open_catalog(path: Path | None):

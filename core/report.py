@@ -19,6 +19,7 @@ import numpy as np
 
 from core.cluster import KIND_NAMES, KIND_PARTIAL, Clusters
 from core.scan import ScanResult
+from core.verdicts import Verdicts, export_columns
 
 FORMATS = ("csv", "json")
 PAIR_COLUMNS = ["a", "b", "kind", "distance", "containment_ab", "containment_ba", "overlap"]
@@ -96,6 +97,20 @@ def warning_rows(result: ScanResult) -> list[dict]:
     return rows + [{"path": r.path, "warning": r.warning, "compared": "no"} for r in result.garbled]
 
 
+VERDICT_COLUMNS = ["verdict", "note", "decided"]
+DOCUMENT_COLUMNS = ["path", "similarity_index", "sources", "largest_source", "largest_share"]
+
+
+def with_verdicts(rows: list[dict], verdicts: Verdicts) -> list[dict]:
+    """Rows of pairs ("a", "b") or documents ("path") with the teacher's verdict columns."""
+    for row in rows:
+        found = verdicts.of_pair(row["a"], row["b"]) if "a" in row else None
+        if "path" in row:
+            found = verdicts.of_document(row["path"])
+        row.update(export_columns(found))
+    return rows
+
+
 def document_rows(result: ScanResult) -> list[dict]:
     """Documents found in part elsewhere, highest similarity index first (the teacher's list)."""
     sim = result.similarity()
@@ -151,6 +166,7 @@ def write_report(
     out_dir: Path,
     fmt: str = "csv",
     partial_threshold: float | None = None,
+    verdicts: Verdicts | None = None,
 ) -> list[Path]:
     """Write pairs, clusters, template shares, common text, errors, warnings (documents
     read whose text may be garbled) and skipped files (with the reason) into `out_dir`.
@@ -163,19 +179,24 @@ def write_report(
 
     Args:
         partial_threshold: containment a partial pair must reach (default: the scan's).
+        verdicts: the teacher's verdicts, added to pairs and documents (verdict, note, date).
     """
+    verdicts = verdicts or Verdicts()
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {fmt!r}")
     check_output_folder(out_dir)
     tables = {
-        "pairs": (PAIR_COLUMNS, pair_rows(result, k, partial_threshold)),
+        "pairs": (
+            [*PAIR_COLUMNS, *VERDICT_COLUMNS],
+            with_verdicts(pair_rows(result, k, partial_threshold), verdicts),
+        ),
         "clusters": (
             ["cluster", "path", "kind", "distance"],
             cluster_rows(result, result.clusters(k)),
         ),
         "documents": (
-            ["path", "similarity_index", "sources", "largest_source", "largest_share"],
-            document_rows(result),
+            [*DOCUMENT_COLUMNS, *VERDICT_COLUMNS],
+            with_verdicts(document_rows(result), verdicts),
         ),
         "template": (["path", "template_share"], template_rows(result)),
         "common": (["text", "documents", "occurrences", "example"], common_rows(result)),

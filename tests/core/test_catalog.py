@@ -19,6 +19,7 @@ from core import catalog as catalog_module
 from core.catalog import SCHEMA_VERSION, Catalog, CatalogError, default_catalog_path
 from core.document import FileRecord
 from core.tokens import DocumentTokens, TokenStream, document_tokens
+from core.verdicts import COPYING, NOT_COPYING, Verdict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -379,7 +380,7 @@ def test_a_file_cannot_be_paired_with_itself(catalog_path: Path) -> None:
 
 def test_new_catalog_has_current_schema_version_and_wal(catalog_path: Path) -> None:
     with Catalog(catalog_path) as catalog:
-        assert catalog.schema_version == SCHEMA_VERSION == 2
+        assert catalog.schema_version == SCHEMA_VERSION == 3
     with sqlite3.connect(catalog_path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -483,6 +484,7 @@ def filled_catalog(path: Path, records: int = 300) -> None:
     with Catalog(path) as catalog:
         catalog.store(skipped_record(f"/d/{i:04}.txt", size=i) for i in range(records))
         catalog.ignore_pair("/d/a.txt", "/d/b.txt")
+        catalog.set_verdict(("/d/c.txt", "/d/d.txt"), Verdict(COPYING, "same errors", 1700000000))
     assert path.stat().st_size > 8192
 
 
@@ -530,6 +532,7 @@ def test_a_damaged_page_found_later_sets_the_catalog_aside_and_keeps_going(
         assert catalog.recovery is not None
         assert catalog.lookup("/d/0001.txt", 1, 1) is None  # read again
         assert catalog.ignored_pairs() == {frozenset({"/d/a.txt", "/d/b.txt"})}
+        assert catalog.verdicts().of_pair("/d/d.txt", "/d/c.txt").note == "same errors"
         catalog.store([skipped_record("/d/after.txt")])
     [aside] = set_aside_files(catalog_path)
     assert aside.read_bytes() == damaged_bytes
@@ -664,3 +667,34 @@ def test_a_read_only_catalog_raises_a_clear_catalog_error(catalog_path: Path) ->
 def test_a_folder_given_as_catalog_raises_catalog_error(tmp_path: Path) -> None:
     with pytest.raises(CatalogError, match="Cannot open"):
         Catalog(tmp_path)
+
+
+# -- verdicts ------------------------------------------------------------------
+
+
+def test_verdicts_on_documents_and_pairs_are_kept_across_sessions(catalog_path: Path) -> None:
+    with Catalog(catalog_path) as catalog:
+        catalog.set_verdict(("/e/b.txt", "/e/a.txt"), Verdict(COPYING, "identical typos"))
+        catalog.set_verdict(("/e/c.txt",), Verdict(NOT_COPYING, "quotes the prompt"))
+        catalog.set_verdict(("/e/文章.txt", "/e/a.txt"), Verdict(NOT_COPYING))
+    with Catalog(catalog_path) as catalog:
+        verdicts = catalog.verdicts()
+        assert len(verdicts) == 3
+        pair = verdicts.of_pair("/e/a.txt", "/e/b.txt")  # either order
+        assert (pair.verdict, pair.note) == (COPYING, "identical typos")
+        assert verdicts.of_document("/e/c.txt").verdict == NOT_COPYING
+        assert verdicts.of_pair("/e/a.txt", "/e/文章.txt").verdict == NOT_COPYING
+        assert verdicts.of_document("/e/a.txt") is None  # a pair's verdict is not the file's
+
+
+def test_a_verdict_can_be_changed_and_withdrawn(catalog_path: Path) -> None:
+    with Catalog(catalog_path) as catalog:
+        catalog.set_verdict(("/e/a.txt",), Verdict(COPYING, "first look"))
+        catalog.set_verdict(("/e/a.txt",), Verdict(NOT_COPYING, "second look"))
+        assert catalog.verdicts().of_document("/e/a.txt").note == "second look"
+        catalog.set_verdict(("/e/a.txt",), None)
+        assert len(catalog.verdicts()) == 0
+        with pytest.raises(ValueError):
+            catalog.set_verdict(("/e/a.txt", "/e/a.txt"), Verdict(COPYING))
+    with pytest.raises(ValueError):
+        Verdict("maybe")

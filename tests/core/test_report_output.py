@@ -115,3 +115,23 @@ def test_html_report_gets_the_umask_and_survives_odd_names(tmp_path, result):
     assert path.stat().st_mode & 0o777 == 0o644
     assert "b_??.txt" in path.read_text(encoding="utf-8")  # the odd name, not a crash
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary left
+
+
+def test_the_teachers_verdicts_are_exported_with_pairs_and_documents(tmp_path, result):
+    from core.verdicts import COPYING, NOT_COPYING, Verdict, Verdicts
+
+    pair = result.partial_pairs()
+    a, b = (result.documents[int(pair.left[0])].path, result.documents[int(pair.right[0])].path)
+    verdicts = Verdicts(
+        documents={a: Verdict(NOT_COPYING, "cites the source", 1_700_000_000)},
+        pairs={frozenset((a, b)): Verdict(COPYING, "same typos, same order", 1_700_000_000)},
+    )
+    write_report(result, 8, tmp_path / "out", "json", verdicts=verdicts)
+    pairs = json.loads((tmp_path / "out" / "pairs.json").read_text("utf-8"))
+    [row] = [r for r in pairs if {r["a"], r["b"]} == {a, b}]
+    assert (row["verdict"], row["note"]) == ("copying confirmed", "same typos, same order")
+    assert row["decided"].startswith("2023-11-1")
+    assert all(r["verdict"] == "" for r in pairs if r is not row)
+    documents = json.loads((tmp_path / "out" / "documents.json").read_text("utf-8"))
+    mine = [r for r in documents if r["path"] == a]
+    assert mine and (mine[0]["verdict"], mine[0]["note"]) == ("not copying", "cites the source")
