@@ -287,20 +287,30 @@ class Matches:
 
 @dataclass(frozen=True, slots=True)
 class _Table:
-    """One table: sorted `key << id_bits | distinct id`, one uint64 per entry."""
+    """One table: sorted `key | low fingerprint bits | distinct id`, one uint64 per entry.
+
+    The key (a hash of the table's bits, see `hashed_keys`) fills the high bits; below it
+    the fingerprint's lowest `filter_bits` bits, which let all pairs reject most
+    candidates from the two entries alone, before fetching either fingerprint.
+    """
 
     packed: np.ndarray
     id_bits: int
+    filter_bits: int = 0
+
+    @property
+    def low_bits(self) -> int:
+        return self.id_bits + self.filter_bits
 
     def prefixes(self) -> np.ndarray:
-        return self.packed >> np.uint64(self.id_bits)
+        return self.packed >> np.uint64(self.low_bits)
 
     def ids(self, positions: np.ndarray) -> np.ndarray:
-        return (self.packed[positions] & np.uint64((1 << self.id_bits) - 1)).astype(np.int64)
+        return (self.packed[positions] & np.uint64((1 << self.id_bits) - 1)).view(np.int64)
 
     def prefix_range(self, prefixes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """[lo, hi) positions of the entries whose key equals each of `prefixes`."""
-        shift = np.uint64(self.id_bits)
+        shift = np.uint64(self.low_bits)
         # sorted needles walk the table once instead of jumping around it (3-4x faster);
         # one sort serves both ends, as key + 1 keeps the order
         order = np.argsort(prefixes)
@@ -309,19 +319,19 @@ class _Table:
         lo[order] = np.searchsorted(self.packed, start, side="left")
         hi[order] = np.searchsorted(self.packed, start + (np.uint64(1) << shift), side="left")
         # the largest possible key wraps to 0 when shifted up: its range runs to the end
-        top = np.uint64((1 << (BITS - self.id_bits)) - 1)
+        top = np.uint64((1 << (BITS - self.low_bits)) - 1)
         hi[prefixes == top] = len(self.packed)
         return lo, hi
 
 
-def hashed_keys(fps: np.ndarray, mask: int, id_bits: int) -> np.ndarray:
-    """Each fingerprint's `mask` bits hashed to 64 − id_bits bits (returned in the low bits).
+def hashed_keys(fps: np.ndarray, mask: int, low_bits: int) -> np.ndarray:
+    """Each fingerprint's `mask` bits hashed to 64 − low_bits bits (returned in the low bits).
 
     Equal masked bits give equal keys; the hash is a multiplication by an odd constant
     (a bijection of uint64) of which the high bits are kept, so unequal masked bits
     rarely collide. Three array passes, whatever the mask's shape.
     """
-    return ((fps & np.uint64(mask)) * _HASH) >> np.uint64(id_bits)
+    return ((fps & np.uint64(mask)) * _HASH) >> np.uint64(low_bits)
 
 
 class HammingIndex:
@@ -371,6 +381,7 @@ class HammingIndex:
         self._tables: dict[int, _Table] = {}
         self._lock = threading.Lock()
         self._first_table = self._first_table_by_agreement()
+        self._ids = np.arange(len(self._distinct), dtype=np.uint64)
 
     def __len__(self) -> int:
         return len(self._fingerprints)
@@ -392,7 +403,14 @@ class HammingIndex:
 
     def _keys(self, fps: np.ndarray, table: int) -> np.ndarray:
         """The table's key of each fingerprint (see `hashed_keys`)."""
-        return hashed_keys(fps, self._masks[table], _id_bits(self.distinct_count))
+        return hashed_keys(fps, self._masks[table], sum(self._low_bits(table)))
+
+    def _low_bits(self, table: int) -> tuple[int, int]:
+        """(id bits, filter bits) of a table: the key keeps 4 bits more than the table's
+        bits (few hash collisions); what is left of 64 bits holds fingerprint bits."""
+        id_bits = _id_bits(self.distinct_count)
+        spare = BITS - id_bits - (self.plan.key_bits(table) + 4)
+        return id_bits, max(0, min(spare, 24))
 
     def _table(self, table: int) -> _Table:
         with self._lock:
@@ -406,14 +424,17 @@ class HammingIndex:
         return built
 
     def _build_table(self, table: int) -> _Table:
-        id_bits = _id_bits(self.distinct_count)
-        hashed = (self._distinct & np.uint64(self._masks[table])) * _HASH
+        id_bits, filter_bits = self._low_bits(table)
+        low = np.uint64(id_bits + filter_bits)
+        packed = (self._distinct & np.uint64(self._masks[table])) * _HASH
         # one packed uint64 per entry (key high, id low): a plain sort beats argsort
-        hashed >>= np.uint64(id_bits)
-        hashed <<= np.uint64(id_bits)
-        hashed |= np.arange(len(hashed), dtype=np.uint64)
-        hashed.sort()
-        return _Table(hashed, id_bits)
+        packed >>= low
+        packed <<= low
+        if filter_bits:
+            packed |= (self._distinct & np.uint64((1 << filter_bits) - 1)) << np.uint64(id_bits)
+        packed |= self._ids
+        packed.sort()
+        return _Table(packed, id_bits, filter_bits)
 
     def _first_table_by_agreement(self) -> np.ndarray:
         """For each set of agreeing blocks (bitmask), the first table that would find the pair.
@@ -509,9 +530,16 @@ class HammingIndex:
         """Pairs within k that table t is the first to find, in bounded chunks."""
         table = self._tables[t] if t in self._tables else self._build_table(t)
         id_type = np.int32 if self.distinct_count < 1 << 31 else np.int64
+        packed, id_shift = table.packed, np.uint64(table.id_bits)
+        filter_mask = np.uint64((1 << table.filter_bits) - 1)
         found = []
         for pos_a, pos_b in _equal_run_pairs(table.prefixes()):
             cancel.check()
+            if table.filter_bits:
+                # the low fingerprint bits alone already differ in more than k places
+                low = ((packed[pos_a] ^ packed[pos_b]) >> id_shift) & filter_mask
+                near = np.flatnonzero(np.bitwise_count(low) <= k)
+                pos_a, pos_b = pos_a[near], pos_b[near]
             a, b, d = self._verify(table.ids(pos_a), table.ids(pos_b), self._distinct, t, k)
             # ids usually fit 32 bits: half the memory while pairs pile up over the tables
             found.append((a.astype(id_type), b.astype(id_type), d))
