@@ -77,8 +77,8 @@ _WORKERS = max(1, min(4, os.cpu_count() or 1))
 _MAX_TABLES = 2000
 
 # Per-query costs in nanoseconds for the planner (bench/index_bench.py --packed, 2 cores)
-_COST_PROBE = 400.0  # find and decode one group: heads, bit ranges, bookkeeping
-_COST_CANDIDATE = 40.0  # decode one entry, rebuild its prefix, verify against the base
+_COST_PROBE = 700.0  # find one group: key, heads, bit ranges, bookkeeping
+_COST_CANDIDATE = 110.0  # decode one entry, rebuild its prefix, verify against the base
 _COST_BRUTE = 6.0  # one xor + popcount of a brute-force sweep
 
 
@@ -506,11 +506,12 @@ class PackedIndex:
 
 
 def packed_plan_cost(plan: IndexPlan, n: int) -> float:
-    """Estimated cost (ns) of one query: a group decoded per table, plus its candidates."""
+    """Estimated cost (ns) of one query: a group found per table, its entries decoded
+    (a group holds at least ~_GROUP_TARGET of them) and verified."""
     if plan.brute_force:
         return _COST_BRUTE * n
     return sum(
-        _COST_PROBE + _COST_CANDIDATE * max(n / 2.0 ** plan.key_bits(t), 1.0)
+        _COST_PROBE + _COST_CANDIDATE * max(n / 2.0 ** plan.key_bits(t), min(_GROUP_TARGET, n))
         for t in range(len(plan.tables))
     )
 
