@@ -122,13 +122,14 @@ def test_progress_and_cancel_of_build():
     rng = np.random.default_rng(9)
     fps = planted(rng, 2000, max_flips=3)
     reports = []
-    index = PackedIndex.build(fps, 8, progress=lambda d, t: reports.append((d, t)))
-    n = len(index.plan.tables)
+    plan = cover_plan(8, 3)
+    index = PackedIndex.build(fps, 8, plan=plan, progress=lambda d, t: reports.append((d, t)))
+    n = len(plan.tables)
     assert reports == [(i, n) for i in range(1, n + 1)]
     token = CancelToken()
     token.cancel()
     with pytest.raises(Cancelled):
-        PackedIndex.build(fps, 8, cancel=token)
+        PackedIndex.build(fps, 8, plan=plan, cancel=token)
     with pytest.raises(Cancelled):
         index.query(fps[:100], cancel=token)
 
