@@ -460,9 +460,11 @@ class PackedIndex:
             sl = slice(start, end)
             owner, value = _decode_groups(table, groups[sl], lo[sl], hi[sl])
             owner += start
-            # entries of the probe's own key, then each one's top q bits, rebuilt
-            mine = (value >> np.uint64(layout.rest_bits)) == keys[owner]
-            owner, value = owner[mine], value[mine]
+            # entries of the probe's own key (a group of one key holds nothing else),
+            # then each one's top q bits, rebuilt
+            if layout.group_keys:
+                mine = (value >> np.uint64(layout.rest_bits)) == keys[owner]
+                owner, value = owner[mine], value[mine]
             value &= np.uint64((1 << layout.rest_bits) - 1)
             probe = q[owner]
             prefix = (probe & np.uint64(layout.mask & top)) | _deposit(value, layout.rest)
