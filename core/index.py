@@ -198,6 +198,28 @@ def _recall_distance(plan: IndexPlan) -> int:
     return n_blocks - largest_bad - 1
 
 
+# Tables of `cover_plan(k, size)` (0: more than _MAX_TABLES), row k, column size - 1: the
+# planner prices every layout from these and searches only the one it picks
+# (tests/core/test_index.py checks them against the search).
+_COVER_TABLES = (
+    (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),  # k=0
+    (2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 4, 4, 6, 8),  # k=1
+    (3, 3, 3, 3, 3, 5, 5, 6, 9, 10, 17, 24, 43),  # k=2
+    (4, 4, 4, 4, 7, 10, 14, 17, 27, 43, 74, 140),  # k=3
+    (5, 5, 5, 12, 15, 23, 34, 55, 96, 192, 443),  # k=4
+    (6, 6, 8, 16, 27, 47, 84, 118, 361, 840),  # k=5
+    (7, 7, 14, 20, 51, 105, 225, 546, 1599),  # k=6
+    (8, 8, 18, 48, 102, 244, 651, 0),  # k=7
+    (9, 12, 35, 72, 214, 627, 0),  # k=8
+    (10, 16, 55, 142, 479, 1687),  # k=9
+    (11, 20, 87, 291, 1257),  # k=10
+    (12, 24, 147, 540),  # k=11
+    (13, 40, 270),  # k=12
+    (14, 56),  # k=13
+    (15,),  # k=14
+)
+
+
 BRUTE_FORCE = IndexPlan(blocks=(), tables=())
 
 
@@ -231,8 +253,7 @@ def choose_plan(n: int, k: int, n_queries: int | None = None) -> IndexPlan:
     for all pairs or, with `n_queries`, for that many queries.
 
     Candidates are the classic layouts (b = k+1 … k+12 blocks) and the covering layouts
-    over 16 blocks; a covering layout is only searched for when the fewest tables it
-    could have (C(16, k) / C(16 − size, k)) might beat the best plan so far.
+    over 16 blocks, priced from their known table counts (`_COVER_TABLES`).
     """
     if not 0 <= k <= MAX_DISTANCE:
         raise ValueError(f"max_distance must be between 0 and {MAX_DISTANCE}, not {k}")
@@ -241,19 +262,14 @@ def choose_plan(n: int, k: int, n_queries: int | None = None) -> IndexPlan:
         cost = plan_cost(plan, n, n_queries)
         if cost < best_cost:
             best, best_cost = plan, cost
-    b = _COVER_BLOCKS
-    for size in range(1, b - k):
+    b, best_size = _COVER_BLOCKS, 0
+    for size in range(1, b - k) if k < len(_COVER_TABLES) else ():
+        n_tables = _COVER_TABLES[k][size - 1]
         one_table = IndexPlan(split_blocks(b), (tuple(range(size)),))
-        fewest = math.ceil(math.comb(b, k) / math.comb(b - size, k))
-        if fewest * plan_cost(one_table, n, n_queries) >= best_cost:
-            continue
-        plan = cover_plan(k, size)
-        if not plan.tables:
-            continue
-        cost = plan_cost(plan, n, n_queries)
-        if cost < best_cost:
-            best, best_cost = plan, cost
-    return best
+        cost = n_tables * plan_cost(one_table, n, n_queries)
+        if n_tables and cost < best_cost:
+            best_size, best_cost = size, cost
+    return cover_plan(k, best_size) if best_size else best
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,7 @@ import numpy as np
 
 from core.arrays import ragged_arange
 from core.index import (
+    _COVER_TABLES,
     BRUTE_FORCE,
     MAX_DISTANCE,
     IndexPlan,
@@ -63,6 +64,7 @@ from core.index import (
     first_table_lookup,
     make_plan,
     run_in_order,
+    split_blocks,
 )
 from core.progress import CancelToken
 
@@ -525,15 +527,19 @@ def choose_packed_plan(n: int, k: int) -> IndexPlan:
     candidates = [
         make_plan(b, k) for b in range(k + 1, min(22, k + 12) + 1) if math.comb(b, k) <= _MAX_TABLES
     ]
-    for size in range(1, 16 - k):
-        if math.comb(16, k) / math.comb(16 - size, k) * _COST_PROBE < best_cost:
-            candidates.append(cover_plan(k, size))
     for plan in candidates:
-        if not plan.tables:
-            continue
         cost = packed_plan_cost(plan, n)
         if cost < best_cost:
             best, best_cost = plan, cost
+    best_size = 0
+    for size in range(1, 16 - k) if k < len(_COVER_TABLES) else ():
+        n_tables = _COVER_TABLES[k][size - 1]
+        one_table = IndexPlan(split_blocks(16), (tuple(range(size)),))
+        cost = n_tables * packed_plan_cost(one_table, n)
+        if n_tables and cost < best_cost:
+            best_size, best_cost = size, cost
+    if best_size:
+        best = cover_plan(k, best_size)
     return _top_blocks_first(best) if not best.brute_force else best
 
 

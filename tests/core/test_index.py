@@ -87,6 +87,13 @@ def test_covering_layouts_find_every_pair_and_query(k, size):
     assert as_set(index.query(queries)) == brute_query(queries, fps, k)
 
 
+def test_planner_table_counts_are_those_of_the_search():
+    for k, row in enumerate(index_module._COVER_TABLES):
+        for size, n_tables in enumerate(row, 1):
+            if n_tables and n_tables <= 300:
+                assert len(cover_plan(k, size).tables) == n_tables, (k, size)
+
+
 def test_recall_distance_sees_a_missing_table():
     plan = make_plan(5, 2)
     assert plan.recall_distance() == 2
