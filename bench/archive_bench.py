@@ -64,6 +64,8 @@ def load_in_fresh_process(directory: Path) -> float:
 
 def bytes_per_entry(index: PackedIndex) -> tuple[float, float, float]:
     per = np.array(index.table_bytes()) / max(index.distinct_count, 1)
+    if not len(per):  # brute force: no tables
+        return 0.0, 0.0, 0.0
     return float(per.mean()), float(per.min()), float(per.max())
 
 

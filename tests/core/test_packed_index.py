@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.index import HammingIndex, cover_plan, make_plan
-from core.packed_index import FILE_NAME, FORMAT_VERSION, PackedIndex, PackedIndexError
+from core.packed_index import (
+    FILE_NAME,
+    FORMAT_VERSION,
+    PackedIndex,
+    PackedIndexError,
+    choose_packed_plan,
+)
 from core.progress import Cancelled, CancelToken
 
 
@@ -51,7 +57,10 @@ def test_queries_match_brute_force_for_every_k(k, tmp_path):
     rng = np.random.default_rng(k)
     fps = planted(rng, 1500, max_flips=k + 2)
     queries = queries_near(rng, fps, 150, max_flips=k + 1)
-    index = PackedIndex.build(fps, k)
+    # the layout a million-fingerprint archive gets (at 1,500 the planner would sweep;
+    # from k=11 a million is swept too, so a covering layout stands in)
+    plan = choose_packed_plan(1_000_000, k)
+    index = PackedIndex.build(fps, k, plan=cover_plan(k, 2) if plan.brute_force else plan)
     expected = brute_query(queries, fps, k)
     assert as_set(index.query(queries)) == expected
     index.save(tmp_path)
@@ -110,6 +119,13 @@ def test_property_matches_brute_force(values, queries, k, seed):
     assert as_set(index.query(q)) == brute_query(q, fps, k)
 
 
+def test_planner_sweeps_small_archives_and_uses_tables_for_large():
+    assert choose_packed_plan(1000, 8).brute_force
+    for k in (3, 8, 10):
+        plan = choose_packed_plan(1_000_000, k)
+        assert not plan.brute_force and plan.recall_distance() >= k
+
+
 def test_empty_single_and_identical():
     assert len(PackedIndex.build(np.zeros(0, np.uint64), 8).query([1, 2])) == 0
     assert len(PackedIndex.build(np.array([5], np.uint64), 3).query([5, 4])) == 2
@@ -151,7 +167,7 @@ def test_invalid_arguments_are_rejected_clearly():
 def saved(tmp_path):
     rng = np.random.default_rng(11)
     fps = planted(rng, 3000, max_flips=9)
-    index = PackedIndex.build(fps, 8)
+    index = PackedIndex.build(fps, 8, plan=choose_packed_plan(1_000_000, 8))
     index.save(tmp_path)
     queries = queries_near(rng, fps, 100, max_flips=8)
     return tmp_path, fps, queries
@@ -220,9 +236,7 @@ def test_damage_anywhere_is_detected_never_a_crash(saved):
         except PackedIndexError:
             continue
         # a flipped padding byte changes nothing that is read: the answer must still be right
-        assert as_set(index.query(queries)) == as_set(
-            PackedIndex.build(index.fingerprints.copy(), 8).query(queries)
-        )
+        assert as_set(index.query(queries)) == brute_query(queries, index.fingerprints, 8)
     path.write_bytes(original)
 
 
