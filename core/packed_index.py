@@ -431,7 +431,9 @@ class PackedIndex:
             if self._offsets is None:
                 top = self._distinct >> np.uint64(64 - self._q)
                 counts = np.bincount(top.astype(np.int64), minlength=1 << self._q)
-                self._offsets = np.r_[0, np.cumsum(counts)].astype(np.int64)
+                # int32 where it fits: half the cache footprint of the random lookups
+                offset_type = np.int32 if len(self._distinct) < 1 << 31 else np.int64
+                self._offsets = np.r_[0, np.cumsum(counts)].astype(offset_type)
             return self._offsets
 
     def _table(self, t: int) -> _Table:
