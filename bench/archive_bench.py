@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from index_bench import planted
 
+import core.packed_index as packed_index
 from core.index import HammingIndex, make_plan
 from core.packed_index import PackedIndex, _decode_groups, _extract, choose_packed_plan
 
@@ -234,7 +235,10 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--tables", type=int, default=12, help="tables measured by `codes`")
     parser.add_argument("--check", action="store_true", help="compare with HammingIndex")
+    parser.add_argument("--workers", type=int, help="query threads (default: up to 4 cores)")
     args = parser.parse_args()
+    if args.workers:
+        packed_index._WORKERS = args.workers
     if args.mode == "packed":
         bench_packed(args.sizes, args.k, args.queries, args.check)
     elif args.mode == "layouts":
