@@ -1,36 +1,39 @@
 """A Hamming index kept on disk: compressed tables, memory-mapped, decoded per probe.
 
 `HammingIndex` holds 8 bytes per fingerprint per table in memory and rebuilds them every
-run; at k=8 that is 72 to 495 tables. `PackedIndex` is built once, saved, and loaded in
-milliseconds by an archive that is only queried afterwards.
+run. `PackedIndex` is built once, saved, and loaded in milliseconds by an archive that is
+only queried afterwards; queries give exactly the brute-force answer.
 
 Layout (seed 002's compressed sorted tables, adapted so numpy can decode them in bulk):
 
-- A *covering* plan over 16 blocks of 4 bits (`core.index.cover_plan`), chosen for the
-  fewest candidates per query: at k=8 and a million fingerprints, 72 tables each keyed on
-  the exact 16 bits of 4 blocks (16 fingerprints per key), instead of 495 tables.
+- A plan priced per query (`choose_packed_plan`): at k=8 and a million fingerprints a
+  *covering* plan over 16 blocks of 4 bits (`core.index.cover_plan`), 72 tables each keyed
+  on the exact 16 bits of 4 blocks (16 fingerprints per key), instead of 495 tables; below
+  ~30,000 fingerprints a brute-force sweep.
 - The base: the distinct fingerprints, sorted (8 bytes each), and the rows of each.
 - A table does not store ids. For every fingerprint it stores its key κ (the table's 16
-  bits) and r, its top q = ⌈log2 n⌉ bits *without* the key's bits, as one sorted value
+  bits) and r, its top q = ⌈log2 n⌉+1 bits *without* the key's bits, as one sorted value
   v = κ·2^|r| + r. The key's own bits come back from the probe (a match agrees on them),
   so a probe rebuilds each candidate's top q bits, and those point into the sorted base
-  (≈1 fingerprint each) through a prefix offset table built at load. A table thus costs
+  (≈1.5 fingerprints each) through a prefix offset table built at load. A table thus costs
   what is not already known: the more of the key lies in the top bits, the fewer bits of
   r (blocks are numbered so the most used blocks are the top ones).
 - The sorted values are Elias–Fano coded: the low L bits of each value packed at a fixed
   width (entry i at bit i·L), the rest as a unary bit vector (entry i sets bit
-  (v_i >> L) + i). Cut into groups of consecutive keys (~32 entries each); a group's head
-  is the number of entries before it (uint32), so a probe finds its group's entries and
-  bits directly, without a binary search, and decodes only that group. Elias–Fano rather
-  than the seed's h(n) + Huffman: its entries are decoded with a few whole-array numpy
-  operations (unpackbits, flatnonzero, shifts) with no sequential bit parsing, and it
-  costs about half a bit per entry more (bench/index_bench.py --packed measures both).
+  (v_i >> L) + i). Cut into groups of consecutive keys: one key per group where keys hold
+  8 or more fingerprints, else enough keys for ~8. A group's head is the number of entries
+  before it (a uint64 every 256 groups, a uint16 per group), so a probe finds its group's
+  entries and bits directly, without a binary search, and decodes only that group.
+  Elias–Fano rather than the seed's h(n) + Huffman: all probes of a table are decoded
+  with a few whole-array numpy operations (unpackbits, flatnonzero, shifts), with no
+  sequential bit parsing; it costs ~1.5 bits per entry more, heads included
+  (`python bench/archive_bench.py codes` measures both).
 
 File: one `packed_index.bin` per directory: magic, format version, a JSON header with
 every array's offset, length, type and CRC-32, then the arrays (64-byte aligned). Saving
 writes a temporary file and renames it. Loading checks the header and the base arrays; a
 table's CRC is checked the first time a query uses it. A damaged, truncated or foreign
-file raises `PackedIndexError` (a `ValueError`).
+file raises `PackedIndexError` (a `ValueError`), from `load` or from that first query.
 """
 
 from __future__ import annotations
@@ -78,7 +81,7 @@ _CHUNK = 1 << 21  # decoded entries per step (bounded memory, cancel checked bet
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
 _MAX_TABLES = 2000
 
-# Per-query costs in nanoseconds for the planner (bench/index_bench.py --packed, 2 cores)
+# Per-query costs in nanoseconds for the planner (bench/archive_bench.py, 2 cores)
 _COST_PROBE = 700.0  # find one group: key, heads, bit ranges, bookkeeping
 _COST_CANDIDATE = 110.0  # decode one entry, rebuild its prefix, verify against the base
 _COST_BRUTE = 2.0  # one xor + popcount of a brute-force sweep (0.19 s CPU for 10^4 × 10^4)
@@ -108,7 +111,7 @@ class _TableLayout:
     @property
     def group_shift(self) -> int:
         """Values of a group: v >> group_shift == group."""
-        return min(self.rest_bits + self.group_keys, self.rest_bits + self.key_bits)
+        return self.rest_bits + min(self.group_keys, self.key_bits)
 
     def high_bits(self) -> int:
         """Length of the unary bit vector."""
@@ -158,16 +161,18 @@ class _TableLayout:
 
 @dataclass(frozen=True, slots=True)
 class _Table:
+    """One Elias–Fano coded table and its group heads."""
+
     layout: _TableLayout
     anchors: np.ndarray  # uint64: entries before every 2^head_step-th group
     deltas: np.ndarray  # uint16, groups + 1: entries before each group, minus its anchor
+    lows: np.ndarray  # uint8, packed low bits (+8 bytes of padding)
+    highs: np.ndarray  # uint8, unary bit vector (+8 bytes of padding)
 
     def heads(self, groups: np.ndarray) -> np.ndarray:
         """Entries before each of `groups` (int64)."""
-        return self.anchors[groups >> self.layout.head_step].astype(np.int64) + self.deltas[groups]
-
-    lows: np.ndarray  # uint8, packed low bits (+8 bytes of padding)
-    highs: np.ndarray  # uint8, unary bit vector (+8 bytes of padding)
+        anchor = self.anchors[groups >> self.layout.head_step].astype(np.int64)
+        return anchor + self.deltas[groups]
 
 
 class PackedIndex:
