@@ -477,6 +477,9 @@ class PackedIndex:
             value &= np.uint64((1 << layout.rest_bits) - 1)
             probe = q[owner]
             prefix = (probe & np.uint64(layout.mask & top)) | _deposit(value, layout.rest)
+            # the top q bits alone may already differ in more than k places
+            near = np.flatnonzero(np.bitwise_count((prefix ^ probe) & np.uint64(top)) <= k)
+            owner, probe, prefix = owner[near], probe[near], prefix[near]
             prefix >>= np.uint64(64 - self._q)
             prefix = prefix.view(np.int64)
             found.extend(self._verify(t, owner, probe, offsets[prefix], offsets[prefix + 1], k))
