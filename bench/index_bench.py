@@ -8,13 +8,17 @@ flipped) and some exact copies. Baselines run in the same process on the same da
 compare ratios, not seconds (the machine is shared): vectorized numpy brute force (where
 N²/2 fits in a few seconds) and the `simhash` package's pure-Python `SimhashIndex`
 (pip install simhash; capped at --simhash-cap fingerprints, the rest would take hours).
-Peak memory is the traced numpy/Python allocation of building + all pairs.
+Peak memory is the traced numpy/Python allocation of building + all pairs; RSS is the
+process's peak resident memory when all pairs are done (run one N and k per process for a
+meaningful figure). "CPU s" is the process time of all pairs (tables on worker threads).
+The archive index saved to disk (PackedIndex) has its own benchmark: bench/archive_bench.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import resource
 import sys
 import time
 import tracemalloc
@@ -50,19 +54,27 @@ def timed(fn):
 def bench_index(fps: np.ndarray, k: int, queries: np.ndarray) -> dict:
     tracemalloc.start()
     (index, build) = timed(lambda: HammingIndex(fps, k))
+    cpu = time.process_time()
     pairs, t_pairs = timed(index.pairs)
+    cpu = time.process_time() - cpu
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    index.query(queries[:10])  # warm-up
-    matches, t_query = timed(lambda: index.query(queries))
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if len(queries):
+        index.query(queries[:10])  # warm-up
+        matches, t_query = timed(lambda: index.query(queries))
+    else:
+        matches, t_query = [], float("nan")
     return {
         "plan": index.plan.describe(),
         "build": build,
         "pairs_time": t_pairs,
+        "pairs_cpu": cpu,
         "pairs": len(pairs),
         "query": t_query,
         "query_hits": len(matches),
         "peak_mb": peak / 2**20,
+        "rss_mb": rss,
     }
 
 
@@ -120,11 +132,11 @@ def main() -> None:
     args = parser.parse_args()
 
     print(
-        "| N | k | plan | build s | all pairs s | pairs | 10k queries ms | peak MB "
-        "| brute pairs s (×) | brute query ms (×) "
+        "| N | k | plan | build s | all pairs s (CPU s) | pairs | 10k queries ms | peak MB "
+        "| RSS MB | brute pairs s (×) | brute query ms (×) "
         "| simhash pkg pairs s (×) | simhash pkg query ms (×) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         for k in args.k:
             fps = planted(n, k)
@@ -139,12 +151,13 @@ def main() -> None:
                 str(k),
                 ours["plan"],
                 f"{ours['build']:.3f}",
-                f"{ours['pairs_time']:.3f}",
+                f"{ours['pairs_time']:.3f} ({ours['pairs_cpu']:.2f})",
                 f"{ours['pairs']:,}",
                 f"{1000 * ours['query']:.1f}",
                 f"{ours['peak_mb']:.0f}",
+                f"{ours['rss_mb']:.0f}",
             ]
-            if n <= args.brute_cap:
+            if n <= args.brute_cap and args.queries:
                 brute = bench_brute(fps, k, queries)
                 assert brute["pairs"] == ours["pairs"] and brute["query_hits"] == ours["query_hits"]
                 row += [

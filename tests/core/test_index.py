@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.index import BRUTE_FORCE, HammingIndex, choose_plan, make_plan
+import core.index as index_module
+from core.index import (
+    BRUTE_FORCE,
+    HammingIndex,
+    IndexPlan,
+    choose_plan,
+    cover_plan,
+    make_plan,
+)
+from core.progress import Cancelled, CancelToken
 
 
 def brute_pairs(fps: np.ndarray, k: int) -> set[tuple[int, int, int]]:
@@ -61,6 +72,64 @@ def test_every_block_layout_finds_the_same_pairs(n_blocks, k):
     expected = brute_pairs(fps, k)
     assert as_set(HammingIndex(fps, k, plan=make_plan(n_blocks, k)).pairs()) == expected
     assert as_set(HammingIndex(fps, k, plan=BRUTE_FORCE).pairs()) == expected
+
+
+@pytest.mark.parametrize(("k", "size"), [(3, 6), (3, 9), (6, 4), (8, 3), (8, 4), (10, 3)])
+def test_covering_layouts_find_every_pair_and_query(k, size):
+    plan = cover_plan(k, size)
+    assert len(plan.tables) < math.comb(16, k), "a covering layout needs fewer tables"
+    assert plan.recall_distance() >= k
+    rng = np.random.default_rng(k * 10 + size)
+    fps = planted(rng, 500, max_flips=k + 1)
+    index = HammingIndex(fps, k, plan=plan)
+    assert as_set(index.pairs()) == brute_pairs(fps, k)
+    queries = planted(rng, 40, max_flips=k + 1)
+    assert as_set(index.query(queries)) == brute_query(queries, fps, k)
+
+
+def test_planner_table_counts_are_those_of_the_search():
+    for k, row in enumerate(index_module._COVER_TABLES):
+        for size, n_tables in enumerate(row, 1):
+            if n_tables and n_tables <= 300:
+                assert len(cover_plan(k, size).tables) == n_tables, (k, size)
+
+
+def test_recall_distance_sees_a_missing_table():
+    plan = make_plan(5, 2)
+    assert plan.recall_distance() == 2
+    short = IndexPlan(plan.blocks, plan.tables[1:])
+    assert short.recall_distance() < 2
+    with pytest.raises(ValueError, match="recall"):
+        HammingIndex([1, 2], 2, plan=short)
+
+
+def test_pairs_on_worker_threads_report_progress_and_match_brute_force(monkeypatch):
+    monkeypatch.setattr(index_module, "_WORKERS", 2)
+    monkeypatch.setattr(index_module, "_PARALLEL_MIN", 1)
+    rng = np.random.default_rng(5)
+    fps = planted(rng, 800, max_flips=7)
+    index = HammingIndex(fps, 6, plan=cover_plan(6, 4))
+    reports = []
+    assert as_set(index.pairs(progress=lambda done, total: reports.append((done, total)))) == (
+        brute_pairs(fps, 6)
+    )
+    n_tables = len(index.plan.tables)
+    assert reports == [(i, n_tables) for i in range(1, n_tables + 1)]
+
+
+def test_cancel_stops_pairs_on_worker_threads(monkeypatch):
+    monkeypatch.setattr(index_module, "_WORKERS", 2)
+    monkeypatch.setattr(index_module, "_PARALLEL_MIN", 1)
+    rng = np.random.default_rng(6)
+    index = HammingIndex(planted(rng, 800, max_flips=7), 6, plan=cover_plan(6, 4))
+    token = CancelToken()
+
+    def cancel_after_three(done, total):
+        if done == 3:
+            token.cancel()
+
+    with pytest.raises(Cancelled):
+        index.pairs(progress=cancel_after_three, cancel=token)
 
 
 def test_lower_k_than_built_for_filters_pairs():
@@ -129,10 +198,10 @@ def test_invalid_arguments_are_rejected_clearly():
 
 def test_cost_model_prefers_brute_force_for_tiny_sets_and_tables_for_large():
     assert choose_plan(50, 3).brute_force
-    large = choose_plan(1_000_000, 3)
-    assert not large.brute_force
-    # the plan must guarantee recall: each table keeps b - k blocks
-    assert all(len(t) == len(large.blocks) - 3 for t in large.tables)
+    for k in (3, 8, 10):
+        large = choose_plan(1_000_000, k)
+        assert not large.brute_force
+        assert large.recall_distance() >= k
 
 
 def test_contains():
