@@ -11,7 +11,7 @@ N²/2 fits in a few seconds) and the `simhash` package's pure-Python `SimhashInd
 Peak memory is the traced numpy/Python allocation of building + all pairs; RSS is the
 process's peak resident memory when all pairs are done (run one N and k per process for a
 meaningful figure). "CPU s" is the process time of all pairs (tables on worker threads).
-The archive index saved to disk (PackedIndex) has its own benchmark: bench/archive_bench.py.
+The archive index saved to disk (PackedIndex) has its own benchmark: bench/packed_index_bench.py.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ Layout (seed 002's compressed sorted tables, adapted so numpy can decode them in
   Elias–Fano rather than the seed's h(n) + Huffman: all probes of a table are decoded
   with a few whole-array numpy operations (unpackbits, flatnonzero, shifts), with no
   sequential bit parsing; it costs ~1.5 bits per entry more, heads included
-  (`python bench/archive_bench.py codes` measures both).
+  (`python bench/packed_index_bench.py codes` measures both).
 
 File: one `packed_index.bin` per directory: magic, format version, a JSON header with
 every array's offset, length, type and CRC-32, then the arrays (64-byte aligned). Saving
@@ -81,7 +81,7 @@ _CHUNK = 1 << 21  # decoded entries per step (bounded memory, cancel checked bet
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
 _MAX_TABLES = 2000
 
-# Per-query costs in nanoseconds for the planner (bench/archive_bench.py, 2 cores)
+# Per-query costs in nanoseconds for the planner (bench/packed_index_bench.py, 2 cores)
 _COST_PROBE = 700.0  # find one group: key, heads, bit ranges, bookkeeping
 _COST_CANDIDATE = 110.0  # decode one entry, rebuild its prefix, verify against the base
 _COST_BRUTE = 2.0  # one xor + popcount of a brute-force sweep (0.19 s CPU for 10^4 × 10^4)
