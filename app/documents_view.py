@@ -39,11 +39,14 @@ from PySide6.QtWidgets import (
 from app.cluster_model import text_ranks
 from app.readable import readable
 from app.roles import DocRole
+from app.verdict_view import FolderNames, verdict_data, verdict_rank
 from core.essay_report import EssayLabels, essay_html, essay_page
 from core.html_report import write_html
 from core.scan import ScanResult
+from core.verdicts import Verdict, Verdicts
 
-COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE = range(6)
+COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE, COL_VERDICT = range(7)
+COLUMN_COUNT = 7
 _NUMBER_COLUMNS = (COL_INDEX, COL_SOURCES, COL_LARGEST_SHARE)
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -57,10 +60,24 @@ class DocumentsModel(QAbstractTableModel):
         self._result: ScanResult | None = None
         self._rows = np.zeros(0, np.int64)
         self.similarity = None
+        self.verdicts = Verdicts()
+        self._folders = FolderNames(())
+
+    def set_verdicts(self, verdicts: Verdicts) -> None:
+        self.verdicts = verdicts
+        if len(self._rows):
+            self.dataChanged.emit(
+                self.index(0, COL_VERDICT), self.index(len(self._rows) - 1, COL_VERDICT)
+            )
+
+    def verdict(self, doc: int) -> Verdict | None:
+        return self.verdicts.of_document(self._result.documents[doc].path)
 
     def set_result(self, result: ScanResult | None) -> None:
         self.beginResetModel()
         self._result = result
+        roots = (*result.options.roots, *result.options.reference_roots) if result else ()
+        self._folders = FolderNames(roots)
         self._ranks: dict[bool, np.ndarray] = {}
         self.similarity = result.similarity() if result is not None else None
         if self.similarity is None:
@@ -74,7 +91,7 @@ class DocumentsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 6
+        return 0 if parent.isValid() else COLUMN_COUNT
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0):
         if orientation != Qt.Orientation.Horizontal:
@@ -93,6 +110,7 @@ class DocumentsModel(QAbstractTableModel):
             self.tr("Sources"),
             self.tr("Largest source"),
             self.tr("Its share"),
+            self.tr("Verdict"),
         )[section]
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
@@ -102,6 +120,8 @@ class DocumentsModel(QAbstractTableModel):
         sim, column = self.similarity, index.column()
         if role == DocRole:
             return doc
+        if column == COL_VERDICT:
+            return verdict_data(self, self.verdict(doc), role)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMBER_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and column in (COL_NAME, COL_FOLDER):
@@ -112,7 +132,7 @@ class DocumentsModel(QAbstractTableModel):
         if column == COL_NAME:
             return readable(os.path.basename(path))
         if column == COL_FOLDER:
-            return readable(os.path.dirname(path))
+            return self._folders.folder(path)
         if column == COL_INDEX:
             return f"{sim.index[doc]:.0%}"
         if column == COL_SOURCES:
@@ -124,7 +144,7 @@ class DocumentsModel(QAbstractTableModel):
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Reorder rows with one numpy argsort (a Python comparison per pair of rows takes
         seconds at 10,000 documents)."""
-        if self.similarity is None or not 0 <= column < 6:
+        if self.similarity is None or not 0 <= column < COLUMN_COUNT:
             return
         self.layoutAboutToBeChanged.emit()
         order_of = np.argsort(self._sort_keys(column)[self._rows], kind="stable")
@@ -142,6 +162,9 @@ class DocumentsModel(QAbstractTableModel):
             return sim.source_count
         if column == COL_LARGEST_SHARE:
             return sim.top_share
+        if column == COL_VERDICT:
+            docs = self._result.documents
+            return np.array([verdict_rank(self.verdicts.of_document(d.path)) for d in docs])
         ranks = self._name_ranks(column)
         return ranks[sim.top_source] if column == COL_LARGEST else ranks
 
@@ -220,7 +243,16 @@ class DocumentsPanel(QWidget):
         )
         if self._doc is not None:
             self.text.setHtml(self._document_html(self._doc))
-        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 5)
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMN_COUNT - 1)
+
+    def set_verdicts(self, verdicts: Verdicts) -> None:
+        self.model.set_verdicts(verdicts)
+        if self._doc is not None:
+            self.text.setHtml(self._document_html(self._doc))
+
+    @property
+    def selected_document(self) -> int | None:
+        return self._doc
 
     def select_document(self, doc: int) -> None:
         for row in range(self.proxy.rowCount()):
@@ -250,6 +282,9 @@ class DocumentsPanel(QWidget):
                 "template and common text (found in {common} or more documents) never count."
             ),
             made=self.tr("SimSift {version} · {date}"),
+            verdict=self.tr("Verdict: {verdict} ({date})"),
+            copying=self.tr("copying confirmed"),
+            not_copying=self.tr("not copying"),
         )
 
     def _document_html(self, doc: int, compare_links: bool = True) -> str:
@@ -259,6 +294,7 @@ class DocumentsPanel(QWidget):
             self.model.similarity,
             doc,
             self._labels(),
+            verdicts=self.model.verdicts,
             compare_links=compare_links,
             name=lambda path: readable(os.path.basename(path)),
         )

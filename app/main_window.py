@@ -7,6 +7,7 @@ the GUI thread, when a result arrives by signal.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -51,6 +52,7 @@ from app.scan_status import ScanStatus
 from app.scan_worker import ScanController
 from app.settings import Settings
 from app.text_dialog import DocumentPicker, ExtractedTextDialog
+from app.verdict_view import VerdictDialog
 from core.document import FileRecord
 from core.evidence import PairEvidence, TermRarity
 from core.features import FeatureWeights
@@ -132,7 +134,17 @@ class MainWindow(QMainWindow):
         self.partial_proxy = PartialProxy(self)
         self.partial_proxy.setSourceModel(self.partial_model)
         self.partial_view = _make_partial_view(self.partial_proxy)
-        self.tabs.addTab(self.partial_view, "")
+        self.partial_filter = QLineEdit()
+        self.partial_filter.setClearButtonEnabled(True)
+        self.partial_proxy.setFilterKeyColumn(-1)  # any column: names, folders, verdicts
+        self.partial_proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.partial_filter.textChanged.connect(self.partial_proxy.setFilterFixedString)
+        self.partial_page = QWidget()
+        partial_layout = QVBoxLayout(self.partial_page)
+        partial_layout.setContentsMargins(0, 0, 0, 0)
+        partial_layout.addWidget(self.partial_filter)
+        partial_layout.addWidget(self.partial_view, 1)
+        self.tabs.addTab(self.partial_page, "")
         self.common_model = CommonTextModel(self)
         self.common_view = _make_common_view(self.common_model)
         self.tabs.addTab(self.common_view, "")
@@ -185,6 +197,7 @@ class MainWindow(QMainWindow):
         self.trash_action = self._action(sp.SP_TrashIcon, self.trash_checked, QKeySequence.Delete)
         self.undo_action = self._action(None, self.editor.undo, QKeySequence.Undo)
         self.show_text_action = self._action(None, self.show_extracted_text, "Ctrl+T")
+        self.verdict_action = self._action(None, self.record_verdict, "Ctrl+J")
         self.about_action = self._action(None, self._about)
         self.language_actions: dict[str, QAction] = {}
         group = QActionGroup(self)
@@ -218,6 +231,7 @@ class MainWindow(QMainWindow):
             self.mark_action,
             self.unmark_action,
             self.ignore_action,
+            self.verdict_action,
             None,
             self.trash_action,
             self.undo_action,
@@ -252,12 +266,17 @@ class MainWindow(QMainWindow):
                 self.mark_action,
                 self.unmark_action,
                 self.ignore_action,
+                self.verdict_action,
                 _separator(self),
                 self.trash_action,
             ]
         )
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.partial_view.addActions([self.show_text_action, self.ignore_action])
+        self.partial_view.addActions(
+            [self.show_text_action, self.ignore_action, self.verdict_action]
+        )
+        self.documents_panel.table.addActions([self.show_text_action, self.verdict_action])
+        self.documents_panel.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.partial_view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.problems_view.addAction(self.show_text_action)
         self.problems_view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
@@ -288,6 +307,10 @@ class MainWindow(QMainWindow):
         self.editor.problem.connect(lambda title, text: QMessageBox.warning(self, title, text))
         self.editor.busy_changed.connect(lambda _: self._update_actions())
         self.editor.progress.connect(self._on_file_progress)
+        self.editor.verdicts_changed.connect(self._show_verdicts)
+        self.documents_panel.table.selectionModel().selectionChanged.connect(
+            lambda *_: self._update_actions()
+        )
 
     # -- language ------------------------------------------------------------
 
@@ -343,12 +366,20 @@ class MainWindow(QMainWindow):
             self.mark_action: self.tr("Mark all but the reference"),
             self.unmark_action: self.tr("Unmark all"),
             self.ignore_action: self.tr("Not a duplicate"),
+            self.verdict_action: self.tr("Verdict…"),
             self.trash_action: self.tr("Move checked to trash…"),
             self.about_action: self.tr("About SimSift"),
         }
         for action, text in texts.items():
             action.setText(text)
         self._update_undo_text()
+        self.partial_filter.setPlaceholderText(self.tr("Filter by file name or folder…"))
+        self.verdict_action.setToolTip(
+            self.tr(
+                "Record your verdict on the selected pair or document: copying confirmed or "
+                "not copying, with a note (kept across scans, exported with the results)"
+            )
+        )
         self.ignore_action.setToolTip(
             self.tr(
                 "Remember that the selected pair is not a duplicate "
@@ -506,9 +537,43 @@ class MainWindow(QMainWindow):
     def _show_result(self, result: ScanResult) -> None:
         """Every view from `result` (a new scan, or files trashed or pairs dismissed)."""
         self.common_model.set_result(result)
+        self.partial_model.set_roots((*result.options.roots, *result.options.reference_roots))
         self.documents_panel.set_result(result)
+        self._show_verdicts(self.editor.verdicts)
         self.show_clusters(self.params.k())
         self._update_actions()
+
+    def _show_verdicts(self, verdicts) -> None:
+        self.partial_model.set_verdicts(verdicts)
+        self.documents_panel.set_verdicts(verdicts)
+
+    def _verdict_subject(self) -> list[int]:
+        """The documents a verdict applies to now: the selected document in Documents, the
+        selected pair in Partial copies, else the pair or document selected in Clusters."""
+        if self.result is None:
+            return []
+        page = self.tabs.currentWidget()
+        if page is self.documents_panel:
+            doc = self.documents_panel.selected_document
+            return [] if doc is None else [doc]
+        if page is self.partial_page:
+            pair = self._selected_partial_pair()
+            return list(pair) if pair else []
+        pair = self.selected_pair()
+        return list(pair) if pair else self.selected_documents()[:1]
+
+    def record_verdict(self) -> None:
+        """Ask for the verdict on the selected pair or document and remember it."""
+        docs = self._verdict_subject()
+        if not docs:
+            return
+        paths = tuple(self._paths(docs))
+        names = " ↔ ".join(readable(os.path.basename(p)) for p in paths)
+        verdicts = self.editor.verdicts
+        current = verdicts.of_document(paths[0]) if len(paths) == 1 else verdicts.of_pair(*paths)
+        dialog = VerdictDialog(names, current, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.editor.set_verdict(paths, dialog.verdict())
 
     def _on_file_progress(self, done: int, total: int) -> None:
         text = self.tr("Working on files: %1 of %2…").replace("%1", f"{done:,}")
@@ -652,6 +717,7 @@ class MainWindow(QMainWindow):
         for action in (self.open_action, self.reveal_action, self.copy_action):
             action.setEnabled(bool(selected))
         self.ignore_action.setEnabled(self._pair_to_dismiss() is not None)
+        self.verdict_action.setEnabled(bool(self._verdict_subject()))
         self.trash_action.setEnabled(files_free and bool(self.model.checked_documents()))
         self.undo_action.setEnabled(self.editor.undo_kind() is not None)
         self._update_undo_text()
@@ -681,7 +747,7 @@ class MainWindow(QMainWindow):
     def _pair_to_dismiss(self) -> tuple[int, int] | None:
         """The pair "Not a duplicate" applies to: from the partial-copies tab when it is
         shown, else from the cluster tree."""
-        if self.tabs.currentWidget() is self.partial_view:
+        if self.tabs.currentWidget() is self.partial_page:
             return self._selected_partial_pair()
         return self.selected_pair()
 
@@ -823,7 +889,7 @@ class MainWindow(QMainWindow):
             if rows and self.problems_model.data(rows[0], ReadRole):
                 return self.problems_model.record_at(rows[0].row())
             return None
-        if page is self.partial_view:
+        if page is self.partial_page:
             pair = self._selected_partial_pair()
             docs = [pair[0]] if pair else []
         else:

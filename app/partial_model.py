@@ -21,7 +21,9 @@ from PySide6.QtCore import (
 from app.cluster_model import text_ranks
 from app.readable import readable
 from app.roles import PairRole, SortRole
+from app.verdict_view import FolderNames, verdict_data, verdict_rank
 from core.document import FileRecord
+from core.verdicts import Verdict, Verdicts
 
 (
     COL_NAME_A,
@@ -32,8 +34,9 @@ from core.document import FileRecord
     COL_CONTAINMENT_BA,
     COL_OVERLAP,
     COL_DISTANCE,
-) = range(8)
-COLUMN_COUNT = 8
+    COL_VERDICT,
+) = range(9)
+COLUMN_COUNT = 9
 
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -55,6 +58,8 @@ class PartialModel(QAbstractTableModel):
         self._distance = _EMPTY_INT
         self._order: tuple[int, Qt.SortOrder] | None = None  # last sort, kept for new pairs
         self._ranks: dict[bool, np.ndarray] = {}  # documents ranked by name / folder
+        self._verdicts = Verdicts()
+        self._folders = FolderNames(())
 
     def set_pairs(
         self,
@@ -80,6 +85,26 @@ class PartialModel(QAbstractTableModel):
         if self._order is not None:
             self._permute(self._sort_permutation(*self._order))
         self.endResetModel()
+
+    def set_verdicts(self, verdicts: Verdicts) -> None:
+        """Show these verdicts in the Verdict column."""
+        self._verdicts = verdicts
+        if len(self._left):
+            self.dataChanged.emit(
+                self.index(0, COL_VERDICT), self.index(len(self._left) - 1, COL_VERDICT)
+            )
+
+    def set_roots(self, roots: Sequence[str]) -> None:
+        """The scanned folders: folders are shown relative to them."""
+        self.beginResetModel()
+        self._folders = FolderNames(roots)
+        self.endResetModel()
+
+    def verdict(self, row: int) -> Verdict | None:
+        docs = self._documents
+        return self._verdicts.of_pair(
+            docs[int(self._left[row])].path, docs[int(self._right[row])].path
+        )
 
     def clear(self) -> None:
         self.set_pairs(
@@ -111,6 +136,7 @@ class PartialModel(QAbstractTableModel):
             self.tr("B in A"),
             self.tr("Overlap"),
             self.tr("Distance"),
+            self.tr("Verdict"),
         )[section]
 
     def _header_tip(self, section: int) -> str | None:
@@ -123,6 +149,8 @@ class PartialModel(QAbstractTableModel):
             return self.tr("Overlap: both documents' text inside shared passages, over both texts")
         if section == COL_DISTANCE:
             return self.tr("Hamming distance: bits in which the two 64-bit fingerprints differ")
+        if section == COL_VERDICT:
+            return self.tr("Your verdict on the pair (Edit ▸ Verdict…)")
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
@@ -131,6 +159,8 @@ class PartialModel(QAbstractTableModel):
         row, column = index.row(), index.column()
         if role == PairRole:
             return self.pair(row)
+        if column == COL_VERDICT:
+            return verdict_data(self, self.verdict(row), role)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if column >= COL_CONTAINMENT_AB:
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -148,11 +178,9 @@ class PartialModel(QAbstractTableModel):
         if column in (COL_NAME_A, COL_NAME_B, COL_FOLDER_A, COL_FOLDER_B):
             doc = self._left[row] if column in (COL_NAME_A, COL_FOLDER_A) else self._right[row]
             path = self._documents[int(doc)].path
-            return readable(
-                os.path.basename(path)
-                if column in (COL_NAME_A, COL_NAME_B)
-                else os.path.dirname(path)
-            )
+            if column in (COL_NAME_A, COL_NAME_B):
+                return readable(os.path.basename(path))
+            return self._folders.folder(path)
         if column == COL_DISTANCE:
             return str(int(self._distance[row]))
         value = (self._lr, self._rl, self._overlap)[column - COL_CONTAINMENT_AB][row]
@@ -180,6 +208,8 @@ class PartialModel(QAbstractTableModel):
         """One sortable number per row; names and folders sort by the documents' rank."""
         if column == COL_DISTANCE:
             return self._distance
+        if column == COL_VERDICT:
+            return np.array([verdict_rank(self.verdict(row)) for row in range(len(self._left))])
         if column >= COL_CONTAINMENT_AB:
             return (self._lr, self._rl, self._overlap)[column - COL_CONTAINMENT_AB]
         docs = self._left if column in (COL_NAME_A, COL_FOLDER_A) else self._right

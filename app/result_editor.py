@@ -21,6 +21,7 @@ from app.readable import readable
 from core.cluster import Clusters
 from core.cluster_edit import without_files, without_pair
 from core.scan import ScanResult
+from core.verdicts import Verdict, Verdicts
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class ResultEditor(QObject):
     busy_changed = Signal(bool)
     progress = Signal(int, int)  # done, total of the running file job
     job_finished = Signal()  # a file job ended (moved, exported, failed): tests wait on it
+    verdicts_changed = Signal(object)  # the Verdicts to show
 
     def __init__(self, catalog=None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -83,6 +85,7 @@ class ResultEditor(QObject):
         self._undo: list[_Dismissed | _Trashed] = []
         self._busy = False
         self._job: tuple | None = None  # (signals kept alive, on done, failure title)
+        self.verdicts = self._stored_verdicts()
 
     # -- state ----------------------------------------------------------------
 
@@ -139,6 +142,36 @@ class ResultEditor(QObject):
         self._undo.append(_Dismissed(a, b, (path_a, path_b)))
         self._show()
         self.message.emit(self.tr("Pair marked as not a duplicate. Edit ▸ Undo brings it back."))
+
+    # -- the teacher's verdicts ------------------------------------------------------
+
+    def _stored_verdicts(self) -> Verdicts:
+        if self.catalog is None:
+            return Verdicts()
+        from core.catalog import CatalogError
+
+        try:
+            return self.catalog.verdicts()
+        except CatalogError:  # shown at start-up by the catalog's own message
+            return Verdicts()
+
+    def set_verdict(self, paths: tuple[str, ...], verdict: Verdict | None) -> None:
+        """Record (or, with None, withdraw) the verdict on one document or a pair."""
+        if self.catalog is not None:
+            from core.catalog import CatalogError
+
+            try:
+                self.catalog.set_verdict(paths, verdict)
+            except CatalogError as error:  # kept for this session only
+                self.problem.emit(self.tr("Verdict not remembered"), str(error))
+        documents, pairs = dict(self.verdicts.documents), dict(self.verdicts.pairs)
+        table, key = (documents, paths[0]) if len(paths) == 1 else (pairs, frozenset(paths))
+        if verdict is None:
+            table.pop(key, None)
+        else:
+            table[key] = verdict
+        self.verdicts = Verdicts(documents, pairs)
+        self.verdicts_changed.emit(self.verdicts)
 
     # -- trash -------------------------------------------------------------------
 
@@ -214,11 +247,11 @@ class ResultEditor(QObject):
         """CSV or JSON files of the shown result into `folder`, on a pool thread."""
         from core.report import ReportError, write_report
 
-        result = self.result
+        result, verdicts = self.result, self.verdicts
 
         def work(progress):
             try:
-                return write_report(result, k, folder, fmt)
+                return write_report(result, k, folder, fmt, verdicts=verdicts)
             except ReportError as error:
                 raise OSError(str(error)) from error
 

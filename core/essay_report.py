@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from core import __version__
 from core.scan import ScanResult
 from core.similarity import DocumentSimilarity, Source
+from core.verdicts import COPYING, Verdict, Verdicts
 
 # one colour per source, in share order; light enough for black text in print
 SOURCE_COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#c3fae8", "#ffc9c9")
@@ -37,6 +38,12 @@ class EssayLabels:
         "common text (found in {common} or more documents) never count."
     )
     made: str = "SimSift {version} · {date}"
+    verdict: str = "Verdict: {verdict} ({date})"
+    copying: str = "copying confirmed"
+    not_copying: str = "not copying"
+
+    def verdict_word(self, verdict: Verdict) -> str:
+        return self.copying if verdict.verdict == COPYING else self.not_copying
 
 
 def essay_html(
@@ -45,12 +52,15 @@ def essay_html(
     doc: int,
     labels: EssayLabels = EssayLabels(),
     *,
+    verdicts: Verdicts | None = None,
     compare_links: bool = False,
     name=os.path.basename,
 ) -> str:
     """The report of document `doc` as an HTML fragment (body content, no page frame).
 
     Args:
+        verdicts: the teacher's verdicts: the document's under the heading, each source
+            pair's in the source table.
         compare_links: add a `compare:<doc>` link after each source (for the app).
         name: how a file name is shown (the app makes odd bytes readable).
     """
@@ -61,8 +71,16 @@ def essay_html(
     heading = template.format(index=f"{similarity.index[doc]:.0%}", count=len(sources))
     parts = [f"<h2>{_e(name(record.path))}</h2>", f"<p>{_e(record.path)}</p>"]
     parts.append(f"<p><b>{_e(heading)}</b></p>")
+    verdicts = verdicts or Verdicts()
+    own = verdicts.of_document(record.path)
+    if own is not None:
+        parts.append(f"<p>{_verdict_html(own, labels)}</p>")
     if sources:
-        parts.append(_source_table(result, sources, colours, labels, compare_links, name))
+        pair_verdicts = [
+            verdicts.of_pair(record.path, result.documents[s.doc].path) for s in sources
+        ]
+        table = _source_table(result, sources, colours, labels, compare_links, name, pair_verdicts)
+        parts.append(table)
     else:
         parts.append(f"<p>{_e(labels.nothing)}</p>")
     parts.append("<hr>")
@@ -96,16 +114,26 @@ def _source_colours(count: int) -> list[str]:
     return [SOURCE_COLOURS[i] if i < len(SOURCE_COLOURS) else OTHER_COLOUR for i in range(count)]
 
 
-def _source_table(result, sources: list[Source], colours, labels, compare_links, name) -> str:
+def _verdict_html(verdict: Verdict, labels: EssayLabels) -> str:
+    text = labels.verdict.format(verdict=labels.verdict_word(verdict), date=verdict.date)
+    colour = "#c92a2a" if verdict.verdict == COPYING else "#2b8a3e"
+    note = f" — {_e(verdict.note)}" if verdict.note else ""
+    return f"<span style='color:{colour}'><b>{_e(text)}</b></span>{note}"
+
+
+def _source_table(
+    result, sources: list[Source], colours, labels, compare_links, name, verdicts
+) -> str:
     rows = [f"<table><tr><th></th><th align='left'>{_e(labels.sources)}</th>"]
-    rows.append(f"<th align='right'>{_e(labels.share)}</th><th></th></tr>")
-    for source, colour in zip(sources, colours, strict=True):
+    rows.append(f"<th align='right'>{_e(labels.share)}</th><th></th><th></th></tr>")
+    for source, colour, verdict in zip(sources, colours, verdicts, strict=True):
         path = result.documents[source.doc].path
         link = f"<a href='compare:{source.doc}'>{_e(labels.compare)}</a>" if compare_links else ""
         rows.append(
             f"<tr><td style='background:{colour}'>&nbsp;&nbsp;&nbsp;&nbsp;</td>"
             f"<td title='{_e(path)}'>{_e(name(path))}</td>"
-            f"<td align='right'>{source.share:.0%}</td><td>{link}</td></tr>"
+            f"<td align='right'>{source.share:.0%}</td><td>{link}</td>"
+            f"<td>{_verdict_html(verdict, labels) if verdict else ''}</td></tr>"
         )
     rows.append("</table>")
     return "".join(rows)

@@ -101,6 +101,13 @@ ZH = {
     "Working on files: %1 of %2…": "正在处理文件：%1 / %2…", "Undo not a duplicate": "撤销“不是重复”", "Undo": "撤销",
     "Pair marked as not a duplicate. Edit ▸ Undo brings it back.": "已将此对标记为不是重复。可用“编辑 ▸ 撤销”恢复。",
     "The pair is shown again.": "此对已重新显示。", "Could not finish": "未能完成",
+    "Verdict": "结论", "Verdict: {verdict} ({date})": "结论：{verdict}（{date}）",
+    "copying confirmed": "确认抄袭", "not copying": "不是抄袭", "Verdict…": "结论…",
+    "Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)":
+        "记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）",
+    "Your verdict on the pair (Edit ▸ Verdict…)": "你对此对文档的结论（编辑 ▸ 结论…）",
+    "Verdict not remembered": "结论未能保存", "Copying confirmed": "确认抄袭", "Not copying": "不是抄袭",
+    "No verdict": "无结论", "A short note (why), kept with the verdict": "简短说明（原因），与结论一同保存",
     "Save report…": "保存报告…", "Save report": "保存报告", "Report not saved": "报告未保存",
     "Save the selected document's report, to hand over, as PDF or HTML": "将所选文档的报告保存为 PDF 或 HTML，便于交付",
     "Similarity index {index}: found in {count} other documents": "相似度指数 {index}：见于另外 {count} 篇文档",

@@ -170,110 +170,130 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/documents_view.py" line="84" />
+        <location filename="../../app/documents_view.py" line="101" />
         <source>Share of the document's own text found in any other document (template and common text excluded)</source>
         <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="90" />
+        <location filename="../../app/documents_view.py" line="107" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="91" />
+        <location filename="../../app/documents_view.py" line="108" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="92" />
+        <location filename="../../app/documents_view.py" line="109" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="93" />
+        <location filename="../../app/documents_view.py" line="110" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="94" />
+        <location filename="../../app/documents_view.py" line="111" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="95" />
+        <location filename="../../app/documents_view.py" line="112" />
         <source>Its share</source>
         <translation>其占比</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="113" />
+        <source>Verdict</source>
+        <translation>结论</translation>
     </message>
 </context>
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/documents_view.py" line="216" />
+        <location filename="../../app/documents_view.py" line="239" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="217" />
+        <location filename="../../app/documents_view.py" line="240" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="219" />
+        <location filename="../../app/documents_view.py" line="242" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="242" />
+        <location filename="../../app/documents_view.py" line="274" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="243" />
+        <location filename="../../app/documents_view.py" line="275" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="244" />
+        <location filename="../../app/documents_view.py" line="276" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="245" />
+        <location filename="../../app/documents_view.py" line="277" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="246" />
+        <location filename="../../app/documents_view.py" line="278" />
         <source>compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="247" />
+        <location filename="../../app/documents_view.py" line="279" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="249" />
+        <location filename="../../app/documents_view.py" line="281" />
         <source>Containment counts text inside passages matched in another document; template and common text (found in {common} or more documents) never count.</source>
         <translation>包含度只计算与其他文档匹配的段落中的文本；模板文本与常见文本（出现在 {common} 篇或更多文档中）从不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="252" />
+        <location filename="../../app/documents_view.py" line="284" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
+        <location filename="../../app/documents_view.py" line="285" />
+        <source>Verdict: {verdict} ({date})</source>
+        <translation>结论：{verdict}（{date}）</translation>
+    </message>
+    <message>
         <location filename="../../app/documents_view.py" line="286" />
+        <source>copying confirmed</source>
+        <translation>确认抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="287" />
+        <source>not copying</source>
+        <translation>不是抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/documents_view.py" line="322" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="288" />
+        <location filename="../../app/documents_view.py" line="324" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="296" />
+        <location filename="../../app/documents_view.py" line="332" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -378,274 +398,289 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="295" />
+        <location filename="../../app/main_window.py" line="318" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="296" />
-        <location filename="../../app/main_window.py" line="334" />
+        <location filename="../../app/main_window.py" line="319" />
+        <location filename="../../app/main_window.py" line="357" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="297" />
+        <location filename="../../app/main_window.py" line="320" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="298" />
+        <location filename="../../app/main_window.py" line="321" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="301" />
+        <location filename="../../app/main_window.py" line="324" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="306" />
+        <location filename="../../app/main_window.py" line="329" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="311" />
+        <location filename="../../app/main_window.py" line="334" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="317" />
+        <location filename="../../app/main_window.py" line="340" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="320" />
+        <location filename="../../app/main_window.py" line="343" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="323" />
+        <location filename="../../app/main_window.py" line="346" />
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="325" />
+        <location filename="../../app/main_window.py" line="348" />
         <source>How similar the documents are, which to read first, who shares text</source>
         <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="328" />
+        <location filename="../../app/main_window.py" line="351" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="329" />
+        <location filename="../../app/main_window.py" line="352" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="330" />
+        <location filename="../../app/main_window.py" line="353" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="331" />
+        <location filename="../../app/main_window.py" line="354" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="333" />
+        <location filename="../../app/main_window.py" line="356" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="335" />
+        <location filename="../../app/main_window.py" line="358" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="336" />
+        <location filename="../../app/main_window.py" line="359" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="337" />
+        <location filename="../../app/main_window.py" line="360" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="338" />
+        <location filename="../../app/main_window.py" line="361" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="339" />
+        <location filename="../../app/main_window.py" line="362" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="340" />
+        <location filename="../../app/main_window.py" line="363" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="341" />
+        <location filename="../../app/main_window.py" line="364" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="342" />
+        <location filename="../../app/main_window.py" line="365" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="343" />
+        <location filename="../../app/main_window.py" line="366" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="344" />
+        <location filename="../../app/main_window.py" line="367" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="345" />
+        <location filename="../../app/main_window.py" line="368" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="346" />
+        <location filename="../../app/main_window.py" line="369" />
+        <source>Verdict…</source>
+        <translation>结论…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="370" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="514" />
+        <location filename="../../app/main_window.py" line="376" />
+        <source>Filter by file name or folder…</source>
+        <translation>按文件名或文件夹筛选…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="379" />
+        <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
+        <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="579" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="635" />
+        <location filename="../../app/main_window.py" line="700" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="637" />
+        <location filename="../../app/main_window.py" line="702" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="639" />
+        <location filename="../../app/main_window.py" line="704" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="347" />
-        <location filename="../../app/main_window.py" line="836" />
+        <location filename="../../app/main_window.py" line="371" />
+        <location filename="../../app/main_window.py" line="902" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="354" />
+        <location filename="../../app/main_window.py" line="385" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="438" />
+        <location filename="../../app/main_window.py" line="469" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="464" />
+        <location filename="../../app/main_window.py" line="495" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="486" />
+        <location filename="../../app/main_window.py" line="517" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="494" />
+        <location filename="../../app/main_window.py" line="525" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="502" />
+        <location filename="../../app/main_window.py" line="533" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="555" />
+        <location filename="../../app/main_window.py" line="620" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="558" />
+        <location filename="../../app/main_window.py" line="623" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="598" />
+        <location filename="../../app/main_window.py" line="663" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="602" />
+        <location filename="../../app/main_window.py" line="667" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="604" />
+        <location filename="../../app/main_window.py" line="669" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="624" />
+        <location filename="../../app/main_window.py" line="689" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="739" />
+        <location filename="../../app/main_window.py" line="805" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="741" />
+        <location filename="../../app/main_window.py" line="807" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="744" />
+        <location filename="../../app/main_window.py" line="810" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="747" />
+        <location filename="../../app/main_window.py" line="813" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="760" />
+        <location filename="../../app/main_window.py" line="826" />
         <source>%1 files farther than k from their cluster's reference were not marked.</source>
         <translation>%1 个与本组参考文件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="778" />
+        <location filename="../../app/main_window.py" line="844" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="788" />
+        <location filename="../../app/main_window.py" line="854" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="790" />
+        <location filename="../../app/main_window.py" line="856" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="837" />
+        <location filename="../../app/main_window.py" line="903" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -814,62 +849,72 @@
 <context>
     <name>PartialModel</name>
     <message>
-        <location filename="../../app/partial_model.py" line="106" />
+        <location filename="../../app/partial_model.py" line="131" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="107" />
+        <location filename="../../app/partial_model.py" line="132" />
         <source>Folder A</source>
         <translation>文件夹 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="108" />
+        <location filename="../../app/partial_model.py" line="133" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="109" />
+        <location filename="../../app/partial_model.py" line="134" />
         <source>Folder B</source>
         <translation>文件夹 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="110" />
+        <location filename="../../app/partial_model.py" line="135" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="111" />
+        <location filename="../../app/partial_model.py" line="136" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="112" />
+        <location filename="../../app/partial_model.py" line="137" />
         <source>Overlap</source>
         <translation>重合度</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="119" />
+        <location filename="../../app/partial_model.py" line="139" />
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="145" />
         <source>Containment of A in B: share of A's own text inside passages also in B</source>
         <translation>A 在 B 中的包含度：A 自身文本中落在 B 也有的段落里的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="121" />
+        <location filename="../../app/partial_model.py" line="147" />
         <source>Containment of B in A: share of B's own text inside passages also in A</source>
         <translation>B 在 A 中的包含度：B 自身文本中落在 A 也有的段落里的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="123" />
+        <location filename="../../app/partial_model.py" line="149" />
         <source>Overlap: both documents' text inside shared passages, over both texts</source>
         <translation>重合度：两篇文档落在共有段落中的文本占两篇全文的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="125" />
+        <location filename="../../app/partial_model.py" line="151" />
         <source>Hamming distance: bits in which the two 64-bit fingerprints differ</source>
         <translation>汉明距离：两个 64 位指纹不同的位数</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="113" />
+        <location filename="../../app/partial_model.py" line="153" />
+        <source>Your verdict on the pair (Edit ▸ Verdict…)</source>
+        <translation>你对此对文档的结论（编辑 ▸ 结论…）</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="138" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
@@ -920,69 +965,74 @@
 <context>
     <name>ResultEditor</name>
     <message>
-        <location filename="../../app/result_editor.py" line="138" />
-        <location filename="../../app/result_editor.py" line="192" />
+        <location filename="../../app/result_editor.py" line="141" />
+        <location filename="../../app/result_editor.py" line="225" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="141" />
+        <location filename="../../app/result_editor.py" line="144" />
         <source>Pair marked as not a duplicate. Edit ▸ Undo brings it back.</source>
         <translation>已将此对标记为不是重复。可用“编辑 ▸ 撤销”恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="163" />
+        <location filename="../../app/result_editor.py" line="166" />
+        <source>Verdict not remembered</source>
+        <translation>结论未能保存</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="196" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="164" />
+        <location filename="../../app/result_editor.py" line="197" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="167" />
+        <location filename="../../app/result_editor.py" line="200" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="169" />
+        <location filename="../../app/result_editor.py" line="202" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="194" />
+        <location filename="../../app/result_editor.py" line="227" />
         <source>The pair is shown again.</source>
         <translation>此对已重新显示。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="205" />
+        <location filename="../../app/result_editor.py" line="238" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="206" />
+        <location filename="../../app/result_editor.py" line="239" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="209" />
+        <location filename="../../app/result_editor.py" line="242" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="228" />
-        <location filename="../../app/result_editor.py" line="239" />
+        <location filename="../../app/result_editor.py" line="261" />
+        <location filename="../../app/result_editor.py" line="272" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="243" />
+        <location filename="../../app/result_editor.py" line="276" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="253" />
+        <location filename="../../app/result_editor.py" line="286" />
         <source>Could not finish</source>
         <translation>未能完成</translation>
     </message>
@@ -1044,6 +1094,47 @@
         <location filename="../../app/scan_status.py" line="108" />
         <source>%1 left</source>
         <translation>剩余 %1</translation>
+    </message>
+</context>
+<context>
+    <name>Verdict</name>
+    <message>
+        <location filename="../../app/verdict_view.py" line="32" />
+        <source>copying confirmed</source>
+        <translation>确认抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/verdict_view.py" line="33" />
+        <source>not copying</source>
+        <translation>不是抄袭</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictDialog</name>
+    <message>
+        <location filename="../../app/verdict_view.py" line="78" />
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../../app/verdict_view.py" line="82" />
+        <source>Copying confirmed</source>
+        <translation>确认抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/verdict_view.py" line="83" />
+        <source>Not copying</source>
+        <translation>不是抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/verdict_view.py" line="84" />
+        <source>No verdict</source>
+        <translation>无结论</translation>
+    </message>
+    <message>
+        <location filename="../../app/verdict_view.py" line="93" />
+        <source>A short note (why), kept with the verdict</source>
+        <translation>简短说明（原因），与结论一同保存</translation>
     </message>
 </context>
 </TS>

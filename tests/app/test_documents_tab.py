@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 from pdfminer.high_level import extract_text
@@ -110,6 +111,8 @@ def test_ten_thousand_documents_sort_fast(qtbot):
         top_share = index / 2
 
     class Result:
+        options = SimpleNamespace(roots=("/class",), reference_roots=())
+
         def __init__(self):
             self.documents = [FileRecord(f"/class/{i % 97}/e{i}.txt", 1, 0, "ok") for i in range(n)]
 

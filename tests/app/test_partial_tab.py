@@ -43,7 +43,7 @@ def filled_model() -> PartialModel:
 
 def test_model_passes_qtmodeltester(qtmodeltester, filled_model):
     assert filled_model.rowCount() == 3
-    assert filled_model.columnCount() == 8
+    assert filled_model.columnCount() == 9
     qtmodeltester.check(filled_model, force_py=True)
 
 
@@ -157,7 +157,7 @@ def test_not_a_duplicate_on_a_partial_copy_is_remembered(qtbot, window, tmp_path
     path_a, path_b = write_partial_copy(tmp_path / "essays")
     window.folders.add_paths([str(tmp_path / "essays")])
     scan_and_wait(qtbot, window)
-    window.tabs.setCurrentWidget(window.partial_view)
+    window.tabs.setCurrentWidget(window.partial_page)
     assert not window.ignore_action.isEnabled()
     window.partial_view.selectRow(0)
     assert window.ignore_action.isEnabled()
