@@ -585,6 +585,7 @@ def analyze_passages(
     cancel: CancelToken | None = None,
     pair_search: PairSearch = search_pairs,
     known: tuple[np.ndarray, PassageResult] | None = None,
+    outside: OutsideCounts | None = None,
 ) -> PassageResult:
     """Cut, fingerprint and match passages; find template and common text; measure containment.
 
@@ -601,6 +602,9 @@ def analyze_passages(
         known: (number of each document in an earlier result or -1, that result): the
             passage fingerprints of unchanged documents are taken from it, when it was
             computed with the same weights and passage sizes.
+        outside: what documents left out of `streams` add to the counts that make text
+            common (checking new documents against an archive analyzes only the archive
+            documents they touch).
     """
     steps = StepProgress("passages", {"fingerprints": 3, "index": 4, "extend": 2}, progress, cancel)
     is_reference = np.asarray(is_reference, dtype=bool)
@@ -610,7 +614,7 @@ def analyze_passages(
     )
     usable = np.flatnonzero(n_features >= options.min_features)
     seeds, shared = _find_matches(
-        passages, fingerprints, usable, is_reference, options, steps, pair_search
+        passages, fingerprints, usable, is_reference, options, steps, pair_search, outside
     )
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
     template_mask = _covered_mask(passages, ignore)
@@ -657,6 +661,23 @@ class CommonText:
 
 
 @dataclass(frozen=True, slots=True)
+class OutsideCounts:
+    """What documents outside an analysis add to the counts that make a passage common.
+
+    Per passage: `documents` counts the distinct (outside document, fingerprint) pairs
+    with a usable passage within `max_distance` of it, `passages` those passages; and
+    `n_docs` outside documents (none of them reference documents).
+    """
+
+    documents: np.ndarray  # int64 per passage
+    passages: np.ndarray  # int64 per passage
+    n_docs: int
+
+    def of(self, rows: np.ndarray) -> OutsideCounts:
+        return OutsideCounts(self.documents[rows], self.passages[rows], self.n_docs)
+
+
+@dataclass(frozen=True, slots=True)
 class _SharedText:
     is_template: np.ndarray  # bool per passage: matches a reference document
     is_common: np.ndarray  # bool per passage: found in many documents
@@ -671,6 +692,7 @@ def _find_matches(
     options: PassageOptions,
     steps: StepProgress,
     pair_search: PairSearch,
+    outside: OutsideCounts | None = None,
 ) -> tuple[Matches, _SharedText]:
     """Passage matches across documents and the template and common passages, without
     expanding template or common groups: a prompt in all of 10,000 essays would be
@@ -685,7 +707,7 @@ def _find_matches(
     groups = Groups.of(fingerprints[usable], usable)
     found = pair_search(groups.values, options.max_distance, steps.step("index"), steps.cancel)
     template, common, docs_in = _shared_groups(
-        groups.group, doc[usable], is_reference, found, options
+        groups.group, doc[usable], is_reference, found, options, outside and outside.of(usable)
     )
     common &= ~template
     shared = _SharedText(
@@ -711,7 +733,9 @@ def _per_passage(n: int, usable: np.ndarray, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _shared_groups(group, group_doc, is_reference, found: Matches, options: PassageOptions):
+def _shared_groups(
+    group, group_doc, is_reference, found: Matches, options: PassageOptions, outside=None
+):
     """Per fingerprint group: template (holds or neighbours a reference passage), common
     (with its neighbours, in more than `common_share` and at least `common_min_docs` of
     the ordinary documents, or more than `common_max_docs` documents; or more than
@@ -727,10 +751,14 @@ def _shared_groups(group, group_doc, is_reference, found: Matches, options: Pass
     times_in = np.bincount(group[ordinary], minlength=n_groups)
     # a document in two neighbouring groups may count twice
     holders, times = _with_neighbours(docs_in, found), _with_neighbours(times_in, found)
+    n_ordinary = int((~is_reference).sum())
+    if outside is not None:  # equal per group: each group gets its value once
+        holders[group] += outside.documents
+        times[group] += outside.passages
+        n_ordinary += outside.n_docs
     template = has_reference.copy()
     template[found.left[has_reference[found.right]]] = True
     template[found.right[has_reference[found.left]]] = True
-    n_ordinary = int((~is_reference).sum())
     common = (holders > options.common_share * n_ordinary) & (holders >= options.common_min_docs)
     common |= (holders > options.common_max_docs) | (times > _MAX_GROUP_PASSAGES)
     return template, common, docs_in

@@ -1,0 +1,203 @@
+"""Checking new documents against an archive (as JPlag's `-old`): near duplicates and
+partial copies of the new documents, against archive documents and among themselves;
+archive documents are never compared with each other again.
+
+The result equals what a full scan of the archive and the new documents reports for the
+pairs involving a new document. Only the archive documents a new one touches are taken
+into the comparison: those within k_max of a new document, and those holding a passage
+within the passage distance of a new passage that is not common text. Whether a passage
+is common text depends on all documents, so the others' share is counted from the
+archive's passage table and handed to the passage analysis (`OutsideCounts`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from core.archive import Archive, ArchiveSettings
+from core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
+from core.passages import (
+    OutsideCounts,
+    PassageResult,
+    analyze_passages,
+    cut_passages,
+    passage_fingerprints,
+)
+from core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from core.scan import (
+    ScanOptions,
+    ScanResult,
+    _codes,
+    _reference_rank,
+    find_files,
+    find_pairs,
+    fingerprint_documents,
+    is_compared,
+    read_files,
+)
+
+ARCHIVE_MARK = "archive:"  # archive documents' paths in a check's results start with this
+
+
+def read_new(
+    options: ScanOptions,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> tuple[list[FileRecord], list[FileRecord]]:
+    """(records compared: read and not garbled, all other records) of the options' roots."""
+    cancel = cancel or CancelToken()
+    found, left_out = find_files(options, progress, cancel)
+    records = read_files(found, options, progress, cancel) + left_out
+    compared = [r for r in records if is_compared(r, options)]
+    return compared, [r for r in records if not is_compared(r, options)]
+
+
+def check(
+    archive: Archive,
+    options: ScanOptions,
+    *,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> ScanResult:
+    """Compare the documents under `options.roots` with the archive and with each other.
+
+    The result's documents are the new documents, then the archive documents they touch
+    (paths starting with `ARCHIVE_MARK`); pairs of two archive documents are left out.
+    Raises `core.archive.ArchiveError` when the archive was built with other settings.
+    """
+    cancel = cancel or CancelToken()
+    archive.require(ArchiveSettings.of(options))
+    new, others = read_new(options, progress, cancel)
+    return compare_with_archive(archive, new, others, options, progress=progress, cancel=cancel)
+
+
+def compare_with_archive(
+    archive: Archive,
+    new: list[FileRecord],
+    others: list[FileRecord],
+    options: ScanOptions,
+    *,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> ScanResult:
+    """`check` for documents already read (`others`: records not compared)."""
+    cancel = cancel or CancelToken()
+    new_fps = fingerprint_documents(new, options.weights, progress, cancel)
+    progress(Progress("archive", 0, 1))
+    # a new document already archived (same path) is compared as new, never with itself
+    same = np.array([archive.number(r.path) for r in new if r.path in archive], np.int64)
+    touched = np.setdiff1d(
+        np.union1d(
+            archive.near_documents(new_fps, options.k_max, cancel).right,
+            _passage_neighbours(archive, new, same, options, cancel),
+        ),
+        same,
+    )
+    t2s = options.traditional_to_simplified
+    old = [archive.record(int(d), t2s) for d in touched.tolist()]
+    progress(Progress("archive", 1, 1))
+    old = [replace(r, path=ARCHIVE_MARK + r.path) for r in old]
+    documents = tuple(new + old)
+    is_archive = np.r_[np.zeros(len(new), bool), np.ones(len(old), bool)]
+    fingerprints = np.r_[new_fps, archive.fingerprints()[touched]].astype(np.uint64)
+    pairs = find_pairs(fingerprints, options.k_max, is_archive, None, progress, cancel)
+    passages = _new_pairs_only(
+        analyze_passages(
+            [d.tokens.body for d in documents],
+            np.zeros(len(documents), bool),
+            options.weights,
+            options.passages,
+            progress=progress,
+            cancel=cancel,
+            outside=_outside_counts(archive, documents, np.r_[touched, same], options),
+        ),
+        is_archive,
+    )
+    return ScanResult(
+        options=options,
+        documents=documents,
+        errors=tuple(r for r in others if r.status == STATUS_ERROR),
+        skipped=tuple(r for r in others if r.status == STATUS_SKIPPED),
+        is_reference=np.zeros(len(documents), bool),
+        fingerprints=fingerprints,
+        pairs=pairs,
+        content_codes=_codes([d.content_hash for d in documents]),
+        text_codes=_codes([d.text_hash for d in documents]),
+        reference_rank=_reference_rank(documents, is_archive),
+        passages=passages,
+        garbled=tuple(r for r in others if r.ok),
+    )
+
+
+def _cut_and_fingerprint(records, options: ScanOptions):
+    """Passages, their fingerprints and feature counts, as the passage analysis makes them."""
+    streams = [r.tokens.body for r in records]
+    passages = cut_passages(streams, options.passages)
+    fps, n_features = passage_fingerprints(
+        streams, passages, options.weights, options.passages.shingle_size
+    )
+    return passages, fps, n_features
+
+
+def _passage_neighbours(
+    archive: Archive, new, same: np.ndarray, options: ScanOptions, cancel
+) -> np.ndarray:
+    """Archive documents holding a passage within the passage distance of a new passage
+    that can be a seed. A passage near more than `common_max_docs` archive documents is
+    common text in any case and brings none (a licence in every document would bring all).
+    """
+    _, fps, n_features = _cut_and_fingerprint(new, options)
+    queries = np.unique(fps[n_features >= options.passages.min_features])
+    table = archive.passage_table()
+    found = _near_values(table.values, queries, options.passages.max_distance, cancel)
+    docs_in = table.docs_in - archive.passage_counts(same)[0]
+    holders = np.bincount(found.left, weights=docs_in[found.right], minlength=len(queries))
+    seeds = found.right[holders[found.left] <= options.passages.common_max_docs]
+    seeds = np.unique(seeds)
+    counts = table.ptr[seeds + 1] - table.ptr[seeds]
+    rows = np.repeat(table.ptr[seeds], counts) + _ragged(counts)
+    return np.unique(table.docs[rows])
+
+
+def _outside_counts(archive: Archive, documents, inside: np.ndarray, options: ScanOptions):
+    """Per passage of `documents` (as the analysis cuts them): what the archive documents
+    not `inside` the comparison (taken, or replaced by a new version) add to its
+    common-text counts."""
+    _, fps, n_features = _cut_and_fingerprint(documents, options)
+    table = archive.passage_table()
+    values, value_of = np.unique(fps, return_inverse=True)
+    found = _near_values(table.values, values, options.passages.max_distance, None)
+    docs_inside, times_inside = archive.passage_counts(inside)
+    docs_out, times_out = table.docs_in - docs_inside, table.times_in - times_inside
+    documents_near = np.bincount(found.left, weights=docs_out[found.right], minlength=len(values))
+    times_near = np.bincount(found.left, weights=times_out[found.right], minlength=len(values))
+    usable = n_features >= options.passages.min_features
+    return OutsideCounts(
+        np.where(usable, documents_near[value_of], 0).astype(np.int64),
+        np.where(usable, times_near[value_of], 0).astype(np.int64),
+        len(archive) - len(inside),
+    )
+
+
+def _near_values(values: np.ndarray, queries: np.ndarray, k: int, cancel):
+    from core.archive import build_index, query_index
+
+    return query_index(build_index(values, k), queries, k, cancel)
+
+
+def _ragged(counts: np.ndarray) -> np.ndarray:
+    from core.arrays import ragged_arange
+
+    return ragged_arange(counts)[1]
+
+
+def _new_pairs_only(result: PassageResult, is_archive: np.ndarray) -> PassageResult:
+    """The analysis without pairs of two archive documents (compared in no check)."""
+    o = result.overlaps
+    overlaps = o.subset(~(is_archive[o.left] & is_archive[o.right]))
+    doc = result.passages.doc
+    m = result.matches
+    matches = m.subset(~(is_archive[doc[m.left]] & is_archive[doc[m.right]]))
+    return replace(result, overlaps=overlaps, matches=matches)
