@@ -3,7 +3,10 @@ involve a new document; archive documents are never paired with each other."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -116,3 +119,54 @@ def test_check_refuses_an_archive_built_with_other_settings(tmp_path):
     settings = ArchiveSettings.of(options(new, min_tokens=30))
     with pytest.raises(ArchiveError, match="other weights"):
         Archive.create(tmp_path / "archive", settings)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "core.cli", *args],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_cli_archive_add_then_check_writes_the_scan_report(tmp_path):
+    old, new = write_collections(tmp_path, 7)
+    archive = str(tmp_path / "archive")
+    added = run_cli("archive", "add", str(old), "--archive", archive, "--workers", "1")
+    assert added.returncode == 0, added.stderr
+    assert "24 documents added" in added.stdout
+    again = run_cli("archive", "add", str(old), "--archive", archive, "--workers", "1")
+    assert "0 documents added" in again.stdout and "24 already archived" in again.stdout
+    out = tmp_path / "report"
+    checked = run_cli(
+        "check", str(new), "--archive", archive, "--out", str(out), "--format", "json"
+    )
+    assert checked.returncode == 0, checked.stderr
+    rows = json.loads((out / "pairs.json").read_text(encoding="utf-8"))
+    expected = check(Archive.open(archive), options(new))
+    assert involving_new(rows, new) == involving_new(pair_rows(expected, 8), new)
+    marked = {row["b"] for row in rows if row["kind"] == "exact"}
+    assert marked == {ARCHIVE_MARK + str(old / "o2.txt")}
+    listed = run_cli("archive", "list", "--archive", archive)
+    assert sorted(listed.stdout.splitlines()) == sorted(str(p) for p in old.iterdir())
+    removed = run_cli("archive", "remove", str(old / "o2.txt"), "--archive", archive)
+    assert removed.returncode == 0 and "1 documents removed" in removed.stdout
+    after = run_cli("check", str(new), "--archive", archive, "--out", str(out))
+    assert "archive:" + str(old / "o2.txt") not in (out / "pairs.csv").read_text("utf-8-sig")
+    assert after.returncode == 0
+
+
+def test_cli_reports_a_bad_archive_in_one_line(tmp_path):
+    _, new = write_collections(tmp_path, 8)
+    missing = run_cli("check", str(new), "--archive", str(tmp_path / "none"))
+    assert missing.returncode == 2
+    assert missing.stderr.strip().splitlines() == [
+        f"simsift: {tmp_path / 'none'} is not a SimSift archive (no manifest.json)"
+    ]
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "manifest.json").write_text("{garbage")
+    damaged = run_cli("archive", "add", str(new), "--archive", str(tmp_path / "bad"))
+    assert damaged.returncode == 2 and "Traceback" not in damaged.stderr
+    assert len(damaged.stderr.strip().splitlines()) == 1 and "damaged" in damaged.stderr
