@@ -187,7 +187,7 @@ class Archive:
             for row in rows.tolist()
         }
         self._passage_table: PassageTable | None = None
-        self._doc_index: dict[int, HammingIndex] = {}
+        self._indexes: dict[int, HammingIndex] = {}  # by k; passage values by -1 - k
 
     # -- opening ----------------------------------------------------------------------
 
@@ -324,13 +324,23 @@ class Archive:
         size = len(table.values)
         return np.bincount(holders, minlength=size), np.bincount(value, minlength=size)
 
+    def near_passages(
+        self, fingerprints: np.ndarray, k: int, cancel: CancelToken | None = None
+    ) -> Matches:
+        """`passage_table` values within k of each fingerprint (right: value number)."""
+        key = -1 - k  # passage value indexes beside the document indexes
+        index = self._indexes.get(key)
+        if index is None:
+            index = self._indexes[key] = build_index(self.passage_table().values, k)
+        return query_index(index, fingerprints, k, cancel)
+
     def near_documents(
         self, fingerprints: np.ndarray, k: int, cancel: CancelToken | None = None
     ) -> Matches:
         """Live documents within k of each fingerprint (left: query row, right: document)."""
-        index = self._doc_index.get(k)
+        index = self._indexes.get(k)
         if index is None:
-            index = self._doc_index[k] = build_index(self.fingerprints(), k)
+            index = self._indexes[k] = build_index(self.fingerprints(), k)
         return query_index(index, fingerprints, k, cancel)
 
     def _live_passages(self) -> tuple[np.ndarray, np.ndarray]:

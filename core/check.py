@@ -151,7 +151,7 @@ def _passage_neighbours(
     _, fps, n_features = _cut_and_fingerprint(new, options)
     queries = np.unique(fps[n_features >= options.passages.min_features])
     table = archive.passage_table()
-    found = _near_values(table.values, queries, options.passages.max_distance, cancel)
+    found = archive.near_passages(queries, options.passages.max_distance, cancel)
     docs_in = table.docs_in - archive.passage_counts(same)[0]
     holders = np.bincount(found.left, weights=docs_in[found.right], minlength=len(queries))
     seeds = found.right[holders[found.left] <= options.passages.common_max_docs]
@@ -168,7 +168,7 @@ def _outside_counts(archive: Archive, documents, inside: np.ndarray, options: Sc
     _, fps, n_features = _cut_and_fingerprint(documents, options)
     table = archive.passage_table()
     values, value_of = np.unique(fps, return_inverse=True)
-    found = _near_values(table.values, values, options.passages.max_distance, None)
+    found = archive.near_passages(values, options.passages.max_distance)
     docs_inside, times_inside = archive.passage_counts(inside)
     docs_out, times_out = table.docs_in - docs_inside, table.times_in - times_inside
     documents_near = np.bincount(found.left, weights=docs_out[found.right], minlength=len(values))
@@ -179,12 +179,6 @@ def _outside_counts(archive: Archive, documents, inside: np.ndarray, options: Sc
         np.where(usable, times_near[value_of], 0).astype(np.int64),
         len(archive) - len(inside),
     )
-
-
-def _near_values(values: np.ndarray, queries: np.ndarray, k: int, cancel):
-    from core.archive import build_index, query_index
-
-    return query_index(build_index(values, k), queries, k, cancel)
 
 
 def _ragged(counts: np.ndarray) -> np.ndarray:
