@@ -85,7 +85,7 @@ def compare_with_archive(
     """`check` for documents already read (`others`: records not compared)."""
     cancel = cancel or CancelToken()
     new_fps = fingerprint_documents(new, options.weights, progress, cancel)
-    progress(Progress("archive", 0, 1))
+    progress(Progress("archive", 0, 0))
     # a new document already archived (same path) is compared as new, never with itself
     same = np.array([archive.number(r.path) for r in new if r.path in archive], np.int64)
     touched = np.setdiff1d(
@@ -95,10 +95,7 @@ def compare_with_archive(
         ),
         same,
     )
-    t2s = options.traditional_to_simplified
-    old = [archive.record(int(d), t2s) for d in touched.tolist()]
-    progress(Progress("archive", 1, 1))
-    old = [replace(r, path=ARCHIVE_MARK + r.path) for r in old]
+    old = _archive_records(archive, touched, options, progress, cancel)
     documents = tuple(new + old)
     is_archive = np.r_[np.zeros(len(new), bool), np.ones(len(old), bool)]
     fingerprints = np.r_[new_fps, archive.fingerprints()[touched]].astype(np.uint64)
@@ -129,6 +126,19 @@ def compare_with_archive(
         passages=passages,
         garbled=tuple(r for r in others if r.ok),
     )
+
+
+def _archive_records(archive: Archive, docs: np.ndarray, options: ScanOptions, progress, cancel):
+    """The archive documents `docs` as records with tokens, paths marked as archived."""
+    records = []
+    for i, doc in enumerate(docs.tolist()):
+        if i % 64 == 0:
+            cancel.check()
+            progress(Progress("archive", i, len(docs)))
+        record = archive.record(doc, options.traditional_to_simplified)
+        records.append(replace(record, path=ARCHIVE_MARK + record.path))
+    progress(Progress("archive", len(docs), len(docs)))
+    return records
 
 
 def _cut_and_fingerprint(records, options: ScanOptions):

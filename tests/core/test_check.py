@@ -15,6 +15,7 @@ import pytest
 from core.archive import Archive, ArchiveError, ArchiveSettings, add_folders
 from core.check import ARCHIVE_MARK, check
 from core.passages import PassageOptions
+from core.progress import Cancelled, CancelToken
 from core.report import pair_rows
 from core.scan import ScanOptions, scan
 from tests.core.corpus import edit_words
@@ -170,3 +171,33 @@ def test_cli_reports_a_bad_archive_in_one_line(tmp_path):
     damaged = run_cli("archive", "add", str(new), "--archive", str(tmp_path / "bad"))
     assert damaged.returncode == 2 and "Traceback" not in damaged.stderr
     assert len(damaged.stderr.strip().splitlines()) == 1 and "damaged" in damaged.stderr
+
+
+def test_empty_archive_and_no_new_documents(tmp_path):
+    old, new = write_collections(tmp_path, 9)
+    (tmp_path / "blank").mkdir()
+    (tmp_path / "blank" / "empty.txt").write_text("", encoding="utf-8")
+    report = add_folders(tmp_path / "archive", options(tmp_path / "blank"))
+    assert len(report.archive) == 0 and len(report.not_added) == 1
+    checked = check(Archive.open(tmp_path / "archive"), options(new))
+    alone = scan(options(new))
+    assert involving_new(pair_rows(checked, 8, 0.01), new) == involving_new(
+        pair_rows(alone, 8, 0.01), new
+    )
+    add_folders(tmp_path / "archive", options(old))
+    nothing = check(Archive.open(tmp_path / "archive"), options(tmp_path / "blank"))
+    assert len(nothing.documents) == 0 and len(nothing.errors) == 1
+    assert pair_rows(nothing, 8) == []
+
+
+def test_cancel_during_a_check_raises(tmp_path):
+    old, new = write_collections(tmp_path, 10)
+    add_folders(tmp_path / "archive", options(old))
+    cancel = CancelToken()
+
+    def progress(p):
+        if p.stage == "archive":
+            cancel.cancel()
+
+    with pytest.raises(Cancelled):
+        check(Archive.open(tmp_path / "archive"), options(new), progress=progress, cancel=cancel)
