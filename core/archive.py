@@ -34,6 +34,7 @@ import numpy as np
 from core.document import FileRecord
 from core.features import FeatureWeights
 from core.index import HammingIndex, Matches
+from core.pair_graph import search_pairs
 from core.passages import PassageOptions, cut_passages, passage_fingerprints
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from core.scan import (
@@ -187,6 +188,7 @@ class Archive:
             for row in rows.tolist()
         }
         self._passage_table: PassageTable | None = None
+        self._counts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._indexes: dict[int, HammingIndex] = {}  # by k; passage values by -1 - k
 
     # -- opening ----------------------------------------------------------------------
@@ -311,6 +313,25 @@ class Archive:
         if self._passage_table is None:
             self._passage_table = _passage_table(self._live_passages())
         return self._passage_table
+
+    def neighbour_counts(
+        self, k: int, cancel: CancelToken | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per `passage_table` value: documents and passages of the archive within k of
+        it (the counts that make a passage common). Found by one all-pairs search of the
+        values, kept in a file beside the segments until the archive changes."""
+        cached = self._counts.get(k)
+        if cached is not None:
+            return cached
+        table = self.passage_table()
+        path = self.directory / f"counts-{self._manifest['generation']:06d}-k{k}.npy"
+        counts = _read_counts(path, len(table.values))
+        if counts is None:
+            pairs = search_pairs(table.values, k, None, cancel)
+            counts = np.stack([_near_sum(table.docs_in, pairs), _near_sum(table.times_in, pairs)])
+            _write_counts(path, counts)
+        self._counts[k] = (counts[0], counts[1])
+        return self._counts[k]
 
     def passage_counts(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per `passage_table` value: how many of the documents `docs` hold it, and how
@@ -484,6 +505,34 @@ def _usable_passages(records, settings: ArchiveSettings, progress, cancel: Cance
     )
     usable = n_features >= settings.passages.min_features
     return passages.doc[usable], fps[usable]
+
+
+def _near_sum(per_value: np.ndarray, pairs: Matches) -> np.ndarray:
+    """Per value: its own count plus its neighbours' (pairs of distinct values)."""
+    total = per_value.astype(np.int64)
+    np.add.at(total, pairs.left, per_value[pairs.right])
+    np.add.at(total, pairs.right, per_value[pairs.left])
+    return total
+
+
+def _read_counts(path: Path, n: int) -> np.ndarray | None:
+    """Cached neighbour counts, or None when missing or not for these values."""
+    try:
+        counts = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    return counts if counts.shape == (2, n) and counts.dtype == np.int64 else None
+
+
+def _write_counts(path: Path, counts: np.ndarray) -> None:
+    """Keep the counts for the next check; a folder we cannot write in only costs time."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temp, "wb") as f:
+            np.save(f, counts)
+        os.replace(temp, path)
+    except OSError:
+        temp.unlink(missing_ok=True)
 
 
 def _passage_table(live: tuple[np.ndarray, np.ndarray]) -> PassageTable:
@@ -696,11 +745,14 @@ def _atomic_file(path: Path):
 
 
 def _delete_leftovers(directory: Path, manifest: dict) -> None:
-    """Segment files no manifest names (an interrupted add or merge) and temp files."""
+    """Segment files no manifest names (an interrupted add or merge), temp files, and
+    neighbour counts of earlier generations."""
     named = {e["name"] for e in manifest["segments"]}
+    counts = f"counts-{manifest['generation']:06d}-"
     for path in directory.iterdir():
         stem = path.name.split(".")[0] if not path.name.startswith(".") else ""
         leftover = path.name.endswith(".tmp") or (stem.startswith("seg-") and stem not in named)
+        leftover |= stem.startswith("counts-") and not stem.startswith(counts)
         if leftover and path.is_file():
             path.unlink(missing_ok=True)
 

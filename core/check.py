@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from core.archive import Archive, ArchiveSettings
+from core.archive import Archive, ArchiveSettings, build_index, query_index
 from core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
 from core.passages import (
     OutsideCounts,
@@ -108,7 +108,7 @@ def compare_with_archive(
             options.passages,
             progress=progress,
             cancel=cancel,
-            outside=_outside_counts(archive, documents, np.r_[touched, same], options),
+            outside=_outside_counts(archive, documents, is_archive, same, options),
         ),
         is_archive,
     )
@@ -155,6 +155,51 @@ def _passage_neighbours(
     archive: Archive, new, same: np.ndarray, options: ScanOptions, cancel
 ) -> np.ndarray:
     """Archive documents holding a passage within the passage distance of a new passage
+    such that neither can be common text: each within `common_max_docs` archive documents'
+    passages (a licence in every document would otherwise bring them all)."""
+    _, fps, n_features = _cut_and_fingerprint(new, options)
+    queries = np.unique(fps[n_features >= options.passages.min_features])
+    k, most = options.passages.max_distance, options.passages.common_max_docs
+    table = archive.passage_table()
+    found = archive.near_passages(queries, k, cancel)
+    docs_in = table.docs_in - archive.passage_counts(same)[0]
+    holders = np.bincount(found.left, weights=docs_in[found.right], minlength=len(queries))
+    seed = holders[found.left] <= most
+    if len(same) == 0:  # else the archive's counts include the replaced documents
+        seed &= archive.neighbour_counts(k, cancel)[0][found.right] <= most
+    seeds = np.unique(found.right[seed])
+    counts = table.ptr[seeds + 1] - table.ptr[seeds]
+    rows = np.repeat(table.ptr[seeds], counts) + _ragged(counts)
+    return np.unique(table.docs[rows])
+
+
+def _archive_records(archive: Archive, docs: np.ndarray, options: ScanOptions, progress, cancel):
+    """The archive documents `docs` as records with tokens, paths marked as archived."""
+    records = []
+    for i, doc in enumerate(docs.tolist()):
+        if i % 64 == 0:
+            cancel.check()
+            progress(Progress("archive", i, len(docs)))
+        record = archive.record(doc, options.traditional_to_simplified)
+        records.append(replace(record, path=ARCHIVE_MARK + record.path))
+    progress(Progress("archive", len(docs), len(docs)))
+    return records
+
+
+def _cut_and_fingerprint(records, options: ScanOptions):
+    """Passages, their fingerprints and feature counts, as the passage analysis makes them."""
+    streams = [r.tokens.body for r in records]
+    passages = cut_passages(streams, options.passages)
+    fps, n_features = passage_fingerprints(
+        streams, passages, options.weights, options.passages.shingle_size
+    )
+    return passages, fps, n_features
+
+
+def _passage_neighbours(
+    archive: Archive, new, same: np.ndarray, options: ScanOptions, cancel
+) -> np.ndarray:
+    """Archive documents holding a passage within the passage distance of a new passage
     that can be a seed. A passage near more than `common_max_docs` archive documents is
     common text in any case and brings none (a licence in every document would bring all).
     """
@@ -171,24 +216,39 @@ def _passage_neighbours(
     return np.unique(table.docs[rows])
 
 
-def _outside_counts(archive: Archive, documents, inside: np.ndarray, options: ScanOptions):
-    """Per passage of `documents` (as the analysis cuts them): what the archive documents
-    not `inside` the comparison (taken, or replaced by a new version) add to its
-    common-text counts."""
+def _outside_counts(
+    archive: Archive, documents, is_archive: np.ndarray, same: np.ndarray, options: ScanOptions
+) -> OutsideCounts:
+    """Per passage of `documents` (as the analysis cuts them): the archive's documents and
+    passages near it, but for the archived versions of new documents (`same`). The
+    analysis counts only the new documents; `is_archive` marks the counted ones."""
     _, fps, n_features = _cut_and_fingerprint(documents, options)
-    table = archive.passage_table()
-    values, value_of = np.unique(fps, return_inverse=True)
-    found = archive.near_passages(values, options.passages.max_distance)
-    docs_inside, times_inside = archive.passage_counts(inside)
-    docs_out, times_out = table.docs_in - docs_inside, table.times_in - times_inside
-    documents_near = np.bincount(found.left, weights=docs_out[found.right], minlength=len(values))
-    times_near = np.bincount(found.left, weights=times_out[found.right], minlength=len(values))
     usable = n_features >= options.passages.min_features
-    return OutsideCounts(
-        np.where(usable, documents_near[value_of], 0).astype(np.int64),
-        np.where(usable, times_near[value_of], 0).astype(np.int64),
-        len(archive) - len(inside),
-    )
+    values, value_of = np.unique(fps[usable], return_inverse=True)
+    k = options.passages.max_distance
+    table = archive.passage_table()
+    near = np.zeros((2, len(values)), np.int64)
+    pos = np.searchsorted(table.values, values).clip(max=max(len(table.values) - 1, 0))
+    known = (table.values[pos] == values) if len(table.values) else np.zeros(len(values), bool)
+    holders, times = archive.neighbour_counts(k)
+    near[:, known] = holders[pos[known]], times[pos[known]]
+    rest = np.flatnonzero(~known)  # passages of new documents the archive has not
+    found = archive.near_passages(values[rest], k)
+    for row, per_value in enumerate((table.docs_in, table.times_in)):
+        near[row, rest] = np.bincount(
+            found.left, weights=per_value[found.right], minlength=len(rest)
+        )
+    if len(same):
+        same_docs, same_times = archive.passage_counts(same)
+        have = np.flatnonzero(same_docs)
+        found = query_index(build_index(table.values[have], k), values, k, None)
+        for row, per_value in enumerate((same_docs[have], same_times[have])):
+            near[row] -= np.bincount(
+                found.left, weights=per_value[found.right], minlength=len(values)
+            ).astype(np.int64)
+    per_passage = np.zeros((2, len(fps)), np.int64)
+    per_passage[:, usable] = near[:, value_of]
+    return OutsideCounts(per_passage[0], per_passage[1], len(archive) - len(same), is_archive)
 
 
 def _ragged(counts: np.ndarray) -> np.ndarray:

@@ -662,19 +662,22 @@ class CommonText:
 
 @dataclass(frozen=True, slots=True)
 class OutsideCounts:
-    """What documents outside an analysis add to the counts that make a passage common.
+    """Counts that make a passage common, given from outside the analysis.
 
-    Per passage: `documents` counts the distinct (outside document, fingerprint) pairs
-    with a usable passage within `max_distance` of it, `passages` those passages; and
-    `n_docs` outside documents (none of them reference documents).
+    Per passage: `documents` counts the distinct (document, fingerprint) pairs with a
+    usable passage within `max_distance` of it, `passages` those passages, among the
+    documents outside the analysis and the `counted` ones inside it (the analysis counts
+    only the others); `n_docs` is the number of documents the counts cover (outside and
+    counted). None of them are reference documents.
     """
 
     documents: np.ndarray  # int64 per passage
     passages: np.ndarray  # int64 per passage
     n_docs: int
+    counted: np.ndarray  # bool per document of the analysis
 
     def of(self, rows: np.ndarray) -> OutsideCounts:
-        return OutsideCounts(self.documents[rows], self.passages[rows], self.n_docs)
+        return OutsideCounts(self.documents[rows], self.passages[rows], self.n_docs, self.counted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -748,14 +751,18 @@ def _shared_groups(
     n_docs = int(group_doc.max()) + 1 if len(group_doc) else 1
     keys = sorted_unique(group[ordinary] * n_docs + group_doc[ordinary])
     docs_in = np.bincount(keys // n_docs, minlength=n_groups)
-    times_in = np.bincount(group[ordinary], minlength=n_groups)
+    counting, n_ordinary = ordinary, int((~is_reference).sum())
+    if outside is not None:
+        counting = ordinary & ~outside.counted[group_doc]
+        n_ordinary += outside.n_docs - int((outside.counted & ~is_reference).sum())
+        keys = sorted_unique(group[counting] * n_docs + group_doc[counting])
+    counted_in = np.bincount(keys // n_docs, minlength=n_groups)
+    times_in = np.bincount(group[counting], minlength=n_groups)
     # a document in two neighbouring groups may count twice
-    holders, times = _with_neighbours(docs_in, found), _with_neighbours(times_in, found)
-    n_ordinary = int((~is_reference).sum())
+    holders, times = _with_neighbours(counted_in, found), _with_neighbours(times_in, found)
     if outside is not None:  # equal per group: each group gets its value once
         holders[group] += outside.documents
         times[group] += outside.passages
-        n_ordinary += outside.n_docs
     template = has_reference.copy()
     template[found.left[has_reference[found.right]]] = True
     template[found.right[has_reference[found.left]]] = True

@@ -201,3 +201,24 @@ def test_cancel_during_a_check_raises(tmp_path):
 
     with pytest.raises(Cancelled):
         check(Archive.open(tmp_path / "archive"), options(new), progress=progress, cancel=cancel)
+
+
+def test_neighbour_counts_are_kept_until_the_archive_changes(tmp_path):
+    old, new = write_collections(tmp_path, 11)
+    folder = tmp_path / "archive"
+    add_folders(folder, options(old))
+    first = involving_new(pair_rows(check(Archive.open(folder), options(new)), 8, 0.01), new)
+    [kept] = folder.glob("counts-*.npy")
+    kept.write_bytes(b"not numpy")  # a damaged cache is computed again, never trusted
+    assert (
+        involving_new(pair_rows(check(Archive.open(folder), options(new)), 8, 0.01), new) == first
+    )
+    archive = Archive.open(folder)
+    holders, times = archive.neighbour_counts(PassageOptions().max_distance)
+    assert len(holders) == len(archive.passage_table().values) and (times >= holders).all()
+    add_folders(folder, options(new))  # a new generation: the old counts go
+    Archive.open(folder).neighbour_counts(PassageOptions().max_distance)
+    Archive.open(folder).remove([str(new / "n0.txt")])  # a write deletes older counts
+    assert [p.name for p in folder.glob("counts-*.npy")] == [
+        f"counts-{2:06d}-k{PassageOptions().max_distance}.npy"
+    ]
