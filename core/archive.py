@@ -271,13 +271,18 @@ class Archive:
         segment, row = self._segments[where[0]], where[1]
         return int(segment.size[row]) == size and int(segment.mtime_ns[row]) == mtime_ns
 
-    def record(self, doc: int, traditional_to_simplified: bool = True) -> FileRecord:
+    def record(
+        self, doc: int, traditional_to_simplified: bool = True, *, with_text: bool = True
+    ) -> FileRecord:
         """Document `doc` as a scan's record: identity, text and tokens (cut again from the
-        stored text, exactly as the reader cut them)."""
+        stored text, exactly as the reader cut them); without text, no paragraphs and
+        empty token streams (`text` reads them when needed)."""
         [(s, row)] = self._locations(np.array([doc]))
         segment = self._segments[s]
         path, fmt, warning, title = segment.meta[row]
-        title, paragraphs = self.text(doc)
+        paragraphs = ()
+        if with_text:
+            title, paragraphs = self.text(doc)
         return FileRecord(
             path,
             int(segment.size[row]),

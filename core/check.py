@@ -88,14 +88,10 @@ def compare_with_archive(
     progress(Progress("archive", 0, 0))
     # a new document already archived (same path) is compared as new, never with itself
     same = np.array([archive.number(r.path) for r in new if r.path in archive], np.int64)
-    touched = np.setdiff1d(
-        np.union1d(
-            archive.near_documents(new_fps, options.k_max, cancel).right,
-            _passage_neighbours(archive, new, same, options, cancel),
-        ),
-        same,
-    )
-    old = _archive_records(archive, touched, options, progress, cancel)
+    seeded = _passage_neighbours(archive, new, same, options, cancel)
+    near = archive.near_documents(new_fps, options.k_max, cancel).right
+    touched = np.setdiff1d(np.union1d(near, seeded), same)
+    old = _archive_records(archive, touched, np.isin(touched, seeded), options, progress, cancel)
     documents = tuple(new + old)
     is_archive = np.r_[np.zeros(len(new), bool), np.ones(len(old), bool)]
     fingerprints = np.r_[new_fps, archive.fingerprints()[touched]].astype(np.uint64)
@@ -128,14 +124,17 @@ def compare_with_archive(
     )
 
 
-def _archive_records(archive: Archive, docs: np.ndarray, options: ScanOptions, progress, cancel):
-    """The archive documents `docs` as records with tokens, paths marked as archived."""
+def _archive_records(archive: Archive, docs, with_text, options: ScanOptions, progress, cancel):
+    """The archive documents `docs` as records, paths marked as archived. Only those
+    `with_text` (a passage seed with a new document) get their text and tokens: a document
+    that is only near a new one shares no passage with any, so its passages change nothing
+    (its share of the common-text counts is in the archive's counts)."""
     records = []
-    for i, doc in enumerate(docs.tolist()):
+    for i, (doc, text) in enumerate(zip(docs.tolist(), with_text.tolist(), strict=True)):
         if i % 64 == 0:
             cancel.check()
             progress(Progress("archive", i, len(docs)))
-        record = archive.record(doc, options.traditional_to_simplified)
+        record = archive.record(doc, options.traditional_to_simplified, with_text=text)
         records.append(replace(record, path=ARCHIVE_MARK + record.path))
     progress(Progress("archive", len(docs), len(docs)))
     return records
@@ -168,49 +167,6 @@ def _passage_neighbours(
     if len(same) == 0:  # else the archive's counts include the replaced documents
         seed &= archive.neighbour_counts(k, cancel)[0][found.right] <= most
     seeds = np.unique(found.right[seed])
-    counts = table.ptr[seeds + 1] - table.ptr[seeds]
-    rows = np.repeat(table.ptr[seeds], counts) + _ragged(counts)
-    return np.unique(table.docs[rows])
-
-
-def _archive_records(archive: Archive, docs: np.ndarray, options: ScanOptions, progress, cancel):
-    """The archive documents `docs` as records with tokens, paths marked as archived."""
-    records = []
-    for i, doc in enumerate(docs.tolist()):
-        if i % 64 == 0:
-            cancel.check()
-            progress(Progress("archive", i, len(docs)))
-        record = archive.record(doc, options.traditional_to_simplified)
-        records.append(replace(record, path=ARCHIVE_MARK + record.path))
-    progress(Progress("archive", len(docs), len(docs)))
-    return records
-
-
-def _cut_and_fingerprint(records, options: ScanOptions):
-    """Passages, their fingerprints and feature counts, as the passage analysis makes them."""
-    streams = [r.tokens.body for r in records]
-    passages = cut_passages(streams, options.passages)
-    fps, n_features = passage_fingerprints(
-        streams, passages, options.weights, options.passages.shingle_size
-    )
-    return passages, fps, n_features
-
-
-def _passage_neighbours(
-    archive: Archive, new, same: np.ndarray, options: ScanOptions, cancel
-) -> np.ndarray:
-    """Archive documents holding a passage within the passage distance of a new passage
-    that can be a seed. A passage near more than `common_max_docs` archive documents is
-    common text in any case and brings none (a licence in every document would bring all).
-    """
-    _, fps, n_features = _cut_and_fingerprint(new, options)
-    queries = np.unique(fps[n_features >= options.passages.min_features])
-    table = archive.passage_table()
-    found = archive.near_passages(queries, options.passages.max_distance, cancel)
-    docs_in = table.docs_in - archive.passage_counts(same)[0]
-    holders = np.bincount(found.left, weights=docs_in[found.right], minlength=len(queries))
-    seeds = found.right[holders[found.left] <= options.passages.common_max_docs]
-    seeds = np.unique(seeds)
     counts = table.ptr[seeds + 1] - table.ptr[seeds]
     rows = np.repeat(table.ptr[seeds], counts) + _ragged(counts)
     return np.unique(table.docs[rows])
