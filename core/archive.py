@@ -167,9 +167,9 @@ class Archive:
     Documents are numbered 0..len-1 over the live documents (an add or remove renumbers).
 
     Examples:
-        >>> archive = Archive.create(folder, settings)      # doctest: +SKIP
-        >>> archive.add(records)                             # doctest: +SKIP
-        >>> Archive.open(folder).paths()                     # doctest: +SKIP
+        >>> add_folders("essay-archive", ScanOptions(roots=("2024",)))  # doctest: +SKIP
+        >>> Archive.open("essay-archive").paths()  # doctest: +SKIP
+        ['/home/t/2024/essay 1.docx', ...]
     """
 
     def __init__(self, directory: Path, manifest: dict, segments: list[_Segment]) -> None:
@@ -721,11 +721,21 @@ def _read_manifest(directory: Path) -> dict:
         )
     try:
         for entry in manifest["segments"]:
-            str(entry["name"]), int(entry["documents"]), str(entry["digest"]), list(entry["dead"])
+            _check_entry(entry)
         int(manifest["generation"]), str(manifest["settings"])
     except (KeyError, TypeError, ValueError) as error:
-        raise ArchiveError(f"{path}: damaged archive file (missing {error})") from error
+        raise ArchiveError(f"{path}: damaged archive file (bad entry {error})") from error
     return manifest
+
+
+def _check_entry(entry: dict) -> None:
+    """Raise KeyError, TypeError or ValueError for a segment entry that is not ours."""
+    texts = (entry["name"], entry["digest"])
+    counts = (entry["documents"], entry["text_bytes"], *entry["dead"])
+    if not all(isinstance(x, str) for x in texts) or not all(type(x) is int for x in counts):
+        raise ValueError("name")
+    if not entry["name"].startswith("seg-") or "/" in entry["name"]:
+        raise ValueError(entry["name"])
 
 
 def _write_manifest(directory: Path, manifest: dict) -> None:

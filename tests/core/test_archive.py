@@ -223,7 +223,7 @@ def test_another_format_version_is_a_clear_error(tmp_path):
         Archive.open(tmp_path / "archive")
 
 
-@pytest.mark.parametrize("damage", ["manifest", "segment", "text", "missing"])
+@pytest.mark.parametrize("damage", ["manifest", "entry", "segment", "text", "missing"])
 def test_a_damaged_file_is_a_clear_error(tmp_path, damage):
     old, _ = write_collections(tmp_path, 11)
     add_folders(tmp_path / "archive", options(old))
@@ -231,6 +231,10 @@ def test_a_damaged_file_is_a_clear_error(tmp_path, damage):
     segment = next(folder.glob("*.npz"))
     if damage == "manifest":
         (folder / MANIFEST).write_bytes(b'{"format": "simsift-ar')
+    elif damage == "entry":
+        data = json.loads((folder / MANIFEST).read_text())
+        data["segments"][0]["dead"] = ["../etc"]
+        (folder / MANIFEST).write_text(json.dumps(data))
     elif damage == "segment":
         data = bytearray(segment.read_bytes())
         data[len(data) // 2] ^= 0xFF
