@@ -19,7 +19,6 @@ leftovers of an interrupted write and are deleted by the next write.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import io
 import json
@@ -467,12 +466,8 @@ class Archive:
         except OSError as error:
             raise ArchiveError(f"cannot write to {self.directory}: {_reason(error)}") from error
         with lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as error:
-                raise ArchiveError(
-                    f"{self.directory} is being changed by another SimSift"
-                ) from error
+            if not _try_lock(lock):
+                raise ArchiveError(f"{self.directory} is being changed by another SimSift")
             current = _read_manifest(self.directory)
             if current["generation"] != self._manifest["generation"]:
                 raise ArchiveError(f"{self.directory} changed since it was opened; open it again")
@@ -752,11 +747,28 @@ def _atomic_file(path: Path):
         f.flush()
         os.fsync(f.fileno())
     os.replace(temp, path)
-    fd = os.open(path.parent, os.O_RDONLY)
+    if os.name != "nt":  # the rename itself is durable once the folder is synced
+        fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _try_lock(f) -> bool:
+    """Take the writer's lock on the open lock file without waiting; False if held."""
     try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        if os.name == "nt":
+            import msvcrt
+
+            msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
 
 
 def _delete_leftovers(directory: Path, manifest: dict) -> None:

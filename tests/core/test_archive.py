@@ -274,3 +274,17 @@ def test_document_numbers_follow_paths(tmp_path):
     fps = archive.fingerprints()
     near = archive.near_documents(fps[:3], 0)
     assert np.all(fps[near.right] == fps[near.left])
+
+
+def test_a_second_writer_is_refused_while_one_writes(tmp_path):
+    old, new = write_collections(tmp_path, 14)
+    add_folders(tmp_path / "archive", options(old))
+    archive = Archive.open(tmp_path / "archive")
+    refused = pytest.raises(ArchiveError, match="being changed by another SimSift")
+    with archive._writing(), refused:
+        add_folders(tmp_path / "archive", options(new))
+    stale = archive
+    add_folders(tmp_path / "archive", options(new))
+    with pytest.raises(ArchiveError, match="changed since it was opened"):
+        stale.remove([str(old / "o1.txt")])
+    assert len(Archive.open(tmp_path / "archive")) == 31
