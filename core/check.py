@@ -164,7 +164,7 @@ def _passage_neighbours(
     docs_in = table.docs_in - archive.passage_counts(same)[0]
     holders = np.bincount(found.left, weights=docs_in[found.right], minlength=len(queries))
     seed = holders[found.left] <= most
-    if len(same) == 0:  # else the archive's counts include the replaced documents
+    if len(same) == 0 and len(found):  # else the counts include the replaced documents
         seed &= archive.neighbour_counts(k, cancel)[0][found.right] <= most
     seeds = np.unique(found.right[seed])
     counts = table.ptr[seeds + 1] - table.ptr[seeds]
@@ -186,8 +186,9 @@ def _outside_counts(
     near = np.zeros((2, len(values)), np.int64)
     pos = np.searchsorted(table.values, values).clip(max=max(len(table.values) - 1, 0))
     known = (table.values[pos] == values) if len(table.values) else np.zeros(len(values), bool)
-    holders, times = archive.neighbour_counts(k)
-    near[:, known] = holders[pos[known]], times[pos[known]]
+    if known.any():
+        holders, times = archive.neighbour_counts(k)
+        near[:, known] = holders[pos[known]], times[pos[known]]
     rest = np.flatnonzero(~known)  # passages of new documents the archive has not
     found = archive.near_passages(values[rest], k)
     for row, per_value in enumerate((table.docs_in, table.times_in)):
