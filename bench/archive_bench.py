@@ -101,6 +101,8 @@ def main() -> None:
         new_options = ScanOptions(roots=(str(new),), workers=args.workers)
         (fresh, others), _ = timed("read new", lambda p: read_new(new_options, p))
         timed("passage table", lambda p: archive.passage_table())
+        k = new_options.passages.max_distance
+        timed("neighbour counts (once)", lambda p: archive.neighbour_counts(k))
         result, _ = timed(
             "check (after reading)",
             lambda p: compare_with_archive(archive, fresh, others, new_options, progress=p),
@@ -111,7 +113,12 @@ def main() -> None:
             f"{'':>24}{len(fresh)} new documents, {touched} archive documents compared, "
             f"{len(rows)} pair rows at k=8"
         )
-        timed("check again", lambda p: compare_with_archive(archive, fresh, others, new_options))
+        timed(
+            "check (reopened)",
+            lambda p: compare_with_archive(
+                Archive.open(archive_dir), fresh, others, new_options, progress=p
+            ),
+        )
         more = ScanOptions(roots=(str(new),), workers=args.workers)
         added, _ = timed(
             "add the new (1 segment)", lambda p: add_folders(archive_dir, more, progress=p)
