@@ -586,6 +586,7 @@ def analyze_passages(
     cancel: CancelToken | None = None,
     pair_search: PairSearch = search_pairs,
     known: tuple[np.ndarray, PassageResult] | None = None,
+    outside: OutsideCounts | None = None,
 ) -> PassageResult:
     """Cut, fingerprint and match passages; find template and common text; measure containment.
 
@@ -602,6 +603,9 @@ def analyze_passages(
         known: (number of each document in an earlier result or -1, that result): the
             passage fingerprints of unchanged documents are taken from it, when it was
             computed with the same weights and passage sizes.
+        outside: what documents left out of `streams` add to the counts that make text
+            common (checking new documents against an archive analyzes only the archive
+            documents they touch).
     """
     steps = StepProgress("passages", {"fingerprints": 3, "index": 4, "extend": 2}, progress, cancel)
     is_reference = np.asarray(is_reference, dtype=bool)
@@ -611,7 +615,7 @@ def analyze_passages(
     )
     usable = np.flatnonzero(n_features >= options.min_features)
     seeds, shared = _find_matches(
-        passages, fingerprints, usable, is_reference, options, steps, pair_search
+        passages, fingerprints, usable, is_reference, options, steps, pair_search, outside
     )
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
     template_mask = _covered_mask(passages, ignore)
@@ -658,6 +662,26 @@ class CommonText:
 
 
 @dataclass(frozen=True, slots=True)
+class OutsideCounts:
+    """Counts that make a passage common, given from outside the analysis.
+
+    Per passage: `documents` counts the distinct (document, fingerprint) pairs with a
+    usable passage within `max_distance` of it, `passages` those passages, among the
+    documents outside the analysis and the `counted` ones inside it (the analysis counts
+    only the others); `n_docs` is the number of documents the counts cover (outside and
+    counted). None of them are reference documents.
+    """
+
+    documents: np.ndarray  # int64 per passage
+    passages: np.ndarray  # int64 per passage
+    n_docs: int
+    counted: np.ndarray  # bool per document of the analysis
+
+    def of(self, rows: np.ndarray) -> OutsideCounts:
+        return OutsideCounts(self.documents[rows], self.passages[rows], self.n_docs, self.counted)
+
+
+@dataclass(frozen=True, slots=True)
 class _SharedText:
     is_template: np.ndarray  # bool per passage: matches a reference document
     is_common: np.ndarray  # bool per passage: found in many documents
@@ -672,6 +696,7 @@ def _find_matches(
     options: PassageOptions,
     steps: StepProgress,
     pair_search: PairSearch,
+    outside: OutsideCounts | None = None,
 ) -> tuple[Matches, _SharedText]:
     """Passage matches across documents and the template and common passages, without
     expanding template or common groups: a prompt in all of 10,000 essays would be
@@ -686,7 +711,7 @@ def _find_matches(
     groups = Groups.of(fingerprints[usable], usable)
     found = pair_search(groups.values, options.max_distance, steps.step("index"), steps.cancel)
     template, common, docs_in = _shared_groups(
-        groups.group, doc[usable], is_reference, found, options
+        groups.group, doc[usable], is_reference, found, options, outside and outside.of(usable)
     )
     common &= ~template
     shared = _SharedText(
@@ -712,7 +737,9 @@ def _per_passage(n: int, usable: np.ndarray, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _shared_groups(group, group_doc, is_reference, found: Matches, options: PassageOptions):
+def _shared_groups(
+    group, group_doc, is_reference, found: Matches, options: PassageOptions, outside=None
+):
     """Per fingerprint group: template (holds or neighbours a reference passage), common
     (with its neighbours, in more than `common_share` and at least `common_min_docs` of
     the ordinary documents, or more than `common_max_docs` documents; or more than
@@ -725,13 +752,21 @@ def _shared_groups(group, group_doc, is_reference, found: Matches, options: Pass
     n_docs = int(group_doc.max()) + 1 if len(group_doc) else 1
     keys = sorted_unique(group[ordinary] * n_docs + group_doc[ordinary])
     docs_in = np.bincount(keys // n_docs, minlength=n_groups)
-    times_in = np.bincount(group[ordinary], minlength=n_groups)
+    counting, n_ordinary = ordinary, int((~is_reference).sum())
+    if outside is not None:
+        counting = ordinary & ~outside.counted[group_doc]
+        n_ordinary += outside.n_docs - int((outside.counted & ~is_reference).sum())
+        keys = sorted_unique(group[counting] * n_docs + group_doc[counting])
+    counted_in = np.bincount(keys // n_docs, minlength=n_groups)
+    times_in = np.bincount(group[counting], minlength=n_groups)
     # a document in two neighbouring groups may count twice
-    holders, times = _with_neighbours(docs_in, found), _with_neighbours(times_in, found)
+    holders, times = _with_neighbours(counted_in, found), _with_neighbours(times_in, found)
+    if outside is not None:  # equal per group: each group gets its value once
+        holders[group] += outside.documents
+        times[group] += outside.passages
     template = has_reference.copy()
     template[found.left[has_reference[found.right]]] = True
     template[found.right[has_reference[found.left]]] = True
-    n_ordinary = int((~is_reference).sum())
     common = (holders > options.common_share * n_ordinary) & (holders >= options.common_min_docs)
     common |= (holders > options.common_max_docs) | (times > _MAX_GROUP_PASSAGES)
     return template, common, docs_in

@@ -596,6 +596,32 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
     return records, len(cached)
 
 
+def find_files(
+    options: ScanOptions,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> tuple[list[FoundFile], list[FileRecord]]:
+    """The files under the options' roots to read, as a scan finds them, and records of
+    what the walk left out."""
+    return _find_files(options, progress, cancel or CancelToken())
+
+
+def read_files(
+    found: Sequence[FoundFile],
+    options: ScanOptions,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> list[FileRecord]:
+    """Records of the found files, read as a scan reads them (worker processes, time and
+    memory budgets) but without a catalog."""
+    return _read_files(found, options, _GuardedCatalog(None), progress, cancel or CancelToken())[0]
+
+
+def is_compared(record: FileRecord, options: ScanOptions) -> bool:
+    """Whether a scan compares this record: read, and not garbled (unless asked)."""
+    return record.ok and (options.compare_garbled or not _garbled(record))
+
+
 def _read_all(tasks: list[_ReadTask], options: ScanOptions, cancel: CancelToken):
     """Read files in worker processes (or in-process when workers == 0), or on a cluster."""
     if options.scheduler and tasks:
