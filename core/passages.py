@@ -33,11 +33,11 @@ from itertools import pairwise
 import numpy as np
 
 from core.arrays import bounded_runs, ragged_arange, sorted_unique
-from core.features import FeatureWeights, apply_tf, token_weights
-from core.features import shingle_hashes as _shingles
+from core.features import FeatureWeights, combine_features, token_weights
 from core.index import Matches
 from core.pair_graph import Groups, PairSearch, search_pairs
 from core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
+from core.simhash import simhash_features
 from core.tokens import TokenStream
 
 _EXTEND_WINDOW = 4  # passages either side of a match compared with each other when extending
@@ -238,7 +238,6 @@ def passage_fingerprints(
     passages: Passages,
     weights: FeatureWeights,
     shingle_size: int,
-    token_mask: np.ndarray | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """SimHash fingerprint and distinct-feature count of every passage, all at once.
@@ -251,7 +250,6 @@ def passage_fingerprints(
         passages: from `cut_passages`.
         weights: the scan's feature weights.
         shingle_size: n of the n-token shingles.
-        token_mask: optional global bool mask of tokens to leave out.
         progress: called with (passages done, passages) after each bounded step.
     """
     fingerprints = np.zeros(len(passages), dtype=np.uint64)
@@ -262,8 +260,6 @@ def passage_fingerprints(
         base = int(passages.offsets[first])
         hashes, is_digit = _concat_streams(streams[first : last + 1])
         user = token_weights(hashes, is_digit, weights)
-        if token_mask is not None:
-            user[token_mask[base : base + len(user)]] = 0.0
         fingerprints[lo:hi], counts[lo:hi] = _fingerprint_range(
             hashes,
             user,
@@ -358,70 +354,16 @@ def _union(passages: Passages, a: Matches, b: Matches) -> Matches:
 def _fingerprint_range(hashes, user, start, stop, weights: FeatureWeights, shingle_size: int):
     """Fingerprints and feature counts of the passages [start, stop) of `hashes`."""
     owner, positions = _passage_positions(start, stop)
-    kept = user[positions] > 0
-    owner, positions = owner[kept], positions[kept]
-    feat, feat_user, feat_owner = _passage_shingles(
-        hashes[positions], user[positions], owner, shingle_size
+    features = combine_features(
+        hashes[positions], user[positions], owner, len(start), shingle_size, weights.tf_scheme
     )
-    feat_owner, feat, weight = _distinct_features(feat_owner, feat, feat_user, weights)
-    counts = np.bincount(feat_owner, minlength=len(start))
-    return _simhash_flat(feat, weight, feat_owner, len(start)), counts
+    return simhash_features(features), features.counts()
 
 
 def _passage_positions(start: np.ndarray, stop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(passage, global token position) for every token of every passage."""
     owner, within = ragged_arange(stop - start)
     return owner, start[owner] + within
-
-
-def _passage_shingles(hashes, user, owner, n: int):
-    """n-token shingles that stay inside one passage, with their largest user weight."""
-    if n == 1 or len(hashes) < n:
-        return hashes, user, owner
-    shingles = _shingles(hashes, n)
-    count = len(shingles)
-    inside = owner[:count] == owner[n - 1 :]
-    shingle_user = np.max(np.stack([user[j : j + count] for j in range(n)]), axis=0)
-    return shingles[inside], shingle_user[inside], owner[:count][inside]
-
-
-def _distinct_features(owner, hashes, user, weights: FeatureWeights):
-    """Distinct (passage, feature) with tf-scheme weight × largest user weight."""
-    if len(hashes) == 0:
-        return owner, hashes, np.zeros(0)
-    order = np.lexsort((hashes, owner))
-    owner, hashes, user = owner[order], hashes[order], user[order]
-    new = np.r_[True, (owner[1:] != owner[:-1]) | (hashes[1:] != hashes[:-1])]
-    starts = np.flatnonzero(new)
-    tf = np.diff(np.r_[starts, len(hashes)]).astype(np.float64)
-    weight = apply_tf(tf, weights.tf_scheme) * np.maximum.reduceat(user, starts)
-    return owner[starts], hashes[starts], weight
-
-
-def _simhash_flat(hashes, weights, owner, n: int) -> np.ndarray:
-    """Weighted SimHash of n feature sets given as flat arrays sorted by owner.
-
-    One contiguous pass per bit (byte column, then shift): several times faster than
-    summing a (features × 64) matrix row-wise. Sums are float64 like `simhash_batch`'s,
-    so near-ties break the same way.
-    """
-    out = np.zeros(n, dtype=np.uint64)
-    if len(hashes) == 0:
-        return out
-    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-    present = owner[starts]
-    w = weights.astype(np.float64)
-    half = np.add.reduceat(w, starts) / 2
-    as_bytes = np.ascontiguousarray(hashes, dtype="<u8").view(np.uint8).reshape(-1, 8)
-    weighted = np.empty(len(w), dtype=np.float64)
-    for byte in range(8):
-        column = np.ascontiguousarray(as_bytes[:, byte])
-        for bit in range(8):
-            np.multiply(w, (column >> bit) & 1, out=weighted)
-            # sum over features of ±w is positive when the set bits carry over half the weight
-            positive = np.add.reduceat(weighted, starts) > half
-            out[present[positive]] |= np.uint64(1 << (8 * byte + bit))
-    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.arrays import bounded_runs
 from core.cluster import Clusters, build_clusters, pair_kinds
 from core.document import (
     STATUS_ERROR,
@@ -35,7 +36,7 @@ from core.pair_graph import Groups, PairSearch, search_pairs
 from core.passages import PairOverlaps, PassageOptions, PassageResult, analyze_passages
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from core.result_cache import ComparisonCache, comparison_key
-from core.simhash import simhash_batch
+from core.simhash import simhash_features
 from core.tokens import document_tokens
 from core.walk import FoundFile, walk_files
 from core.workers import TaskFailure, default_workers, reader_memory_limit, run_isolated
@@ -45,6 +46,7 @@ DEFAULT_K_MAX = 10  # the k slider reaches past the default without a rescan
 MAX_K = 16
 _STORE_BATCH = 100
 _STORE_SECONDS = 2.0  # and at least this often: a kill early in a slow scan loses little
+_FINGERPRINT_TOKENS = 1 << 20  # document tokens fingerprinted at once, between cancel checks
 _PAIR_BUDGET = 1 << 22  # document pairs made at once from pairs of distinct fingerprints
 # more identical copies than this are listed as pairs with the first copy, not all pairs
 MAX_LISTED_COPIES = 1000
@@ -626,20 +628,17 @@ def fingerprint_documents(
         return out
     total = len(documents)
     progress(Progress("fingerprinting", 0, total))
-    step = 2000
-    if not weights.use_idf:
-        parts = []
-        for start in range(0, total, step):
-            cancel.check()
-            chunk = documents[start : start + step]
-            parts.append(simhash_batch(corpus_features([d.tokens for d in chunk], weights)))
-            progress(Progress("fingerprinting", min(total, start + step), total))
-        return np.concatenate(parts) if parts else np.zeros(0, np.uint64)
-    # idf needs the whole corpus' document frequencies first
-    vectors = corpus_features([d.tokens for d in documents], weights)
-    cancel.check()
-    fingerprints = simhash_batch(vectors)
-    progress(Progress("fingerprinting", total, total))
+    tokens = [d.tokens for d in documents]
+    if weights.use_idf:  # idf needs the whole corpus' document frequencies first
+        fingerprints = simhash_features(corpus_features(tokens, weights))
+        progress(Progress("fingerprinting", total, total))
+        return fingerprints
+    fingerprints = np.zeros(total, np.uint64)
+    sizes = np.array([len(t.body) + len(t.title) for t in tokens], dtype=np.int64)
+    for lo, hi in bounded_runs(sizes, _FINGERPRINT_TOKENS):
+        cancel.check()
+        fingerprints[lo:hi] = simhash_features(corpus_features(tokens[lo:hi], weights))
+        progress(Progress("fingerprinting", hi, total))
     return fingerprints
 
 
