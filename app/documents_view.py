@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from app.cluster_model import text_ranks
 from app.readable import readable
-from core.scan import ScanResult
+from core.result import ScanResult
 
 COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE = range(6)
 _NUMBER_COLUMNS = (COL_INDEX, COL_SOURCES, COL_LARGEST_SHARE)

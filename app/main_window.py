@@ -54,11 +54,11 @@ from app.scan_status import ScanStatus
 from app.scan_worker import ScanController
 from app.settings import Settings
 from app.text_dialog import DocumentPicker, ExtractedTextDialog
-from core.cluster_edit import without_files, without_pair
 from core.document import FileRecord
 from core.features import FeatureWeights
 from core.passages import PassageOptions
-from core.scan import DEFAULT_K_MAX, ScanOptions, ScanResult
+from core.result import ScanResult
+from core.scan import DEFAULT_K_MAX, ScanOptions
 
 
 class MainWindow(QMainWindow):
@@ -453,7 +453,7 @@ class MainWindow(QMainWindow):
     def _on_result(self, result: ScanResult) -> None:
         same_documents = self.result is not None and self.result.documents is result.documents
         if same_documents:  # reweighted: files sent to the trash stay out
-            result = without_files(result, self._removed)
+            result = result.without_files(self._removed)
         else:
             self._removed = np.zeros(len(result.documents), dtype=bool)
             self._last_trash = None  # a new scan: files put back will be found by the next
@@ -517,8 +517,7 @@ class MainWindow(QMainWindow):
         partial copies under thousands of 100% rows)."""
         result = self.result
         pairs = result.partial_pairs()
-        fps = result.fingerprints
-        distance = np.bitwise_count(fps[pairs.left] ^ fps[pairs.right]).astype(np.int64)
+        distance = result.distance(pairs.left, pairs.right)
         beyond_k = distance > self.model.clusters.k
         pairs, distance = pairs.subset(beyond_k), distance[beyond_k]
         self.partial_model.set_pairs(
@@ -550,8 +549,7 @@ class MainWindow(QMainWindow):
         """Show documents a and b side by side."""
         if self.result is None or not hasattr(self.diff_view, "set_pair"):
             return
-        fps = self.result.fingerprints
-        distance = int(np.bitwise_count(fps[a] ^ fps[b]))
+        distance = self.result.distance(a, b)
         self.diff_view.set_pair(self.result.documents[a], self.result.documents[b], distance)
 
     def _update_summary(self) -> None:
@@ -648,8 +646,7 @@ class MainWindow(QMainWindow):
             self.diff_view.clear()
             return
         a, b = pair
-        fps = self.result.fingerprints
-        distance = int(np.bitwise_count(fps[a] ^ fps[b]))
+        distance = self.result.distance(a, b)
         self.diff_view.set_pair(self.result.documents[a], self.result.documents[b], distance)
 
     def select_documents(self, docs: list[int]) -> None:
@@ -701,7 +698,7 @@ class MainWindow(QMainWindow):
                 self.catalog.ignore_pair(path_a, path_b)
             except CatalogError as error:  # hidden now, but not remembered for later scans
                 QMessageBox.warning(self, self.tr("Not remembered"), str(error))
-        self.result = without_pair(self.result, a, b)
+        self.result = self.result.without_pair(a, b)
         self.documents_panel.set_result(self.result)
         self.show_clusters(self.params.k())
         self.statusBar().showMessage(self.tr("Pair marked as not a duplicate."), 5000)
@@ -785,7 +782,7 @@ class MainWindow(QMainWindow):
 
     def _show_without(self, result: ScanResult, removed: np.ndarray) -> None:
         """Show `result` without the documents flagged in `removed` (trashed files)."""
-        self.result, self._removed = without_files(result, removed), removed
+        self.result, self._removed = result.without_files(removed), removed
         self.documents_panel.set_result(self.result)
         self.show_clusters(self.params.k())
         self._update_actions()

@@ -13,7 +13,8 @@ from core import __version__
 from core.cluster import KIND_NAMES
 from core.passages import PassageOptions
 from core.progress import Cancelled, CancelToken, Progress
-from core.scan import DEFAULT_K, MAX_K, ScanOptions, ScanResult, scan
+from core.result import ScanResult
+from core.scan import DEFAULT_K, MAX_K, ScanOptions, scan
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from core.cluster import KIND_NAMES, KIND_PARTIAL, Clusters
-from core.scan import ScanResult
+from core.result import ScanResult
 
 FORMATS = ("csv", "json")
 PAIR_COLUMNS = ["a", "b", "kind", "distance", "containment_ab", "containment_ba", "similarity"]
@@ -41,7 +41,7 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
     left = np.r_[pairs.left, partial.left[extra]]
     right = np.r_[pairs.right, partial.right[extra]]
     kind = np.r_[kinds, np.full(int(extra.sum()), KIND_PARTIAL, np.int8)]
-    distance = np.bitwise_count(result.fingerprints[left] ^ result.fingerprints[right])
+    distance = result.distance(left, right)
     c_ab, c_ba, sim = result.overlap_many(left, right)
     docs = result.documents
     return [
