@@ -24,6 +24,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QFont
 
 from app.readable import readable
+from core.arrays import owners
 from core.cluster import KIND_NAMES, KIND_REFERENCE, Clusters
 from core.document import FileRecord
 
@@ -105,7 +106,7 @@ class ClusterModel(QAbstractItemModel):
             self._doc_keys, self._texts = {}, None
         self._documents = documents
         self._clusters = clusters
-        self._cluster_of = np.repeat(np.arange(len(clusters)), np.diff(clusters.ptr))
+        self._cluster_of = owners(np.diff(clusters.ptr))
         self._cluster_kind = _cluster_kinds(clusters)
         self._matches = None
         self._arrange()

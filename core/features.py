@@ -15,6 +15,7 @@ from typing import Literal
 
 import numpy as np
 
+from core.arrays import owners
 from core.paths import resource_path
 from core.tokens import DocumentTokens, hash_tokens, tokenize
 
@@ -258,7 +259,7 @@ def corpus_features(
     lengths = np.array([len(s) for s in streams], dtype=np.int64)
     hashes = np.concatenate([s.hashes for s in streams]) if streams else np.zeros(0, np.uint64)
     digits = np.concatenate([s.is_digit for s in streams]) if streams else np.zeros(0, bool)
-    run = np.repeat(np.arange(len(streams)), lengths)
+    run = owners(lengths)
     features = combine_features(
         hashes,
         token_weights(hashes, digits, weights),

@@ -32,7 +32,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from core.arrays import bounded_runs, ragged_arange, sorted_unique
+from core.arrays import bounded_runs, pair_keys, ragged_arange, sorted_unique, split_keys
 from core.features import FeatureWeights, combine_features, token_weights
 from core.index import Matches
 from core.pair_graph import Groups, PairSearch, search_pairs
@@ -218,8 +218,7 @@ def _pieces(doc, start, stop, max_tokens: int):
     length = stop - start
     count = -(-length // max_tokens)
     size = -(-length // np.maximum(count, 1))
-    owner = np.repeat(np.arange(len(doc)), count)
-    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    owner, k = ragged_arange(count)
     piece_start = start[owner] + k * size[owner]
     return doc[owner], piece_start, np.minimum(piece_start + size[owner], stop[owner])
 
@@ -345,10 +344,10 @@ def _union(passages: Passages, a: Matches, b: Matches) -> Matches:
     if len(b) == 0:
         return a
     n = len(passages)
-    keys = np.r_[a.left * n + a.right, b.left * n + b.right]
+    keys = np.r_[pair_keys(a.left, a.right, n), pair_keys(b.left, b.right, n)]
     order = np.argsort(keys, kind="stable")
     distance = np.r_[a.distance, b.distance][order]
-    return Matches(keys[order] // n, keys[order] % n, distance)
+    return Matches(*split_keys(keys[order], n), distance)
 
 
 def _fingerprint_range(hashes, user, start, stop, weights: FeatureWeights, shingle_size: int):
@@ -510,8 +509,8 @@ class PassageResult:
     def _pair_index(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Row of each pair (a, b) in `overlaps`, -1 where the pair shares nothing."""
         n = max(self.passages.n_docs, 1)
-        keys = self.overlaps.left * n + self.overlaps.right
-        want = np.minimum(a, b) * n + np.maximum(a, b)
+        keys = pair_keys(self.overlaps.left, self.overlaps.right, n)
+        want = pair_keys(np.minimum(a, b), np.maximum(a, b), n)
         pos = np.searchsorted(keys, want).clip(max=max(len(keys) - 1, 0))
         hit = (keys[pos] == want) if len(keys) else np.zeros(len(want), bool)
         return np.where(hit, pos, -1)
@@ -664,8 +663,8 @@ def _shared_groups(group, group_doc, is_reference, found: Matches, options: Pass
     has_reference[group[is_reference[group_doc]]] = True
     ordinary = ~is_reference[group_doc]
     n_docs = int(group_doc.max()) + 1 if len(group_doc) else 1
-    keys = sorted_unique(group[ordinary] * n_docs + group_doc[ordinary])
-    docs_in = np.bincount(keys // n_docs, minlength=n_groups)
+    keys = sorted_unique(pair_keys(group[ordinary], group_doc[ordinary], n_docs))
+    docs_in = np.bincount(split_keys(keys, n_docs)[0], minlength=n_groups)
     times_in = np.bincount(group[ordinary], minlength=n_groups)
     # a document in two neighbouring groups may count twice
     holders, times = _with_neighbours(docs_in, found), _with_neighbours(times_in, found)
@@ -727,7 +726,7 @@ def _extend_matches(
     alone without being its copy.
     """
     n = len(passages)
-    known = sorted_unique(seeds.left * n + seeds.right)
+    known = sorted_unique(pair_keys(seeds.left, seeds.right, n))
     frontier, done = known, 0
     while len(frontier):
         found = []
@@ -742,7 +741,7 @@ def _extend_matches(
         # two sorted runs: the stable sort merges them in linear time
         known = np.sort(np.concatenate([known, frontier]), kind="stable")
     progress(1, 1)
-    left, right = known // n, known % n
+    left, right = split_keys(known, n)
     distance = np.bitwise_count(fingerprints[left] ^ fingerprints[right]).astype(np.int8)
     return Matches(left, right, distance)
 
@@ -752,7 +751,7 @@ def _neighbour_matches(passages, fingerprints, keys, ignore, k) -> np.ndarray:
     n = len(passages)
     steps = np.arange(-_EXTEND_WINDOW, _EXTEND_WINDOW + 1)
     di, dj = (x.ravel() for x in np.meshgrid(steps, steps, indexing="ij"))
-    a, b = keys // n, keys % n
+    a, b = split_keys(keys, n)
     left = (a[:, None] + di[None, :]).ravel()
     right = (b[:, None] + dj[None, :]).ravel()
     inside = (left >= 0) & (left < n) & (right >= 0) & (right < n)
@@ -769,7 +768,7 @@ def _neighbour_matches(passages, fingerprints, keys, ignore, k) -> np.ndarray:
         & ~ignore[left]
         & ~ignore[right]
     )
-    return sorted_unique(left[keep] * n + right[keep])
+    return sorted_unique(pair_keys(left[keep], right[keep], n))
 
 
 def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -815,17 +814,17 @@ def _pair_overlaps(
     """Containment and similarity of every document pair with matched passages."""
     n_docs = max(passages.n_docs, 1)
     keys, counts = _matched_tokens(passages, matches, template_mask, cancel)
-    owner, other = keys // n_docs, keys % n_docs
+    owner, other = split_keys(keys, n_docs)
     # fold (owner, other) and (other, owner) into one row per pair, left < right
     forward = owner < other
     left = np.where(forward, owner, other)
     right = np.where(forward, other, owner)
-    pair_keys, row = np.unique(left * n_docs + right, return_inverse=True)
-    matched_left = np.zeros(len(pair_keys), np.int64)
-    matched_right = np.zeros(len(pair_keys), np.int64)
+    keys, row = np.unique(pair_keys(left, right, n_docs), return_inverse=True)
+    matched_left = np.zeros(len(keys), np.int64)
+    matched_right = np.zeros(len(keys), np.int64)
     matched_left[row[forward]] = counts[forward]
     matched_right[row[~forward]] = counts[~forward]
-    left, right = pair_keys // n_docs, pair_keys % n_docs
+    left, right = split_keys(keys, n_docs)
     own_tokens = passages.doc_lengths() - template_tokens
     size_l, size_r = own_tokens[left], own_tokens[right]
     return PairOverlaps(
@@ -847,7 +846,7 @@ def _matched_tokens(
     n_docs = max(passages.n_docs, 1)
     doc = passages.doc
     own = np.r_[matches.left, matches.right]  # passage whose tokens are counted
-    group = doc[own] * n_docs + doc[np.r_[matches.right, matches.left]]
+    group = pair_keys(doc[own], doc[np.r_[matches.right, matches.left]], n_docs)
     order = np.lexsort((passages.start[own], group))
     own, group = own[order], group[order]
     del order

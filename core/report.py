@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.arrays import pair_keys
 from core.cluster import KIND_NAMES, KIND_PARTIAL, Clusters
 from core.result import ScanResult
 
@@ -37,7 +38,9 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
     kinds = result.pair_kinds(pairs)
     partial = result.partial_pairs(partial_threshold)
     n = max(len(result.documents), 1)
-    extra = ~np.isin(partial.left * n + partial.right, pairs.left * n + pairs.right)
+    extra = ~np.isin(
+        pair_keys(partial.left, partial.right, n), pair_keys(pairs.left, pairs.right, n)
+    )
     left = np.r_[pairs.left, partial.left[extra]]
     right = np.r_[pairs.right, partial.right[extra]]
     kind = np.r_[kinds, np.full(int(extra.sum()), KIND_PARTIAL, np.int8)]

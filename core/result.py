@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from core.arrays import pair_keys
 from core.cluster import Clusters, build_clusters, pair_kinds
 from core.document import FileRecord
 from core.index import Matches
@@ -135,16 +136,15 @@ class ScanResult:
         (pairs naming a path that is not a document here are left aside)."""
         number = {d.path: i for i, d in enumerate(self.documents)}
         n = max(len(self.documents), 1)
-        keys = []
-        for pair in ignored:
-            paths = sorted(pair)
-            if len(paths) == 2 and paths[0] in number and paths[1] in number:
-                a, b = sorted((number[paths[0]], number[paths[1]]))
-                keys.append(a * n + b)
-        if not keys:
+        pairs = [
+            sorted((number[a], number[b]))
+            for a, b in (sorted(pair) for pair in ignored if len(pair) == 2)
+            if a in number and b in number
+        ]
+        if not pairs:
             return self
-        keys = np.unique(np.array(keys, dtype=np.int64))
-        return self._keep_pairs(lambda left, right: ~np.isin(left * n + right, keys))
+        keys = pair_keys(*np.array(pairs, dtype=np.int64).T, n)
+        return self._keep_pairs(lambda left, right: ~np.isin(pair_keys(left, right, n), keys))
 
     def _keep_pairs(self, keep: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> ScanResult:
         """This result with only the document pairs (left < right) for which `keep` is true."""

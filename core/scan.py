@@ -19,6 +19,7 @@ import numpy as np
 
 from core.arrays import bounded_runs
 from core.document import (
+    MAX_FILE_BYTES,
     STATUS_ERROR,
     STATUS_SKIPPED,
     FileRecord,
@@ -81,7 +82,7 @@ class ScanOptions:
     k_max: int = DEFAULT_K_MAX
     workers: int = field(default_factory=default_workers)
     file_timeout: float = 60.0
-    max_file_bytes: int = 200 * 1024 * 1024
+    max_file_bytes: int = MAX_FILE_BYTES
     memory_limit: int | None = None
     traditional_to_simplified: bool = True
     passages: PassageOptions = field(default_factory=PassageOptions)

@@ -12,13 +12,17 @@ import importlib
 from dataclasses import replace
 from pathlib import Path
 
-from core.document import ExtractedText, ExtractionError, TransientError, UnsupportedFormat
+from core.document import (
+    MAX_FILE_BYTES,
+    ExtractedText,
+    ExtractionError,
+    TransientError,
+    UnsupportedFormat,
+)
 from core.extract.checks import text_warnings
 from core.extract.sniff import is_docx_zip, sniff_bytes, sniff_format
 
-__all__ = ["DEFAULT_MAX_BYTES", "SUPPORTED_SUFFIXES", "extract", "sniff_format"]
-
-DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+__all__ = ["SUPPORTED_SUFFIXES", "extract", "sniff_format"]
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
 TEXT_SUFFIXES = frozenset({".txt", ".text", ".md", ".markdown"})
@@ -37,7 +41,7 @@ _READERS = {
 }
 
 
-def extract(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ExtractedText:
+def extract(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> ExtractedText:
     """Read the text of one HTML, PDF, DOCX or plain-text file.
 
     Raises:
