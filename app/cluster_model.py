@@ -32,7 +32,6 @@ COL_NAME, COL_FOLDER, COL_KIND, COL_DISTANCE, COL_SIZE, COL_TITLE = range(6)
 COLUMN_COUNT = 6
 
 DocRole = Qt.ItemDataRole.UserRole + 2  # document number of a member row, -1 on cluster rows
-ClusterRole = Qt.ItemDataRole.UserRole + 3  # cluster number of any row
 
 _Index = QModelIndex | QPersistentModelIndex
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
@@ -120,17 +119,10 @@ class ClusterModel(QAbstractItemModel):
     def clusters(self) -> Clusters:
         return self._clusters
 
-    def document(self, doc: int) -> FileRecord:
-        return self._documents[doc]
-
     def reference_of(self, doc: int) -> int:
         """The reference document of the cluster holding `doc`."""
         position = int(np.flatnonzero(self._clusters.doc == doc)[0])
         return int(self._clusters.doc[self._clusters.ptr[self._cluster_of[position]]])
-
-    def distance_of(self, doc: int) -> int:
-        position = int(np.flatnonzero(self._clusters.doc == doc)[0])
-        return int(self._clusters.distance[position])
 
     # -- checks --------------------------------------------------------------
 
@@ -347,8 +339,6 @@ class ClusterModel(QAbstractItemModel):
             return self._cluster_text(c, column, members)
         if role == DocRole:
             return -1
-        if role == ClusterRole:
-            return c
         if role == Qt.ItemDataRole.FontRole and column == COL_NAME:
             font = QFont()
             font.setBold(True)
@@ -384,8 +374,6 @@ class ClusterModel(QAbstractItemModel):
             return _member_text(record, kind, int(self._clusters.distance[position]), column)
         if role == DocRole:
             return doc
-        if role == ClusterRole:
-            return int(self._cluster_of[position])
         if role == Qt.ItemDataRole.CheckStateRole and column == COL_NAME:
             if kind == KIND_REFERENCE:
                 return None  # the copy to keep has no box

@@ -30,7 +30,7 @@ WORD_SUFFIXES = frozenset({".docx", ".docm", ".dotx", ".doc"})
 PDF_SUFFIXES = frozenset({".pdf"})
 SUPPORTED_SUFFIXES: frozenset[str] = HTML_SUFFIXES | TEXT_SUFFIXES | WORD_SUFFIXES | PDF_SUFFIXES
 
-# Readers are imported on first use: trafilatura and pdfminer take a while to
+# Readers are imported on first use: pdfminer, python-docx and lxml take a while to
 # import, and the GUI imports core at start-up.
 _READERS = {
     "html": ("core.extract.html", "extract_html"),
@@ -114,8 +114,8 @@ def _ole_reader(path: Path, suffix: str) -> str:
 def _run_reader(fmt: str, path: Path, max_bytes: int) -> ExtractedText:
     module_name, function_name = _READERS[fmt]
     reader = getattr(importlib.import_module(module_name), function_name)
-    if fmt in ("pdf", "docx"):
+    if fmt == "docx":  # the size of its unpacked parts is limited from max_bytes
         return reader(path, max_bytes=max_bytes)
-    if fmt == "doc":
+    if fmt in ("pdf", "doc"):
         return reader(path)
     return reader(path.read_bytes())
