@@ -79,6 +79,18 @@ class Features:
         """Distinct features of each feature set."""
         return np.bincount(self.owner, minlength=self.n)
 
+    @classmethod
+    def concat(cls, parts: Sequence[Features]) -> Features:
+        """The feature sets of all parts, numbered on from one part to the next."""
+        first = np.cumsum([0] + [p.n for p in parts])
+        owner = [p.owner + f for p, f in zip(parts, first[:-1], strict=True)]
+        return cls(
+            np.concatenate([np.zeros(0, np.int64), *owner]),
+            np.concatenate([np.zeros(0, np.uint64), *(p.hashes for p in parts)]),
+            np.concatenate([np.zeros(0), *(p.weights for p in parts)]),
+            int(first[-1]),
+        )
+
 
 @lru_cache(maxsize=1)
 def stopword_hashes() -> np.ndarray:

@@ -24,7 +24,7 @@ from core.document import (
     STATUS_SKIPPED,
     FileRecord,
 )
-from core.features import FeatureWeights, corpus_features
+from core.features import Features, FeatureWeights, IdfTable, corpus_features
 from core.index import Matches
 from core.pair_graph import Groups, PairSearch, search_pairs
 from core.passages import PassageOptions, PassageResult, analyze_passages
@@ -438,16 +438,20 @@ def fingerprint_documents(
     total = len(documents)
     progress(Progress("fingerprinting", 0, total))
     tokens = [d.tokens for d in documents]
-    if weights.use_idf:  # idf needs the whole corpus' document frequencies first
-        fingerprints = simhash_features(corpus_features(tokens, weights))
-        progress(Progress("fingerprinting", total, total))
-        return fingerprints
     fingerprints = np.zeros(total, np.uint64)
+    with_idf = []  # idf needs the whole corpus' document frequencies first
     sizes = np.array([len(t.body) + len(t.title) for t in tokens], dtype=np.int64)
     for lo, hi in bounded_runs(sizes, _FINGERPRINT_TOKENS):
         cancel.check()
-        fingerprints[lo:hi] = simhash_features(corpus_features(tokens[lo:hi], weights))
+        features = corpus_features(tokens[lo:hi], weights, idf=False)
+        if weights.use_idf:
+            with_idf.append(features)
+        else:
+            fingerprints[lo:hi] = simhash_features(features)
         progress(Progress("fingerprinting", hi, total))
+    if weights.use_idf:
+        features = Features.concat(with_idf)
+        fingerprints = simhash_features(IdfTable.from_features(features).apply(features))
     return fingerprints
 
 

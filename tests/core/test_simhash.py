@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from core.features import Features, FeatureWeights, corpus_features
 from core.simhash import hamming, simhash, simhash_features
@@ -113,3 +114,17 @@ def test_timestamps_and_counters_do_not_move_the_fingerprint_when_digits_are_ign
     b = [*ARTICLE, "Posted 2025-11-21 08:02, read 98211 times, 403 comments"]
     fa, fb = fingerprints(a, b)
     assert fa == fb
+
+
+@pytest.mark.parametrize("use_idf", [False, True])
+def test_documents_fingerprinted_in_steps_equal_all_at_once(monkeypatch, use_idf):
+    import core.scan
+
+    monkeypatch.setattr(core.scan, "_FINGERPRINT_TOKENS", 40)  # steps of a few documents
+    texts = [ARTICLE, UNRELATED, ARTICLE[:1], [], ARTICLE[1:] + UNRELATED]
+    tokens = [document_tokens(f"title {i}", t) for i, t in enumerate(texts)]
+    weights = FeatureWeights(use_idf=use_idf, shingle_size=2)
+    documents = [type("Doc", (), {"tokens": t})() for t in tokens]
+    stepwise = core.scan.fingerprint_documents(documents, weights)
+    assert stepwise.tolist() == simhash_features(corpus_features(tokens, weights)).tolist()
+    assert stepwise[3] != 0  # a document of a title alone
