@@ -19,6 +19,7 @@ from core.cluster import Clusters, build_clusters, pair_kinds
 from core.document import FileRecord
 from core.index import Matches
 from core.passages import PairOverlaps, PassageResult
+from core.similarity import document_similarity
 
 if TYPE_CHECKING:
     from core.scan import ScanOptions
@@ -53,8 +54,6 @@ class ScanResult:
 
     def similarity(self):
         """Per document: similarity index and sources (`core.similarity.DocumentSimilarity`)."""
-        from core.similarity import document_similarity  # it builds on this module's results
-
         return document_similarity(self.passages, self.is_reference)
 
     @property
