@@ -26,9 +26,9 @@ from core.passages import (
     passage_fingerprints,
 )
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from core.result import ScanResult
 from core.scan import (
     ScanOptions,
-    ScanResult,
     _codes,
     _reference_rank,
     find_files,
@@ -95,7 +95,7 @@ def compare_with_archive(
     documents = tuple(new + old)
     is_archive = np.r_[np.zeros(len(new), bool), np.ones(len(old), bool)]
     fingerprints = np.r_[new_fps, archive.fingerprints()[touched]].astype(np.uint64)
-    pairs = find_pairs(fingerprints, options.k_max, is_archive, None, progress, cancel)
+    pairs = find_pairs(fingerprints, options.k_max, is_archive, progress, cancel)
     passages = _new_pairs_only(
         analyze_passages(
             [d.tokens.body for d in documents],

@@ -21,8 +21,9 @@ import numpy as np
 from core import __version__
 from core.cluster import KIND_NAMES
 from core.passages import PassageOptions
-from core.progress import Cancelled, CancelToken, Progress
-from core.scan import DEFAULT_K, MAX_K, ScanOptions, ScanResult, scan
+from core.progress import Cancelled, CancelToken, Progress, format_duration, throughput
+from core.result import ScanResult
+from core.scan import DEFAULT_K, MAX_K, ScanOptions, scan
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -434,9 +435,9 @@ class _TerminalProgress:
             return
         self.last = now
         line = f"{p.stage} {p.done}/{p.total}" if p.total else f"{p.stage} {p.done}"
-        rate = p.done / (now - started) if now > started else 0.0
-        if p.total and rate > 0:
-            line += f"  {rate:.0f}/s  ETA {(p.total - p.done) / rate:.0f} s"
+        rate, left = throughput(p.done, p.total, now - started)
+        if rate is not None:
+            line += f"  {rate:.0f}/s" + (f"  ETA {format_duration(left)}" if left else "")
         if p.current:
             line += f"  {os.path.basename(p.current)[:40]}"
         sys.stderr.write("\r\x1b[K" + line)

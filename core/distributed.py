@@ -76,7 +76,7 @@ def read_on_cluster(
     timeout: float,
     cancel: CancelToken,
 ) -> Iterator[FileRecord]:
-    """Read `tasks` (`core.scan._ReadTask`) on the cluster; records in completion order.
+    """Read `tasks` (`core.reader.ReadTask`) on the cluster; records in completion order.
 
     Raises `Cancelled` (after cancelling the cluster's work) when `cancel` is set.
     """
@@ -168,7 +168,7 @@ def _read_here(batch: list, timeout: float) -> list[FileRecord]:
     """Read files in this worker process. A file over its time budget takes the worker
     down (a hung parser cannot be stopped otherwise): the nanny starts a new worker and
     the file is tried alone, then reported."""
-    from core.scan import read_file
+    from core.reader import read_file
 
     records = []
     for task in batch:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from core.cluster import KIND_NAMES, KIND_REFERENCE, Clusters
-from core.scan import ScanResult
+from core.result import ScanResult
 
 MAX_PAIR_ROWS = 20_000  # beyond this a browser struggles; the CSV export has them all
 
@@ -169,9 +169,9 @@ def _pairs_section(result: ScanResult, clusters: Clusters) -> str:
 
 
 def _partial_section(result: ScanResult) -> str:
-    """Partial copies (containment), when the scan computed them; older results have none."""
-    overlaps = _partial_overlaps(result)
-    if overlaps is None or len(overlaps.left) == 0:
+    """Partial copies (containment both ways); nothing when no pair reaches the threshold."""
+    overlaps = result.partial_pairs()
+    if len(overlaps) == 0:
         return ""
     docs = result.documents
     out = [
@@ -192,15 +192,6 @@ def _partial_section(result: ScanResult) -> str:
         )
     out.append("</table>")
     return "\n".join(out)
-
-
-def _partial_overlaps(result: ScanResult):
-    """`result.partial_pairs()` where the scan offers it (partial-copy detection), else None."""
-    if getattr(result, "passages", None) is None or not hasattr(result, "partial_pairs"):
-        return None
-    overlaps = result.partial_pairs()
-    needed = ("left", "right", "containment_lr", "containment_rl")
-    return overlaps if all(hasattr(overlaps, name) for name in needed) else None
 
 
 def _errors_section(result: ScanResult) -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from core.arrays import bounded_runs, ragged_arange
+from core.files import atomic_write
 from core.index import HammingIndex, Matches, choose_plan
 from core.progress import CancelToken
 
@@ -89,10 +90,8 @@ class PairGraph:
 
     def save(self, path: Path) -> None:
         """Write atomically (temp file, then rename)."""
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
+        with atomic_write(path) as f:
             np.savez(f, k=np.int64(self.k), values=self.values, u=self.u, v=self.v, d=self.distance)
-        tmp.replace(path)
 
     @classmethod
     def load(cls, path: Path, k: int) -> PairGraph | None:

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from core import __version__
+from core.files import atomic_write
 from core.index import Matches
 from core.pair_graph import PairGraph, PairSearch
 from core.passages import CommonText, PairOverlaps, PassageOptions, PassageResult, Passages
@@ -112,10 +113,8 @@ class ComparisonCache:
         arrays |= _passages_flat(passages)
 
         def write(path: Path) -> None:
-            tmp = path.with_name(path.name + ".tmp")
-            with open(tmp, "wb") as f:
+            with atomic_write(path) as f:
                 np.savez(f, **arrays)
-            tmp.replace(path)
 
         self._write(self.folder / "comparison.npz", write)
 

@@ -164,18 +164,18 @@ def test_a_file_over_its_time_budget_is_a_per_file_error(cluster, tmp_path, monk
 
 def hang_on_marked_files(batch, shipped, timeout):
     """A reader that never returns on files named slow*.txt (runs on a worker)."""
-    import core.scan
+    import core.reader
     from core.distributed import read_batch
 
-    real = core.scan.read_file
+    real = core.reader.read_file
 
     def hanging(task):
         if os.path.basename(task.path).startswith("slow"):
             time.sleep(3600)
         return real(task)
 
-    core.scan.read_file = hanging
+    core.reader.read_file = hanging
     try:
         return read_batch(batch, shipped, timeout)
     finally:
-        core.scan.read_file = real
+        core.reader.read_file = real
