@@ -126,6 +126,18 @@ def _add_reading_options(s: argparse.ArgumentParser) -> None:
     s.add_argument(
         "--workers", type=int, default=None, help="reader processes (default: all cores)"
     )
+    s.add_argument(
+        "--scheduler",
+        default="",
+        metavar="ADDRESS",
+        help="read files and search pairs on a Dask cluster (tcp://HOST:8786; needs pip "
+        'install "simsift[distributed]")',
+    )
+    s.add_argument(
+        "--ship-files",
+        action="store_true",
+        help="send the files' bytes to the cluster (workers without a shared filesystem)",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,17 +153,20 @@ def main(argv: list[str] | None = None) -> int:
     # file names that are not valid UTF-8 are printed with escapes, never a traceback
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(errors="backslashreplace")
-    if args.command == "scan":
-        return run_scan(args)
+    if getattr(args, "ship_files", False) and not args.scheduler:
+        parser.error("--ship-files needs --scheduler")
     from core.archive import ArchiveError
+    from core.distributed import ClusterError
 
     try:
+        if args.command == "scan":
+            return run_scan(args)
         if args.command == "check":
             return run_check(args)
         return {"add": run_archive_add, "list": run_archive_list, "remove": run_archive_remove}[
             args.action
         ](args)
-    except ArchiveError as error:
+    except (ArchiveError, ClusterError) as error:
         print(f"simsift: {error}", file=sys.stderr)
         return 2
 
@@ -195,6 +210,8 @@ def _options(args: argparse.Namespace) -> ScanOptions:
         compare_garbled=args.compare_garbled,
         k_max=getattr(args, "k", DEFAULT_K),
         passages=passages,
+        scheduler=args.scheduler,
+        ship_files=args.ship_files,
         **({"workers": args.workers} if args.workers is not None else {}),
     )
 

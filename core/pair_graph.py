@@ -55,9 +55,11 @@ class PairGraph:
         k: int,
         progress: _Report | None = None,
         cancel: CancelToken | None = None,
+        search: PairSearch = search_pairs,
     ) -> PairGraph:
-        """Every pair within k of sorted distinct `values`, found from scratch."""
-        m = search_pairs(values, k, progress, cancel)
+        """Every pair within k of sorted distinct `values`, found from scratch (by `search`:
+        this machine, or a cluster)."""
+        m = search(values, k, progress, cancel)
         return cls(k, values, m.left, m.right, m.distance)
 
     def update(

@@ -232,10 +232,15 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
     results when nothing changed; otherwise its fingerprints of the unchanged documents
     and its pair graphs, so that only what changed is computed and searched."""
     cache = ComparisonCache.beside(catalog.path, _all_roots(options)) if catalog else None
+    search = _from_scratch(options)
     if cache is None:
         fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
-        pairs = find_pairs(fingerprints, options.k_max, is_reference, progress, cancel)
-        passages = find_passages(documents, is_reference, options, progress, cancel)
+        pairs = find_pairs(
+            fingerprints, options.k_max, is_reference, progress, cancel, pair_search=search
+        )
+        passages = find_passages(
+            documents, is_reference, options, progress, cancel, pair_search=search
+        )
         return fingerprints, pairs, passages
     key = _comparison_key(documents, is_reference, options)
     cached = cache.load(key, options.passages)
@@ -252,7 +257,7 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         is_reference,
         progress,
         cancel,
-        pair_search=cache.pair_search("documents"),
+        pair_search=cache.pair_search("documents", search),
     )
     passages = find_passages(
         documents,
@@ -260,11 +265,29 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         options,
         progress,
         cancel,
-        pair_search=cache.pair_search("passages"),
+        pair_search=cache.pair_search("passages", search),
         known=(previous.old_of, previous.passages) if previous else None,
     )
     cache.store(key, fingerprints, pairs, passages, doc_ids, reuse_key)
     return fingerprints, pairs, passages
+
+
+def _from_scratch(options: ScanOptions) -> PairSearch:
+    """How an all-pairs search without earlier results runs: on this machine, or one task
+    per permuted table on the options' cluster."""
+    if not options.scheduler:
+        return search_pairs
+
+    def on_cluster(values, k, progress=None, cancel=None):
+        from core.distributed import connect, pairs_on_cluster
+
+        client = connect(options.scheduler)
+        try:
+            return pairs_on_cluster(client, values, k, progress, cancel)
+        finally:
+            client.close()
+
+    return on_cluster
 
 
 def _document_ids(documents: Sequence[FileRecord], is_reference: np.ndarray) -> list[bytes]:
