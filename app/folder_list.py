@@ -1,4 +1,5 @@
-"""The folders to scan: drop folders or files here, mark reference folders, exclude patterns."""
+"""The folders to scan: drop folders or files here, mark reference folders and archive
+folders (previous years: indexed once, then only checked against), exclude patterns."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import os
 from collections.abc import Iterable
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QFont
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -19,9 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+ArchiveRole = Qt.ItemDataRole.UserRole + 1  # True on an archive folder's item
+
 
 class FolderList(QWidget):
-    """A list of folders (or single files); a checked item is a reference folder."""
+    """A list of folders (or single files); a checked item is a reference folder, an
+    item marked "archive" holds previous years' documents (indexed once, then queried)."""
 
     changed = Signal()
 
@@ -39,6 +43,12 @@ class FolderList(QWidget):
         self._exclude_label = QLabel()
         self._exclude = QLineEdit()
         self._exclude.editingFinished.connect(self.changed)
+        self.archive_action = QAction(self)
+        self.archive_action.setCheckable(True)
+        self.archive_action.toggled.connect(self._set_selected_archive)
+        self._list.addAction(self.archive_action)
+        self._list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self._list.itemSelectionChanged.connect(self._sync_archive_action)
         self._layout_widgets()
         self.retranslate()
 
@@ -63,11 +73,19 @@ class FolderList(QWidget):
         self._list.setToolTip(
             self.tr("Tick a folder to use it as a reference (e.g. the assignment prompt).")
         )
+        self.archive_action.setText(self.tr("Archive (previous years)"))
+        self.archive_action.setToolTip(self._archive_tip())
         for row in range(self._list.count()):
-            self._list.item(row).setToolTip(self._reference_tip())
+            self._style_item(self._list.item(row))
 
     def _reference_tip(self) -> str:
         return self.tr("Ticked: reference folder, compared with the others but not among itself")
+
+    def _archive_tip(self) -> str:
+        return self.tr(
+            "Archive: indexed once and kept; the other folders are checked against it, its "
+            "documents are never compared with each other (right-click to change)"
+        )
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -78,10 +96,14 @@ class FolderList(QWidget):
 
     def folders(self) -> list[str]:
         """Folders that are scanned normally."""
-        return [p for p, ref in self._entries() if not ref]
+        return [p for p, ref, archive in self._entries() if not ref and not archive]
 
     def reference_folders(self) -> list[str]:
-        return [p for p, ref in self._entries() if ref]
+        return [p for p, ref, archive in self._entries() if ref and not archive]
+
+    def archive_folders(self) -> list[str]:
+        """Folders of previous years' documents: indexed once, then only checked against."""
+        return [p for p, _, archive in self._entries() if archive]
 
     def exclude_patterns(self) -> list[str]:
         return [p.strip() for p in self._exclude.text().split(",") if p.strip()]
@@ -92,16 +114,23 @@ class FolderList(QWidget):
     def set_exclude_text(self, text: str) -> None:
         self._exclude.setText(text)
 
-    def _entries(self) -> list[tuple[str, bool]]:
+    def _entries(self) -> list[tuple[str, bool, bool]]:
+        """(path, reference, archive) of every item."""
         items = (self._list.item(row) for row in range(self._list.count()))
         return [
-            (item.data(Qt.ItemDataRole.UserRole), item.checkState() == Qt.CheckState.Checked)
+            (
+                item.data(Qt.ItemDataRole.UserRole),
+                item.checkState() == Qt.CheckState.Checked,
+                bool(item.data(ArchiveRole)),
+            )
             for item in items
         ]
 
-    def add_paths(self, paths: Iterable[str], reference: bool = False) -> int:
+    def add_paths(
+        self, paths: Iterable[str], reference: bool = False, archive: bool = False
+    ) -> int:
         """Add folders or files not listed yet; returns how many were added."""
-        known = {p for p, _ in self._entries()}
+        known = {p for p, _, _ in self._entries()}
         added = 0
         self._list.blockSignals(True)
         for path in paths:
@@ -109,20 +138,53 @@ class FolderList(QWidget):
             if path in known or not os.path.exists(path):
                 continue
             known.add(path)
-            self._list.addItem(self._make_item(path, reference))
+            self._list.addItem(self._make_item(path, reference, archive))
             added += 1
         self._list.blockSignals(False)
         if added:
             self.changed.emit()
         return added
 
-    def _make_item(self, path: str, reference: bool) -> QListWidgetItem:
+    def _make_item(self, path: str, reference: bool, archive: bool = False) -> QListWidgetItem:
         item = QListWidgetItem(path)
         item.setData(Qt.ItemDataRole.UserRole, path)
+        item.setData(ArchiveRole, archive)
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
         item.setCheckState(Qt.CheckState.Checked if reference else Qt.CheckState.Unchecked)
-        item.setToolTip(self._reference_tip())
+        self._style_item(item)
         return item
+
+    def _style_item(self, item: QListWidgetItem) -> None:
+        """An archive folder reads "(archive)" after its path, in italics."""
+        archive = bool(item.data(ArchiveRole))
+        path = item.data(Qt.ItemDataRole.UserRole)
+        label = self.tr("archive")
+        item.setText(f"{path}  ({label})" if archive else path)
+        font = QFont(item.font())
+        font.setItalic(archive)
+        item.setFont(font)
+        item.setToolTip(self._archive_tip() if archive else self._reference_tip())
+
+    def set_archive(self, path: str, archive: bool) -> None:
+        """Mark the listed `path` as an archive folder (or back to a normal one)."""
+        for row in range(self._list.count()):
+            item = self._list.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == os.path.abspath(path):
+                item.setData(ArchiveRole, archive)
+                self._style_item(item)
+        self.changed.emit()
+
+    def _set_selected_archive(self, archive: bool) -> None:
+        for item in self._list.selectedItems():
+            if bool(item.data(ArchiveRole)) != archive:
+                self.set_archive(item.data(Qt.ItemDataRole.UserRole), archive)
+
+    def _sync_archive_action(self) -> None:
+        items = self._list.selectedItems()
+        self.archive_action.setEnabled(bool(items))
+        self.archive_action.blockSignals(True)
+        self.archive_action.setChecked(bool(items) and all(i.data(ArchiveRole) for i in items))
+        self.archive_action.blockSignals(False)
 
     def remove_selected(self) -> None:
         for item in self._list.selectedItems():

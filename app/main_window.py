@@ -48,10 +48,13 @@ from app.readable import readable
 from app.result_editor import ResultEditor
 from app.roles import DocRole, PairRole, ReadRole
 from app.scan_status import ScanStatus
-from app.scan_worker import ScanController
+from app.scan_worker import ScanController, archive_base
 from app.settings import Settings
 from app.text_dialog import DocumentPicker, ExtractedTextDialog
 from app.verdict_view import VerdictDialog
+from core.archive import ArchiveError
+from core.archive_folders import open_archive
+from core.check import ARCHIVE_MARK
 from core.document import FileRecord
 from core.evidence import PairEvidence, TermRarity
 from core.features import FeatureWeights
@@ -78,6 +81,7 @@ class MainWindow(QMainWindow):
         self.translations = translations or Translations()
         self._workers = workers
         self._rarity: TermRarity | None = None  # word document frequencies of the result
+        self._archive = None  # the archive of the archive folders the result was checked with
         self.controller = ScanController(catalog, self)
         self.editor = ResultEditor(catalog, self)
         self._build_widgets()
@@ -409,6 +413,7 @@ class MainWindow(QMainWindow):
         s = self.settings
         self.folders.add_paths(s.folders)
         self.folders.add_paths(s.reference_folders, reference=True)
+        self.folders.add_paths(s.archive_folders, archive=True)
         self.folders.set_exclude_text(s.exclude)
         self.params.set_weights(s.weights)
         self.params.set_common_docs(s.common_docs)
@@ -430,6 +435,7 @@ class MainWindow(QMainWindow):
         s = self.settings
         s.folders = self.folders.folders()
         s.reference_folders = self.folders.reference_folders()
+        s.archive_folders = self.folders.archive_folders()
         s.exclude = self.folders.exclude_text()
         s.weights = self.params.weights()
         s.common_docs = self.params.common_docs()
@@ -470,7 +476,10 @@ class MainWindow(QMainWindow):
             )
             return
         self.save_settings()
-        self.controller.start_scan(self.scan_options(), self._ignored_pairs())
+        self._archive = None
+        self.controller.start_scan(
+            self.scan_options(), self._ignored_pairs(), self.folders.archive_folders()
+        )
 
     def apply_weights(self, weights: FeatureWeights) -> None:
         """Re-fingerprint the scanned documents with new weights and match passages with
@@ -479,6 +488,9 @@ class MainWindow(QMainWindow):
             return
         passages = self._passage_options()
         if weights == self.result.options.weights and passages == self.result.options.passages:
+            return
+        if self.folders.archive_folders():  # the archive is fingerprinted with the weights
+            self.start_scan()
             return
         self.controller.start_reweight(self.result, weights, self._ignored_pairs(), passages)
 
@@ -643,11 +655,30 @@ class MainWindow(QMainWindow):
         """Documents a and b side by side, with the measures that made them a pair."""
         result = self.result
         self.diff_view.set_pair(
-            result.documents[a],
-            result.documents[b],
+            self.record_with_text(a),
+            self.record_with_text(b),
             PairEvidence.of(result, a, b),
             self._term_rarity(),
         )
+
+    def record_with_text(self, doc: int) -> FileRecord:
+        """Document `doc`'s record, with its text read from the archive when it is an
+        archive document the check did not need the text of."""
+        record = self.result.documents[doc]
+        if record.paragraphs or not record.path.startswith(ARCHIVE_MARK):
+            return record
+        try:
+            if self._archive is None:
+                self._archive = open_archive(
+                    archive_base(self.catalog),
+                    self.folders.archive_folders(),
+                    self.result.options,
+                )
+            path = record.path[len(ARCHIVE_MARK) :]
+            title, paragraphs = self._archive.text(self._archive.number(path))
+        except (ArchiveError, KeyError, ValueError):
+            return record  # shown without text; the archive changed or is gone
+        return replace(record, title=title, paragraphs=paragraphs)
 
     def _term_rarity(self) -> TermRarity:
         """Document frequencies of the result's words, kept while its documents stay."""
@@ -877,7 +908,7 @@ class MainWindow(QMainWindow):
             picker = DocumentPicker(self.result.documents, self)
             if picker.exec() != QDialog.DialogCode.Accepted or picker.chosen() is None:
                 return
-            record = self.result.documents[picker.chosen()]
+            record = self.record_with_text(picker.chosen())
         ExtractedTextDialog(record, self).show()
 
     def _record_in_current_view(self) -> FileRecord | None:
@@ -893,7 +924,7 @@ class MainWindow(QMainWindow):
             docs = [pair[0]] if pair else []
         else:
             docs = self.selected_documents()
-        return self.result.documents[docs[0]] if docs else None
+        return self.record_with_text(docs[0]) if docs else None
 
     def _about(self) -> None:
         QMessageBox.about(

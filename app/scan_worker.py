@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Iterable
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
@@ -30,6 +31,15 @@ def _spare_from_collection() -> None:
     freed by reference counting once a newer result replaces them.
     """
     gc.freeze()
+
+
+def archive_base(catalog) -> Path:
+    """The folder the archives of archive folders are kept in: beside the catalog."""
+    if catalog is not None:
+        return Path(catalog.path).parent
+    from core.catalog import default_catalog_path
+
+    return default_catalog_path().parent
 
 
 class _Throttle:
@@ -63,8 +73,24 @@ class ScanWorker(QObject):
         super().__init__()
         self._catalog = catalog
 
-    @Slot(object, object, object)
-    def scan(self, options: ScanOptions, ignored: set, token: CancelToken) -> None:
+    @Slot(object, object, object, object)
+    def scan(
+        self, options: ScanOptions, ignored: set, token: CancelToken, archive_folders: tuple
+    ) -> None:
+        if archive_folders:
+            from core.archive_folders import scan_with_archive
+
+            self._run(
+                lambda: scan_with_archive(
+                    options,
+                    archive_folders,
+                    archive_base(self._catalog),
+                    ignored=ignored,
+                    progress=_Throttle(self.progress.emit),
+                    cancel=token,
+                )
+            )
+            return
         self._run(
             lambda: scan(
                 options,
@@ -116,7 +142,7 @@ class ScanController(QObject):
     failed = Signal(str)
     started = Signal(str)  # "scan" or "reweight"
 
-    _scan_requested = Signal(object, object, object)
+    _scan_requested = Signal(object, object, object, object)
     _reweight_requested = Signal(object, object, object, object, object)
 
     def __init__(self, catalog=None, parent: QObject | None = None) -> None:
@@ -143,14 +169,20 @@ class ScanController(QObject):
     def busy(self) -> bool:
         return self._token is not None
 
-    def start_scan(self, options: ScanOptions, ignored: Iterable[frozenset[str]] = ()) -> None:
-        """Start a scan in the background (no-op while another job runs)."""
+    def start_scan(
+        self,
+        options: ScanOptions,
+        ignored: Iterable[frozenset[str]] = (),
+        archive_folders: Iterable[str] = (),
+    ) -> None:
+        """Start a scan in the background (no-op while another job runs); with archive
+        folders, they are brought up to date and the others checked against them."""
         if self.busy:
             return
         self._token = CancelToken()
         self.scans_started += 1
         self.started.emit("scan")
-        self._scan_requested.emit(options, set(ignored), self._token)
+        self._scan_requested.emit(options, set(ignored), self._token, tuple(archive_folders))
 
     def start_reweight(
         self,

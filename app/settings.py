@@ -43,6 +43,14 @@ class Settings:
         self._store.setValue("scan/reference_folders", list(value))
 
     @property
+    def archive_folders(self) -> list[str]:
+        return self._list("scan/archive_folders")
+
+    @archive_folders.setter
+    def archive_folders(self, value: list[str]) -> None:
+        self._store.setValue("scan/archive_folders", list(value))
+
+    @property
     def exclude(self) -> str:
         return str(self._store.value("scan/exclude", ""))
 

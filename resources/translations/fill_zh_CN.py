@@ -108,6 +108,9 @@ ZH = {
     "Your verdict on the pair (Edit ▸ Verdict…)": "你对此对文档的结论（编辑 ▸ 结论…）",
     "Verdict not remembered": "结论未能保存", "Copying confirmed": "确认抄袭", "Not copying": "不是抄袭",
     "No verdict": "无结论", "A short note (why), kept with the verdict": "简短说明（原因），与结论一同保存",
+    "Archive (previous years)": "存档（往年）", "archive": "存档",
+    "Archive: indexed once and kept; the other folders are checked against it, its documents are never compared with each other (right-click to change)":
+        "存档：只建一次索引并保留；其他文件夹与之比对，存档内的文档之间从不互相比较（右键可更改）",
     "Save report…": "保存报告…", "Save report": "保存报告", "Report not saved": "报告未保存",
     "Save the selected document's report, to hand over, as PDF or HTML": "将所选文档的报告保存为 PDF 或 HTML，便于交付",
     "Similarity index {index}: found in {count} other documents": "相似度指数 {index}：见于另外 {count} 篇文档",

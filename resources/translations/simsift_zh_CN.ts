@@ -3,42 +3,42 @@
 <context>
     <name>ClusterModel</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="304" />
+        <location filename="../../app/cluster_model.py" line="298" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="305" />
+        <location filename="../../app/cluster_model.py" line="299" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="306" />
+        <location filename="../../app/cluster_model.py" line="300" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="307" />
+        <location filename="../../app/cluster_model.py" line="301" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="308" />
+        <location filename="../../app/cluster_model.py" line="302" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="309" />
+        <location filename="../../app/cluster_model.py" line="303" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="359" />
+        <location filename="../../app/cluster_model.py" line="351" />
         <source>Cluster %1 · %2 files</source>
         <translation>第 %1 组 · %2 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="366" />
+        <location filename="../../app/cluster_model.py" line="358" />
         <source>≤ %1</source>
         <translation>≤ %1</translation>
     </message>
@@ -319,42 +319,57 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/folder_list.py" line="58" />
+        <location filename="../../app/folder_list.py" line="68" />
         <source>Folders to scan (drop folders here):</source>
         <translation>要扫描的文件夹（可将文件夹拖放到此处）：</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="59" />
+        <location filename="../../app/folder_list.py" line="69" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="60" />
+        <location filename="../../app/folder_list.py" line="70" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="61" />
+        <location filename="../../app/folder_list.py" line="71" />
         <source>Exclude patterns:</source>
         <translation>排除模式：</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="62" />
+        <location filename="../../app/folder_list.py" line="72" />
         <source>e.g. *.tmp, drafts/*</source>
         <translation>例如 *.tmp, drafts/*</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="64" />
+        <location filename="../../app/folder_list.py" line="74" />
         <source>Tick a folder to use it as a reference (e.g. the assignment prompt).</source>
         <translation>勾选文件夹即作为参考文件夹（例如作业题目）。</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="70" />
+        <location filename="../../app/folder_list.py" line="76" />
+        <source>Archive (previous years)</source>
+        <translation>存档（往年）</translation>
+    </message>
+    <message>
+        <location filename="../../app/folder_list.py" line="82" />
         <source>Ticked: reference folder, compared with the others but not among itself</source>
         <translation>已勾选：参考文件夹，与其他文件比较，但其内部文件之间不比较</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="133" />
+        <location filename="../../app/folder_list.py" line="86" />
+        <source>Archive: indexed once and kept; the other folders are checked against it, its documents are never compared with each other (right-click to change)</source>
+        <translation>存档：只建一次索引并保留；其他文件夹与之比对，存档内的文档之间从不互相比较（右键可更改）</translation>
+    </message>
+    <message>
+        <location filename="../../app/folder_list.py" line="161" />
+        <source>archive</source>
+        <translation>存档</translation>
+    </message>
+    <message>
+        <location filename="../../app/folder_list.py" line="195" />
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>
@@ -370,27 +385,27 @@
 <context>
     <name>Kinds</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="60" />
+        <location filename="../../app/cluster_model.py" line="61" />
         <source>reference</source>
         <translation>参考</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="61" />
+        <location filename="../../app/cluster_model.py" line="62" />
         <source>exact</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="62" />
+        <location filename="../../app/cluster_model.py" line="63" />
         <source>same text</source>
         <translation>文本相同</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="63" />
+        <location filename="../../app/cluster_model.py" line="64" />
         <source>near</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="64" />
+        <location filename="../../app/cluster_model.py" line="65" />
         <source>partial</source>
         <translation>部分抄袭</translation>
     </message>
@@ -398,289 +413,289 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="318" />
+        <location filename="../../app/main_window.py" line="322" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="319" />
-        <location filename="../../app/main_window.py" line="357" />
+        <location filename="../../app/main_window.py" line="323" />
+        <location filename="../../app/main_window.py" line="361" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="320" />
+        <location filename="../../app/main_window.py" line="324" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="321" />
+        <location filename="../../app/main_window.py" line="325" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="324" />
+        <location filename="../../app/main_window.py" line="328" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="329" />
+        <location filename="../../app/main_window.py" line="333" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="334" />
+        <location filename="../../app/main_window.py" line="338" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="340" />
+        <location filename="../../app/main_window.py" line="344" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="343" />
+        <location filename="../../app/main_window.py" line="347" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="346" />
+        <location filename="../../app/main_window.py" line="350" />
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="348" />
+        <location filename="../../app/main_window.py" line="352" />
         <source>How similar the documents are, which to read first, who shares text</source>
         <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="351" />
+        <location filename="../../app/main_window.py" line="355" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="352" />
+        <location filename="../../app/main_window.py" line="356" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="353" />
+        <location filename="../../app/main_window.py" line="357" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="354" />
+        <location filename="../../app/main_window.py" line="358" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="356" />
+        <location filename="../../app/main_window.py" line="360" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="358" />
+        <location filename="../../app/main_window.py" line="362" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="359" />
+        <location filename="../../app/main_window.py" line="363" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="360" />
+        <location filename="../../app/main_window.py" line="364" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="361" />
+        <location filename="../../app/main_window.py" line="365" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="362" />
+        <location filename="../../app/main_window.py" line="366" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="363" />
+        <location filename="../../app/main_window.py" line="367" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="364" />
+        <location filename="../../app/main_window.py" line="368" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="365" />
+        <location filename="../../app/main_window.py" line="369" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="366" />
+        <location filename="../../app/main_window.py" line="370" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="367" />
+        <location filename="../../app/main_window.py" line="371" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="368" />
+        <location filename="../../app/main_window.py" line="372" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="369" />
+        <location filename="../../app/main_window.py" line="373" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="370" />
+        <location filename="../../app/main_window.py" line="374" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="376" />
+        <location filename="../../app/main_window.py" line="380" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="379" />
+        <location filename="../../app/main_window.py" line="383" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="579" />
+        <location filename="../../app/main_window.py" line="591" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="700" />
+        <location filename="../../app/main_window.py" line="730" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="702" />
+        <location filename="../../app/main_window.py" line="732" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="704" />
+        <location filename="../../app/main_window.py" line="734" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="371" />
-        <location filename="../../app/main_window.py" line="902" />
+        <location filename="../../app/main_window.py" line="375" />
+        <location filename="../../app/main_window.py" line="932" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="385" />
+        <location filename="../../app/main_window.py" line="389" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="469" />
+        <location filename="../../app/main_window.py" line="475" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="495" />
+        <location filename="../../app/main_window.py" line="507" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="517" />
+        <location filename="../../app/main_window.py" line="529" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="525" />
+        <location filename="../../app/main_window.py" line="537" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="533" />
+        <location filename="../../app/main_window.py" line="545" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="620" />
+        <location filename="../../app/main_window.py" line="631" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="623" />
+        <location filename="../../app/main_window.py" line="634" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="663" />
+        <location filename="../../app/main_window.py" line="693" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="667" />
+        <location filename="../../app/main_window.py" line="697" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="669" />
+        <location filename="../../app/main_window.py" line="699" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="689" />
+        <location filename="../../app/main_window.py" line="719" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="805" />
+        <location filename="../../app/main_window.py" line="835" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="807" />
+        <location filename="../../app/main_window.py" line="837" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="810" />
+        <location filename="../../app/main_window.py" line="840" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="813" />
+        <location filename="../../app/main_window.py" line="843" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="826" />
+        <location filename="../../app/main_window.py" line="856" />
         <source>%1 files farther than k from their cluster's reference were not marked.</source>
         <translation>%1 个与本组参考文件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="844" />
+        <location filename="../../app/main_window.py" line="874" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="854" />
+        <location filename="../../app/main_window.py" line="884" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="856" />
+        <location filename="../../app/main_window.py" line="886" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="903" />
+        <location filename="../../app/main_window.py" line="933" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -965,74 +980,74 @@
 <context>
     <name>ResultEditor</name>
     <message>
-        <location filename="../../app/result_editor.py" line="141" />
-        <location filename="../../app/result_editor.py" line="225" />
+        <location filename="../../app/result_editor.py" line="140" />
+        <location filename="../../app/result_editor.py" line="224" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="144" />
+        <location filename="../../app/result_editor.py" line="143" />
         <source>Pair marked as not a duplicate. Edit ▸ Undo brings it back.</source>
         <translation>已将此对标记为不是重复。可用“编辑 ▸ 撤销”恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="166" />
+        <location filename="../../app/result_editor.py" line="165" />
         <source>Verdict not remembered</source>
         <translation>结论未能保存</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="196" />
+        <location filename="../../app/result_editor.py" line="195" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="197" />
+        <location filename="../../app/result_editor.py" line="196" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="200" />
+        <location filename="../../app/result_editor.py" line="199" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="202" />
+        <location filename="../../app/result_editor.py" line="201" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="227" />
+        <location filename="../../app/result_editor.py" line="226" />
         <source>The pair is shown again.</source>
         <translation>此对已重新显示。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="238" />
+        <location filename="../../app/result_editor.py" line="237" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="239" />
+        <location filename="../../app/result_editor.py" line="238" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="242" />
+        <location filename="../../app/result_editor.py" line="241" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="261" />
-        <location filename="../../app/result_editor.py" line="272" />
+        <location filename="../../app/result_editor.py" line="260" />
+        <location filename="../../app/result_editor.py" line="271" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="276" />
+        <location filename="../../app/result_editor.py" line="275" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="286" />
+        <location filename="../../app/result_editor.py" line="285" />
         <source>Could not finish</source>
         <translation>未能完成</translation>
     </message>

@@ -1,0 +1,63 @@
+"""Archive folders in the window: previous years indexed once, this year checked against
+them, archive documents viewable side by side."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.archive import Archive
+from core.archive_folders import archive_directory
+from core.check import ARCHIVE_MARK
+from tests.app.conftest import scan_and_wait
+from tests.core.corpus import prose_paragraphs
+
+
+def write_years(root):
+    """2025: three essays (the archive). 2026: one copying a 2025 essay in part, one own."""
+    old, new = root / "2025", root / "2026"
+    old.mkdir(parents=True)
+    new.mkdir()
+    texts = {m: prose_paragraphs(m) for m in ("argparse", "json", "heapq", "unittest")}
+    for name in ("argparse", "json", "heapq"):
+        (old / f"{name}.txt").write_text("\n\n".join(texts[name][:8]), encoding="utf-8")
+    copy = texts["argparse"][2:6] + texts["unittest"][:5]
+    (new / "copy.txt").write_text("\n\n".join(copy), encoding="utf-8")
+    (new / "own.txt").write_text("\n\n".join(texts["unittest"][6:14]), encoding="utf-8")
+    return old, new
+
+
+def test_an_archive_folder_is_indexed_once_and_checked_against(qtbot, window, tmp_path):
+    old, new = write_years(tmp_path / "essays")
+    window.folders.add_paths([str(new)])
+    window.folders.add_paths([str(old)], archive=True)
+    assert window.folders.folders() == [str(new)]
+    assert window.folders.archive_folders() == [str(old)]
+    scan_and_wait(qtbot, window)
+
+    paths = [d.path for d in window.result.documents]
+    assert str(new / "copy.txt") in paths
+    source = ARCHIVE_MARK + str(old / "argparse.txt")
+    assert source in paths
+    assert not any(p.startswith(ARCHIVE_MARK + str(old / "json")) for p in paths)  # untouched
+    pairs = window.result.partial_pairs()
+    pair = {paths[int(pairs.left[0])], paths[int(pairs.right[0])]}
+    assert pair == {str(new / "copy.txt"), source}
+
+    record = window.record_with_text(paths.index(source))
+    assert record.paragraphs and "argparse" in " ".join(record.paragraphs).lower()
+    directory = archive_directory(
+        Path(window.catalog.path).parent, [str(old)], window.result.options
+    )
+    assert Archive.open(directory).segment_count == 1
+    scan_and_wait(qtbot, window)  # nothing changed: the archive is not added to again
+    assert Archive.open(directory).segment_count == 1
+    assert len(Archive.open(directory)) == 3
+
+
+def test_archive_folders_are_remembered(qtbot, window, settings, tmp_path):
+    old, _ = write_years(tmp_path / "essays")
+    window.folders.add_paths([str(old)], archive=True)
+    window.save_settings()
+    assert settings.archive_folders == [str(old)]
+    window.folders.set_archive(str(old), False)
+    assert window.folders.folders() == [str(old)] and window.folders.archive_folders() == []
