@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.folders:
         window.folders.add_paths(args.folders)
         window.start_scan()
+    else:
+        window.reopen_last_results()
     if args.quit_after is not None:
         from PySide6.QtCore import QTimer
 

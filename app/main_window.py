@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
         self._workers = workers
         self._rarity: TermRarity | None = None  # word document frequencies of the result
         self._archive = None  # the archive of the archive folders the result was checked with
+        self._job_kind = "scan"  # of the background job running or last run
         self.controller = ScanController(catalog, self)
         self.editor = ResultEditor(catalog, self)
         self._build_widgets()
@@ -288,6 +289,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         self.scan_button.clicked.connect(self.start_scan)
         self.folders.changed.connect(self._update_actions)
+        self.folders.changed.connect(self._update_summary)
         self.params.k_changed.connect(self.show_clusters)
         self.params.weights_changed.connect(self.apply_weights)
         self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
@@ -502,6 +504,7 @@ class MainWindow(QMainWindow):
         return self.catalog.ignored_pairs() if self.catalog is not None else set()
 
     def _on_job_started(self, kind: str) -> None:
+        self._job_kind = kind
         self.scan_status.begin()
         if self.result is None:
             self.summary.setText(self.tr("Scanning… clusters appear when the scan finishes."))
@@ -515,7 +518,13 @@ class MainWindow(QMainWindow):
             result.errors, result.warned, result.skipped, result.garbled
         )
         self.editor.set_result(result)  # shown by _show_result
-        self.statusBar().showMessage(self._finished_message(result), 10000)
+        if self._job_kind == "reweight":
+            message = self.tr(
+                "Re-weighted: %1 documents fingerprinted and compared again, no file read."
+            ).replace("%1", f"{len(result.documents):,}")
+        else:
+            message = self._finished_message(result)
+        self.statusBar().showMessage(message, 10000)
         self.retranslate()
         self._update_actions()
         if (
@@ -693,13 +702,19 @@ class MainWindow(QMainWindow):
             self.summary.setText(self.tr("Drop folders on the list at the left, then press Scan."))
             return
         clusters = self.model.clusters
+        stale = (
+            self.tr("The folder list changed since this scan: press Scan to update. ")
+            if self._folders_changed_since_scan()
+            else ""
+        )
         found = (
             self.tr("1 cluster with %2 files among %3 documents (k = %4).")
             if len(clusters) == 1
             else self.tr("%1 clusters with %2 files among %3 documents (k = %4).")
         )
         self.summary.setText(
-            found.replace("%1", f"{len(clusters):,}")
+            stale
+            + found.replace("%1", f"{len(clusters):,}")
             .replace("%2", f"{len(clusters.doc):,}")
             .replace("%3", f"{len(self.result.documents):,}")
             .replace("%4", str(clusters.k))
@@ -707,6 +722,20 @@ class MainWindow(QMainWindow):
             + self._problem_counts_text()
             + "".join(" " + notice for notice in self.result.notices)
         )
+
+    def _folders_changed_since_scan(self) -> bool:
+        """True when the listed folders are not those the shown result was scanned from."""
+        options = self.result.options
+        scanned = (set(options.roots), set(options.reference_roots))
+        listed = (set(self.folders.folders()), set(self.folders.reference_folders()))
+        return scanned != listed
+
+    def reopen_last_results(self) -> None:
+        """At start-up: show the last results of the listed folders again. A scan with
+        nothing changed takes them from the catalog's cache, reading no file."""
+        if self.result is None and self.catalog is not None and self.folders.folders():
+            self.statusBar().showMessage(self.tr("Reopening the last results…"))
+            self.start_scan()
 
     def _files_read(self) -> int:
         if self.result is None:

@@ -111,6 +111,9 @@ ZH = {
     "Archive (previous years)": "存档（往年）", "archive": "存档",
     "Archive: indexed once and kept; the other folders are checked against it, its documents are never compared with each other (right-click to change)":
         "存档：只建一次索引并保留；其他文件夹与之比对，存档内的文档之间从不互相比较（右键可更改）",
+    "Re-weighted: %1 documents fingerprinted and compared again, no file read.": "已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。",
+    "The folder list changed since this scan: press Scan to update. ": "文件夹列表在这次扫描后已更改：请按“扫描”更新。",
+    "Reopening the last results…": "正在重新打开上次的结果…",
     "Save report…": "保存报告…", "Save report": "保存报告", "Report not saved": "报告未保存",
     "Save the selected document's report, to hand over, as PDF or HTML": "将所选文档的报告保存为 PDF 或 HTML，便于交付",
     "Similarity index {index}: found in {count} other documents": "相似度指数 {index}：见于另外 {count} 篇文档",

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -565,3 +566,45 @@ def test_a_failed_export_says_why(qtbot, window, corpus, tmp_path, monkeypatch):
     wait_for_files(qtbot, window)
     assert warned and warned[0][0] == "Export failed" and "a file" in warned[0][1]
     assert blocker.read_text() == "not a folder"
+
+
+def test_the_summary_says_when_the_folder_list_changed_since_the_scan(
+    qtbot, window, corpus, tmp_path
+):
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    assert "folder list changed" not in window.summary.text()
+    other = tmp_path / "other"
+    other.mkdir()
+    window.folders.add_paths([str(other)])
+    assert window.summary.text().startswith("The folder list changed since this scan")
+    scan_and_wait(qtbot, window)
+    assert "folder list changed" not in window.summary.text()
+
+
+def test_last_results_reopen_at_start_without_reading_a_file(qtbot, window, corpus, monkeypatch):
+    import core.scan
+
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    first = window.result
+    window.editor.result = None  # as a new window: nothing shown yet
+    read = []
+    real = core.scan.read_file
+    monkeypatch.setattr(core.scan, "read_file", lambda task: read.append(task) or real(task))
+    with qtbot.waitSignal(window.result_shown, timeout=30_000):
+        window.reopen_last_results()
+    assert read == []  # taken from the catalog
+    assert [d.path for d in window.result.documents] == [d.path for d in first.documents]
+
+
+def test_after_a_weight_change_the_status_line_says_what_happened(qtbot, window, corpus):
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    weights = window.params.weights()
+    with qtbot.waitSignal(window.result_shown, timeout=30_000):
+        window.apply_weights(replace(weights, title_boost=weights.title_boost + 1.0))
+    qtbot.waitUntil(lambda: "Re-weighted" in window.statusBar().currentMessage(), timeout=30_000)
