@@ -62,7 +62,7 @@ _SECTIONS = (
     ("clusters", "Clusters"),
     ("pairs", "Pairs"),
     ("partial", "Partial copies"),
-    ("files", "Files not compared"),
+    ("files", "Problems"),
 )
 
 
@@ -75,7 +75,8 @@ def render_html_report(
     dismissed: Iterable[frozenset[str]] = (),
 ) -> str:
     """The report as one HTML string: summary, settings, how to read it, decisions,
-    documents, clusters, pairs, partial copies with excerpts, files not compared.
+    documents, clusters, pairs, partial copies with excerpts, problems (files not
+    compared or read with a warning).
 
     Args:
         verdicts: the teacher's verdicts, shown beside their pairs and documents.
@@ -146,11 +147,15 @@ def _summary(result: ScanResult, clusters: Clusters) -> str:
     return (
         f'<p class="meta">SimSift {_e(__version__)} · {stamp} · folders: '
         f'<span class="path">{_e(roots)}</span><br>'
-        f"{len(result.documents):,} documents · {len(clusters):,} clusters · "
-        f"{len(clusters.doc):,} files in clusters · {len(result.errors):,} unreadable · "
-        f"{left_out:,} files not compared · "
+        f"{_count(len(result.documents), 'document')} · {_count(len(clusters), 'cluster')} · "
+        f"{_count(len(clusters.doc), 'file')} in clusters · {len(result.errors):,} unreadable · "
+        f"{_count(left_out, 'file')} not compared · "
         f"Hamming distance k = {clusters.k} of 64 bits{notices}</p>"
     )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def _contents() -> str:
@@ -417,7 +422,8 @@ def _pairs_section(result: ScanResult, clusters: Clusters, verdicts: Verdicts) -
     order = np.argsort(distance, kind="stable")[:MAX_PAIR_ROWS]
     kinds = result.pair_kinds(pairs)[keep]
     # whole copies (exact, same text) need no excerpt: their text is the same
-    near = order[kinds[order] == KIND_NEAR][:MAX_EXCERPTS]
+    all_near = order[kinds[order] == KIND_NEAR]
+    near = all_near[:MAX_EXCERPTS]
     excerpts = _excerpts(result, left[near], right[near], near.tolist())
     out = [
         _heading("pairs", f"Pairs ({len(left):,})"),
@@ -440,7 +446,7 @@ def _pairs_section(result: ScanResult, clusters: Clusters, verdicts: Verdicts) -
     out.append("</table>")
     if len(left) > MAX_PAIR_ROWS:
         out.append(f"<p>Closest {MAX_PAIR_ROWS:,} pairs shown; the CSV export lists all.</p>")
-    if len(near) == MAX_EXCERPTS:
+    if len(all_near) > MAX_EXCERPTS:
         out.append(_excerpt_cap_note())
     return "\n".join(out)
 
@@ -621,9 +627,11 @@ def _files_section(result: ScanResult) -> str:
         ),
         ("Skipped files", "Reason", [(r.path, r.message) for r in result.skipped]),
     )
-    out = [_heading("files", "Files not compared")]
+    out = [_heading("files", "Problems")]
     if not any(rows for _, _, rows in lists):
         out.append("<p>Every file found was read and compared.</p>")
+    else:
+        out.append("<p>Every file found that was not compared, or was read with a warning.</p>")
     for title, column, rows in lists:
         if not rows:
             continue

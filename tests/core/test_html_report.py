@@ -229,6 +229,19 @@ def test_partial_copy_shows_an_excerpt_of_the_copied_text_in_both_documents(scan
         assert len(quote) > 100 and flat(quote) in copied
 
 
+def test_near_pairs_have_an_excerpt_and_whole_copies_none(scanned):
+    result, paths = scanned
+    pairs = section(render_html_report(result, result.clusters(3)), "pairs")
+    near = row_with(pairs, *sorted((str(paths["first"]), str(paths["edited"]))))
+    assert ">near<" in near
+    file_a, file_b = re.findall(r'<td class="path">(.*?)</td>', near)[:2]
+    quote_a, quote_b = quotes(near)
+    assert flat(quote_a) in flat(Path(html.unescape(file_a)).read_text("utf-8"))
+    assert flat(quote_b) in flat(Path(html.unescape(file_b)).read_text("utf-8"))
+    exact = row_with(pairs, *sorted((str(paths["second"]), str(paths["exact"]))))
+    assert ">exact<" in exact and "Longest matched passage" not in exact
+
+
 def test_excerpt_starts_where_the_copy_starts_inside_a_long_paragraph(tmp_path):
     # plain words, one token each: a 400-word paragraph is cut into two 200-word passages
     modules = ("argparse", "unittest", "subprocess", "heapq")
