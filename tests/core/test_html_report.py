@@ -24,7 +24,7 @@ from core.html_report import EXCERPT_CHARS, render_html_report, write_html_repor
 from core.passages import PassageOptions
 from core.scan import ScanOptions, scan
 from core.verdicts import COPYING, NOT_COPYING, Verdict, Verdicts
-from tests.core.corpus import prose_paragraphs, write_corpus, write_partial_copy
+from tests.core.corpus import chinese_paragraphs, prose_paragraphs, write_corpus, write_partial_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 ESSAY_ZH = ROOT / "tests" / "data" / "extract" / "zh_utf8_lines.txt"
@@ -259,6 +259,23 @@ def test_excerpt_starts_where_the_copy_starts_inside_a_long_paragraph(tmp_path):
     original_side = re.search(r"paragraph 1, 200 words\):<blockquote>(.*?)</blockquote>", row)
     assert original_side.group(1).startswith("…")  # cut where the copied half starts
     assert flat(html.unescape(original_side.group(1)).strip("…")) == tail[: EXCERPT_CHARS - 2]
+
+
+def test_chinese_excerpt_quotes_the_copied_characters(tmp_path):
+    paragraphs = chinese_paragraphs()
+    essay, source = tmp_path / "作文.txt", tmp_path / "来源.txt"
+    source.write_text("\n\n".join(paragraphs[:6]), "utf-8")
+    essay.write_text("\n\n".join(paragraphs[10:14] + paragraphs[2:5]), "utf-8")
+    result = scan(ScanOptions(roots=(str(tmp_path),), workers=0))
+    text = render_html_report(result, result.clusters(3))
+    row = row_with(section(text, "partial"), *sorted((str(essay), str(source))))
+    copied = "".join(paragraphs[2:5]).replace(" ", "")
+    sides = quotes(row)
+    assert len(sides) == 2
+    for quote in sides:
+        assert len(quote) > 50 and quote.replace(" ", "") in copied
+    # where a reader finds it, counting from 1: the essay's 5th paragraph, the source's 3rd
+    assert "(paragraph 5, " in row and "(paragraph 3, " in row
 
 
 def test_excerpts_are_capped_and_the_report_says_so(scanned, monkeypatch):
