@@ -24,7 +24,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QFont
 
 from app.readable import readable
-from app.roles import ClusterRole, DocRole
+from app.roles import DocRole
+from core.arrays import owners
 from core.cluster import KIND_NAMES, KIND_REFERENCE, Clusters
 from core.document import FileRecord
 
@@ -104,7 +105,7 @@ class ClusterModel(QAbstractItemModel):
             self._doc_keys, self._texts = {}, None
         self._documents = documents
         self._clusters = clusters
-        self._cluster_of = np.repeat(np.arange(len(clusters)), np.diff(clusters.ptr))
+        self._cluster_of = owners(np.diff(clusters.ptr))
         self._cluster_kind = _cluster_kinds(clusters)
         self._matches = None
         self._arrange()
@@ -118,17 +119,10 @@ class ClusterModel(QAbstractItemModel):
     def clusters(self) -> Clusters:
         return self._clusters
 
-    def document(self, doc: int) -> FileRecord:
-        return self._documents[doc]
-
     def reference_of(self, doc: int) -> int:
         """The reference document of the cluster holding `doc`."""
         position = int(np.flatnonzero(self._clusters.doc == doc)[0])
         return int(self._clusters.doc[self._clusters.ptr[self._cluster_of[position]]])
-
-    def distance_of(self, doc: int) -> int:
-        position = int(np.flatnonzero(self._clusters.doc == doc)[0])
-        return int(self._clusters.distance[position])
 
     # -- checks --------------------------------------------------------------
 
@@ -345,8 +339,6 @@ class ClusterModel(QAbstractItemModel):
             return self._cluster_text(c, column, members)
         if role == DocRole:
             return -1
-        if role == ClusterRole:
-            return c
         if role == Qt.ItemDataRole.FontRole and column == COL_NAME:
             font = QFont()
             font.setBold(True)
@@ -382,8 +374,6 @@ class ClusterModel(QAbstractItemModel):
             return _member_text(record, kind, int(self._clusters.distance[position]), column)
         if role == DocRole:
             return doc
-        if role == ClusterRole:
-            return int(self._cluster_of[position])
         if role == Qt.ItemDataRole.CheckStateRole and column == COL_NAME:
             if kind == KIND_REFERENCE:
                 return None  # the copy to keep has no box

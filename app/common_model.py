@@ -11,7 +11,7 @@ import os
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from app.readable import readable
-from core.scan import ScanResult
+from core.result import ScanResult
 
 COL_TEXT, COL_DOCUMENTS, COL_OCCURRENCES, COL_EXAMPLE = range(4)
 COLUMN_COUNT = 4

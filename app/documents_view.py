@@ -42,7 +42,7 @@ from app.roles import DocRole
 from app.verdict_view import FolderNames, verdict_data, verdict_rank
 from core.essay_report import EssayLabels, essay_html, essay_page
 from core.html_report import write_html
-from core.scan import ScanResult
+from core.result import ScanResult
 from core.verdicts import Verdict, Verdicts
 
 COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE, COL_VERDICT = range(7)

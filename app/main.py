@@ -1,7 +1,9 @@
 """Entry point of `simsift-gui` and `python -m app`.
 
-Only Qt and the light parts of `core` load here; text extraction and jieba load in the
-scan's worker processes when a scan runs, so the window appears at once.
+Only Qt and the light parts of `core` load here, so the window appears at once. Text
+extraction runs in the scan's worker processes; jieba loads in this process on first use,
+off the GUI thread: when a scan fingerprints (the stopword list is segmented) and when the
+side-by-side view aligns Chinese text.
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -57,7 +56,8 @@ from core.document import FileRecord
 from core.evidence import PairEvidence, TermRarity
 from core.features import FeatureWeights
 from core.passages import PassageOptions
-from core.scan import DEFAULT_K_MAX, ScanOptions, ScanResult
+from core.result import ScanResult
+from core.scan import DEFAULT_K_MAX, ScanOptions
 
 
 class MainWindow(QMainWindow):
@@ -600,8 +600,7 @@ class MainWindow(QMainWindow):
         partial copies under thousands of 100% rows)."""
         result = self.result
         pairs = result.partial_pairs()
-        fps = result.fingerprints
-        distance = np.bitwise_count(fps[pairs.left] ^ fps[pairs.right]).astype(np.int64)
+        distance = result.distance(pairs.left, pairs.right)
         beyond_k = distance > self.model.clusters.k
         pairs, distance = pairs.subset(beyond_k), distance[beyond_k]
         self.partial_model.set_pairs(

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.readable import readable
 from core.overview import HISTOGRAM_BINS, CopyGraph, Overview, overview
-from core.scan import ScanResult
+from core.result import ScanResult
 from core.similarity import DocumentSimilarity
 
 _GRAPH_SIZE = 600.0  # scene units of the unit square the layout fills

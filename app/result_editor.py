@@ -20,8 +20,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 from app import trash
 from app.readable import readable
 from core.cluster import Clusters
-from core.cluster_edit import without_files, without_pair
-from core.scan import ScanResult
+from core.result import ScanResult
 from core.verdicts import Verdict, Verdicts
 
 
@@ -116,10 +115,10 @@ class ResultEditor(QObject):
         self._show()
 
     def _show(self) -> None:
-        shown = without_files(self._base, self._removed)
+        shown = self._base.without_files(self._removed)
         for action in self._undo:
             if isinstance(action, _Dismissed):
-                shown = without_pair(shown, action.a, action.b)
+                shown = shown.without_pair(action.a, action.b)
         self.result = shown
         self.result_changed.emit(shown)
 

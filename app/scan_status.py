@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from app.readable import readable
-from core.progress import Progress
+from core.progress import Progress, format_duration, throughput
 
 
 class ScanStatus(QWidget):
@@ -115,20 +115,3 @@ class ScanStatus(QWidget):
 
 # stages whose progress counts index tables or thousandths of the work, not files
 _STEPS_NOT_FILES = frozenset({"comparing", "passages"})
-
-
-def throughput(done: int, total: int, elapsed: float) -> tuple[float | None, float | None]:
-    """Items per second and seconds left; None where there is too little to tell."""
-    if done <= 0 or elapsed < 0.5:
-        return None, None
-    rate = done / elapsed
-    eta = (total - done) / rate if total > done else None
-    return rate, eta
-
-
-def format_duration(seconds: float) -> str:
-    """75 -> "1:15", 3725 -> "1:02:05"."""
-    seconds = round(seconds)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"

@@ -15,7 +15,8 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 from core.features import FeatureWeights
 from core.passages import PassageOptions
 from core.progress import Cancelled, CancelToken, Progress
-from core.scan import ScanOptions, ScanResult, scan
+from core.result import ScanResult
+from core.scan import ScanOptions, reweight, scan
 
 PROGRESS_INTERVAL = 0.1  # seconds between progress signals: smooth, yet cheap for the GUI
 
@@ -84,7 +85,8 @@ class ScanWorker(QObject):
         token: CancelToken,
     ) -> None:
         self._run(
-            lambda: result.reweighted(
+            lambda: reweight(
+                result,
                 weights,
                 ignored=ignored,
                 progress=_Throttle(self.progress.emit),

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import sys
 import time
 from pathlib import Path
@@ -64,34 +63,39 @@ def bench_scan(corpus: Path, workers: int, rounds: int) -> None:
         cluster.close()
 
 
+def peak_mb() -> float:
+    """This process's peak resident memory (runs on a worker when sent there)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def bench_pairs(n: int, k: int, workers: int) -> None:
     import numpy as np
-    from core.distributed_pairs import pairs_on_cluster
+    from distributed import Client
 
+    from core.distributed import pairs_on_cluster
     from core.index import HammingIndex
 
     rng = np.random.default_rng(0)
     fps = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
     near = fps[: n // 10] ^ (np.uint64(1) << rng.integers(0, 64, n // 10).astype(np.uint64))
     fps = np.concatenate([fps, near])
-    started = time.perf_counter()
-    here = HammingIndex(fps, k).pairs()
-    local_seconds = time.perf_counter() - started
-    local_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    cluster = local_cluster(workers)
+    cluster = local_cluster(workers)  # first: its workers start small
     try:
-        from distributed import Client
-
         with Client(cluster.scheduler_address, set_as_default=False) as client:
             started = time.perf_counter()
             there = pairs_on_cluster(client, fps, k)
             cluster_seconds = time.perf_counter() - started
-            peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+            peaks = client.run(peak_mb)
     finally:
         cluster.close()
+    started = time.perf_counter()
+    here = HammingIndex(fps, k).pairs()
+    local_seconds = time.perf_counter() - started
     assert np.array_equal(here.left, there.left) and np.array_equal(here.right, there.right)
     print(f"{len(fps):,} fingerprints, k={k}: {len(here):,} pairs")
-    print(f"this process: {local_seconds:.1f} s, peak {local_peak:,.0f} MB")
+    print(f"this process: {local_seconds:.1f} s, peak {peak_mb():,.0f} MB (after the cluster run)")
     worker_peaks = ", ".join(f"{mb:,.0f}" for mb in peaks.values())
     print(f"cluster ({workers} workers): {cluster_seconds:.1f} s, worker peaks {worker_peaks} MB")
 

@@ -1,4 +1,4 @@
-"""Sentence alignment of two documents for the side-by-side view, the CLI and the report.
+"""Sentence alignment of two documents for the side-by-side view.
 
 Both documents are cut into sentences; each sentence gets a key (its normalized text
 without whitespace, punctuation and digits) and the two key sequences are aligned with

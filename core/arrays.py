@@ -14,11 +14,27 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
     return values[np.r_[True, values[1:] != values[:-1]]] if len(values) else values
 
 
+def owners(counts: np.ndarray) -> np.ndarray:
+    """Item i repeated counts[i] times: the owner of each entry of a ragged array."""
+    return np.repeat(np.arange(len(counts)), counts)
+
+
 def ragged_arange(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(owner, k) for every k in range(counts[owner]) of every owner, as two flat arrays."""
-    owner = np.repeat(np.arange(len(counts)), counts)
+    owner = owners(counts)
     k = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
     return owner, k
+
+
+def pair_keys(left: np.ndarray, right: np.ndarray, n: int) -> np.ndarray:
+    """One int64 key per pair of numbers below n, left * n + right: keys sort as the
+    pairs do, and `split_keys` turns them back into pairs."""
+    return np.asarray(left, np.int64) * n + right
+
+
+def split_keys(keys: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (left, right) pairs of `pair_keys`."""
+    return keys // n, keys % n
 
 
 def bounded_runs(sizes: np.ndarray, budget: int) -> list[tuple[int, int]]:

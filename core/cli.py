@@ -1,4 +1,11 @@
-"""Command line: `simsift scan PATH... [--k K] [--out DIR] [--format csv|json]`."""
+"""Command line.
+
+simsift scan PATH... [--k K] [--out DIR] [--format csv|json]
+simsift archive add PATH... --archive DIR
+simsift archive list --archive DIR
+simsift archive remove PATH... --archive DIR
+simsift check PATH... --archive DIR [--k K] [--out DIR] [--format csv|json]
+"""
 
 from __future__ import annotations
 
@@ -9,11 +16,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 from core import __version__
 from core.cluster import KIND_NAMES
 from core.passages import PassageOptions
-from core.progress import Cancelled, CancelToken, Progress
-from core.scan import DEFAULT_K, MAX_K, ScanOptions, ScanResult, scan
+from core.progress import Cancelled, CancelToken, Progress, format_duration, throughput
+from core.result import ScanResult
+from core.scan import DEFAULT_K, MAX_K, ScanOptions, scan
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,10 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     s = commands.add_parser("scan", help="scan folders and report near-duplicates")
     s.add_argument("paths", nargs="+", metavar="PATH", help="folders or files to scan")
-    k_help = f"max Hamming distance, 0..{MAX_K} (default {DEFAULT_K})"
-    s.add_argument("--k", type=int, default=DEFAULT_K, help=k_help)
-    s.add_argument("--out", type=Path, default=Path("simsift-report"), help="output folder")
-    s.add_argument("--format", choices=("csv", "json"), default="csv")
+    _add_report_options(s)
     s.add_argument(
         "--html",
         type=Path,
@@ -37,6 +44,43 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--reference", action="append", default=[], metavar="PATH", help="reference folder"
     )
+    _add_reading_options(s)
+    s.add_argument(
+        "--catalog", type=Path, default=None, help="catalog file (default: user data dir)"
+    )
+    s.add_argument("--no-catalog", action="store_true", help="read every file, remember nothing")
+    s.add_argument("--quiet", action="store_true", help="no progress output")
+    c = commands.add_parser(
+        "check",
+        help="check new documents against an archive (and each other); archive documents "
+        "are not compared with each other",
+    )
+    c.add_argument("paths", nargs="+", metavar="PATH", help="new folders or files")
+    c.add_argument("--archive", type=Path, required=True, metavar="DIR", help="archive folder")
+    _add_report_options(c)
+    _add_reading_options(c)
+    c.add_argument("--quiet", action="store_true", help="no progress output")
+    a = commands.add_parser("archive", help="add to, list or remove from an archive")
+    actions = a.add_subparsers(dest="action", required=True)
+    add = actions.add_parser("add", help="read folders into the archive (created if missing)")
+    add.add_argument("paths", nargs="+", metavar="PATH", help="folders or files to archive")
+    add.add_argument("--archive", type=Path, required=True, metavar="DIR", help="archive folder")
+    _add_reading_options(add)
+    add.add_argument("--quiet", action="store_true", help="no progress output")
+    listing = actions.add_parser("list", help="print the archived documents' paths")
+    listing.add_argument("--archive", type=Path, required=True, metavar="DIR")
+    remove = actions.add_parser("remove", help="remove documents by their archived path")
+    remove.add_argument("paths", nargs="+", metavar="PATH", help="paths as `archive list` shows")
+    remove.add_argument("--archive", type=Path, required=True, metavar="DIR")
+    return parser
+
+
+def _add_report_options(s: argparse.ArgumentParser) -> None:
+    """Options of commands that write a report (scan, check)."""
+    k_help = f"max Hamming distance, 0..{MAX_K} (default {DEFAULT_K})"
+    s.add_argument("--k", type=int, default=DEFAULT_K, help=k_help)
+    s.add_argument("--out", type=Path, default=Path("simsift-report"), help="output folder")
+    s.add_argument("--format", choices=("csv", "json"), default="csv")
     s.add_argument(
         "--partial-threshold",
         type=float,
@@ -70,6 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="so is text found in more than this share of the documents (and in at least "
         f"{defaults.common_min_docs}) (default {defaults.common_share})",
     )
+
+
+def _add_reading_options(s: argparse.ArgumentParser) -> None:
+    """Options of commands that read files (scan, check, archive add)."""
     s.add_argument(
         "--exclude", action="append", default=[], metavar="GLOB", help="skip matching files"
     )
@@ -87,19 +135,51 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=None, help="reader processes (default: all cores)"
     )
     s.add_argument(
-        "--catalog", type=Path, default=None, help="catalog file (default: user data dir)"
+        "--scheduler",
+        default="",
+        metavar="ADDRESS",
+        help="read files and search pairs on a Dask cluster (tcp://HOST:8786; needs pip "
+        'install "simsift[distributed]")',
     )
-    s.add_argument("--no-catalog", action="store_true", help="read every file, remember nothing")
-    s.add_argument("--quiet", action="store_true", help="no progress output")
-    return parser
+    s.add_argument(
+        "--ship-files",
+        action="store_true",
+        help="send the files' bytes to the cluster (workers without a shared filesystem)",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    for path in [*args.paths, *args.reference]:
-        if not os.path.exists(path):
+    for path in [*getattr(args, "paths", ()), *getattr(args, "reference", ())]:
+        if not os.path.exists(path) and getattr(args, "action", "") != "remove":
             parser.error(f"no such file or folder: {path}")
+    if getattr(args, "workers", None) is not None and args.workers < 0:
+        parser.error("--workers must be 0 or more")
+    if args.command in ("scan", "check"):
+        _check_report_options(parser, args)
+    # file names that are not valid UTF-8 are printed with escapes, never a traceback
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="backslashreplace")
+    if getattr(args, "ship_files", False) and not args.scheduler:
+        parser.error("--ship-files needs --scheduler")
+    from core.archive import ArchiveError
+    from core.distributed import ClusterError
+
+    try:
+        if args.command == "scan":
+            return run_scan(args)
+        if args.command == "check":
+            return run_check(args)
+        return {"add": run_archive_add, "list": run_archive_list, "remove": run_archive_remove}[
+            args.action
+        ](args)
+    except (ArchiveError, ClusterError) as error:
+        print(f"simsift: {error}", file=sys.stderr)
+        return 2
+
+
+def _check_report_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if not 0 <= args.k <= MAX_K:
         parser.error(f"--k must be between 0 and {MAX_K}, not {args.k}")
     if not 0.0 <= args.partial_threshold <= 1.0:
@@ -110,38 +190,44 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--common-docs must be at least 2, not {args.common_docs}")
     if not 0.0 <= args.common_share <= 1.0:
         parser.error(f"--common-share must be between 0 and 1, not {args.common_share}")
-    if args.workers is not None and args.workers < 0:
-        parser.error("--workers must be 0 or more")
     from core.report import ReportError, check_output_folder
 
     try:
         check_output_folder(args.out)
-        if args.html is not None:
+        if getattr(args, "html", None) is not None:  # scan only
             check_output_folder(args.html.parent)
     except ReportError as error:
         parser.error(str(error))
-    # file names that are not valid UTF-8 are printed with escapes, never a traceback
-    for stream in (sys.stdout, sys.stderr):
-        stream.reconfigure(errors="backslashreplace")
-    return run_scan(args)
 
 
-def run_scan(args: argparse.Namespace) -> int:
-    options = ScanOptions(
-        roots=tuple(args.paths),
-        reference_roots=tuple(args.reference),
-        exclude=tuple(args.exclude),
-        follow_outside_links=args.follow_links,
-        compare_garbled=args.compare_garbled,
-        k_max=args.k,
-        passages=PassageOptions(
+def _options(args: argparse.Namespace) -> ScanOptions:
+    """Scan options from the command line (the report options where the command has them)."""
+    passages = (
+        PassageOptions(
             partial_threshold=args.partial_threshold,
             partial_min_tokens=args.partial_tokens,
             common_max_docs=args.common_docs,
             common_share=args.common_share,
-        ),
+        )
+        if hasattr(args, "k")
+        else PassageOptions()
+    )
+    return ScanOptions(
+        roots=tuple(args.paths),
+        reference_roots=tuple(getattr(args, "reference", ())),
+        exclude=tuple(args.exclude),
+        follow_outside_links=args.follow_links,
+        compare_garbled=args.compare_garbled,
+        k_max=getattr(args, "k", DEFAULT_K),
+        passages=passages,
+        scheduler=args.scheduler,
+        ship_files=args.ship_files,
         **({"workers": args.workers} if args.workers is not None else {}),
     )
+
+
+def run_scan(args: argparse.Namespace) -> int:
+    options = _options(args)
     reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
     started = time.monotonic()
     catalog = None if args.no_catalog else _open_catalog(args.catalog)
@@ -191,6 +277,104 @@ def _write_html(result: ScanResult, args: argparse.Namespace, verdicts, ignored)
     return write_html_report(
         result, result.clusters(args.k), args.html, verdicts=verdicts, dismissed=ignored
     )
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """`simsift check`: new documents against an archive, report as `scan` writes it."""
+    from core.archive import Archive
+    from core.check import check
+    from core.report import ReportError, write_report
+
+    archive = Archive.open(args.archive)
+    reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
+    started = time.monotonic()
+    try:
+        result = check(archive, _options(args), progress=reporter, cancel=CancelToken())
+    except (Cancelled, KeyboardInterrupt):
+        reporter.finish()
+        print("simsift: check interrupted", file=sys.stderr)
+        return 130
+    reporter.finish()
+    lines = check_summary(result, args.k, len(archive), time.monotonic() - started)
+    try:
+        written = write_report(result, args.k, args.out, args.format)
+    except ReportError as error:
+        print(lines)
+        print(f"simsift: {error}; the previous report there is unchanged", file=sys.stderr)
+        return 1
+    print(lines)
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def check_summary(result: ScanResult, k: int, archived: int, seconds: float) -> str:
+    """A few lines a user reads after a check."""
+    from core.check import ARCHIVE_MARK
+
+    is_old = np.array([d.path.startswith(ARCHIVE_MARK) for d in result.documents], bool)
+    pairs = result.pairs.within(k)
+    partial = result.partial_pairs()
+    with_old = int((is_old[pairs.left] | is_old[pairs.right]).sum())
+    partial_old = int((is_old[partial.left] | is_old[partial.right]).sum())
+    new = int((~is_old).sum())
+    lines = [
+        f"{new} new documents checked against an archive of {archived} in {seconds:.1f} s "
+        f"({int(is_old.sum())} archive documents compared), {len(result.errors)} errors, "
+        f"{len(result.skipped)} skipped",
+        f"{len(pairs)} pairs within k={k} ({with_old} with an archive document)",
+        f"{len(partial)} partial pairs ({partial_old} with an archive document)",
+    ]
+    lines += _first_ten("error", [(r.path, r.message) for r in result.errors], "errors")
+    return "\n".join(lines)
+
+
+def run_archive_add(args: argparse.Namespace) -> int:
+    """`simsift archive add`: read folders into the archive."""
+    from core.archive import add_folders
+
+    reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
+    started = time.monotonic()
+    try:
+        report = add_folders(args.archive, _options(args), progress=reporter, cancel=CancelToken())
+    except (Cancelled, KeyboardInterrupt):
+        reporter.finish()
+        print("simsift: add interrupted; the archive is as it was before", file=sys.stderr)
+        return 130
+    reporter.finish()
+    s = report.summary
+    print(
+        f"{s.added} documents added, {s.replaced} replaced (changed files), {s.unchanged} "
+        f"already archived, {len(report.not_added)} not added in "
+        f"{time.monotonic() - started:.1f} s; the archive holds {len(report.archive)} documents"
+    )
+    for line in _first_ten(
+        "not added",
+        [(r.path, r.message or r.warning) for r in report.not_added],
+        "files",
+    ):
+        print(line)
+    return 0
+
+
+def run_archive_list(args: argparse.Namespace) -> int:
+    from core.archive import Archive
+
+    try:
+        for path in Archive.open(args.archive).paths():
+            print(path)
+    except BrokenPipeError:  # `simsift archive list | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def run_archive_remove(args: argparse.Namespace) -> int:
+    from core.archive import Archive
+
+    archive = Archive.open(args.archive)
+    paths = [os.path.abspath(p) if p not in archive else p for p in args.paths]
+    archive, removed = archive.remove(paths)
+    print(f"{removed} documents removed; the archive holds {len(archive)} documents")
+    return 0 if removed == len(set(paths)) else 1
 
 
 def _verdicts(catalog):
@@ -294,9 +478,9 @@ class _TerminalProgress:
             return
         self.last = now
         line = f"{p.stage} {p.done}/{p.total}" if p.total else f"{p.stage} {p.done}"
-        rate = p.done / (now - started) if now > started else 0.0
-        if p.total and rate > 0:
-            line += f"  {rate:.0f}/s  ETA {(p.total - p.done) / rate:.0f} s"
+        rate, left = throughput(p.done, p.total, now - started)
+        if rate is not None:
+            line += f"  {rate:.0f}/s" + (f"  ETA {format_duration(left)}" if left else "")
         if p.current:
             line += f"  {os.path.basename(p.current)[:40]}"
         sys.stderr.write("\r\x1b[K" + line)

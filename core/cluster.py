@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.arrays import owners
 from core.index import Matches
 
 KIND_REFERENCE = 0
@@ -117,7 +118,7 @@ class Clusters:
     def cluster_of(self, n_docs: int) -> np.ndarray:
         """Cluster number of every document, -1 for documents in no cluster."""
         out = np.full(n_docs, -1, dtype=np.int64)
-        out[self.doc] = np.repeat(np.arange(len(self)), np.diff(self.ptr))
+        out[self.doc] = owners(np.diff(self.ptr))
         return out
 
 
@@ -163,7 +164,7 @@ def build_clusters(
 
 def _members_by_distance(doc, distance, kind, ptr):
     """Within each cluster: reference first, then by distance, then document number."""
-    cluster = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+    cluster = owners(np.diff(ptr))
     not_ref = (kind != KIND_REFERENCE).astype(np.int8)
     order = np.lexsort((doc, distance, not_ref, cluster))
     return doc[order], distance[order], kind[order]

@@ -76,7 +76,7 @@ def read_on_cluster(
     timeout: float,
     cancel: CancelToken,
 ) -> Iterator[FileRecord]:
-    """Read `tasks` (`core.scan._ReadTask`) on the cluster; records in completion order.
+    """Read `tasks` (`core.reader.ReadTask`) on the cluster; records in completion order.
 
     Raises `Cancelled` (after cancelling the cluster's work) when `cancel` is set.
     """
@@ -168,7 +168,7 @@ def _read_here(batch: list, timeout: float) -> list[FileRecord]:
     """Read files in this worker process. A file over its time budget takes the worker
     down (a hung parser cannot be stopped otherwise): the nanny starts a new worker and
     the file is tried alone, then reported."""
-    from core.scan import read_file
+    from core.reader import read_file
 
     records = []
     for task in batch:
@@ -191,3 +191,44 @@ def wait_for_workers(client, count: int, timeout: float = 30.0) -> None:
         if time.monotonic() > end:
             raise ClusterError(f"fewer than {count} workers after {timeout:.0f} s")
         time.sleep(0.1)
+
+
+def cluster_tables(client):
+    """A `core.index.RunTables` that runs each permuted table of an all-pairs search as a
+    task on the cluster (the index is sent to every worker once); parts come back here."""
+
+    def run(index, k: int, n_tables: int, progress, cancel: CancelToken) -> list:
+        shared = client.scatter(index, broadcast=True, hash=False)
+        futures = [client.submit(_table_task, shared, t, k, pure=False) for t in range(n_tables)]
+        parts: list = []
+        pending = list(futures)
+        try:
+            while pending:
+                cancel.check()
+                done = [f for f in pending if f.done()]
+                if not done:
+                    time.sleep(_POLL_SECONDS)
+                for future in done:
+                    pending.remove(future)
+                    parts.extend(future.result())
+                    progress(n_tables - len(pending), n_tables)
+        except Cancelled:
+            client.cancel(pending, force=True)
+            raise
+        return parts
+
+    return run
+
+
+def _table_task(index, table: int, k: int) -> list:
+    """Runs on a worker: one table's pairs."""
+    return index.table_pairs(table, k)
+
+
+def pairs_on_cluster(client, fingerprints, k: int, progress=None, cancel=None):
+    """All pairs within k of `fingerprints` (`core.index.Matches`), one task per table."""
+    from core.index import HammingIndex
+
+    return HammingIndex(fingerprints, k).pairs(
+        progress=progress, cancel=cancel, run_tables=cluster_tables(client)
+    )

@@ -42,6 +42,8 @@ class UnsupportedFormat(ExtractionError):
 # reads files again instead of reusing what an older SimSift extracted.
 READER_VERSION = 2
 
+MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are reported, not read
+
 STATUS_OK = "ok"
 STATUS_ERROR = "error"
 STATUS_SKIPPED = "skipped"

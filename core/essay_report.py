@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from core import __version__
-from core.scan import ScanResult
+from core.result import ScanResult
 from core.similarity import DocumentSimilarity, Source
 from core.verdicts import COPYING, Verdict, Verdicts
 

@@ -21,7 +21,7 @@ from core import __version__
 from core.cluster import KIND_NAMES, KIND_NEAR, KIND_REFERENCE, Clusters
 from core.normalize import normalize_text
 from core.report import document_rows
-from core.scan import ScanResult
+from core.result import ScanResult
 from core.tokens import iter_tokens
 from core.verdicts import COPYING, Verdict, Verdicts
 

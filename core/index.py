@@ -350,6 +350,10 @@ def hashed_keys(fps: np.ndarray, mask: int, low_bits: int) -> np.ndarray:
     return ((fps & np.uint64(mask)) * _HASH) >> np.uint64(low_bits)
 
 
+# (index, k, number of tables, progress, cancel) -> every table's `table_pairs` parts
+RunTables = Callable[["HammingIndex", int, int, Callable[[int, int], None], CancelToken], list]
+
+
 class HammingIndex:
     """All fingerprints within Hamming distance k, fast, for 64-bit SimHash fingerprints.
 
@@ -398,6 +402,17 @@ class HammingIndex:
         self._lock = threading.Lock()
         self._first_table = self._first_table_by_agreement()
         self._ids = np.arange(len(self._distinct), dtype=np.uint64)
+
+    def __getstate__(self) -> dict:
+        # sent to cluster workers (one task per table): arrays and plan, not the built
+        # tables or this process's lock
+        state = dict(self.__dict__)
+        state["_tables"], state["_lock"] = {}, None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._fingerprints)
@@ -473,6 +488,7 @@ class HammingIndex:
         *,
         progress: Callable[[int, int], None] | None = None,
         cancel: CancelToken | None = None,
+        run_tables: RunTables | None = None,
     ) -> Matches:
         """All pairs of indexed rows within `max_distance` (default: the index's k).
 
@@ -482,9 +498,11 @@ class HammingIndex:
         Args:
             progress: called with (tables done, tables) after each table.
             cancel: checked between bounded steps; raises `Cancelled`.
+            run_tables: runs `table_pairs` for every table elsewhere (a cluster,
+                `core.distributed.cluster_tables`); default: on this machine's threads.
         """
         k = self._check_k(max_distance)
-        u, v, d = self._distinct_pairs(k, progress, cancel)
+        u, v, d = self._distinct_pairs(k, progress, cancel, run_tables)
         if len(self._distinct) == len(self._fingerprints):
             # no identical rows: ids map to rows one to one (saves the expansion's copies)
             left, right = self._rows[u], self._rows[v]
@@ -514,7 +532,7 @@ class HammingIndex:
         return k
 
     def _distinct_pairs(
-        self, k: int, progress=None, cancel: CancelToken | None = None
+        self, k: int, progress=None, cancel: CancelToken | None = None, run_tables=None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         cancel = cancel or CancelToken()
         if self.plan.brute_force:
@@ -526,21 +544,29 @@ class HammingIndex:
                 progress(1, 1)
             return _concat3(parts)
         n_tables = len(self.plan.tables)
-        workers = _WORKERS if self.distinct_count >= _PARALLEL_MIN else 1
-        parts = []
-        for done, found in enumerate(
-            run_in_order(
-                lambda t, stop: self._table_pairs(t, k, stop), range(n_tables), workers, cancel
-            ),
-            1,
-        ):
-            parts.extend(found)
-            if progress is not None:
-                progress(done, n_tables)
+        if run_tables is not None:
+            parts = run_tables(self, k, n_tables, progress or (lambda done, total: None), cancel)
+        else:
+            parts = []
+            workers = _WORKERS if self.distinct_count >= _PARALLEL_MIN else 1
+            for done, found in enumerate(
+                run_in_order(
+                    lambda t, stop: self._table_pairs(t, k, stop), range(n_tables), workers, cancel
+                ),
+                1,
+            ):
+                parts.extend(found)
+                if progress is not None:
+                    progress(done, n_tables)
         u, v, d = _concat3(parts)
         swap = u > v
         u[swap], v[swap] = v[swap], u[swap]
         return u, v, d
+
+    def table_pairs(self, t: int, k: int) -> list:
+        """(ids a, ids b, distances) parts of the distinct fingerprints that table `t` is
+        the first to pair within k: one independent task of an all-pairs search."""
+        return self._table_pairs(t, self._check_k(k), CancelToken())
 
     def _table_pairs(self, t: int, k: int, cancel: CancelToken) -> list:
         """Pairs within k that table t is the first to find, in bounded chunks."""

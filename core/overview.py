@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.scan import ScanResult
+from core.result import ScanResult
 from core.similarity import DocumentSimilarity
 
 HISTOGRAM_BINS = 20  # 5% wide

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from core.arrays import bounded_runs, ragged_arange
+from core.files import atomic_write
 from core.index import HammingIndex, Matches, choose_plan
 from core.progress import CancelToken
 
@@ -54,9 +55,11 @@ class PairGraph:
         k: int,
         progress: _Report | None = None,
         cancel: CancelToken | None = None,
+        search: PairSearch = search_pairs,
     ) -> PairGraph:
-        """Every pair within k of sorted distinct `values`, found from scratch."""
-        m = search_pairs(values, k, progress, cancel)
+        """Every pair within k of sorted distinct `values`, found from scratch (by `search`:
+        this machine, or a cluster)."""
+        m = search(values, k, progress, cancel)
         return cls(k, values, m.left, m.right, m.distance)
 
     def update(
@@ -89,10 +92,8 @@ class PairGraph:
 
     def save(self, path: Path) -> None:
         """Write atomically (temp file, then rename)."""
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
+        with atomic_write(path) as f:
             np.savez(f, k=np.int64(self.k), values=self.values, u=self.u, v=self.v, d=self.distance)
-        tmp.replace(path)
 
     @classmethod
     def load(cls, path: Path, k: int) -> PairGraph | None:

@@ -32,12 +32,12 @@ from itertools import pairwise
 
 import numpy as np
 
-from core.arrays import bounded_runs, ragged_arange, sorted_unique
-from core.features import FeatureWeights, apply_tf, token_weights
-from core.features import shingle_hashes as _shingles
+from core.arrays import bounded_runs, pair_keys, ragged_arange, sorted_unique, split_keys
+from core.features import FeatureWeights, combine_features, token_weights
 from core.index import Matches
 from core.pair_graph import Groups, PairSearch, search_pairs
 from core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
+from core.simhash import simhash_features
 from core.tokens import TokenStream
 
 _EXTEND_WINDOW = 4  # passages either side of a match compared with each other when extending
@@ -218,8 +218,7 @@ def _pieces(doc, start, stop, max_tokens: int):
     length = stop - start
     count = -(-length // max_tokens)
     size = -(-length // np.maximum(count, 1))
-    owner = np.repeat(np.arange(len(doc)), count)
-    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    owner, k = ragged_arange(count)
     piece_start = start[owner] + k * size[owner]
     return doc[owner], piece_start, np.minimum(piece_start + size[owner], stop[owner])
 
@@ -238,7 +237,6 @@ def passage_fingerprints(
     passages: Passages,
     weights: FeatureWeights,
     shingle_size: int,
-    token_mask: np.ndarray | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """SimHash fingerprint and distinct-feature count of every passage, all at once.
@@ -251,7 +249,6 @@ def passage_fingerprints(
         passages: from `cut_passages`.
         weights: the scan's feature weights.
         shingle_size: n of the n-token shingles.
-        token_mask: optional global bool mask of tokens to leave out.
         progress: called with (passages done, passages) after each bounded step.
     """
     fingerprints = np.zeros(len(passages), dtype=np.uint64)
@@ -262,8 +259,6 @@ def passage_fingerprints(
         base = int(passages.offsets[first])
         hashes, is_digit = _concat_streams(streams[first : last + 1])
         user = token_weights(hashes, is_digit, weights)
-        if token_mask is not None:
-            user[token_mask[base : base + len(user)]] = 0.0
         fingerprints[lo:hi], counts[lo:hi] = _fingerprint_range(
             hashes,
             user,
@@ -349,79 +344,25 @@ def _union(passages: Passages, a: Matches, b: Matches) -> Matches:
     if len(b) == 0:
         return a
     n = len(passages)
-    keys = np.r_[a.left * n + a.right, b.left * n + b.right]
+    keys = np.r_[pair_keys(a.left, a.right, n), pair_keys(b.left, b.right, n)]
     order = np.argsort(keys, kind="stable")
     distance = np.r_[a.distance, b.distance][order]
-    return Matches(keys[order] // n, keys[order] % n, distance)
+    return Matches(*split_keys(keys[order], n), distance)
 
 
 def _fingerprint_range(hashes, user, start, stop, weights: FeatureWeights, shingle_size: int):
     """Fingerprints and feature counts of the passages [start, stop) of `hashes`."""
     owner, positions = _passage_positions(start, stop)
-    kept = user[positions] > 0
-    owner, positions = owner[kept], positions[kept]
-    feat, feat_user, feat_owner = _passage_shingles(
-        hashes[positions], user[positions], owner, shingle_size
+    features = combine_features(
+        hashes[positions], user[positions], owner, len(start), shingle_size, weights.tf_scheme
     )
-    feat_owner, feat, weight = _distinct_features(feat_owner, feat, feat_user, weights)
-    counts = np.bincount(feat_owner, minlength=len(start))
-    return _simhash_flat(feat, weight, feat_owner, len(start)), counts
+    return simhash_features(features), features.counts()
 
 
 def _passage_positions(start: np.ndarray, stop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(passage, global token position) for every token of every passage."""
     owner, within = ragged_arange(stop - start)
     return owner, start[owner] + within
-
-
-def _passage_shingles(hashes, user, owner, n: int):
-    """n-token shingles that stay inside one passage, with their largest user weight."""
-    if n == 1 or len(hashes) < n:
-        return hashes, user, owner
-    shingles = _shingles(hashes, n)
-    count = len(shingles)
-    inside = owner[:count] == owner[n - 1 :]
-    shingle_user = np.max(np.stack([user[j : j + count] for j in range(n)]), axis=0)
-    return shingles[inside], shingle_user[inside], owner[:count][inside]
-
-
-def _distinct_features(owner, hashes, user, weights: FeatureWeights):
-    """Distinct (passage, feature) with tf-scheme weight × largest user weight."""
-    if len(hashes) == 0:
-        return owner, hashes, np.zeros(0)
-    order = np.lexsort((hashes, owner))
-    owner, hashes, user = owner[order], hashes[order], user[order]
-    new = np.r_[True, (owner[1:] != owner[:-1]) | (hashes[1:] != hashes[:-1])]
-    starts = np.flatnonzero(new)
-    tf = np.diff(np.r_[starts, len(hashes)]).astype(np.float64)
-    weight = apply_tf(tf, weights.tf_scheme) * np.maximum.reduceat(user, starts)
-    return owner[starts], hashes[starts], weight
-
-
-def _simhash_flat(hashes, weights, owner, n: int) -> np.ndarray:
-    """Weighted SimHash of n feature sets given as flat arrays sorted by owner.
-
-    One contiguous pass per bit (byte column, then shift): several times faster than
-    summing a (features × 64) matrix row-wise. Sums are float64 like `simhash_batch`'s,
-    so near-ties break the same way.
-    """
-    out = np.zeros(n, dtype=np.uint64)
-    if len(hashes) == 0:
-        return out
-    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-    present = owner[starts]
-    w = weights.astype(np.float64)
-    half = np.add.reduceat(w, starts) / 2
-    as_bytes = np.ascontiguousarray(hashes, dtype="<u8").view(np.uint8).reshape(-1, 8)
-    weighted = np.empty(len(w), dtype=np.float64)
-    for byte in range(8):
-        column = np.ascontiguousarray(as_bytes[:, byte])
-        for bit in range(8):
-            np.multiply(w, (column >> bit) & 1, out=weighted)
-            # sum over features of ±w is positive when the set bits carry over half the weight
-            positive = np.add.reduceat(weighted, starts) > half
-            out[present[positive]] |= np.uint64(1 << (8 * byte + bit))
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -569,8 +510,8 @@ class PassageResult:
     def _pair_index(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Row of each pair (a, b) in `overlaps`, -1 where the pair shares nothing."""
         n = max(self.passages.n_docs, 1)
-        keys = self.overlaps.left * n + self.overlaps.right
-        want = np.minimum(a, b) * n + np.maximum(a, b)
+        keys = pair_keys(self.overlaps.left, self.overlaps.right, n)
+        want = pair_keys(np.minimum(a, b), np.maximum(a, b), n)
         pos = np.searchsorted(keys, want).clip(max=max(len(keys) - 1, 0))
         hit = (keys[pos] == want) if len(keys) else np.zeros(len(want), bool)
         return np.where(hit, pos, -1)
@@ -586,6 +527,7 @@ def analyze_passages(
     cancel: CancelToken | None = None,
     pair_search: PairSearch = search_pairs,
     known: tuple[np.ndarray, PassageResult] | None = None,
+    outside: OutsideCounts | None = None,
 ) -> PassageResult:
     """Cut, fingerprint and match passages; find template and common text; measure containment.
 
@@ -602,6 +544,9 @@ def analyze_passages(
         known: (number of each document in an earlier result or -1, that result): the
             passage fingerprints of unchanged documents are taken from it, when it was
             computed with the same weights and passage sizes.
+        outside: what documents left out of `streams` add to the counts that make text
+            common (checking new documents against an archive analyzes only the archive
+            documents they touch).
     """
     steps = StepProgress("passages", {"fingerprints": 3, "index": 4, "extend": 2}, progress, cancel)
     is_reference = np.asarray(is_reference, dtype=bool)
@@ -611,7 +556,7 @@ def analyze_passages(
     )
     usable = np.flatnonzero(n_features >= options.min_features)
     seeds, shared = _find_matches(
-        passages, fingerprints, usable, is_reference, options, steps, pair_search
+        passages, fingerprints, usable, is_reference, options, steps, pair_search, outside
     )
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
     template_mask = _covered_mask(passages, ignore)
@@ -658,6 +603,26 @@ class CommonText:
 
 
 @dataclass(frozen=True, slots=True)
+class OutsideCounts:
+    """Counts that make a passage common, given from outside the analysis.
+
+    Per passage: `documents` counts the distinct (document, fingerprint) pairs with a
+    usable passage within `max_distance` of it, `passages` those passages, among the
+    documents outside the analysis and the `counted` ones inside it (the analysis counts
+    only the others); `n_docs` is the number of documents the counts cover (outside and
+    counted). None of them are reference documents.
+    """
+
+    documents: np.ndarray  # int64 per passage
+    passages: np.ndarray  # int64 per passage
+    n_docs: int
+    counted: np.ndarray  # bool per document of the analysis
+
+    def of(self, rows: np.ndarray) -> OutsideCounts:
+        return OutsideCounts(self.documents[rows], self.passages[rows], self.n_docs, self.counted)
+
+
+@dataclass(frozen=True, slots=True)
 class _SharedText:
     is_template: np.ndarray  # bool per passage: matches a reference document
     is_common: np.ndarray  # bool per passage: found in many documents
@@ -672,6 +637,7 @@ def _find_matches(
     options: PassageOptions,
     steps: StepProgress,
     pair_search: PairSearch,
+    outside: OutsideCounts | None = None,
 ) -> tuple[Matches, _SharedText]:
     """Passage matches across documents and the template and common passages, without
     expanding template or common groups: a prompt in all of 10,000 essays would be
@@ -686,7 +652,7 @@ def _find_matches(
     groups = Groups.of(fingerprints[usable], usable)
     found = pair_search(groups.values, options.max_distance, steps.step("index"), steps.cancel)
     template, common, docs_in = _shared_groups(
-        groups.group, doc[usable], is_reference, found, options
+        groups.group, doc[usable], is_reference, found, options, outside and outside.of(usable)
     )
     common &= ~template
     shared = _SharedText(
@@ -712,7 +678,9 @@ def _per_passage(n: int, usable: np.ndarray, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _shared_groups(group, group_doc, is_reference, found: Matches, options: PassageOptions):
+def _shared_groups(
+    group, group_doc, is_reference, found: Matches, options: PassageOptions, outside=None
+):
     """Per fingerprint group: template (holds or neighbours a reference passage), common
     (with its neighbours, in more than `common_share` and at least `common_min_docs` of
     the ordinary documents, or more than `common_max_docs` documents; or more than
@@ -723,15 +691,23 @@ def _shared_groups(group, group_doc, is_reference, found: Matches, options: Pass
     has_reference[group[is_reference[group_doc]]] = True
     ordinary = ~is_reference[group_doc]
     n_docs = int(group_doc.max()) + 1 if len(group_doc) else 1
-    keys = sorted_unique(group[ordinary] * n_docs + group_doc[ordinary])
-    docs_in = np.bincount(keys // n_docs, minlength=n_groups)
-    times_in = np.bincount(group[ordinary], minlength=n_groups)
+    keys = sorted_unique(pair_keys(group[ordinary], group_doc[ordinary], n_docs))
+    docs_in = np.bincount(split_keys(keys, n_docs)[0], minlength=n_groups)
+    counting, n_ordinary = ordinary, int((~is_reference).sum())
+    if outside is not None:
+        counting = ordinary & ~outside.counted[group_doc]
+        n_ordinary += outside.n_docs - int((outside.counted & ~is_reference).sum())
+        keys = sorted_unique(pair_keys(group[counting], group_doc[counting], n_docs))
+    counted_in = np.bincount(split_keys(keys, n_docs)[0], minlength=n_groups)
+    times_in = np.bincount(group[counting], minlength=n_groups)
     # a document in two neighbouring groups may count twice
-    holders, times = _with_neighbours(docs_in, found), _with_neighbours(times_in, found)
+    holders, times = _with_neighbours(counted_in, found), _with_neighbours(times_in, found)
+    if outside is not None:  # equal per group: each group gets its value once
+        holders[group] += outside.documents
+        times[group] += outside.passages
     template = has_reference.copy()
     template[found.left[has_reference[found.right]]] = True
     template[found.right[has_reference[found.left]]] = True
-    n_ordinary = int((~is_reference).sum())
     common = (holders > options.common_share * n_ordinary) & (holders >= options.common_min_docs)
     common |= (holders > options.common_max_docs) | (times > _MAX_GROUP_PASSAGES)
     return template, common, docs_in
@@ -786,7 +762,7 @@ def _extend_matches(
     alone without being its copy.
     """
     n = len(passages)
-    known = sorted_unique(seeds.left * n + seeds.right)
+    known = sorted_unique(pair_keys(seeds.left, seeds.right, n))
     frontier, done = known, 0
     while len(frontier):
         found = []
@@ -801,7 +777,7 @@ def _extend_matches(
         # two sorted runs: the stable sort merges them in linear time
         known = np.sort(np.concatenate([known, frontier]), kind="stable")
     progress(1, 1)
-    left, right = known // n, known % n
+    left, right = split_keys(known, n)
     distance = np.bitwise_count(fingerprints[left] ^ fingerprints[right]).astype(np.int8)
     return Matches(left, right, distance)
 
@@ -811,7 +787,7 @@ def _neighbour_matches(passages, fingerprints, keys, ignore, k) -> np.ndarray:
     n = len(passages)
     steps = np.arange(-_EXTEND_WINDOW, _EXTEND_WINDOW + 1)
     di, dj = (x.ravel() for x in np.meshgrid(steps, steps, indexing="ij"))
-    a, b = keys // n, keys % n
+    a, b = split_keys(keys, n)
     left = (a[:, None] + di[None, :]).ravel()
     right = (b[:, None] + dj[None, :]).ravel()
     inside = (left >= 0) & (left < n) & (right >= 0) & (right < n)
@@ -828,7 +804,7 @@ def _neighbour_matches(passages, fingerprints, keys, ignore, k) -> np.ndarray:
         & ~ignore[left]
         & ~ignore[right]
     )
-    return sorted_unique(left[keep] * n + right[keep])
+    return sorted_unique(pair_keys(left[keep], right[keep], n))
 
 
 def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -874,17 +850,17 @@ def _pair_overlaps(
     """Containment and overlap of every document pair with matched passages."""
     n_docs = max(passages.n_docs, 1)
     keys, counts = _matched_tokens(passages, matches, template_mask, cancel)
-    owner, other = keys // n_docs, keys % n_docs
+    owner, other = split_keys(keys, n_docs)
     # fold (owner, other) and (other, owner) into one row per pair, left < right
     forward = owner < other
     left = np.where(forward, owner, other)
     right = np.where(forward, other, owner)
-    pair_keys, row = np.unique(left * n_docs + right, return_inverse=True)
-    matched_left = np.zeros(len(pair_keys), np.int64)
-    matched_right = np.zeros(len(pair_keys), np.int64)
+    keys, row = np.unique(pair_keys(left, right, n_docs), return_inverse=True)
+    matched_left = np.zeros(len(keys), np.int64)
+    matched_right = np.zeros(len(keys), np.int64)
     matched_left[row[forward]] = counts[forward]
     matched_right[row[~forward]] = counts[~forward]
-    left, right = pair_keys // n_docs, pair_keys % n_docs
+    left, right = split_keys(keys, n_docs)
     own_tokens = passages.doc_lengths() - template_tokens
     size_l, size_r = own_tokens[left], own_tokens[right]
     return PairOverlaps(
@@ -906,7 +882,7 @@ def _matched_tokens(
     n_docs = max(passages.n_docs, 1)
     doc = passages.doc
     own = np.r_[matches.left, matches.right]  # passage whose tokens are counted
-    group = doc[own] * n_docs + doc[np.r_[matches.right, matches.left]]
+    group = pair_keys(doc[own], doc[np.r_[matches.right, matches.left]], n_docs)
     order = np.lexsort((passages.start[own], group))
     own, group = own[order], group[order]
     del order

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
+from core.arrays import pair_keys
 from core.cluster import KIND_NAMES, KIND_PARTIAL, Clusters
-from core.scan import ScanResult
+from core.result import ScanResult
 from core.verdicts import Verdicts, export_columns
 
 FORMATS = ("csv", "json")
@@ -38,11 +39,13 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
     kinds = result.pair_kinds(pairs)
     partial = result.partial_pairs(partial_threshold)
     n = max(len(result.documents), 1)
-    extra = ~np.isin(partial.left * n + partial.right, pairs.left * n + pairs.right)
+    extra = ~np.isin(
+        pair_keys(partial.left, partial.right, n), pair_keys(pairs.left, pairs.right, n)
+    )
     left = np.r_[pairs.left, partial.left[extra]]
     right = np.r_[pairs.right, partial.right[extra]]
     kind = np.r_[kinds, np.full(int(extra.sum()), KIND_PARTIAL, np.int8)]
-    distance = np.bitwise_count(result.fingerprints[left] ^ result.fingerprints[right])
+    distance = result.distance(left, right)
     c_ab, c_ba, sim = result.overlap_many(left, right)
     docs = result.documents
     return [

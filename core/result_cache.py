@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from core import __version__
+from core.files import atomic_write
 from core.index import Matches
-from core.pair_graph import PairGraph, PairSearch
+from core.pair_graph import PairGraph, PairSearch, search_pairs
 from core.passages import CommonText, PairOverlaps, PassageOptions, PassageResult, Passages
 
 # bump when the engine's results change for the same inputs
@@ -61,14 +62,15 @@ class ComparisonCache:
         name = hashlib.blake2b("\0".join(sorted(roots)).encode("utf-8", "surrogateescape"))
         return cls(Path(catalog_path + ".cache") / name.hexdigest()[:24])
 
-    def pair_search(self, name: str) -> PairSearch:
-        """A pair search that starts from the graph kept under `name` and keeps the new one."""
+    def pair_search(self, name: str, from_scratch: PairSearch = search_pairs) -> PairSearch:
+        """A pair search that starts from the graph kept under `name` and keeps the new one;
+        without one, `from_scratch` searches."""
 
         def search(values, k, progress=None, cancel=None) -> Matches:
             path = self.folder / f"{name}-pairs.npz"
             previous = PairGraph.load(path, k)
             if previous is None:
-                graph = PairGraph.search(values, k, progress, cancel)
+                graph = PairGraph.search(values, k, progress, cancel, from_scratch)
             else:
                 graph = previous.update(values, progress, cancel)
             self._write(path, graph.save)
@@ -112,10 +114,8 @@ class ComparisonCache:
         arrays |= _passages_flat(passages)
 
         def write(path: Path) -> None:
-            tmp = path.with_name(path.name + ".tmp")
-            with open(tmp, "wb") as f:
+            with atomic_write(path) as f:
                 np.savez(f, **arrays)
-            tmp.replace(path)
 
         self._write(self.folder / "comparison.npz", write)
 

@@ -1,10 +1,10 @@
-"""The scan: folders in, fingerprints, pairs at k_max and clusters out.
+"""The scan: folders in, a `ScanResult` (core/result.py) out; this module orchestrates.
 
-walk → read (extract + tokenize, in isolated worker processes, cached in the catalog)
-→ features → SimHash → HammingIndex → pairs at k_max → clusters at k.
+walk → read (`core.reader`, in isolated worker processes, cached in the catalog)
+→ features → SimHash → HammingIndex → pairs at k_max, and passages → partial copies.
 
-A `ScanResult` keeps the token streams, so changing k (filter pairs, re-cluster) or the
-weights (recompute fingerprints) never re-reads a file.
+The result keeps the token streams, so changing k (filter pairs, re-cluster) never
+re-reads a file, and `reweight` recomputes fingerprints from them.
 """
 
 from __future__ import annotations
@@ -14,30 +14,26 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import numpy as np
 
-from core.cluster import Clusters, build_clusters, pair_kinds
+from core.arrays import bounded_runs
 from core.document import (
+    MAX_FILE_BYTES,
     STATUS_ERROR,
-    STATUS_OK,
     STATUS_SKIPPED,
-    ExtractionError,
     FileRecord,
-    TransientError,
-    UnsupportedFormat,
 )
-from core.features import FeatureWeights, corpus_features
+from core.features import Features, FeatureWeights, IdfTable, corpus_features
 from core.index import Matches
-from core.normalize import normalize_text
 from core.pair_graph import Groups, PairSearch, search_pairs
-from core.passages import PairOverlaps, PassageOptions, PassageResult, analyze_passages
+from core.passages import PassageOptions, PassageResult, analyze_passages
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from core.reader import ReadTask, read_file
+from core.result import ScanResult
 from core.result_cache import ComparisonCache, comparison_key
-from core.signatures import SignatureMatches, SignatureOptions, find_signature_matches
-from core.simhash import simhash_batch
-from core.tokens import document_tokens
+from core.signatures import SignatureOptions, find_signature_matches
+from core.simhash import simhash_features
 from core.walk import FoundFile, walk_files
 from core.workers import TaskFailure, default_workers, reader_memory_limit, run_isolated
 
@@ -46,6 +42,7 @@ DEFAULT_K_MAX = 10  # the k slider reaches past the default without a rescan
 MAX_K = 16
 _STORE_BATCH = 100
 _STORE_SECONDS = 2.0  # and at least this often: a kill early in a slow scan loses little
+_FINGERPRINT_TOKENS = 1 << 20  # document tokens fingerprinted at once, between cancel checks
 _PAIR_BUDGET = 1 << 22  # document pairs made at once from pairs of distinct fingerprints
 # more identical copies than this are listed as pairs with the first copy, not all pairs
 MAX_LISTED_COPIES = 1000
@@ -90,7 +87,7 @@ class ScanOptions:
     k_max: int = DEFAULT_K_MAX
     workers: int = field(default_factory=default_workers)
     file_timeout: float = 60.0
-    max_file_bytes: int = 200 * 1024 * 1024
+    max_file_bytes: int = MAX_FILE_BYTES
     memory_limit: int | None = None
     traditional_to_simplified: bool = True
     passages: PassageOptions = field(default_factory=PassageOptions)
@@ -101,201 +98,6 @@ class ScanOptions:
     def __post_init__(self) -> None:
         if not 0 <= self.k_max <= MAX_K:
             raise ValueError(f"k_max must be between 0 and {MAX_K}, not {self.k_max}")
-
-
-@dataclass(frozen=True, slots=True)
-class _ReadTask:
-    path: str
-    size: int
-    mtime_ns: int
-    max_bytes: int
-    traditional_to_simplified: bool
-
-
-def read_file(task: _ReadTask) -> FileRecord:
-    """Extract and tokenize one file; every per-file problem becomes an error record."""
-    base = FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR)
-    from core.extract import extract  # keeps GUI start-up free of parser imports
-
-    try:
-        extracted = extract(Path(task.path), max_bytes=task.max_bytes)
-        content_hash = _file_hash(task.path)
-    except UnsupportedFormat as error:
-        return replace(base, status=STATUS_SKIPPED, message=str(error))
-    except TransientError as error:
-        return replace(base, message=str(error), retry=True)
-    except ExtractionError as error:
-        return replace(base, message=str(error))
-    except OSError as error:
-        return replace(base, message=f"cannot read file ({error.strerror or error})", retry=True)
-    except RecursionError:
-        return replace(base, message="document is nested too deeply to read")
-    except Exception as error:  # parsers raise anything on hostile input
-        return replace(base, message=_reader_failure(Path(task.path), error))
-    tokens = document_tokens(
-        extracted.title,
-        extracted.paragraphs,
-        traditional_to_simplified=task.traditional_to_simplified,
-    )
-    if len(tokens.body) == 0:
-        return replace(base, format=extracted.format, message="no words found in the text")
-    return replace(
-        base,
-        status=STATUS_OK,
-        format=extracted.format,
-        warning="; ".join(extracted.warnings),
-        title=extracted.title,
-        content_hash=content_hash,
-        text_hash=_text_hash(
-            (extracted.title, *extracted.paragraphs), task.traditional_to_simplified
-        ),
-        paragraphs=extracted.paragraphs,
-        tokens=tokens,
-    )
-
-
-def _reader_failure(path: Path, error: Exception) -> str:
-    """A reader's unexpected exception, in words a user can act on (and report to us)."""
-    kind = path.suffix.lower().lstrip(".").upper() or "this"
-    return f"the {kind} reader failed on this file ({type(error).__name__}: {str(error)[:120]})"
-
-
-def _file_hash(path: str) -> bytes:
-    digest = hashlib.blake2b(digest_size=16)
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.digest()
-
-
-def _text_hash(parts: Sequence[str], t2s: bool) -> bytes:
-    """Hash of the normalized title and body with all whitespace removed: same text, any
-    format, wherever a format puts its first line (a title, or a first paragraph)."""
-    text = normalize_text("".join(parts), traditional_to_simplified=t2s)
-    return hashlib.blake2b("".join(text.split()).encode("utf-8"), digest_size=16).digest()
-
-
-@dataclass(frozen=True)
-class ScanResult:
-    """Everything a scan found. Documents are the readable files, numbered 0..n-1.
-
-    `pairs` holds every pair of documents within `k_max` (reference-only pairs and
-    ignored pairs removed); `clusters(k)` groups them for any k <= k_max.
-    """
-
-    options: ScanOptions
-    documents: tuple[FileRecord, ...]
-    errors: tuple[FileRecord, ...]
-    skipped: tuple[FileRecord, ...]
-    is_reference: np.ndarray  # bool per document
-    fingerprints: np.ndarray  # uint64 per document
-    pairs: Matches
-    content_codes: np.ndarray  # int64 per document: equal codes = same bytes
-    text_codes: np.ndarray  # int64 per document: equal codes = same normalized text
-    reference_rank: np.ndarray  # int64 per document: lower = better cluster reference
-    reused: int = 0  # files taken unchanged from the catalog
-    notices: tuple[str, ...] = ()  # about the scan as a whole, e.g. the catalog was unusable
-    garbled: tuple[FileRecord, ...] = ()  # read, but garbled: left out of the comparison
-    passages: PassageResult | None = None  # partial copying; None for results built without
-    signatures: SignatureMatches | None = None  # side signatures; None when none is on
-
-    @property
-    def k_max(self) -> int:
-        return self.options.k_max
-
-    def similarity(self):
-        """Per document: similarity index and sources (`core.similarity.DocumentSimilarity`)."""
-        from core.similarity import document_similarity
-
-        return document_similarity(self.passages, self.is_reference)
-
-    @property
-    def warned(self) -> tuple[FileRecord, ...]:
-        """Documents read with a warning: their text may not be what the file shows."""
-        return tuple(d for d in self.documents if d.warning)
-
-    @property
-    def template_share(self) -> np.ndarray:
-        """Share of each document's body that is template text (prompt, shared boilerplate)."""
-        if self.passages is None:
-            return np.zeros(len(self.documents))
-        return self.passages.template_share
-
-    def passage_text(self, row: int, max_chars: int = 300) -> str:
-        """The text of passage `row` (its paragraphs, cut at `max_chars`)."""
-        p = self.passages.passages
-        paragraphs = self.documents[int(p.doc[row])].paragraphs
-        text = " ".join(paragraphs[int(p.para_start[row]) : int(p.para_stop[row])])
-        return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
-
-    def partial_pairs(self, threshold: float | None = None) -> PairOverlaps:
-        """Pairs whose larger containment reaches `threshold` (default: the scan options').
-
-        Arrays `left`, `right`, `containment_lr`, `containment_rl`, `overlap`.
-        """
-        if self.passages is None:
-            return _no_overlaps()
-        return self.passages.partial(threshold)
-
-    def overlap(self, a: int, b: int) -> tuple[float, float, float]:
-        """(containment of a in b, of b in a, overlap) of any two documents (0 if none)."""
-        if self.passages is None:
-            return 0.0, 0.0, 0.0
-        return self.passages.overlap(a, b)
-
-    def overlap_many(
-        self, left: np.ndarray, right: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """`overlap` for many pairs (left < right): containment_lr, containment_rl, overlap."""
-        if self.passages is None:
-            return tuple(np.zeros(len(left)) for _ in range(3))
-        return self.passages.overlap_many(left, right)
-
-    def clusters(self, k: int) -> Clusters:
-        """Clusters at distance k (0 <= k <= k_max), from the stored pairs."""
-        if not 0 <= k <= self.k_max:
-            raise ValueError(f"k must be between 0 and {self.k_max}, not {k}")
-        return build_clusters(
-            self.pairs,
-            k,
-            self.fingerprints,
-            self.content_codes,
-            self.text_codes,
-            self.reference_rank,
-        )
-
-    def pair_kinds(self, pairs: Matches) -> np.ndarray:
-        return pair_kinds(pairs.left, pairs.right, self.content_codes, self.text_codes)
-
-    def reweighted(
-        self,
-        weights: FeatureWeights,
-        *,
-        ignored: Iterable[frozenset[str]] = (),
-        progress: ProgressCallback = no_progress,
-        cancel: CancelToken | None = None,
-        passages: PassageOptions | None = None,
-    ) -> ScanResult:
-        """The same documents fingerprinted with other weights (no file is read again),
-        and with other passage options if given."""
-        options = replace(self.options, weights=weights, passages=passages or self.options.passages)
-        cancel = cancel or CancelToken()
-        fingerprints = fingerprint_documents(self.documents, weights, progress, cancel)
-        ignored_keys = _ignored_mask(self.documents, ignored)
-        pairs = find_pairs(
-            fingerprints, options.k_max, self.is_reference, ignored_keys, progress, cancel
-        )
-        passages = find_passages(self.documents, self.is_reference, options, progress, cancel)
-        return replace(
-            self,
-            options=options,
-            fingerprints=fingerprints,
-            pairs=pairs,
-            passages=_without_ignored(passages, ignored_keys),
-            signatures=find_signature_matches(
-                self.documents, self.is_reference, weights, options.signatures
-            ),
-        )
 
 
 def scan(
@@ -331,10 +133,7 @@ def scan(
     fingerprints, pairs, passages = _compare(
         documents, is_reference, options, catalog, progress, cancel
     )
-    ignored_keys = _ignored_mask(documents, ignored)
-    pairs = _without_ignored_pairs(pairs, ignored_keys, len(documents))
-    passages = _without_ignored(passages, ignored_keys)
-    return ScanResult(
+    result = ScanResult(
         options=options,
         documents=documents,
         errors=tuple(r for r in records if r.status == STATUS_ERROR),
@@ -353,6 +152,37 @@ def scan(
             documents, is_reference, options.weights, options.signatures
         ),
     )
+    return result.without_ignored(ignored)
+
+
+def reweight(
+    result: ScanResult,
+    weights: FeatureWeights,
+    *,
+    ignored: Iterable[frozenset[str]] = (),
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+    passages: PassageOptions | None = None,
+) -> ScanResult:
+    """The same documents fingerprinted with other weights (no file is read again),
+    and with other passage options if given."""
+    options = replace(result.options, weights=weights, passages=passages or result.options.passages)
+    cancel = cancel or CancelToken()
+    fingerprints = fingerprint_documents(result.documents, weights, progress, cancel)
+    pairs = find_pairs(fingerprints, options.k_max, result.is_reference, progress, cancel)
+    found = find_passages(result.documents, result.is_reference, options, progress, cancel)
+    signatures = find_signature_matches(
+        result.documents, result.is_reference, weights, options.signatures
+    )
+    edited = replace(
+        result,
+        options=options,
+        fingerprints=fingerprints,
+        pairs=pairs,
+        passages=found,
+        signatures=signatures,
+    )
+    return edited.without_ignored(ignored)
 
 
 def _garbled(record: FileRecord) -> bool:
@@ -402,10 +232,15 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
     results when nothing changed; otherwise its fingerprints of the unchanged documents
     and its pair graphs, so that only what changed is computed and searched."""
     cache = ComparisonCache.beside(catalog.path, _all_roots(options)) if catalog else None
+    search = _from_scratch(options)
     if cache is None:
         fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
-        pairs = find_pairs(fingerprints, options.k_max, is_reference, None, progress, cancel)
-        passages = find_passages(documents, is_reference, options, progress, cancel)
+        pairs = find_pairs(
+            fingerprints, options.k_max, is_reference, progress, cancel, pair_search=search
+        )
+        passages = find_passages(
+            documents, is_reference, options, progress, cancel, pair_search=search
+        )
         return fingerprints, pairs, passages
     key = _comparison_key(documents, is_reference, options)
     cached = cache.load(key, options.passages)
@@ -420,10 +255,9 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         fingerprints,
         options.k_max,
         is_reference,
-        None,
         progress,
         cancel,
-        pair_search=cache.pair_search("documents"),
+        pair_search=cache.pair_search("documents", search),
     )
     passages = find_passages(
         documents,
@@ -431,11 +265,29 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         options,
         progress,
         cancel,
-        pair_search=cache.pair_search("passages"),
+        pair_search=cache.pair_search("passages", search),
         known=(previous.old_of, previous.passages) if previous else None,
     )
     cache.store(key, fingerprints, pairs, passages, doc_ids, reuse_key)
     return fingerprints, pairs, passages
+
+
+def _from_scratch(options: ScanOptions) -> PairSearch:
+    """How an all-pairs search without earlier results runs: on this machine, or one task
+    per permuted table on the options' cluster."""
+    if not options.scheduler:
+        return search_pairs
+
+    def on_cluster(values, k, progress=None, cancel=None):
+        from core.distributed import connect, pairs_on_cluster
+
+        client = connect(options.scheduler)
+        try:
+            return pairs_on_cluster(client, values, k, progress, cancel)
+        finally:
+            client.close()
+
+    return on_cluster
 
 
 def _document_ids(documents: Sequence[FileRecord], is_reference: np.ndarray) -> list[bytes]:
@@ -505,20 +357,6 @@ def find_passages(
     )
 
 
-def _without_ignored(passages: PassageResult, ignored: np.ndarray) -> PassageResult:
-    """Drop the pairs the user marked "not a duplicate" from the partial-copy overlaps."""
-    if len(ignored) == 0:
-        return passages
-    o = passages.overlaps
-    keep = ~np.isin(o.left * passages.passages.n_docs + o.right, ignored)
-    return replace(passages, overlaps=o.subset(keep))
-
-
-def _no_overlaps() -> PairOverlaps:
-    i, f = np.zeros(0, np.int64), np.zeros(0)
-    return PairOverlaps(i, i, i, i, f, f, f)
-
-
 def _all_roots(options: ScanOptions) -> tuple[str, ...]:
     return tuple(os.path.abspath(r) for r in (*options.roots, *options.reference_roots))
 
@@ -555,7 +393,7 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
 
     cached = catalog.lookup_many([(f.path, f.size, f.mtime_ns) for f in found])
     records: list[FileRecord] = []
-    to_read: list[_ReadTask] = []
+    to_read: list[ReadTask] = []
     for f in found:
         suffix = os.path.splitext(f.path)[1].lower()
         if f.path in cached:
@@ -565,7 +403,7 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
             records.append(FileRecord(f.path, f.size, f.mtime_ns, STATUS_SKIPPED, reason))
         else:
             to_read.append(
-                _ReadTask(
+                ReadTask(
                     f.path,
                     f.size,
                     f.mtime_ns,
@@ -596,7 +434,33 @@ def _read_files(found, options, catalog, progress, cancel) -> tuple[list[FileRec
     return records, len(cached)
 
 
-def _read_all(tasks: list[_ReadTask], options: ScanOptions, cancel: CancelToken):
+def find_files(
+    options: ScanOptions,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> tuple[list[FoundFile], list[FileRecord]]:
+    """The files under the options' roots to read, as a scan finds them, and records of
+    what the walk left out."""
+    return _find_files(options, progress, cancel or CancelToken())
+
+
+def read_files(
+    found: Sequence[FoundFile],
+    options: ScanOptions,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> list[FileRecord]:
+    """Records of the found files, read as a scan reads them (worker processes, time and
+    memory budgets) but without a catalog."""
+    return _read_files(found, options, _GuardedCatalog(None), progress, cancel or CancelToken())[0]
+
+
+def is_compared(record: FileRecord, options: ScanOptions) -> bool:
+    """Whether a scan compares this record: read, and not garbled (unless asked)."""
+    return record.ok and (options.compare_garbled or not _garbled(record))
+
+
+def _read_all(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
     """Read files in worker processes (or in-process when workers == 0), or on a cluster."""
     if options.scheduler and tasks:
         yield from _read_on_cluster(tasks, options, cancel)
@@ -622,7 +486,7 @@ def _read_all(tasks: list[_ReadTask], options: ScanOptions, cancel: CancelToken)
             yield result
 
 
-def _read_on_cluster(tasks: list[_ReadTask], options: ScanOptions, cancel: CancelToken):
+def _read_on_cluster(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
     from core.distributed import connect, read_on_cluster
 
     client = connect(options.scheduler)
@@ -660,20 +524,21 @@ def fingerprint_documents(
         return out
     total = len(documents)
     progress(Progress("fingerprinting", 0, total))
-    step = 2000
-    if not weights.use_idf:
-        parts = []
-        for start in range(0, total, step):
-            cancel.check()
-            chunk = documents[start : start + step]
-            parts.append(simhash_batch(corpus_features([d.tokens for d in chunk], weights)))
-            progress(Progress("fingerprinting", min(total, start + step), total))
-        return np.concatenate(parts) if parts else np.zeros(0, np.uint64)
-    # idf needs the whole corpus' document frequencies first
-    vectors = corpus_features([d.tokens for d in documents], weights)
-    cancel.check()
-    fingerprints = simhash_batch(vectors)
-    progress(Progress("fingerprinting", total, total))
+    tokens = [d.tokens for d in documents]
+    fingerprints = np.zeros(total, np.uint64)
+    with_idf = []  # idf needs the whole corpus' document frequencies first
+    sizes = np.array([len(t.body) + len(t.title) for t in tokens], dtype=np.int64)
+    for lo, hi in bounded_runs(sizes, _FINGERPRINT_TOKENS):
+        cancel.check()
+        features = corpus_features(tokens[lo:hi], weights, idf=False)
+        if weights.use_idf:
+            with_idf.append(features)
+        else:
+            fingerprints[lo:hi] = simhash_features(features)
+        progress(Progress("fingerprinting", hi, total))
+    if weights.use_idf:
+        features = Features.concat(with_idf)
+        fingerprints = simhash_features(IdfTable.from_features(features).apply(features))
     return fingerprints
 
 
@@ -681,14 +546,12 @@ def find_pairs(
     fingerprints: np.ndarray,
     k_max: int,
     is_reference: np.ndarray,
-    ignored: np.ndarray | None = None,
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
     pair_search: PairSearch = search_pairs,
 ) -> Matches:
-    """Pairs within k_max, minus pairs of two reference documents and ignored pairs.
+    """Pairs within k_max, minus pairs of two reference documents.
 
-    `ignored` holds keys `left * n + right` (left < right) of pairs to leave out.
     Reports `Progress("comparing", tables done, tables)`.
     """
     progress(Progress("comparing", 0, 1))
@@ -701,27 +564,7 @@ def find_pairs(
     )
     pairs = groups.matches(found, _PAIR_BUDGET, MAX_LISTED_COPIES)
     progress(Progress("comparing", 1, 1))
-    keep = ~(is_reference[pairs.left] & is_reference[pairs.right])
-    return _without_ignored_pairs(pairs.subset(keep), ignored, len(fingerprints))
-
-
-def _without_ignored_pairs(pairs: Matches, ignored: np.ndarray | None, n: int) -> Matches:
-    if ignored is None or len(ignored) == 0:
-        return pairs
-    return pairs.subset(~np.isin(pairs.left * n + pairs.right, ignored))
-
-
-def _ignored_mask(documents: Sequence[FileRecord], ignored: Iterable[frozenset[str]]) -> np.ndarray:
-    """Sorted keys (a * n + b, a < b) of the document pairs the user marked as not duplicates."""
-    number = {d.path: i for i, d in enumerate(documents)}
-    n = len(documents)
-    keys = []
-    for pair in ignored:
-        paths = sorted(pair)
-        if len(paths) == 2 and paths[0] in number and paths[1] in number:
-            a, b = sorted((number[paths[0]], number[paths[1]]))
-            keys.append(a * n + b)
-    return np.unique(np.array(keys, dtype=np.int64))
+    return pairs.subset(~(is_reference[pairs.left] & is_reference[pairs.right]))
 
 
 def _codes(hashes: Sequence[bytes]) -> np.ndarray:

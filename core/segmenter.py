@@ -13,13 +13,13 @@ from __future__ import annotations
 import hashlib
 import logging
 import marshal
-import os
 import struct
-import tempfile
 import threading
 from pathlib import Path
 
 import platformdirs
+
+from core.files import atomic_write
 
 _PARTS = 16
 _FORMAT = 1  # bump when the file layout changes
@@ -75,12 +75,10 @@ def write_cache(path: Path, freq: dict[str, int], total: int) -> None:
     header = marshal.dumps((total, [len(p) for p in parts]))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".jieba-")
-        with os.fdopen(fd, "wb") as out:
+        with atomic_write(path) as out:
             out.write(_HEADER.pack(_MAGIC, _FORMAT, len(header)))
             out.write(header)
             out.writelines(parts)
-        os.replace(temp, path)
     except OSError as error:
         logging.getLogger(__name__).info("jieba dictionary cache not written: %s", error)
 

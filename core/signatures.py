@@ -28,7 +28,7 @@ from typing import Literal
 
 import numpy as np
 
-from core.features import FeatureVector, FeatureWeights, corpus_features
+from core.features import Features, FeatureWeights, corpus_features
 from core.normalize import normalize_text
 
 KeywordOrder = Literal["ordered", "sorted"]
@@ -139,6 +139,37 @@ def punctuation_contexts(paragraphs: Sequence[str]) -> list[str]:
                 mark = "." if unit in ".!?。" else ","
                 contexts.append(" ".join(left) + mark + " ".join(right))
     return contexts
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureVector:
+    """One document's distinct features (sorted hashes) and their weights."""
+
+    hashes: np.ndarray  # uint64, increasing
+    weights: np.ndarray  # float64
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+
+def per_document(features: Features) -> list[FeatureVector]:
+    """The flat `Features` of a corpus split into one vector per document."""
+    bounds = np.searchsorted(features.owner, np.arange(features.n + 1))
+    return [
+        FeatureVector(features.hashes[lo:hi], features.weights[lo:hi])
+        for lo, hi in pairwise(bounds.tolist())
+    ]
+
+
+def as_features(vectors: Sequence[FeatureVector]) -> Features:
+    """Vectors as the flat `Features` that `core.simhash.simhash_features` fingerprints."""
+    owner = np.repeat(np.arange(len(vectors)), [len(v) for v in vectors])
+    return Features(
+        owner.astype(np.int64),
+        np.concatenate([np.zeros(0, np.uint64), *(v.hashes for v in vectors)]),
+        np.concatenate([np.zeros(0), *(v.weights for v in vectors)]),
+        len(vectors),
+    )
 
 
 def punctuation_features(paragraphs: Sequence[str]) -> FeatureVector:
@@ -393,7 +424,7 @@ def find_signature_matches(
         return None
     keyword = _no_pairs()
     if options.keyword_terms:
-        vectors = corpus_features([d.tokens for d in documents], weights)
+        vectors = per_document(corpus_features([d.tokens for d in documents], weights))
         signatures = keyword_signatures(vectors, options.keyword_terms, options.keyword_order)
         keyword = _not_both_reference(equal_signature_pairs(signatures), is_reference)
     overlaps = SentenceOverlaps(

@@ -2,79 +2,60 @@
 
 For every feature with hash h and weight w, bit i of the sum vector gets +w when bit i
 of h is 1 and -w otherwise; the fingerprint has bit i set where that sum is positive.
-Bits are taken as a matrix (features × 64) and summed per document in one pass.
+Documents and passages are fingerprinted by the same function, on flat feature arrays.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from core.features import FeatureVector
+from core.arrays import bounded_runs
+from core.features import Features
 
 BITS = 64
-_CHUNK_FEATURES = 1 << 16  # ~4 MB bit matrix; smaller steps also keep a GUI thread fed
-
-
-def hash_bits(hashes: np.ndarray) -> np.ndarray:
-    """(n, 64) uint8 matrix whose column i is bit i (least significant first) of each hash."""
-    as_bytes = np.ascontiguousarray(hashes, dtype="<u8").view(np.uint8).reshape(-1, 8)
-    return np.unpackbits(as_bytes, axis=1, bitorder="little")
-
-
-def _pack_bits(bits: np.ndarray) -> np.ndarray:
-    """Inverse of `hash_bits`: rows of 64 booleans to uint64 values."""
-    packed = np.packbits(bits.astype(np.uint8), axis=1, bitorder="little")
-    return packed.view("<u8").reshape(-1).astype(np.uint64)
+# features fingerprinted at once: bounded memory, and numpy calls short enough that a
+# GUI thread waiting for the GIL is never held up for long
+_CHUNK_FEATURES = 1 << 18
 
 
 def simhash(hashes: np.ndarray, weights: np.ndarray) -> int:
     """Fingerprint of one feature set. An empty set (or all weights zero) gives 0."""
-    return int(
-        simhash_batch(
-            [FeatureVector(np.asarray(hashes, np.uint64), np.asarray(weights, np.float64))]
-        )[0]
-    )
+    hashes = np.asarray(hashes, np.uint64)
+    features = Features(np.zeros(len(hashes), np.int64), hashes, np.asarray(weights, float), 1)
+    return int(simhash_features(features)[0])
 
 
-def simhash_batch(vectors: Sequence[FeatureVector]) -> np.ndarray:
-    """Fingerprints of many feature sets at once, as a uint64 array in input order."""
-    sizes = np.array([len(v) for v in vectors], dtype=np.int64)
-    if len(vectors) == 0:
-        return np.zeros(0, dtype=np.uint64)
-    sums = np.zeros((len(vectors), BITS), dtype=np.float64)
-    totals = np.array([float(v.weights.sum()) for v in vectors])
-    for start, stop in _chunks(sizes):
-        hashes = np.concatenate([v.hashes for v in vectors[start:stop]])
-        weights = np.concatenate([v.weights for v in vectors[start:stop]])
-        weighted = hash_bits(hashes) * weights[:, None]
-        owner = np.repeat(np.arange(start, stop), sizes[start:stop])
-        _segment_sum(sums, owner, weighted)  # sum of w over set bits, per document and bit
-    # sum over features of ±w is 2·(sum over set bits) − (sum of all weights)
-    return _pack_bits(2.0 * sums - totals[:, None] > 0)
+def simhash_features(features: Features) -> np.ndarray:
+    """Fingerprint of every feature set of `features`, as uint64 in owner order."""
+    out = np.zeros(features.n, dtype=np.uint64)
+    per_owner = features.counts()
+    for lo, hi in bounded_runs(per_owner, _CHUNK_FEATURES):
+        rows = slice(*np.searchsorted(features.owner, [lo, hi]))
+        _simhash_rows(features.hashes[rows], features.weights[rows], features.owner[rows], out)
+    return out
 
 
-def _segment_sum(out: np.ndarray, owner: np.ndarray, values: np.ndarray) -> None:
-    """out[owner[i]] += values[i] for sorted `owner`, using reduceat over non-empty runs."""
-    if len(owner) == 0:
+def _simhash_rows(hashes: np.ndarray, weights: np.ndarray, owner: np.ndarray, out) -> None:
+    """Fingerprints of the owners of flat rows sorted by owner, written into `out`.
+
+    One contiguous pass per bit (byte column, then shift): several times faster than
+    summing a (features × 64) bit matrix.
+    """
+    if len(hashes) == 0:
         return
     starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-    out[owner[starts]] += np.add.reduceat(values, starts, axis=0)
-
-
-def _chunks(sizes: np.ndarray) -> list[tuple[int, int]]:
-    """Split documents into consecutive groups of about `_CHUNK_FEATURES` features."""
-    bounds: list[tuple[int, int]] = []
-    start, running = 0, 0
-    for i, size in enumerate(sizes):
-        running += int(size)
-        if running >= _CHUNK_FEATURES:
-            bounds.append((start, i + 1))
-            start, running = i + 1, 0
-    if start < len(sizes):
-        bounds.append((start, len(sizes)))
-    return bounds
+    present = owner[starts]
+    w = weights.astype(np.float64)
+    half = np.add.reduceat(w, starts) / 2
+    as_bytes = np.ascontiguousarray(hashes, dtype="<u8").view(np.uint8).reshape(-1, 8)
+    weighted = np.empty(len(w), dtype=np.float64)
+    for byte in range(8):
+        column = np.ascontiguousarray(as_bytes[:, byte])
+        for bit in range(8):
+            np.multiply(w, (column >> bit) & 1, out=weighted)
+            # sum over features of ±w is positive when the set bits carry over half the weight
+            positive = np.add.reduceat(weighted, starts) > half
+            out[present[positive]] |= np.uint64(1 << (8 * byte + bit))
 
 
 def hamming(a: int | np.ndarray, b: int | np.ndarray) -> np.ndarray | int:

@@ -49,7 +49,6 @@ OUTSIDE_LINK = "link to a file outside the scanned folders (not followed)"
 class _FileRules:
     """What makes a file found, and where its left-out files are reported."""
 
-    suffixes: frozenset[str] | None
     patterns: tuple[str, ...]
     # Real paths of the roots that links to files must point into; None: anywhere.
     link_roots: tuple[str, ...] | None
@@ -59,7 +58,6 @@ class _FileRules:
 def walk_files(
     roots: Iterable[str | Path],
     *,
-    suffixes: frozenset[str] | None = None,
     exclude: Iterable[str] = (),
     include_hidden: bool = False,
     follow_outside_links: bool = False,
@@ -76,7 +74,7 @@ def walk_files(
     """
     root_paths = [os.path.abspath(os.fspath(root)) for root in roots]
     link_roots = None if follow_outside_links else tuple(map(os.path.realpath, root_paths))
-    rules = _FileRules(suffixes, tuple(exclude), link_roots, on_skip)
+    rules = _FileRules(tuple(exclude), link_roots, on_skip)
     seen: dict[tuple[int, int], str] = {}
     for root_path in root_paths:
         if os.path.isfile(root_path):
@@ -165,9 +163,6 @@ def _found(
 ) -> FoundFile | None:
     """The found file at `path`, or None when it is left out (reported to rules.on_skip)."""
     on_skip = rules.on_skip
-    if rules.suffixes is not None and os.path.splitext(path)[1].lower() not in rules.suffixes:
-        on_skip(path, "not a document type SimSift reads", False)
-        return None
     pattern = _matching_pattern(path, rules.patterns)
     if pattern:
         on_skip(path, f"excluded by the pattern {pattern}", False)

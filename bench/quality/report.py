@@ -115,8 +115,6 @@ def markdown(results: dict, size: str) -> str:
         f"- documents: {c['documents']}; formats {c['formats']}; languages {c['languages']}",
         f"- labeled pairs: {c['labeled_pairs']}",
         f"- read errors: {len(results['errors'])} {results['errors'][:3]}",
-        "- partial-copy detection (passages) available in the engine: "
-        + ("yes" if results["passages_available"] else "no (partial recall: whole-document only)"),
         f"- seconds: {results['timings']} (total {results.get('total_seconds')})",
     ]
     if "cli_check" in results:

@@ -35,7 +35,8 @@ import report  # noqa: E402
 from score import Scores, Truth, load_truth, recall_by_bucket, sweep_distances  # noqa: E402
 
 from core.features import FeatureWeights  # noqa: E402
-from core.scan import DEFAULT_K, ScanOptions, ScanResult, scan  # noqa: E402
+from core.result import ScanResult  # noqa: E402
+from core.scan import DEFAULT_K, ScanOptions, reweight, scan  # noqa: E402
 
 K_MAX = 12
 KS = list(range(K_MAX + 1))
@@ -64,12 +65,10 @@ def weight_settings() -> dict[str, FeatureWeights]:
     }
 
 
-def passage_pairs(result: ScanResult) -> tuple[np.ndarray, np.ndarray] | None:
-    """Partial-copy pairs the scan reports, or None while the engine has no passages."""
-    if getattr(result, "passages", None) is None or not hasattr(result, "partial_pairs"):
-        return None
+def passage_pairs(result: ScanResult) -> tuple[np.ndarray, np.ndarray]:
+    """Partial-copy pairs the scan reports."""
     partial = result.partial_pairs()
-    return np.asarray(partial.left), np.asarray(partial.right)
+    return partial.left, partial.right
 
 
 def simsift_curves(result: ScanResult, truth: Truth, name: str) -> dict[str, dict]:
@@ -81,19 +80,17 @@ def simsift_curves(result: ScanResult, truth: Truth, name: str) -> dict[str, dic
             "points": sweep_distances(truth, p.left, p.right, p.distance.astype(int), KS),
         }
     }
-    extra = passage_pairs(result)
-    if extra is not None:
-        curves[name + " + passages"] = {
-            "param": "k",
-            "points": sweep_distances(truth, p.left, p.right, p.distance.astype(int), KS, extra),
-        }
+    curves[name + " + passages"] = {
+        "param": "k",
+        "points": sweep_distances(
+            truth, p.left, p.right, p.distance.astype(int), KS, passage_pairs(result)
+        ),
+    }
     return curves
 
 
 def containment_curve(result: ScanResult, truth: Truth) -> dict[str, dict]:
     """Partial pairs alone, swept over the containment threshold (larger direction)."""
-    if passage_pairs(result) is None:
-        return {}
     o = result.partial_pairs(min(CONTAINMENTS))
     score = np.round(1 - np.maximum(o.containment_lr, o.containment_rl), 4)
     points = sweep_distances(
@@ -116,8 +113,7 @@ def reported_keys(result: ScanResult, truth: Truth, k: int) -> np.ndarray:
     p = result.pairs.within(k)
     left, right = p.left, p.right
     extra = passage_pairs(result)
-    if extra is not None:
-        left, right = np.concatenate([left, extra[0]]), np.concatenate([right, extra[1]])
+    left, right = np.concatenate([left, extra[0]]), np.concatenate([right, extra[1]])
     return np.unique(truth.keys(left, right))
 
 
@@ -266,7 +262,7 @@ def evaluate(corpus: Path, workers: int, cli: bool) -> dict:
     curves: dict[str, dict] = {}
     for name, weights in weight_settings().items():
         t = time.monotonic()
-        reweighted = result if name == "default" else result.reweighted(weights)
+        reweighted = result if name == "default" else reweight(result, weights)
         curves.update(simsift_curves(reweighted, truth, name))
         timings[name] = time.monotonic() - t
     curves.update(containment_curve(result, truth))
@@ -282,8 +278,8 @@ def evaluate(corpus: Path, workers: int, cli: bool) -> dict:
     )
     timings["scan with reference"] = time.monotonic() - t
     t = time.monotonic()
-    all_text = replace(result, documents=all_text_documents(result)).reweighted(
-        result.options.weights
+    all_text = reweight(
+        replace(result, documents=all_text_documents(result)), result.options.weights
     )
     curves.update(simsift_curves(all_text, truth, "main content off"))
     timings["main content off"] = time.monotonic() - t
@@ -293,7 +289,6 @@ def evaluate(corpus: Path, workers: int, cli: bool) -> dict:
     out = {
         "corpus": corpus_summary(corpus),
         "errors": [f"{Path(e.path).name}: {e.message}" for e in result.errors],
-        "passages_available": passage_pairs(result) is not None,
         "curves": curves,
         "buckets": buckets(corpus, result, truth, [DEFAULT_K, 6, 8, 10]),
     }

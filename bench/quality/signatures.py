@@ -34,15 +34,21 @@ from score import Scores, Truth, all_pairs_within, load_truth, score_pairs  # no
 
 from core import signatures as sig  # noqa: E402
 from core.features import corpus_features  # noqa: E402
+from core.result import ScanResult  # noqa: E402
 from core.scan import (  # noqa: E402
     DEFAULT_K,
     ScanOptions,
-    ScanResult,
     find_passages,
     fingerprint_documents,
     scan,
 )
-from core.simhash import simhash_batch  # noqa: E402
+from core.simhash import simhash_features  # noqa: E402
+
+
+def simhash_batch(vectors):
+    """SimHashes of per-document feature vectors."""
+    return simhash_features(sig.as_features(vectors))
+
 
 K_MAX = 12
 KINDS = (
@@ -99,7 +105,9 @@ def whole_document_rows(
     docs = result.documents
     n = len(docs)
     rows = []
-    vectors, t_vectors = timed(corpus_features, [d.tokens for d in docs], result.options.weights)
+    vectors, t_vectors = timed(
+        lambda: sig.per_document(corpus_features([d.tokens for d in docs], result.options.weights))
+    )
     words, t_words = timed(simhash_batch, vectors)
     wl, wr, wd = within(words)
     curves["word SimHash (today)"] = sweep(truth, wl, wr, wd)

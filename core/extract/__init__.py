@@ -12,13 +12,17 @@ import importlib
 from dataclasses import replace
 from pathlib import Path
 
-from core.document import ExtractedText, ExtractionError, TransientError, UnsupportedFormat
+from core.document import (
+    MAX_FILE_BYTES,
+    ExtractedText,
+    ExtractionError,
+    TransientError,
+    UnsupportedFormat,
+)
 from core.extract.checks import text_warnings
 from core.extract.sniff import is_docx_zip, sniff_bytes, sniff_format
 
-__all__ = ["DEFAULT_MAX_BYTES", "SUPPORTED_SUFFIXES", "extract", "sniff_format"]
-
-DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+__all__ = ["SUPPORTED_SUFFIXES", "extract", "sniff_format"]
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
 TEXT_SUFFIXES = frozenset({".txt", ".text", ".md", ".markdown"})
@@ -26,7 +30,7 @@ WORD_SUFFIXES = frozenset({".docx", ".docm", ".dotx", ".doc"})
 PDF_SUFFIXES = frozenset({".pdf"})
 SUPPORTED_SUFFIXES: frozenset[str] = HTML_SUFFIXES | TEXT_SUFFIXES | WORD_SUFFIXES | PDF_SUFFIXES
 
-# Readers are imported on first use: trafilatura and pdfminer take a while to
+# Readers are imported on first use: pdfminer, python-docx and lxml take a while to
 # import, and the GUI imports core at start-up.
 _READERS = {
     "html": ("core.extract.html", "extract_html"),
@@ -37,7 +41,7 @@ _READERS = {
 }
 
 
-def extract(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ExtractedText:
+def extract(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> ExtractedText:
     """Read the text of one HTML, PDF, DOCX or plain-text file.
 
     Raises:
@@ -110,8 +114,8 @@ def _ole_reader(path: Path, suffix: str) -> str:
 def _run_reader(fmt: str, path: Path, max_bytes: int) -> ExtractedText:
     module_name, function_name = _READERS[fmt]
     reader = getattr(importlib.import_module(module_name), function_name)
-    if fmt in ("pdf", "docx"):
+    if fmt == "docx":  # the size of its unpacked parts is limited from max_bytes
         return reader(path, max_bytes=max_bytes)
-    if fmt == "doc":
+    if fmt in ("pdf", "doc"):
         return reader(path)
     return reader(path.read_bytes())

@@ -213,10 +213,10 @@ def _same_size(a: float, b: float) -> bool:
     return max(a, b) <= _HEADING_SIZE_RATIO * min(a, b)
 
 
-def extract_pdf(path: Path, *, max_bytes: int) -> ExtractedText:
+def extract_pdf(path: Path) -> ExtractedText:
     """Text of a PDF, one paragraph per text box; clear errors for encrypted or image-only files.
 
-    `max_bytes` is enforced by the caller before the file is opened.
+    The size limit is enforced by the caller before the file is opened.
     """
     try:
         boxes = list(page_paragraphs(path))

@@ -164,18 +164,54 @@ def test_a_file_over_its_time_budget_is_a_per_file_error(cluster, tmp_path, monk
 
 def hang_on_marked_files(batch, shipped, timeout):
     """A reader that never returns on files named slow*.txt (runs on a worker)."""
-    import core.scan
+    import core.reader
     from core.distributed import read_batch
 
-    real = core.scan.read_file
+    real = core.reader.read_file
 
     def hanging(task):
         if os.path.basename(task.path).startswith("slow"):
             time.sleep(3600)
         return real(task)
 
-    core.scan.read_file = hanging
+    core.reader.read_file = hanging
     try:
         return read_batch(batch, shipped, timeout)
     finally:
-        core.scan.read_file = real
+        core.reader.read_file = real
+
+
+@pytest.mark.parametrize("k", [3, 8])
+def test_all_pairs_one_task_per_table_equal_the_local_search(cluster, k):
+    from core.distributed import pairs_on_cluster
+    from core.index import HammingIndex
+
+    rng = np.random.default_rng(k)
+    base = rng.integers(0, 2**64 - 1, 30_000, dtype=np.uint64, endpoint=True)
+    flips = rng.integers(0, 64, (3000, k)).astype(np.uint64)
+    near = base[:3000].copy()
+    for column in flips.T:
+        near ^= np.uint64(1) << column
+    fps = np.concatenate([base, near, base[:50]])  # near copies and exact copies
+    reports = []
+    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+        there = pairs_on_cluster(client, fps, k, progress=lambda d, t: reports.append((d, t)))
+    here = HammingIndex(fps, k).pairs()
+    assert len(here) >= 3050
+    assert np.array_equal(there.left, here.left) and np.array_equal(there.right, here.right)
+    assert np.array_equal(there.distance, here.distance)
+    assert reports and reports[-1][0] == reports[-1][1] > 1  # one report per table
+
+
+def test_the_cli_scans_on_a_cluster_and_says_when_it_cannot(cluster, corpus, tmp_path):
+    from core.cli import main
+
+    address = cluster.scheduler_address
+    out = tmp_path / "report"
+    assert main(["scan", str(corpus), "--scheduler", address, "--no-catalog", "--quiet",
+                 "--out", str(out)]) == 0  # fmt: skip
+    local = tmp_path / "local"
+    assert main(["scan", str(corpus), "--no-catalog", "--quiet", "--out", str(local)]) == 0
+    assert (out / "pairs.csv").read_text() == (local / "pairs.csv").read_text()
+    unreachable = ["scan", str(corpus), "--scheduler", "tcp://127.0.0.1:9", "--no-catalog"]
+    assert main([*unreachable, "--quiet", "--out", str(tmp_path / "x")]) == 2

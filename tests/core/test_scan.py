@@ -9,7 +9,7 @@ import pytest
 from core.cluster import KIND_EXACT, KIND_NAMES, KIND_NEAR, KIND_SAME_TEXT
 from core.features import FeatureWeights
 from core.progress import Cancelled, CancelToken
-from core.scan import ScanOptions, scan
+from core.scan import ScanOptions, reweight, scan
 from tests.core.corpus import write_corpus
 
 
@@ -83,7 +83,7 @@ def test_ignored_pair_is_not_reported(corpus):
 def test_reweighting_reuses_tokens_and_changes_fingerprints(corpus):
     root, _ = corpus
     result = scan(ScanOptions(roots=(str(root),), k_max=3, workers=0))
-    other = result.reweighted(FeatureWeights(shingle_size=2, tf_scheme="binary"))
+    other = reweight(result, FeatureWeights(shingle_size=2, tf_scheme="binary"))
     assert other.documents is result.documents
     assert (other.fingerprints != result.fingerprints).any()
     assert other.options.weights.shingle_size == 2

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from core import signatures as sig
-from core.features import FeatureVector, FeatureWeights, document_features
-from core.simhash import simhash_batch
+from core.features import FeatureWeights, document_features
+from core.signatures import FeatureVector, as_features, per_document
+from core.simhash import simhash_features
 from core.tokens import document_tokens
 
 ZH = ("今天天气很好，我们一起去公园散步。公园里有很多人在跑步！", "晚上我们回家吃饭，然后看书。")
@@ -47,14 +48,16 @@ def test_punctuation_features_ignore_paragraph_order():
 
 
 def test_punctuation_weight_zero_keeps_the_word_fingerprint():
-    words = document_features(document_tokens("", EN), FeatureWeights())
+    [words] = per_document(document_features(document_tokens("", EN), FeatureWeights()))
     punct = sig.punctuation_features(EN)
-    alone, mixed_zero, mixed = simhash_batch(
-        [
-            words,
-            sig.with_punctuation(words, punct, 0.0),
-            sig.with_punctuation(words, punct, 5.0),
-        ]
+    alone, mixed_zero, mixed = simhash_features(
+        as_features(
+            [
+                words,
+                sig.with_punctuation(words, punct, 0.0),
+                sig.with_punctuation(words, punct, 5.0),
+            ]
+        )
     )
     assert alone == mixed_zero
     assert alone != mixed  # heavy punctuation features move the fingerprint
@@ -86,7 +89,8 @@ def test_documents_without_title_or_marks_never_pair_on_empty_parts():
 
 
 def _vector(title, paragraphs):
-    return document_features(document_tokens(title, paragraphs), FeatureWeights())
+    [vector] = per_document(document_features(document_tokens(title, paragraphs), FeatureWeights()))
+    return vector
 
 
 def test_keyword_signature_survives_reordering_and_catches_other_top_terms():
@@ -207,7 +211,7 @@ def _essay(seed: int) -> list[str]:
 
 
 def test_scan_reports_side_signature_matches_when_asked(tmp_path):
-    from core.scan import ScanOptions, scan
+    from core.scan import ScanOptions, reweight, scan
 
     docs, ref = tmp_path / "docs", tmp_path / "ref"
     docs.mkdir()
@@ -239,5 +243,5 @@ def test_scan_reports_side_signature_matches_when_asked(tmp_path):
     assert not any(
         "alone.txt" in p or ("prompt.txt" in p and "prompt copy.txt" in p) for p in partial
     )
-    reweighted = result.reweighted(result.options.weights)
+    reweighted = reweight(result, result.options.weights)
     assert named(reweighted.signatures.keyword) == named(result.signatures.keyword)

@@ -6,9 +6,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
-from core.features import FeatureVector, FeatureWeights, corpus_features
-from core.simhash import hamming, hash_bits, simhash, simhash_batch
+from core.features import Features, FeatureWeights, corpus_features
+from core.simhash import hamming, simhash, simhash_features
 from core.tokens import document_tokens, token_hash
 
 
@@ -25,20 +26,31 @@ def test_high_bit_and_empty_input():
     assert simhash(np.zeros(0, np.uint64), np.zeros(0)) == 0
 
 
-def test_hash_bits_is_least_significant_first():
-    bits = hash_bits(np.array([0b101, 1 << 63], np.uint64))
-    assert bits[0, :3].tolist() == [1, 0, 1] and bits[0, 3:].sum() == 0
-    assert bits[1, 63] == 1 and bits[1, :63].sum() == 0
+def test_bit_i_of_the_fingerprint_is_bit_i_of_the_features():
+    assert simhash(np.array([0b101], np.uint64), np.array([1.0])) == 0b101
+    assert simhash(np.array([1 << 40, 1 << 40, 1], np.uint64), np.array([1.0, 1.0, 1.5])) == (
+        1 << 40
+    )
 
 
-def test_batch_equals_one_by_one():
+def test_many_feature_sets_at_once_equal_one_by_one(monkeypatch):
+    import core.simhash
+
+    monkeypatch.setattr(core.simhash, "_CHUNK_FEATURES", 64)  # sets cross chunk boundaries
     rng = np.random.default_rng(3)
-    vectors = [
-        FeatureVector(rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True), rng.random(n))
-        for n in (0, 1, 5, 300, 2)
+    sizes = [0, 1, 5, 300, 2, 0, 70]
+    sets = [
+        (np.unique(rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)), rng.random(n))
+        for n in sizes
     ]
-    batch = simhash_batch(vectors)
-    assert batch.tolist() == [simhash(v.hashes, v.weights) for v in vectors]
+    features = Features(
+        np.repeat(np.arange(len(sets)), [len(h) for h, _ in sets]),
+        np.concatenate([h for h, _ in sets]),
+        np.concatenate([w[: len(h)] for h, w in sets]),
+        len(sets) + 1,  # and an owner with no features at the end
+    )
+    expected = [simhash(h, w[: len(h)]) for h, w in sets] + [0]
+    assert simhash_features(features).tolist() == expected
 
 
 def test_token_hash_is_stable_across_processes():
@@ -72,7 +84,7 @@ UNRELATED = [
 
 def fingerprints(*docs: list[str]) -> np.ndarray:
     tokens = [document_tokens("", paragraphs) for paragraphs in docs]
-    return simhash_batch(corpus_features(tokens, FeatureWeights()))
+    return simhash_features(corpus_features(tokens, FeatureWeights()))
 
 
 def test_small_edit_gives_small_distance_and_unrelated_text_about_half():
@@ -102,3 +114,17 @@ def test_timestamps_and_counters_do_not_move_the_fingerprint_when_digits_are_ign
     b = [*ARTICLE, "Posted 2025-11-21 08:02, read 98211 times, 403 comments"]
     fa, fb = fingerprints(a, b)
     assert fa == fb
+
+
+@pytest.mark.parametrize("use_idf", [False, True])
+def test_documents_fingerprinted_in_steps_equal_all_at_once(monkeypatch, use_idf):
+    import core.scan
+
+    monkeypatch.setattr(core.scan, "_FINGERPRINT_TOKENS", 40)  # steps of a few documents
+    texts = [ARTICLE, UNRELATED, ARTICLE[:1], [], ARTICLE[1:] + UNRELATED]
+    tokens = [document_tokens(f"title {i}", t) for i, t in enumerate(texts)]
+    weights = FeatureWeights(use_idf=use_idf, shingle_size=2)
+    documents = [type("Doc", (), {"tokens": t})() for t in tokens]
+    stepwise = core.scan.fingerprint_documents(documents, weights)
+    assert stepwise.tolist() == simhash_features(corpus_features(tokens, weights)).tolist()
+    assert stepwise[3] != 0  # a document of a title alone

@@ -1,14 +1,15 @@
-"""Edits without a rescan: files sent to the trash and pairs dismissed leave the result
-itself, so clusters, partial copies and reports agree."""
+"""ScanResult: distances, and edits without a rescan (files sent to the trash, pairs
+dismissed or remembered as ignored) that leave the result itself, so clusters, partial
+copies and reports agree."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from core.cluster_edit import without_files, without_pair
 from core.report import cluster_rows, pair_rows, template_rows
 from core.scan import ScanOptions, scan
+from core.simhash import hamming
 from tests.core.corpus import write_corpus, write_partial_copy
 
 
@@ -45,20 +46,20 @@ def _removed(result, *docs: int) -> np.ndarray:
 
 def test_removed_files_leave_pairs_clusters_and_reports(copies):
     result, docs = copies
-    edited = without_files(result, _removed(result, docs["edited"], docs["exact"]))
+    edited = result.without_files(_removed(result, docs["edited"], docs["exact"]))
     gone = {result.documents[d].path for d in (docs["edited"], docs["exact"])}
     assert gone <= _paths_in(pair_rows(result, 3))  # both were reported before
     assert not gone & _paths_in(pair_rows(edited, 3))
     assert not gone & _paths_in(cluster_rows(edited, edited.clusters(3)))
     # `first` lost its only copy; `second` keeps its same-text copy
     assert len(result.clusters(3)) == 2 and len(edited.clusters(3)) == 1
-    assert without_files(result, _removed(result)) is result
+    assert result.without_files(_removed(result)) is result
 
 
 def test_removed_files_leave_partial_copies(partial):
     result, docs = partial
     assert len(result.partial_pairs()) == 1
-    edited = without_files(result, _removed(result, docs["copy"]))
+    edited = result.without_files(_removed(result, docs["copy"]))
     assert len(edited.partial_pairs()) == 0
     copy = result.documents[docs["copy"]].path
     assert copy not in _paths_in(pair_rows(edited, 8) + template_rows(edited))
@@ -66,12 +67,31 @@ def test_removed_files_leave_partial_copies(partial):
 
 def test_dismissed_pair_leaves_clusters_and_partial_copies(copies, partial):
     result, docs = copies
-    edited = without_pair(result, docs["edited"], docs["first"])
+    edited = result.without_pair(docs["edited"], docs["first"])
     first, copy = result.documents[docs["first"]].path, result.documents[docs["edited"]].path
     assert {first, copy} in [{row["a"], row["b"]} for row in pair_rows(result, 3)]
     assert {first, copy} not in [{row["a"], row["b"]} for row in pair_rows(edited, 3)]
     assert len(edited.clusters(3)) == 1
 
     result, docs = partial
-    edited = without_pair(result, docs["source"], docs["copy"])  # either order
+    edited = result.without_pair(docs["source"], docs["copy"])  # either order
     assert len(edited.partial_pairs()) == 0
+
+
+def test_ignored_paths_drop_the_pair_like_dismissing_it(partial):
+    result, docs = partial
+    copy, source = (result.documents[docs[k]].path for k in ("copy", "source"))
+    edited = result.without_ignored([frozenset((source, copy))])
+    assert len(result.partial_pairs()) == 1 and len(edited.partial_pairs()) == 0
+    assert result.without_ignored([frozenset((copy, "/elsewhere/gone.txt"))]) is result
+
+
+def test_distance_is_the_hamming_distance_of_the_fingerprints(copies):
+    result, _ = copies
+    fps = [int(f) for f in result.fingerprints]
+    n = len(fps)
+    left, right = np.triu_indices(n, 1)
+    expected = [hamming(fps[a], fps[b]) for a, b in zip(left, right, strict=True)]
+    assert result.distance(left, right).tolist() == expected
+    assert [result.distance(int(a), int(b)) for a, b in zip(left, right, strict=True)] == expected
+    assert isinstance(result.distance(0, 1), int) and result.distance(1, 1) == 0

@@ -1,0 +1,290 @@
+"""The archive: documents persist with their text, adds and removals touch only what
+changed, a kill during an add leaves the previous archive, damage is a clear error."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.archive import MANIFEST, MAX_SEGMENTS, Archive, ArchiveError, add_folders
+from core.progress import Cancelled, CancelToken
+from core.scan import ScanOptions, find_files, fingerprint_documents, read_files
+from tests.core.test_check import write_collections
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def options(*roots: Path) -> ScanOptions:
+    return ScanOptions(roots=tuple(map(str, roots)), workers=0)
+
+
+def write_texts(folder: Path, texts: dict[str, str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def test_archive_keeps_documents_text_and_fingerprints_when_the_folder_is_gone(tmp_path):
+    old, _ = write_collections(tmp_path, 1)
+    report = add_folders(tmp_path / "archive", options(old))
+    assert report.summary.added == 24
+    originals = {p: p.read_text(encoding="utf-8") for p in old.iterdir()}
+    records = {}
+    for path in originals:
+        found, _ = find_files(options(path))
+        records[str(path)] = read_files(found, options(path))[0]
+    for path in originals:
+        path.unlink()
+    archive = Archive.open(tmp_path / "archive")
+    assert sorted(archive.paths()) == sorted(records)
+    fingerprints = dict(zip(archive.paths(), archive.fingerprints().tolist(), strict=True))
+    for doc, path in enumerate(archive.paths()):
+        title, paragraphs = archive.text(doc)
+        assert (title, paragraphs) == (records[path].title, records[path].paragraphs)
+        expected = fingerprint_documents([records[path]], options(old).weights)[0]
+        assert fingerprints[path] == int(expected)
+        again = archive.record(doc)
+        assert again.tokens.body.hashes.tolist() == records[path].tokens.body.hashes.tolist()
+        assert again.content_hash == records[path].content_hash
+
+
+def test_adding_the_same_files_again_changes_nothing(tmp_path):
+    old, _ = write_collections(tmp_path, 2)
+    add_folders(tmp_path / "archive", options(old))
+    before = sorted(os.listdir(tmp_path / "archive"))
+    again = add_folders(tmp_path / "archive", options(old))
+    assert (again.summary.added, again.summary.replaced, again.summary.unchanged) == (0, 0, 24)
+    assert sorted(os.listdir(tmp_path / "archive")) == before
+    assert len(Archive.open(tmp_path / "archive")) == 24
+
+
+def test_a_touched_but_unchanged_file_is_not_duplicated(tmp_path):
+    old, _ = write_collections(tmp_path, 3)
+    add_folders(tmp_path / "archive", options(old))
+    os.utime(old / "o3.txt", ns=(1, 1))  # read again: same content, so left as it is
+    again = add_folders(tmp_path / "archive", options(old))
+    assert (again.summary.added, again.summary.replaced) == (0, 0)
+    assert len(Archive.open(tmp_path / "archive")) == 24
+
+
+def test_a_changed_file_replaces_its_old_version(tmp_path):
+    old, _ = write_collections(tmp_path, 4)
+    add_folders(tmp_path / "archive", options(old))
+    target = old / "o5.txt"
+    target.write_text("An entirely new essay about rivers and their deltas. " * 20, "utf-8")
+    os.utime(target, ns=(10**18, 10**18))
+    report = add_folders(tmp_path / "archive", options(old))
+    assert (report.summary.added, report.summary.replaced) == (0, 1)
+    archive = Archive.open(tmp_path / "archive")
+    assert len(archive) == 24 and archive.paths().count(str(target)) == 1
+    _, paragraphs = archive.text(archive.number(str(target)))
+    assert paragraphs[0].startswith("An entirely new essay about rivers")
+
+
+def test_new_files_go_into_a_new_segment_and_removal_leaves_the_others(tmp_path):
+    old, new = write_collections(tmp_path, 5)
+    add_folders(tmp_path / "archive", options(old))
+    first = sorted(os.listdir(tmp_path / "archive"))
+    add_folders(tmp_path / "archive", options(new))
+    archive = Archive.open(tmp_path / "archive")
+    assert archive.segment_count == 2 and len(archive) == 31
+    assert set(first) - {MANIFEST} <= set(os.listdir(tmp_path / "archive"))
+    gone = [str(new / "n0.txt"), str(old / "o0.txt"), "/not/archived.txt"]
+    archive, removed = archive.remove(gone)
+    assert removed == 2 and len(archive) == 29
+    reopened = Archive.open(tmp_path / "archive")
+    assert sorted(reopened.paths()) == sorted(set(archive.paths()))
+    assert not set(gone) & set(reopened.paths())
+    compacted = reopened.compact()
+    assert compacted.segment_count == 1 and sorted(compacted.paths()) == sorted(archive.paths())
+    for doc in range(len(compacted)):
+        assert compacted.text(doc)[1]  # texts moved with their documents
+
+
+def test_many_adds_are_merged_into_one_segment(tmp_path):
+    old, _ = write_collections(tmp_path, 6)
+    files = sorted(old.iterdir())
+    for i, path in enumerate(files[:MAX_SEGMENTS]):
+        add_folders(tmp_path / "archive", options(path))
+        assert Archive.open(tmp_path / "archive").segment_count == i + 1
+    add_folders(tmp_path / "archive", options(files[MAX_SEGMENTS]))
+    archive = Archive.open(tmp_path / "archive")
+    assert archive.segment_count == 1
+    assert sorted(archive.paths()) == sorted(map(str, files[: MAX_SEGMENTS + 1]))
+    add_folders(tmp_path / "archive", options(old))  # the merged segments' files are gone
+    npz = [p for p in os.listdir(tmp_path / "archive") if p.endswith(".npz")]
+    assert len(npz) == Archive.open(tmp_path / "archive").segment_count == 2
+
+
+def test_cancel_during_an_add_leaves_the_archive_unchanged(tmp_path):
+    old, new = write_collections(tmp_path, 7)
+    add_folders(tmp_path / "archive", options(old))
+    cancel = CancelToken()
+
+    def progress(p):
+        if p.stage == "passages":
+            cancel.cancel()
+
+    with pytest.raises(Cancelled):
+        add_folders(tmp_path / "archive", options(new), progress=progress, cancel=cancel)
+    assert len(Archive.open(tmp_path / "archive")) == 24
+
+
+CHILD = textwrap.dedent(
+    """
+    import os, signal, sys
+    import core.archive as archive
+    from core.scan import ScanOptions
+    where = sys.argv[3]
+    real_replace = os.replace
+
+    def dying_replace(src, dst):
+        if where == "manifest" and str(dst).endswith("manifest.json"):
+            os.kill(os.getpid(), signal.SIGKILL)
+        if where == "segment" and str(dst).endswith(".npz"):
+            with open(src, "r+b") as f:  # half a segment on disk
+                f.truncate(os.path.getsize(src) // 2)
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real_replace(src, dst)
+
+    os.replace = dying_replace
+    if where == "sleep":
+        print("started", flush=True)
+    archive.add_folders(sys.argv[1], ScanOptions(roots=(sys.argv[2],), workers=0))
+    """
+)
+
+
+def run_child(archive: Path, folder: Path, where: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", CHILD, str(archive), str(folder), where],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("where", ["segment", "manifest"])
+def test_a_kill_during_an_add_leaves_the_previous_archive(tmp_path, where):
+    old, new = write_collections(tmp_path, 8)
+    add_folders(tmp_path / "archive", options(old))
+    before = sorted(Archive.open(tmp_path / "archive").paths())
+    child = run_child(tmp_path / "archive", new, where)
+    assert child.returncode == -signal.SIGKILL, child.stderr.decode()
+    archive = Archive.open(tmp_path / "archive")
+    assert sorted(archive.paths()) == before
+    assert all(archive.text(d)[1] for d in range(len(archive)))
+    # the next add cleans up the interrupted one and works
+    report = add_folders(tmp_path / "archive", options(new))
+    assert report.summary.added == 7
+    left = os.listdir(tmp_path / "archive")
+    assert not [name for name in left if name.endswith(".tmp")]
+    assert len([n for n in left if n.endswith(".npz")]) == 2
+
+
+def test_a_kill_at_any_moment_of_a_real_add_leaves_a_readable_archive(tmp_path):
+    old, new = write_collections(tmp_path, 9)
+    add_folders(tmp_path / "archive", options(old))
+    before = sorted(Archive.open(tmp_path / "archive").paths())
+    after = sorted(before + [str(p) for p in new.iterdir()])
+    for delay in (0.3, 0.6, 0.9, 1.2, 1.5):
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(tmp_path / "archive"), str(new), "sleep"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+        )
+        child.stdout.readline()
+        time.sleep(delay)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        paths = sorted(Archive.open(tmp_path / "archive").paths())
+        assert paths in (before, after)
+        if paths == after:
+            break
+
+
+def test_another_format_version_is_a_clear_error(tmp_path):
+    old, _ = write_collections(tmp_path, 10)
+    add_folders(tmp_path / "archive", options(old))
+    manifest = tmp_path / "archive" / MANIFEST
+    data = json.loads(manifest.read_text())
+    data["version"] = 99
+    manifest.write_text(json.dumps(data))
+    with pytest.raises(ArchiveError, match="another archive version"):
+        Archive.open(tmp_path / "archive")
+
+
+@pytest.mark.parametrize("damage", ["manifest", "entry", "segment", "text", "missing"])
+def test_a_damaged_file_is_a_clear_error(tmp_path, damage):
+    old, _ = write_collections(tmp_path, 11)
+    add_folders(tmp_path / "archive", options(old))
+    folder = tmp_path / "archive"
+    segment = next(folder.glob("*.npz"))
+    if damage == "manifest":
+        (folder / MANIFEST).write_bytes(b'{"format": "simsift-ar')
+    elif damage == "entry":
+        data = json.loads((folder / MANIFEST).read_text())
+        data["segments"][0]["dead"] = ["../etc"]
+        (folder / MANIFEST).write_text(json.dumps(data))
+    elif damage == "segment":
+        data = bytearray(segment.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        segment.write_bytes(bytes(data))
+    elif damage == "text":
+        text = segment.with_suffix(".text")
+        data = bytearray(text.read_bytes())
+        data[10:20] = b"\0" * 10
+        text.write_bytes(bytes(data))
+    else:
+        segment.unlink()
+    with pytest.raises(ArchiveError) as error:
+        archive = Archive.open(folder)
+        for doc in range(len(archive)):
+            archive.text(doc)
+    assert "\n" not in str(error.value) and str(folder) in str(error.value)
+
+
+def test_a_folder_that_is_not_an_archive_is_refused(tmp_path):
+    with pytest.raises(ArchiveError, match="not a SimSift archive"):
+        Archive.open(tmp_path)
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "c").mkdir()
+    old, _ = write_collections(tmp_path / "c", 12)
+    with pytest.raises(ArchiveError, match="not empty"):
+        add_folders(tmp_path, options(old))
+    assert sorted(os.listdir(tmp_path)) == ["c", "notes.txt"]
+
+
+def test_document_numbers_follow_paths(tmp_path):
+    old, new = write_collections(tmp_path, 13)
+    add_folders(tmp_path / "archive", options(old))
+    add_folders(tmp_path / "archive", options(new))
+    archive, _ = Archive.open(tmp_path / "archive").remove([str(old / "o4.txt")])
+    paths = archive.paths()
+    assert [archive.number(p) for p in paths] == list(range(len(paths)))
+    fps = archive.fingerprints()
+    near = archive.near_documents(fps[:3], 0)
+    assert np.all(fps[near.right] == fps[near.left])
+
+
+def test_a_second_writer_is_refused_while_one_writes(tmp_path):
+    old, new = write_collections(tmp_path, 14)
+    add_folders(tmp_path / "archive", options(old))
+    archive = Archive.open(tmp_path / "archive")
+    refused = pytest.raises(ArchiveError, match="being changed by another SimSift")
+    with archive._writing(), refused:
+        add_folders(tmp_path / "archive", options(new))
+    stale = archive
+    add_folders(tmp_path / "archive", options(new))
+    with pytest.raises(ArchiveError, match="changed since it was opened"):
+        stale.remove([str(old / "o1.txt")])
+    assert len(Archive.open(tmp_path / "archive")) == 31

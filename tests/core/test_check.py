@@ -1,0 +1,224 @@
+"""Checking new documents against an archive equals a full scan, for the pairs that
+involve a new document; archive documents are never paired with each other."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.archive import Archive, ArchiveError, ArchiveSettings, add_folders
+from core.check import ARCHIVE_MARK, check
+from core.passages import PassageOptions
+from core.progress import Cancelled, CancelToken
+from core.report import pair_rows
+from core.scan import ScanOptions, scan
+from tests.core.corpus import edit_words
+from tests.core.test_passages import english_paragraphs
+
+PARAGRAPHS = english_paragraphs()
+BOILERPLATE = PARAGRAPHS[100:102]  # a licence-like footer many documents carry
+
+
+def write_essay(path: Path, rng: random.Random, footer: bool) -> None:
+    """Fresh paragraphs, often a run from a shared pool (copying), sometimes a footer."""
+    own = rng.sample(PARAGRAPHS[200:], 5)
+    start = rng.randrange(0, 30)
+    copied = PARAGRAPHS[start : start + rng.choice([0, 2, 3])]
+    paragraphs = own[:3] + copied + own[3:] + (BOILERPLATE if footer else [])
+    path.write_text("\n\n".join(paragraphs), encoding="utf-8")
+
+
+def write_collections(root: Path, seed: int) -> tuple[Path, Path]:
+    """An archive folder of earlier essays and a folder of new ones: new essays copy
+    from the pool, from archive essays (an edited re-post, an exact copy), and 12 of
+    the 31 documents carry the same footer (common text across both folders)."""
+    rng = random.Random(seed)
+    old, new = root / "old", root / "new"
+    old.mkdir()
+    new.mkdir()
+    for i in range(24):
+        write_essay(old / f"o{i}.txt", rng, footer=i % 3 == 0)
+    for i in range(5):
+        write_essay(new / f"n{i}.txt", rng, footer=i % 2 == 0)
+    text = (old / "o1.txt").read_text(encoding="utf-8")
+    (new / "repost.txt").write_text(edit_words(text, 3, seed=seed), encoding="utf-8")
+    (new / "exact.txt").write_bytes((old / "o2.txt").read_bytes())
+    return old, new
+
+
+def involving_new(rows: list[dict], new_root: Path) -> dict:
+    """Pair rows with a new document, by unordered path pair, archive marks removed."""
+    out = {}
+    for row in rows:
+        a, b = (row[x].removeprefix(ARCHIVE_MARK) for x in ("a", "b"))
+        if not (a.startswith(str(new_root)) or b.startswith(str(new_root))):
+            continue
+        c_ab, c_ba = row["containment_ab"], row["containment_ba"]
+        if a > b:
+            a, b, c_ab, c_ba = b, a, c_ba, c_ab
+        out[a, b] = (row["kind"], row["distance"], c_ab, c_ba, row["overlap"])
+    return out
+
+
+def options(*roots: Path, **passages) -> ScanOptions:
+    return ScanOptions(roots=tuple(map(str, roots)), workers=0, passages=PassageOptions(**passages))
+
+
+@pytest.mark.parametrize(
+    ("seed", "passages"),
+    [(1, {}), (2, {}), (3, {"common_max_docs": 6, "partial_min_tokens": 0})],
+)
+def test_check_equals_a_full_scan_for_pairs_with_a_new_document(tmp_path, seed, passages):
+    old, new = write_collections(tmp_path, seed)
+    add_folders(tmp_path / "archive", options(old, **passages))
+    checked = check(Archive.open(tmp_path / "archive"), options(new, **passages))
+    full = scan(options(old, new, **passages))
+    k = full.k_max
+    expected = involving_new(pair_rows(full, k, 0.01), new)
+    assert involving_new(pair_rows(checked, k, 0.01), new) == expected
+    kinds = {kind for kind, *_ in expected.values()}
+    assert {"exact", "near", "partial"} <= kinds  # the corpus exercises every kind
+    # the footer is common text in the full scan, and so in the check
+    assert len(full.passages.common_text) > 0
+
+
+def test_archive_documents_are_never_paired_with_each_other(tmp_path):
+    old, new = write_collections(tmp_path, 4)
+    (old / "o1 copy.txt").write_bytes((old / "o1.txt").read_bytes())
+    add_folders(tmp_path / "archive", options(old))
+    checked = check(Archive.open(tmp_path / "archive"), options(new))
+    is_old = np.array([d.path.startswith(ARCHIVE_MARK) for d in checked.documents])
+    assert is_old.any() and (~is_old).any()
+    assert not (is_old[checked.pairs.left] & is_old[checked.pairs.right]).any()
+    partial = checked.partial_pairs(0.0)
+    assert not (is_old[partial.left] & is_old[partial.right]).any()
+    for row in pair_rows(checked, checked.k_max, 0.01):
+        assert not (row["a"].startswith(ARCHIVE_MARK) and row["b"].startswith(ARCHIVE_MARK))
+
+
+def test_checking_archived_files_does_not_pair_them_with_themselves(tmp_path):
+    old, _ = write_collections(tmp_path, 5)
+    add_folders(tmp_path / "archive", options(old))
+    checked = check(Archive.open(tmp_path / "archive"), options(old))
+    full = scan(options(old))
+    assert involving_new(pair_rows(checked, 10, 0.01), old) == involving_new(
+        pair_rows(full, 10, 0.01), old
+    )
+
+
+def test_check_refuses_an_archive_built_with_other_settings(tmp_path):
+    old, new = write_collections(tmp_path, 6)
+    add_folders(tmp_path / "archive", options(old))
+    with pytest.raises(ArchiveError, match="other weights or passage sizes"):
+        check(Archive.open(tmp_path / "archive"), options(new, min_tokens=30))
+    settings = ArchiveSettings.of(options(new, min_tokens=30))
+    with pytest.raises(ArchiveError, match="other weights"):
+        Archive.create(tmp_path / "archive", settings)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "core.cli", *args],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_cli_archive_add_then_check_writes_the_scan_report(tmp_path):
+    old, new = write_collections(tmp_path, 7)
+    archive = str(tmp_path / "archive")
+    added = run_cli("archive", "add", str(old), "--archive", archive, "--workers", "1")
+    assert added.returncode == 0, added.stderr
+    assert "24 documents added" in added.stdout
+    again = run_cli("archive", "add", str(old), "--archive", archive, "--workers", "1")
+    assert "0 documents added" in again.stdout and "24 already archived" in again.stdout
+    out = tmp_path / "report"
+    checked = run_cli(
+        "check", str(new), "--archive", archive, "--out", str(out), "--format", "json"
+    )
+    assert checked.returncode == 0, checked.stderr
+    rows = json.loads((out / "pairs.json").read_text(encoding="utf-8"))
+    expected = check(Archive.open(archive), options(new))
+    assert involving_new(rows, new) == involving_new(pair_rows(expected, 8), new)
+    marked = {row["b"] for row in rows if row["kind"] == "exact"}
+    assert marked == {ARCHIVE_MARK + str(old / "o2.txt")}
+    listed = run_cli("archive", "list", "--archive", archive)
+    assert sorted(listed.stdout.splitlines()) == sorted(str(p) for p in old.iterdir())
+    removed = run_cli("archive", "remove", str(old / "o2.txt"), "--archive", archive)
+    assert removed.returncode == 0 and "1 documents removed" in removed.stdout
+    after = run_cli("check", str(new), "--archive", archive, "--out", str(out))
+    assert "archive:" + str(old / "o2.txt") not in (out / "pairs.csv").read_text("utf-8-sig")
+    assert after.returncode == 0
+
+
+def test_cli_reports_a_bad_archive_in_one_line(tmp_path):
+    _, new = write_collections(tmp_path, 8)
+    missing = run_cli("check", str(new), "--archive", str(tmp_path / "none"))
+    assert missing.returncode == 2
+    assert missing.stderr.strip().splitlines() == [
+        f"simsift: {tmp_path / 'none'} is not a SimSift archive (no manifest.json)"
+    ]
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "manifest.json").write_text("{garbage")
+    damaged = run_cli("archive", "add", str(new), "--archive", str(tmp_path / "bad"))
+    assert damaged.returncode == 2 and "Traceback" not in damaged.stderr
+    assert len(damaged.stderr.strip().splitlines()) == 1 and "damaged" in damaged.stderr
+
+
+def test_empty_archive_and_no_new_documents(tmp_path):
+    old, new = write_collections(tmp_path, 9)
+    (tmp_path / "blank").mkdir()
+    (tmp_path / "blank" / "empty.txt").write_text("", encoding="utf-8")
+    report = add_folders(tmp_path / "archive", options(tmp_path / "blank"))
+    assert len(report.archive) == 0 and len(report.not_added) == 1
+    checked = check(Archive.open(tmp_path / "archive"), options(new))
+    alone = scan(options(new))
+    assert involving_new(pair_rows(checked, 8, 0.01), new) == involving_new(
+        pair_rows(alone, 8, 0.01), new
+    )
+    add_folders(tmp_path / "archive", options(old))
+    nothing = check(Archive.open(tmp_path / "archive"), options(tmp_path / "blank"))
+    assert len(nothing.documents) == 0 and len(nothing.errors) == 1
+    assert pair_rows(nothing, 8) == []
+
+
+def test_cancel_during_a_check_raises(tmp_path):
+    old, new = write_collections(tmp_path, 10)
+    add_folders(tmp_path / "archive", options(old))
+    cancel = CancelToken()
+
+    def progress(p):
+        if p.stage == "archive":
+            cancel.cancel()
+
+    with pytest.raises(Cancelled):
+        check(Archive.open(tmp_path / "archive"), options(new), progress=progress, cancel=cancel)
+
+
+def test_neighbour_counts_are_kept_until_the_archive_changes(tmp_path):
+    old, new = write_collections(tmp_path, 11)
+    folder = tmp_path / "archive"
+    add_folders(folder, options(old))
+    first = involving_new(pair_rows(check(Archive.open(folder), options(new)), 8, 0.01), new)
+    [kept] = folder.glob("counts-*.npy")
+    kept.write_bytes(b"not numpy")  # a damaged cache is computed again, never trusted
+    assert (
+        involving_new(pair_rows(check(Archive.open(folder), options(new)), 8, 0.01), new) == first
+    )
+    archive = Archive.open(folder)
+    holders, times = archive.neighbour_counts(PassageOptions().max_distance)
+    assert len(holders) == len(archive.passage_table().values) and (times >= holders).all()
+    add_folders(folder, options(new))  # a new generation: the old counts go
+    Archive.open(folder).neighbour_counts(PassageOptions().max_distance)
+    Archive.open(folder).remove([str(new / "n0.txt")])  # a write deletes older counts
+    assert [p.name for p in folder.glob("counts-*.npy")] == [
+        f"counts-{2:06d}-k{PassageOptions().max_distance}.npy"
+    ]
