@@ -9,6 +9,7 @@ in between (a new k, re-weighting).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,6 +143,17 @@ class ResultEditor(QObject):
         self._show()
         self.message.emit(self.tr("Pair marked as not a duplicate. Edit ▸ Undo brings it back."))
 
+    def _dismissed_pairs(self) -> set[frozenset[str]]:
+        """Pairs marked "not a duplicate": remembered in the catalog, or in this session
+        only when the catalog could not keep them."""
+        pairs = {frozenset(a.paths) for a in self._undo if isinstance(a, _Dismissed)}
+        if self.catalog is not None:
+            from core.catalog import CatalogError
+
+            with contextlib.suppress(CatalogError):  # the session's decisions still count
+                pairs |= self.catalog.ignored_pairs()
+        return pairs
+
     # -- the teacher's verdicts ------------------------------------------------------
 
     def _stored_verdicts(self) -> Verdicts:
@@ -261,12 +273,15 @@ class ResultEditor(QObject):
         )
 
     def export_html(self, path: Path, clusters: Clusters) -> None:
-        """The clusters shown now as one HTML file, on a pool thread."""
+        """The clusters shown now as one HTML file, with the teacher's verdicts and the
+        pairs marked "not a duplicate", on a pool thread."""
         from core.html_report import write_html_report
 
-        result = self.result
+        result, verdicts, dismissed = self.result, self.verdicts, self._dismissed_pairs()
         self._start(
-            lambda progress: write_html_report(result, clusters, path),
+            lambda progress: write_html_report(
+                result, clusters, path, verdicts=verdicts, dismissed=dismissed
+            ),
             lambda written: self._wrote(readable(str(written))),
             self.tr("Export failed"),
         )

@@ -34,6 +34,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("paths", nargs="+", metavar="PATH", help="folders or files to scan")
     _add_report_options(s)
     s.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="also write the report as one HTML page to hand over (settings, decisions, "
+        "excerpts of the matched text)",
+    )
+    s.add_argument(
         "--reference", action="append", default=[], metavar="PATH", help="reference folder"
     )
     _add_reading_options(s)
@@ -186,6 +194,8 @@ def _check_report_options(parser: argparse.ArgumentParser, args: argparse.Namesp
 
     try:
         check_output_folder(args.out)
+        if getattr(args, "html", None) is not None:  # scan only
+            check_output_folder(args.html.parent)
     except ReportError as error:
         parser.error(str(error))
 
@@ -221,11 +231,12 @@ def run_scan(args: argparse.Namespace) -> int:
     reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
     started = time.monotonic()
     catalog = None if args.no_catalog else _open_catalog(args.catalog)
+    ignored = catalog.ignored_pairs() if catalog else set()
     try:
         result = scan(
             options,
             catalog=catalog,
-            ignored=catalog.ignored_pairs() if catalog else (),
+            ignored=ignored,
             progress=reporter,
             cancel=CancelToken(),
         )
@@ -248,9 +259,24 @@ def run_scan(args: argparse.Namespace) -> int:
         print(summary(result, args.k, time.monotonic() - started))
         print(f"simsift: {error}; the previous report there is unchanged", file=sys.stderr)
         return 1
+    if args.html is not None:
+        try:
+            written.append(_write_html(result, args, verdicts, ignored))
+        except OSError as error:
+            print(summary(result, args.k, time.monotonic() - started))
+            print(f"simsift: cannot write {args.html}: {error.strerror or error}", file=sys.stderr)
+            return 1
     print(summary(result, args.k, time.monotonic() - started))
     print("wrote " + ", ".join(str(p) for p in written))
     return 0
+
+
+def _write_html(result: ScanResult, args: argparse.Namespace, verdicts, ignored) -> Path:
+    from core.html_report import write_html_report
+
+    return write_html_report(
+        result, result.clusters(args.k), args.html, verdicts=verdicts, dismissed=ignored
+    )
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -1,7 +1,9 @@
-"""A self-contained HTML report of clusters and pairs that opens in any browser.
+"""A self-contained HTML report of a scan that opens in any browser, to hand over.
 
 No scripts, no external files: one HTML file with inline CSS that follows the reader's
-light or dark preference, safe to mail to a colleague or keep with the essays.
+light or dark preference, safe to mail to a colleague or keep with the essays. It records
+what an examination board asks for: the settings used, how to read each measure, the
+teacher's decisions, every file left out and why, and excerpts of the matched text.
 """
 
 from __future__ import annotations
@@ -10,21 +12,30 @@ import html
 import os
 import secrets
 import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from core.cluster import KIND_NAMES, KIND_REFERENCE, Clusters
+from core import __version__
+from core.cluster import KIND_NAMES, KIND_NEAR, KIND_REFERENCE, Clusters
+from core.normalize import normalize_text
+from core.report import document_rows
 from core.result import ScanResult
+from core.tokens import iter_tokens
+from core.verdicts import COPYING, Verdict, Verdicts
 
 MAX_PAIR_ROWS = 20_000  # beyond this a browser struggles; the CSV export has them all
+MAX_EXCERPTS = 200  # pairs per table shown with an excerpt: ~0.2 MB, whatever the scan
+EXCERPT_CHARS = 300
 
 _CSS = """
 :root { color-scheme: light dark; --line: #8884; --muted: #888; --accent: #2a7ae2; }
 body { font: 14px/1.45 system-ui, "Noto Sans CJK SC", "Microsoft YaHei", sans-serif;
        margin: 2em auto; max-width: 72em; padding: 0 1em; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
-.meta { color: var(--muted); margin-bottom: 1.5em; }
+.meta, .note { color: var(--muted); }
+.meta { margin-bottom: 1.5em; }
 table { border-collapse: collapse; width: 100%; margin: 0.5em 0 1.5em; }
 th, td { border-bottom: 1px solid var(--line); padding: 0.3em 0.6em; text-align: left;
          vertical-align: top; }
@@ -33,16 +44,46 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 tr.reference td { font-style: italic; }
 h2 { margin-top: 2em; }
 h3 { margin: 1.2em 0 0.2em; font-size: 1.05em; }
+dt { font-weight: 600; margin-top: 0.6em; }
+dd { margin-left: 1.5em; }
 .path { word-break: break-all; }
 .bar { display: inline-block; height: 0.7em; background: var(--accent); border-radius: 2px;
        vertical-align: middle; margin-right: 0.4em; }
+.copying { color: #c92a2a; font-weight: 600; }
+tr.excerpt td { border-bottom-width: 2px; font-size: 0.92em; }
+blockquote { margin: 0.2em 0 0.4em 1em; padding-left: 0.6em; border-left: 3px solid var(--accent); }
 """
+
+_SECTIONS = (
+    ("settings", "Settings"),
+    ("reading", "How to read this report"),
+    ("decisions", "Decisions"),
+    ("documents", "Documents"),
+    ("clusters", "Clusters"),
+    ("pairs", "Pairs"),
+    ("partial", "Partial copies"),
+    ("files", "Problems"),
+)
 
 
 def render_html_report(
-    result: ScanResult, clusters: Clusters, title: str = "SimSift report"
+    result: ScanResult,
+    clusters: Clusters,
+    title: str = "SimSift report",
+    *,
+    verdicts: Verdicts | None = None,
+    dismissed: Iterable[frozenset[str]] = (),
 ) -> str:
-    """The report as one HTML string: summary, clusters with members, pairs, errors."""
+    """The report as one HTML string: summary, settings, how to read it, decisions,
+    documents, clusters, pairs, partial copies with excerpts, problems (files not
+    compared or read with a warning).
+
+    Args:
+        verdicts: the teacher's verdicts, shown beside their pairs and documents.
+        dismissed: pairs marked "Not a duplicate" (two paths each); those between
+            documents of this scan are listed as decisions.
+    """
+    verdicts = verdicts or Verdicts()
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -50,21 +91,33 @@ def render_html_report(
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
         _summary(result, clusters),
-        _clusters_section(result, clusters),
-        _pairs_section(result, clusters),
-        _partial_section(result),
-        _errors_section(result),
+        _contents(),
+        _settings_section(result, clusters),
+        _reading_section(clusters.k),
+        _decisions_section(result, verdicts, dismissed),
+        _documents_section(result, verdicts),
+        _clusters_section(result, clusters, verdicts),
+        _pairs_section(result, clusters, verdicts),
+        _partial_section(result, verdicts),
+        _files_section(result),
         "</body></html>",
     ]
     return "\n".join(p for p in parts if p)
 
 
 def write_html_report(
-    result: ScanResult, clusters: Clusters, path: Path, title: str = "SimSift report"
+    result: ScanResult,
+    clusters: Clusters,
+    path: Path,
+    title: str = "SimSift report",
+    *,
+    verdicts: Verdicts | None = None,
+    dismissed: Iterable[frozenset[str]] = (),
 ) -> Path:
     """Write the report to `path` atomically (temporary file, then rename), with the
     user's umask; file names that are not UTF-8 show their odd bytes as "?"."""
-    return write_html(render_html_report(result, clusters, title), path)
+    text = render_html_report(result, clusters, title, verdicts=verdicts, dismissed=dismissed)
+    return write_html(text, path)
 
 
 def write_html(text: str, path: Path) -> Path:
@@ -89,12 +142,207 @@ def _e(value: object) -> str:
 def _summary(result: ScanResult, clusters: Clusters) -> str:
     roots = ", ".join(result.options.roots)
     stamp = time.strftime("%Y-%m-%d %H:%M")
+    left_out = len(result.errors) + len(result.garbled) + len(result.skipped)
+    notices = "".join(f"<br>Note: {_e(n)}" for n in result.notices)
     return (
-        f'<p class="meta">{stamp} · folders: <span class="path">{_e(roots)}</span><br>'
-        f"{len(result.documents):,} documents · {len(clusters):,} clusters · "
-        f"{len(clusters.doc):,} files in clusters · {len(result.errors):,} unreadable · "
-        f"distance k = {clusters.k} of 64 bits</p>"
+        f'<p class="meta">SimSift {_e(__version__)} · {stamp} · folders: '
+        f'<span class="path">{_e(roots)}</span><br>'
+        f"{_count(len(result.documents), 'document')} · {_count(len(clusters), 'cluster')} · "
+        f"{_count(len(clusters.doc), 'file')} in clusters · {len(result.errors):,} unreadable · "
+        f"{_count(left_out, 'file')} not compared · "
+        f"Hamming distance k = {clusters.k} of 64 bits{notices}</p>"
     )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def _contents() -> str:
+    links = " · ".join(f'<a href="#{anchor}">{name}</a>' for anchor, name in _SECTIONS)
+    return f"<p>Contents: {links}</p>"
+
+
+def _heading(anchor: str, text: str) -> str:
+    return f'<h2 id="{anchor}">{_e(text)}</h2>'
+
+
+# -- settings -------------------------------------------------------------------------
+
+
+def _settings_section(result: ScanResult, clusters: Clusters) -> str:
+    """Everything needed to repeat the scan and get the same figures."""
+    options, w = result.options, result.options.weights
+    passages = options.passages
+    term_weights = ", ".join(f"{term} × {weight:g}" for term, weight in w.term_weights)
+    rows = [
+        ("SimSift version", __version__),
+        ("Report written", time.strftime("%Y-%m-%d %H:%M")),
+        ("Folders scanned", "; ".join(options.roots)),
+        ("Reference folders", "; ".join(options.reference_roots) or "none"),
+        ("Excluded patterns", "; ".join(options.exclude) or "none"),
+        (
+            "Hamming distance k",
+            f"{clusters.k} of 64 bits (pairs searched up to {options.k_max})",
+        ),
+        ("Term frequency", w.tf_scheme),
+        ("Inverse document frequency (idf)", _yes_no(w.use_idf)),
+        ("Title boost", f"{w.title_boost:g}"),
+        ("Digits ignored", _yes_no(w.ignore_digits)),
+        ("Shingle size", _words(w.shingle_size)),
+        ("Stopwords removed", _yes_no(w.remove_stopwords)),
+        ("Term weights", term_weights or "none"),
+        ("Traditional Chinese compared as Simplified", _yes_no(options.traditional_to_simplified)),
+        (
+            "Partial copy",
+            f"containment of {passages.partial_threshold:.0%} or more"
+            + (
+                f", or {passages.partial_min_tokens:,} matched words or more"
+                if passages.partial_min_tokens
+                else ""
+            ),
+        ),
+        (
+            "Common text (never counted as copying)",
+            f"found in more than {passages.common_max_docs:,} documents, or in more than "
+            f"{passages.common_share:.0%} of them (and in at least "
+            f"{passages.common_min_docs:,})",
+        ),
+        (
+            "Passages",
+            f"{passages.min_tokens}–{passages.max_tokens} words; matched within "
+            f"{passages.max_distance} bits",
+        ),
+        ("Garbled documents compared", _yes_no(options.compare_garbled)),
+    ]
+    body = "".join(f"<tr><th>{_e(name)}</th><td>{_e(value)}</td></tr>" for name, value in rows)
+    return f'{_heading("settings", "Settings")}<table class="settings">{body}</table>'
+
+
+def _yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _words(n: int) -> str:
+    return "1 word" if n == 1 else f"{n} words"
+
+
+# -- how to read it -------------------------------------------------------------------
+
+_MEASURES = (
+    (
+        "Hamming distance (Distance)",
+        "SimSift gives each document a 64-bit fingerprint computed from its words "
+        "(SimHash). The Hamming distance of two documents is the number of those 64 bits "
+        "in which their fingerprints differ: 0 means the same words with the same weights, "
+        "and the fewer bits differ, the more alike the documents are. This report lists as "
+        "near duplicates the pairs whose distance is at most k = {k} of 64 bits.",
+    ),
+    (
+        "Kind",
+        "exact: the same bytes; same text: the same text in another format or markup; "
+        "near: fingerprints within k; partial: passages of one document found in the other.",
+    ),
+    (
+        "Containment (A in B, B in A)",
+        "A in B is the share of document A's own text that lies inside passages also found "
+        "in document B; B in A the reverse. A short essay copied whole into a long one has "
+        "A in B = 100% and a small B in A. Template text (from reference folders) and common "
+        "text (found in many documents) never count.",
+    ),
+    (
+        "Overlap",
+        "Both documents' text inside shared passages, over both texts: one figure for the "
+        "pair, the same in both directions.",
+    ),
+    (
+        "Similarity index",
+        "The share of a document's own text found in any other document (the union over "
+        "all its sources), so an essay stitched from three sources at 15% each has an index "
+        "near 45% although no single pair is large. Sources: the other documents holding "
+        "part of it; largest source: the one holding most, with its share.",
+    ),
+    (
+        "Excerpt",
+        "The longest passage matched between the two documents, as it reads in each (the "
+        "paragraph numbers count from 1). Passages are compared by fingerprint, so the two "
+        "sides may differ by a few edited words.",
+    ),
+    (
+        "Verdict, Not a duplicate",
+        "The teacher's decisions, with their note and date. SimSift only finds similarity; "
+        "a person decides whether it is copying.",
+    ),
+)
+
+
+def _reading_section(k: int) -> str:
+    items = "".join(
+        f"<dt>{_e(name)}</dt><dd>{_e(text.format(k=k))}</dd>" for name, text in _MEASURES
+    )
+    return f"{_heading('reading', 'How to read this report')}<dl>{items}</dl>"
+
+
+# -- decisions -------------------------------------------------------------------------
+
+
+def _verdict_cell(verdict: Verdict | None) -> str:
+    if verdict is None:
+        return "<td></td>"
+    css = ' class="copying"' if verdict.verdict == COPYING else ""
+    note = f"<br>{_e(verdict.note)}" if verdict.note else ""
+    date = f'<br><span class="note">{_e(verdict.date)}</span>'
+    return f"<td><span{css}>{_e(verdict.label)}</span>{note}{date}</td>"
+
+
+def _pair_verdict(verdicts: Verdicts, a: str, b: str) -> Verdict | None:
+    return verdicts.of_pair(a, b) if verdicts.pairs else None
+
+
+def _decisions_section(
+    result: ScanResult, verdicts: Verdicts, dismissed: Iterable[frozenset[str]]
+) -> str:
+    """Verdicts and "Not a duplicate" pairs about documents of this scan (the catalog keeps
+    decisions about other folders too; they do not belong in this report)."""
+    here = {d.path for d in result.documents}
+    documents = sorted((p, v) for p, v in verdicts.documents.items() if p in here)
+    pairs = sorted(
+        (sorted(key), v) for key, v in verdicts.pairs.items() if len(key) == 2 and key <= here
+    )
+    ignored = sorted(sorted(key) for key in dismissed if len(key) == 2 and key <= here)
+    out = [_heading("decisions", "Decisions")]
+    if not (documents or pairs or ignored):
+        out.append("<p>No verdict and no pair marked “Not a duplicate” for these documents.</p>")
+        return "\n".join(out)
+    if documents:
+        out.append(f"<h3>Verdicts on documents ({len(documents):,})</h3>")
+        out.append("<table><tr><th>File</th><th>Verdict</th></tr>")
+        out += [f'<tr><td class="path">{_e(p)}</td>{_verdict_cell(v)}</tr>' for p, v in documents]
+        out.append("</table>")
+    if pairs:
+        out.append(f"<h3>Verdicts on pairs ({len(pairs):,})</h3>")
+        out.append("<table><tr><th>File A</th><th>File B</th><th>Verdict</th></tr>")
+        out += [
+            f'<tr><td class="path">{_e(a)}</td><td class="path">{_e(b)}</td>{_verdict_cell(v)}</tr>'
+            for (a, b), v in pairs
+        ]
+        out.append("</table>")
+    if ignored:
+        out.append(f"<h3>Marked “Not a duplicate” ({len(ignored):,})</h3>")
+        out.append(
+            '<p class="note">These pairs were dismissed by the user and are left out of '
+            "every table below.</p>"
+        )
+        out.append("<table><tr><th>File A</th><th>File B</th></tr>")
+        out += [
+            f'<tr><td class="path">{_e(a)}</td><td class="path">{_e(b)}</td></tr>'
+            for a, b in ignored
+        ]
+        out.append("</table>")
+    return "\n".join(out)
+
+
+# -- documents, clusters, pairs ---------------------------------------------------------
 
 
 def _share_cell(share: float) -> str:
@@ -104,11 +352,36 @@ def _share_cell(share: float) -> str:
     )
 
 
-def _clusters_section(result: ScanResult, clusters: Clusters) -> str:
+def _documents_section(result: ScanResult, verdicts: Verdicts) -> str:
+    """The teacher's list: documents found in part elsewhere, highest similarity index first."""
+    rows = document_rows(result)
+    out = [_heading("documents", f"Documents found in part elsewhere ({len(rows):,})")]
+    if not rows:
+        out.append("<p>No passage of any document was found in another document.</p>")
+        return "\n".join(out)
+    out.append(
+        "<table><tr><th>File</th><th>Similarity index</th><th>Sources</th>"
+        "<th>Largest source</th><th>Its share</th><th>Verdict</th></tr>"
+    )
+    for row in rows[:MAX_PAIR_ROWS]:
+        out.append(
+            f'<tr><td class="path">{_e(row["path"])}</td>{_share_cell(row["similarity_index"])}'
+            f'<td class="num">{row["sources"]:,}</td>'
+            f'<td class="path">{_e(row["largest_source"])}</td>'
+            f"{_share_cell(row['largest_share'])}"
+            f"{_verdict_cell(verdicts.of_document(row['path']))}</tr>"
+        )
+    out.append("</table>")
+    if len(rows) > MAX_PAIR_ROWS:
+        out.append(f"<p>First {MAX_PAIR_ROWS:,} documents shown; documents.csv lists all.</p>")
+    return "\n".join(out)
+
+
+def _clusters_section(result: ScanResult, clusters: Clusters, verdicts: Verdicts) -> str:
     if len(clusters) == 0:
-        return "<h2>Clusters</h2><p>No near-duplicates at this distance.</p>"
+        return f"{_heading('clusters', 'Clusters')}<p>No near-duplicates at this distance.</p>"
     order = np.argsort(-np.diff(clusters.ptr), kind="stable")  # biggest clusters first
-    out = ["<h2>Clusters</h2>"]
+    out = [_heading("clusters", "Clusters")]
     for c in order.tolist():
         s = clusters.members(c)
         reference = int(clusters.doc[s.start])
@@ -118,7 +391,7 @@ def _clusters_section(result: ScanResult, clusters: Clusters) -> str:
         )
         out.append(
             "<table><tr><th>File</th><th>Kind</th><th>Distance</th><th>In reference</th>"
-            "<th>Title</th></tr>"
+            "<th>Title</th><th>Verdict</th></tr>"
         )
         for doc, kind, distance in zip(
             clusters.doc[s].tolist(),
@@ -133,13 +406,14 @@ def _clusters_section(result: ScanResult, clusters: Clusters) -> str:
             out.append(
                 f'<tr{css}><td class="path">{_e(record.path)}</td><td>{_e(KIND_NAMES[kind])}</td>'
                 f'<td class="num">{distance}</td>{share}'
-                f"<td>{_e(record.title)}</td></tr>"
+                f"<td>{_e(record.title)}</td>{_verdict_cell(verdicts.of_document(record.path))}"
+                "</tr>"
             )
         out.append("</table>")
     return "\n".join(out)
 
 
-def _pairs_section(result: ScanResult, clusters: Clusters) -> str:
+def _pairs_section(result: ScanResult, clusters: Clusters, verdicts: Verdicts) -> str:
     shown = np.zeros(len(result.documents), dtype=bool)
     shown[clusters.doc] = True
     pairs = result.pairs.within(clusters.k)
@@ -147,61 +421,227 @@ def _pairs_section(result: ScanResult, clusters: Clusters) -> str:
     left, right, distance = pairs.left[keep], pairs.right[keep], pairs.distance[keep]
     order = np.argsort(distance, kind="stable")[:MAX_PAIR_ROWS]
     kinds = result.pair_kinds(pairs)[keep]
+    # whole copies (exact, same text) need no excerpt: their text is the same
+    all_near = order[kinds[order] == KIND_NEAR]
+    near = all_near[:MAX_EXCERPTS]
+    excerpts = _excerpts(result, left[near], right[near], near.tolist())
     out = [
-        f"<h2>Pairs ({len(left):,})</h2>",
+        _heading("pairs", f"Pairs ({len(left):,})"),
         "<table><tr><th>File A</th><th>File B</th><th>Kind</th><th>Distance</th>"
-        "<th>A in B</th><th>B in A</th></tr>",
+        "<th>A in B</th><th>B in A</th><th>Verdict</th></tr>",
     ]
     docs = result.documents
     a_in_b, b_in_a, _ = result.overlap_many(left, right)
     for i in order.tolist():
         d = int(distance[i])
+        path_a, path_b = docs[int(left[i])].path, docs[int(right[i])].path
         out.append(
-            f'<tr><td class="path">{_e(docs[int(left[i])].path)}</td>'
-            f'<td class="path">{_e(docs[int(right[i])].path)}</td>'
+            f'<tr><td class="path">{_e(path_a)}</td><td class="path">{_e(path_b)}</td>'
             f'<td>{_e(KIND_NAMES[int(kinds[i])])}</td><td class="num">{d}</td>'
-            f"{_share_cell(a_in_b[i])}{_share_cell(b_in_a[i])}</tr>"
+            f"{_share_cell(a_in_b[i])}{_share_cell(b_in_a[i])}"
+            f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b))}</tr>"
         )
+        if i in excerpts:
+            out.append(f'<tr class="excerpt"><td colspan="7">{excerpts[i]}</td></tr>')
     out.append("</table>")
     if len(left) > MAX_PAIR_ROWS:
         out.append(f"<p>Closest {MAX_PAIR_ROWS:,} pairs shown; the CSV export lists all.</p>")
+    if len(all_near) > MAX_EXCERPTS:
+        out.append(_excerpt_cap_note())
     return "\n".join(out)
 
 
-def _partial_section(result: ScanResult) -> str:
-    """Partial copies (containment both ways); nothing when no pair reaches the threshold."""
+def _partial_section(result: ScanResult, verdicts: Verdicts) -> str:
+    """Partial copies (containment), largest first, with excerpts of the first pairs."""
     overlaps = result.partial_pairs()
     if len(overlaps) == 0:
         return ""
+    larger = np.maximum(overlaps.containment_lr, overlaps.containment_rl)
+    order = np.argsort(-larger, kind="stable")[:MAX_PAIR_ROWS]
+    first = order[:MAX_EXCERPTS]
+    excerpts = _excerpts(result, overlaps.left[first], overlaps.right[first], first.tolist())
     docs = result.documents
     out = [
-        f"<h2>Partial copies ({len(overlaps.left):,})</h2>",
-        "<table><tr><th>File A</th><th>File B</th><th>A in B</th><th>B in A</th></tr>",
+        _heading("partial", f"Partial copies ({len(overlaps):,})"),
+        "<table><tr><th>File A</th><th>File B</th><th>A in B</th><th>B in A</th>"
+        "<th>Overlap</th><th>Verdict</th></tr>",
     ]
-    rows = zip(
-        overlaps.left.tolist(),
-        overlaps.right.tolist(),
-        overlaps.containment_lr.tolist(),
-        overlaps.containment_rl.tolist(),
-        strict=True,
-    )
-    for a, b, ab, ba in list(rows)[:MAX_PAIR_ROWS]:
+    for i in order.tolist():
+        path_a, path_b = docs[int(overlaps.left[i])].path, docs[int(overlaps.right[i])].path
         out.append(
-            f'<tr><td class="path">{_e(docs[a].path)}</td><td class="path">{_e(docs[b].path)}</td>'
-            f'<td class="num">{ab:.0%}</td><td class="num">{ba:.0%}</td></tr>'
+            f'<tr><td class="path">{_e(path_a)}</td><td class="path">{_e(path_b)}</td>'
+            f"{_share_cell(overlaps.containment_lr[i])}{_share_cell(overlaps.containment_rl[i])}"
+            f'<td class="num">{overlaps.overlap[i]:.0%}</td>'
+            f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b))}</tr>"
         )
+        if i in excerpts:
+            out.append(f'<tr class="excerpt"><td colspan="6">{excerpts[i]}</td></tr>')
     out.append("</table>")
+    if len(overlaps) > MAX_PAIR_ROWS:
+        out.append(
+            f"<p>The {MAX_PAIR_ROWS:,} pairs with the largest containment shown; "
+            "the CSV export lists all.</p>"
+        )
+    if len(overlaps) > MAX_EXCERPTS:
+        out.append(_excerpt_cap_note())
     return "\n".join(out)
 
 
-def _errors_section(result: ScanResult) -> str:
-    if not result.errors:
-        return ""
-    rows = "".join(
-        f'<tr><td class="path">{_e(r.path)}</td><td>{_e(r.message)}</td></tr>'
-        for r in result.errors
-    )
+def _excerpt_cap_note() -> str:
     return (
-        f"<h2>Unreadable files ({len(result.errors):,})</h2>"
-        f"<table><tr><th>File</th><th>Problem</th></tr>{rows}</table>"
+        f'<p class="note">Excerpts are shown for the first {MAX_EXCERPTS:,} pairs of this '
+        "table only, to keep the file small; the app shows any pair side by side.</p>"
     )
+
+
+# -- excerpts ---------------------------------------------------------------------------
+
+
+def _excerpts(
+    result: ScanResult, left: np.ndarray, right: np.ndarray, rows: Sequence[int]
+) -> dict[int, str]:
+    """HTML of the longest matched passage of each pair (left[i], right[i]), by rows[i];
+    pairs without a matched passage get none."""
+    best = _longest_matches(result, left, right)
+    out = {}
+    for row, a, b, (passage_a, passage_b) in zip(
+        rows, left.tolist(), right.tolist(), best, strict=True
+    ):
+        if passage_a >= 0:
+            out[row] = (
+                "Longest matched passage: "
+                f"{_passage_quote(result, 'A', a, passage_a)}"
+                f"{_passage_quote(result, 'B', b, passage_b)}"
+            )
+    return out
+
+
+def _longest_matches(
+    result: ScanResult, left: np.ndarray, right: np.ndarray
+) -> list[tuple[int, int]]:
+    """Per pair, the passage rows (in left's document, in right's) of its longest matched
+    passage pair, (-1, -1) where none matched. One pass over all matches, not one per pair."""
+    p, m = result.passages.passages, result.passages.matches
+    n = max(p.n_docs, 1)
+    if len(left) == 0 or len(m) == 0:
+        return [(-1, -1)] * len(left)
+    doc_l, doc_r = p.doc[m.left], p.doc[m.right]
+    keys = np.minimum(doc_l, doc_r) * n + np.maximum(doc_l, doc_r)
+    wanted = np.minimum(left, right) * n + np.maximum(left, right)
+    hit = np.flatnonzero(np.isin(keys, wanted))
+    size = (p.stop - p.start)[m.left[hit]] + (p.stop - p.start)[m.right[hit]]
+    hit = hit[np.lexsort((-size, keys[hit]))]
+    first = np.r_[True, keys[hit][1:] != keys[hit][:-1]] if len(hit) else np.zeros(0, bool)
+    best, best_keys = hit[first], keys[hit][first]
+    pos = np.minimum(np.searchsorted(best_keys, wanted), max(len(best_keys) - 1, 0))
+    found = best_keys[pos] == wanted if len(best_keys) else np.zeros(len(wanted), bool)
+    out = []
+    for a, j, ok in zip(left.tolist(), pos.tolist(), found.tolist(), strict=True):
+        if not ok:
+            out.append((-1, -1))
+            continue
+        row_l, row_r = int(m.left[best[j]]), int(m.right[best[j]])
+        out.append((row_l, row_r) if int(p.doc[row_l]) == a else (row_r, row_l))
+    return out
+
+
+def _passage_quote(result: ScanResult, side: str, doc: int, row: int) -> str:
+    """One side of an excerpt: where the passage is in the document, and its text."""
+    p = result.passages.passages
+    first, last = int(p.para_start[row]) + 1, int(p.para_stop[row])
+    where = f"paragraph {first}" if first == last else f"paragraphs {first}–{last}"
+    offset = int(p.offsets[doc])
+    text = _passage_text(
+        result.documents[doc],
+        int(p.start[row]) - offset,
+        int(p.stop[row]) - offset,
+        result.options.traditional_to_simplified,
+    )
+    words = int(p.stop[row] - p.start[row])
+    return (
+        f"<div>In {side} ({_e(where)}, {words:,} words):"
+        f"<blockquote>{_e(_cut(text, EXCERPT_CHARS))}</blockquote></div>"
+    )
+
+
+def _passage_text(record, start: int, stop: int, t2s: bool) -> str:
+    """The text of body tokens start..stop of a document: the paragraphs they are in, cut
+    to the passage's first and last token where the text maps onto its tokens."""
+    para_starts = np.asarray(record.tokens.body.para_starts, dtype=np.int64)
+    if len(para_starts) == 0:
+        para_starts = np.zeros(1, np.int64)
+    first = int(np.searchsorted(para_starts, start, side="right")) - 1
+    last = int(np.searchsorted(para_starts, stop - 1, side="right")) - 1
+    pieces = []
+    for number in range(max(first, 0), last + 1):
+        paragraph = record.paragraphs[number]
+        begin, end = 0, len(paragraph)
+        if number == first:
+            begin = _token_position(paragraph, start - int(para_starts[number]), t2s, begin)
+        if number == last:
+            end = _token_position(paragraph, stop - int(para_starts[number]), t2s, end)
+        piece = paragraph[begin:end].strip()
+        # an ellipsis where the passage starts or ends inside a paragraph
+        pieces.append(("…" if begin > 0 else "") + piece + ("…" if end < len(paragraph) else ""))
+    text = " ".join(pieces)
+    return text if text else " ".join(record.paragraphs[max(first, 0) : last + 1])
+
+
+def _token_position(paragraph: str, token: int, t2s: bool, fallback: int) -> int:
+    """Where token number `token` of `paragraph` starts (the paragraph's end past its last
+    token); `fallback` when normalizing changes the text's length (positions differ)."""
+    if token <= 0:
+        return 0
+    norm = normalize_text(paragraph, traditional_to_simplified=t2s)
+    if len(norm) != len(paragraph):
+        return fallback
+    position = 0
+    for number, (word, _) in enumerate(iter_tokens(norm)):
+        position = norm.index(word, position)
+        if number == token:
+            return position
+        position += len(word)
+    return len(paragraph)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+# -- files not compared -----------------------------------------------------------------
+
+
+def _files_section(result: ScanResult) -> str:
+    """Every file found that was not compared, or compared with a warning, and why."""
+    lists = (
+        ("Unreadable files", "Problem", [(r.path, r.message) for r in result.errors]),
+        (
+            "Garbled files left out of the comparison",
+            "Why",
+            [(r.path, r.warning) for r in result.garbled],
+        ),
+        (
+            "Files read with a warning (compared)",
+            "Warning",
+            [(r.path, r.warning) for r in result.warned],
+        ),
+        ("Skipped files", "Reason", [(r.path, r.message) for r in result.skipped]),
+    )
+    out = [_heading("files", "Problems")]
+    if not any(rows for _, _, rows in lists):
+        out.append("<p>Every file found was read and compared.</p>")
+    else:
+        out.append("<p>Every file found that was not compared, or was read with a warning.</p>")
+    for title, column, rows in lists:
+        if not rows:
+            continue
+        out.append(f"<h3>{_e(title)} ({len(rows):,})</h3>")
+        out.append(f"<table><tr><th>File</th><th>{_e(column)}</th></tr>")
+        out += [
+            f'<tr><td class="path">{_e(path)}</td><td>{_e(why)}</td></tr>'
+            for path, why in rows[:MAX_PAIR_ROWS]
+        ]
+        out.append("</table>")
+        if len(rows) > MAX_PAIR_ROWS:
+            out.append(f"<p>First {MAX_PAIR_ROWS:,} shown; the CSV export lists all.</p>")
+    return "\n".join(out)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 import app.scan_worker
 from core.scan import scan as real_scan
+from core.verdicts import COPYING, Verdict
 from tests.app.conftest import scan_and_wait
 
 
@@ -208,6 +209,28 @@ def test_export_html_and_csv(qtbot, window, corpus, tmp_path, monkeypatch):
     window.export_csv_action.trigger()
     wait_for_files(qtbot, window)
     assert (tmp_path / "csv" / "clusters.csv").exists()
+
+
+def test_html_report_records_the_decisions_made_in_the_window(
+    qtbot, window, corpus, tmp_path, monkeypatch
+):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    edited = next(
+        i for i, d in enumerate(window.result.documents) if d.path == str(paths["edited"])
+    )
+    window.select_documents([edited])
+    window.ignore_action.trigger()  # "Not a duplicate": the pair leaves every table
+    window.editor.set_verdict((str(paths["exact"]),), Verdict(COPYING, "same bytes as another"))
+    out = tmp_path / "report.html"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    window.export_html_action.trigger()
+    wait_for_files(qtbot, window)
+    decisions = out.read_text("utf-8").split('<h2 id="decisions">')[1].split("<h2 ")[0]
+    assert "Not a duplicate” (1)" in decisions
+    assert str(paths["first"]) in decisions and str(paths["edited"]) in decisions
+    assert "same bytes as another" in decisions and "copying confirmed" in decisions
 
 
 def test_selection_feeds_the_side_by_side_view(qtbot, window, corpus):

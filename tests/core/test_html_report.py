@@ -1,15 +1,43 @@
-"""The HTML report: complete, escaped, self-contained."""
+"""The HTML report: complete, escaped, self-contained, and enough to hand over.
+
+A teacher gives it to an examination board: it must say how the scan was set up, what the
+measures mean, what the teacher decided, which files were left out and why, and show the
+copied text itself.
+"""
 
 from __future__ import annotations
 
+import html
+import re
+import subprocess
+import sys
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
+import core.html_report as html_report
+from core import __version__
 from core.cluster import Clusters
-from core.html_report import render_html_report, write_html_report
+from core.features import FeatureWeights
+from core.html_report import EXCERPT_CHARS, render_html_report, write_html_report
+from core.passages import PassageOptions
 from core.scan import ScanOptions, scan
-from tests.core.corpus import write_corpus
+from core.verdicts import COPYING, NOT_COPYING, Verdict, Verdicts
+from tests.core.corpus import chinese_paragraphs, prose_paragraphs, write_corpus, write_partial_copy
+
+ROOT = Path(__file__).resolve().parents[2]
+ESSAY_ZH = ROOT / "tests" / "data" / "extract" / "zh_utf8_lines.txt"
+SETTINGS = dict(
+    weights=FeatureWeights(title_boost=1.25, term_weights=(("altered", 0.0),)),
+    passages=PassageOptions(
+        partial_threshold=0.25,
+        partial_min_tokens=80,
+        common_max_docs=30,
+        common_share=0.9,
+        common_min_docs=10,
+    ),
+)
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +45,19 @@ def scanned(tmp_path_factory):
     root = tmp_path_factory.mktemp("corpus")
     paths = write_corpus(root)
     (root / "sub" / "<b>odd & name.txt").write_text(paths["first"].read_text("utf-8"))
-    return scan(ScanOptions(roots=(str(root),), workers=0)), paths
+    paths["essay"], paths["source"] = write_partial_copy(root / "partial")
+    paths["picture"] = root / "photo.png"
+    paths["picture"].write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    essay = ESSAY_ZH.read_text("utf-8")
+    paths["garbled"] = root / "garbled.txt"
+    paths["garbled"].write_text(essay.encode().decode("gbk", errors="ignore"), "utf-8")
+    paths["cut"] = root / "cut.txt"
+    paths["cut"].write_bytes((essay.rstrip() + "。").encode()[:-1])  # a few bad bytes: a warning
+    reference = tmp_path_factory.mktemp("prompts")
+    (reference / "prompt.txt").write_text("Write an essay about the standard library.")
+    options = ScanOptions(roots=(str(root),), reference_roots=(str(reference),), workers=0)
+    options = ScanOptions(**{**options.__dict__, **SETTINGS})
+    return scan(options), paths
 
 
 class _Collector(HTMLParser):
@@ -31,14 +71,40 @@ class _Collector(HTMLParser):
         self.srcs += [v for k, v in attrs if k in ("src", "href")]
 
 
+def section(text: str, anchor: str) -> str:
+    """The report's section `anchor`, up to the next section."""
+    start = text.index(f'<h2 id="{anchor}">')
+    end = text.find("<h2 ", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def row_with(table: str, *cells: str) -> str:
+    """The table row holding all `cells` (escaped like the report escapes them), and the
+    excerpt row after it if any."""
+    rows = table.split("<tr")
+    for i, row in enumerate(rows):
+        if all(f">{html.escape(c)}<" in row for c in cells):
+            follows = rows[i + 1] if i + 1 < len(rows) else ""
+            return row + (follows if follows.startswith(' class="excerpt"') else "")
+    raise AssertionError(f"no row with {cells}")
+
+
+def quotes(row: str) -> list[str]:
+    """The excerpt's quoted text, as a reader sees it, without the ellipses of a cut."""
+    return [html.unescape(q).strip("…") for q in re.findall(r"<blockquote>(.*?)</blockquote>", row)]
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
 def test_pairs_show_the_containments_the_app_and_csv_show(scanned):
     result, paths = scanned
     text = render_html_report(result, result.clusters(3))
     docs = [d.path for d in result.documents]
     a, b = sorted((docs.index(str(paths["first"])), docs.index(str(paths["edited"]))))
     a_in_b, b_in_a, _ = result.overlap(a, b)
-    pairs_table = text[text.index("<h2>Pairs") :]
-    row = next(r for r in pairs_table.split("<tr>") if f">{docs[a]}<" in r and f">{docs[b]}<" in r)
+    row = row_with(section(text, "pairs"), docs[a], docs[b])
     assert f"{a_in_b:.0%}</td>" in row and f"{b_in_a:.0%}</td>" in row
     assert "<th>A in B</th><th>B in A</th>" in text
 
@@ -55,7 +121,8 @@ def test_report_lists_clusters_pairs_and_is_self_contained(scanned, tmp_path):
     parser = _Collector()
     parser.feed(text)
     assert "script" not in parser.tags
-    assert parser.srcs == []  # nothing to fetch: opens offline
+    assert parser.srcs and all(s.startswith("#") for s in parser.srcs)  # nothing to fetch
+    assert all(f'id="{s[1:]}"' in text for s in parser.srcs)  # contents links lead somewhere
     assert "<b>odd" not in text and "&lt;b&gt;odd &amp; name" in text
     assert not list(out.parent.glob(".*.tmp"))
 
@@ -67,3 +134,185 @@ def test_empty_clusters_say_so(scanned):
                      full.max_distance[:0])  # fmt: skip
     text = render_html_report(result, empty)
     assert "No near-duplicates" in text and "Pairs (0)" in text
+
+
+def test_settings_record_version_folders_k_weights_and_thresholds(scanned):
+    result, _ = scanned
+    settings = section(render_html_report(result, result.clusters(2)), "settings")
+
+    def value(name: str) -> str:
+        return html.unescape(re.search(rf"<th>{name}</th><td>(.*?)</td>", settings).group(1))
+
+    assert value("SimSift version") == __version__
+    assert value("Folders scanned") == result.options.roots[0]
+    assert value("Reference folders") == result.options.reference_roots[0]
+    assert value("Hamming distance k").startswith("2 of 64 bits")
+    assert value("Title boost") == "1.25"
+    assert value("Term weights") == "altered × 0"
+    assert value("Term frequency") == "log" and value("Stopwords removed") == "yes"
+    partial = value("Partial copy")
+    assert "25%" in partial and "80 matched words" in partial
+    common = value(r"Common text \(never counted as copying\)")
+    assert "more than 30 documents" in common and "more than 90% of them" in common
+    assert "at least 10" in common
+
+
+def test_how_to_read_explains_every_measure_by_its_name_in_the_app(scanned):
+    result, _ = scanned
+    reading = section(render_html_report(result, result.clusters(3)), "reading")
+    for name in ("Hamming distance", "Containment (A in B, B in A)", "Overlap", "Similarity index"):
+        assert f"<dt>{html.escape(name)}" in reading
+    assert "at most k = 3 of 64 bits" in reading
+    assert "share of document A&#x27;s own text" in reading
+
+
+def test_verdicts_sit_beside_their_pair_and_document_and_in_decisions(scanned):
+    result, paths = scanned
+    essay, source, first = str(paths["essay"]), str(paths["source"]), str(paths["first"])
+    verdicts = Verdicts(
+        documents={essay: Verdict(NOT_COPYING, "quotes are cited", 1_700_000_000)},
+        pairs={
+            frozenset((essay, source)): Verdict(COPYING, "§3–5 <verbatim>", 1_700_000_000),
+            frozenset(("/elsewhere/a.txt", "/elsewhere/b.txt")): Verdict(COPYING, "old class"),
+        },
+    )
+    text = render_html_report(result, result.clusters(3), verdicts=verdicts)
+    pair_row = row_with(section(text, "partial"), *sorted((essay, source)))
+    assert "copying confirmed" in pair_row and "§3–5 &lt;verbatim&gt;" in pair_row
+    assert Verdict(COPYING, "", 1_700_000_000).date in pair_row
+    doc_row = row_with(section(text, "documents"), essay)
+    assert "not copying" in doc_row and "quotes are cited" in doc_row
+    decisions = section(text, "decisions")
+    assert "§3–5 &lt;verbatim&gt;" in decisions and "quotes are cited" in decisions
+    assert "old class" not in text  # about files outside this scan
+    assert "quotes are cited" not in row_with(section(text, "partial"), first, str(paths["edited"]))
+
+
+def test_pairs_marked_not_a_duplicate_are_listed_as_decisions(scanned):
+    result, paths = scanned
+    here = frozenset((str(paths["first"]), str(paths["second"])))
+    elsewhere = frozenset(("/elsewhere/a.txt", "/elsewhere/b.txt"))
+    text = render_html_report(result, result.clusters(3), dismissed={here, elsewhere})
+    decisions = section(text, "decisions")
+    assert "Not a duplicate” (1)" in decisions
+    row_with(decisions, *sorted(here))
+    assert "/elsewhere/" not in text
+    plain = section(render_html_report(result, result.clusters(3)), "decisions")
+    assert "No verdict and no pair marked" in plain
+
+
+def test_files_left_out_are_listed_with_their_reason(scanned):
+    result, paths = scanned
+    files = section(render_html_report(result, result.clusters(3)), "files")
+    [picture] = [r for r in result.skipped if r.path == str(paths["picture"])]
+    assert "(.png)" in picture.message
+    assert picture.message in html.unescape(row_with(files, str(paths["picture"])))
+    [garbled] = result.garbled
+    assert garbled.path == str(paths["garbled"])
+    assert "Garbled files left out of the comparison (1)" in files
+    assert html.escape(garbled.warning) in row_with(files, garbled.path)
+    [cut] = result.warned
+    assert "Files read with a warning (compared) (1)" in files
+    assert html.escape(cut.warning) in row_with(files, str(paths["cut"]))
+
+
+def test_partial_copy_shows_an_excerpt_of_the_copied_text_in_both_documents(scanned):
+    result, paths = scanned
+    essay, source = str(paths["essay"]), str(paths["source"])
+    text = render_html_report(result, result.clusters(3))
+    row = row_with(section(text, "partial"), *sorted((essay, source)))
+    assert "Longest matched passage" in row
+    copied = flat(" ".join(prose_paragraphs("argparse")[2:5]))  # what the essay took
+    sides = quotes(row)
+    assert len(sides) == 2
+    for quote in sides:
+        assert len(quote) > 100 and flat(quote) in copied
+
+
+def test_near_pairs_have_an_excerpt_and_whole_copies_none(scanned):
+    result, paths = scanned
+    pairs = section(render_html_report(result, result.clusters(3)), "pairs")
+    near = row_with(pairs, *sorted((str(paths["first"]), str(paths["edited"]))))
+    assert ">near<" in near
+    file_a, file_b = re.findall(r'<td class="path">(.*?)</td>', near)[:2]
+    quote_a, quote_b = quotes(near)
+    assert flat(quote_a) in flat(Path(html.unescape(file_a)).read_text("utf-8"))
+    assert flat(quote_b) in flat(Path(html.unescape(file_b)).read_text("utf-8"))
+    exact = row_with(pairs, *sorted((str(paths["second"]), str(paths["exact"]))))
+    assert ">exact<" in exact and "Longest matched passage" not in exact
+
+
+def test_excerpt_starts_where_the_copy_starts_inside_a_long_paragraph(tmp_path):
+    # plain words, one token each: a 400-word paragraph is cut into two 200-word passages
+    modules = ("argparse", "unittest", "subprocess", "heapq")
+    prose = " ".join(p for m in modules for p in prose_paragraphs(m)).split()
+    words = [w for w in prose if w.isalpha() and w.isascii()][:400]
+    assert len(words) == 400
+    tail = " ".join(words[200:])  # only the second half is copied
+    (tmp_path / "original.txt").write_text(" ".join(words))
+    (tmp_path / "copy.txt").write_text(" ".join(prose_paragraphs("json")) + "\n\n" + tail)
+    result = scan(ScanOptions(roots=(str(tmp_path),), workers=0))
+    text = render_html_report(result, result.clusters(3))
+    row = row_with(
+        section(text, "partial"), str(tmp_path / "copy.txt"), str(tmp_path / "original.txt")
+    )
+    original_side = re.search(r"paragraph 1, 200 words\):<blockquote>(.*?)</blockquote>", row)
+    assert original_side.group(1).startswith("…")  # cut where the copied half starts
+    assert flat(html.unescape(original_side.group(1)).strip("…")) == tail[: EXCERPT_CHARS - 2]
+
+
+def test_chinese_excerpt_quotes_the_copied_characters(tmp_path):
+    paragraphs = chinese_paragraphs()
+    essay, source = tmp_path / "作文.txt", tmp_path / "来源.txt"
+    source.write_text("\n\n".join(paragraphs[:6]), "utf-8")
+    essay.write_text("\n\n".join(paragraphs[10:14] + paragraphs[2:5]), "utf-8")
+    result = scan(ScanOptions(roots=(str(tmp_path),), workers=0))
+    text = render_html_report(result, result.clusters(3))
+    row = row_with(section(text, "partial"), *sorted((str(essay), str(source))))
+    copied = "".join(paragraphs[2:5]).replace(" ", "")
+    sides = quotes(row)
+    assert len(sides) == 2
+    for quote in sides:
+        assert len(quote) > 50 and quote.replace(" ", "") in copied
+    # where a reader finds it, counting from 1: the essay's 5th paragraph, the source's 3rd
+    assert "(paragraph 5, " in row and "(paragraph 3, " in row
+
+
+def test_excerpts_are_capped_and_the_report_says_so(scanned, monkeypatch):
+    result, _ = scanned
+    assert len(result.partial_pairs()) > 1
+    monkeypatch.setattr(html_report, "MAX_EXCERPTS", 1)
+    partial = section(render_html_report(result, result.clusters(3)), "partial")
+    assert partial.count('class="excerpt"') == 1
+    assert "Excerpts are shown for the first 1 pairs of this table only" in partial
+
+
+def test_documents_section_is_the_teachers_list(scanned):
+    result, paths = scanned
+    documents = section(render_html_report(result, result.clusters(3)), "documents")
+    sim = result.similarity()
+    docs = [d.path for d in result.documents]
+    essay = docs.index(str(paths["essay"]))
+    row = row_with(documents, docs[essay])
+    largest = docs[int(sim.top_source[essay])]
+    assert f">{html.escape(largest)}<" in row
+    assert f"{sim.index[essay]:.0%}</td>" in row and f"{sim.top_share[essay]:.0%}</td>" in row
+    assert f'<td class="num">{int(sim.source_count[essay])}</td>' in row
+    shown = re.findall(r'<tr><td class="path">(.*?)</td>', documents)
+    by_index = sorted(shown, key=lambda p: -sim.index[docs.index(html.unescape(p))])
+    assert shown == by_index  # highest similarity index first
+
+
+def test_cli_writes_the_html_report_with_the_scan(tmp_path):
+    write_partial_copy(tmp_path / "docs")
+    report = tmp_path / "handed over" / "report.html"
+    proc = subprocess.run(
+        [sys.executable, "-m", "core.cli", "scan", str(tmp_path / "docs"), "--no-catalog",
+         "--workers", "0", "--out", str(tmp_path / "csv"), "--k", "4", "--html", str(report)],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert str(report) in proc.stdout
+    text = report.read_text("utf-8")
+    assert "4 of 64 bits" in section(text, "settings")
+    assert "Longest matched passage" in section(text, "partial")
