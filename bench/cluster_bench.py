@@ -17,6 +17,7 @@ import argparse
 import os
 import sys
 import time
+from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,10 +37,15 @@ def local_cluster(workers: int):
     )
 
 
-def timed_scan(options: ScanOptions) -> tuple[float, int]:
+def timed_scan(options: ScanOptions) -> tuple[float, int, dict[str, float]]:
+    """Seconds, files and seconds per stage of one scan."""
+    marks: dict[str, float] = {}
     started = time.perf_counter()
-    result = scan(options)
-    return time.perf_counter() - started, len(result.documents) + len(result.errors)
+    result = scan(options, progress=lambda p: marks.setdefault(p.stage, time.perf_counter()))
+    ended = time.perf_counter()
+    starts = [*sorted(marks.items(), key=lambda item: item[1]), ("end", ended)]
+    stages = {a: b1 - b0 for (a, b0), (_, b1) in pairwise(starts)}
+    return ended - started, len(result.documents) + len(result.errors), stages
 
 
 def bench_scan(corpus: Path, workers: int, rounds: int) -> None:
@@ -50,9 +56,10 @@ def bench_scan(corpus: Path, workers: int, rounds: int) -> None:
         times: dict[str, list[float]] = {"local": [], "cluster": []}
         for _ in range(rounds):
             for name, options in (("local", local), ("cluster", remote)):
-                seconds, files = timed_scan(options)
+                seconds, files, stages = timed_scan(options)
                 times[name].append(seconds)
-                print(f"{name:8s} {seconds:7.1f} s  {files / seconds:6.1f} files/s", flush=True)
+                split = " ".join(f"{stage} {t:.1f}" for stage, t in stages.items())
+                print(f"{name:8s} {seconds:7.1f} s  {files / seconds:6.1f} files/s  ({split})")
         best = {name: min(values) for name, values in times.items()}
         overhead = best["cluster"] / best["local"] - 1
         print(
