@@ -36,6 +36,7 @@ from app.common_model import COL_TEXT, CommonTextModel
 from app.diff_view import DiffView
 from app.documents_view import DocumentsPanel
 from app.folder_list import FolderList
+from app.guide import GuideDialog
 from app.i18n import LANGUAGES, Translations
 from app.overview_view import OverviewPanel
 from app.params_panel import ParamsPanel
@@ -204,6 +205,7 @@ class MainWindow(QMainWindow):
         self.show_text_action = self._action(None, self.show_extracted_text, "Ctrl+T")
         self.verdict_action = self._action(None, self.record_verdict, "Ctrl+J")
         self.about_action = self._action(None, self._about)
+        self.guide_action = self._action(None, self.show_guide, QKeySequence.HelpContents)
         self.language_actions: dict[str, QAction] = {}
         group = QActionGroup(self)
         for code, name in LANGUAGES.items():
@@ -246,6 +248,7 @@ class MainWindow(QMainWindow):
         for action in self.language_actions.values():
             self.language_menu.addAction(action)
         self.help_menu = bar.addMenu("")
+        self.help_menu.addAction(self.guide_action)
         self.help_menu.addAction(self.about_action)
         self.toolbar = self.addToolBar("main")
         self.toolbar.setObjectName("main-toolbar")
@@ -375,6 +378,7 @@ class MainWindow(QMainWindow):
             self.verdict_action: self.tr("Verdict…"),
             self.trash_action: self.tr("Move checked to trash…"),
             self.about_action: self.tr("About SimSift"),
+            self.guide_action: self.tr("User guide"),
         }
         for action, text in texts.items():
             action.setText(text)
@@ -954,6 +958,10 @@ class MainWindow(QMainWindow):
         else:
             docs = self.selected_documents()
         return self.record_with_text(docs[0]) if docs else None
+
+    def show_guide(self) -> None:
+        """Help ▸ User guide, in the UI language."""
+        GuideDialog(self.translations.language, self).show()
 
     def _about(self) -> None:
         QMessageBox.about(

@@ -116,7 +116,6 @@ class ParamsPanel(QWidget):
 
     def retranslate(self) -> None:
         self._k_box.setTitle(self.tr("Distance k (0 = identical fingerprints)"))
-        self._k.setToolTip(self.tr("Largest Hamming distance between near-duplicates"))
         self._weights_box.setTitle(self.tr("Weights"))
         labels = (
             self.tr("Title boost"),
@@ -144,6 +143,39 @@ class ParamsPanel(QWidget):
         )
         self._add_term.setText(self.tr("Add term"))
         self._remove_term.setText(self.tr("Remove term"))
+        self._k.setToolTip(
+            self.tr(
+                "Hamming distance: in how many of the 64 bits two documents' fingerprints may "
+                "differ and still be near duplicates. 0: the same words; 8 (default): light "
+                "edits and re-posts; above 10 unrelated texts on one topic start to pair."
+            )
+        )
+        tips = {
+            self._title_boost: self.tr(
+                "How much more a word of the title counts than a word of the body (1: the same)"
+            ),
+            self._tf: self.tr(
+                "How a word repeated in a document counts: each time (raw count), less and "
+                "less (logarithmic), or once (binary)"
+            ),
+            self._shingle: self.tr(
+                "Words per feature: 1 compares vocabularies; 2 or more also word order "
+                "(stricter; reordered copies then differ more)"
+            ),
+            self._idf: self.tr(
+                "Weigh words by how rare they are across the scanned documents: common words "
+                "count less (every fingerprint then depends on the whole folder)"
+            ),
+            self._digits: self.tr(
+                "Leave numbers out of the fingerprints, so dates, counters and page numbers "
+                "do not make copies look different"
+            ),
+            self._stopwords: self.tr(
+                "Leave out words like 'the', 'and', '的', '了' that every text uses"
+            ),
+        }
+        for widget, tip in tips.items():
+            widget.setToolTip(tip)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

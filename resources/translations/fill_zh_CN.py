@@ -65,7 +65,6 @@ ZH = {
     "SimSift finds near-duplicate and copied documents with SimHash fingerprints.":
         "SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。",
     "Distance k (0 = identical fingerprints)": "距离 k（0 = 指纹完全相同）",
-    "Largest Hamming distance between near-duplicates": "近似重复之间的最大汉明距离",
     "Weights": "权重", "Title boost": "标题加权", "Term frequency": "词频方式",
     "Shingle size": "词组长度", "raw count": "原始计数", "logarithmic": "对数", "binary": "二值",
     "Inverse document frequency (idf)": "逆文档频率（idf）",
@@ -114,6 +113,19 @@ ZH = {
     "Re-weighted: %1 documents fingerprinted and compared again, no file read.": "已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。",
     "The folder list changed since this scan: press Scan to update. ": "文件夹列表在这次扫描后已更改：请按“扫描”更新。",
     "Reopening the last results…": "正在重新打开上次的结果…",
+    "SimSift user guide": "SimSift 使用指南", "User guide": "使用指南",
+    "Hamming distance: in how many of the 64 bits two documents' fingerprints may differ and still be near duplicates. 0: the same words; 8 (default): light edits and re-posts; above 10 unrelated texts on one topic start to pair.":
+        "汉明距离：两篇文档的 64 位指纹最多可有多少位不同仍算近似重复。0：用词相同；8（默认）：轻度改写与转载；超过 10 时，同一主题的不同文章开始配对。",
+    "How much more a word of the title counts than a word of the body (1: the same)": "标题中的词比正文中的词重要多少（1：相同）",
+    "How a word repeated in a document counts: each time (raw count), less and less (logarithmic), or once (binary)":
+        "文档中重复出现的词如何计数：每次都计（原始计数）、递减（对数）或只计一次（二值）",
+    "Words per feature: 1 compares vocabularies; 2 or more also word order (stricter; reordered copies then differ more)":
+        "每个特征包含的词数：1 只比较用词；2 或以上也比较词序（更严格；调换顺序的抄袭差别会更大）",
+    "Weigh words by how rare they are across the scanned documents: common words count less (every fingerprint then depends on the whole folder)":
+        "按词在所扫描文档中的罕见程度加权：常见词权重更低（此时每个指纹都取决于整个文件夹）",
+    "Leave numbers out of the fingerprints, so dates, counters and page numbers do not make copies look different":
+        "指纹中不计数字，使日期、计数器和页码不会让抄袭显得不同",
+    "Leave out words like 'the', 'and', '的', '了' that every text uses": "不计“the”“and”“的”“了”这类每篇文本都用的词",
     "Save report…": "保存报告…", "Save report": "保存报告", "Report not saved": "报告未保存",
     "Save the selected document's report, to hand over, as PDF or HTML": "将所选文档的报告保存为 PDF 或 HTML，便于交付",
     "Similarity index {index}: found in {count} other documents": "相似度指数 {index}：见于另外 {count} 篇文档",

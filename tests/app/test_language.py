@@ -64,3 +64,19 @@ def test_side_by_side_view_switches_language_with_a_pair_open(qtbot, window, cor
     qtbot.waitUntil(lambda: view.next_button.text() == "Next match", timeout=2000)
     assert view.summary_label.text().startswith("Hamming distance ")
     assert "(F7)" in view.next_button.toolTip()
+
+
+def test_the_user_guide_opens_in_the_ui_language(qtbot, window):
+    from app.guide import GuideDialog
+
+    window.guide_action.trigger()
+    [guide] = window.findChildren(GuideDialog)
+    assert "SimSift in five minutes" in guide.text.toPlainText()
+    assert "Similarity index" in guide.text.toPlainText()
+    guide.close()
+    chinese = GuideDialog("zh_CN")
+    qtbot.addWidget(chinese)
+    assert "相似度指数" in chinese.text.toPlainText()
+    unknown = GuideDialog("xx_XX")  # no guide in that language: English
+    qtbot.addWidget(unknown)
+    assert "SimSift in five minutes" in unknown.text.toPlainText()
