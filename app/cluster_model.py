@@ -23,7 +23,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFont
 
-from app.readable import readable
+from app.readable import NAMES, readable
 from app.roles import DocRole
 from core.arrays import owners
 from core.cluster import KIND_NAMES, KIND_REFERENCE, Clusters
@@ -380,7 +380,7 @@ class ClusterModel(QAbstractItemModel):
             checked = doc in self._checked
             return Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
-            return readable(record.path)
+            return NAMES.path(record.path)
         if role == Qt.ItemDataRole.FontRole and kind == KIND_REFERENCE and column == COL_NAME:
             font = QFont()
             font.setItalic(True)
@@ -404,16 +404,16 @@ def _cluster_kinds(clusters: Clusters) -> np.ndarray:
 
 def _member_text(record: FileRecord, kind: int, distance: int, column: int):
     if column == COL_NAME:
-        return readable(os.path.basename(record.path))
+        return NAMES.name(record.path)
     if column == COL_FOLDER:
-        return readable(os.path.dirname(record.path))
+        return NAMES.folder(readable(os.path.dirname(record.path)))
     if column == COL_KIND:
         return kind_label(kind)
     if column == COL_DISTANCE:
         return "—" if kind == KIND_REFERENCE else str(distance)
     if column == COL_SIZE:
         return human_size(record.size)
-    return record.title
+    return NAMES.title(record.title)
 
 
 def text_ranks(texts: list[str]) -> np.ndarray:

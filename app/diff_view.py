@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.readable import readable
+from app.readable import NAMES, readable
 from core.align import (
     CHANGED,
     DELETED,
@@ -197,11 +197,12 @@ class _Pane(QWidget):
 
     def show_record(self, record: FileRecord) -> None:
         path = PurePath(readable(record.path))
-        self.name.setText(path.name)
-        parts = [str(path.parent), record.format.upper(), record.title]
+        self.name.setText(NAMES.name(record.path))
+        folder = NAMES.folder(str(path.parent))
+        parts = [folder, record.format.upper(), NAMES.title(record.title)]
         self.details.setText(" · ".join(part for part in parts if part))
         self.details.setToolTip(self.details.text())
-        self.name.setToolTip(str(path))
+        self.name.setToolTip(NAMES.path(record.path))
         self.set_document(self.new_document(display_text(record.paragraphs)))
 
     def clear(self) -> None:

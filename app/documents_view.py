@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.cluster_model import text_ranks
-from app.readable import readable
+from app.readable import NAMES, readable
 from app.roles import DocRole
 from app.verdict_view import FolderNames, verdict_data, verdict_rank
 from core.essay_report import EssayLabels, essay_html, essay_page
@@ -125,20 +125,20 @@ class DocumentsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMBER_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and column in (COL_NAME, COL_FOLDER):
-            return readable(self._result.documents[doc].path)
+            return NAMES.path(self._result.documents[doc].path)
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         path = self._result.documents[doc].path
         if column == COL_NAME:
-            return readable(os.path.basename(path))
+            return NAMES.name(path)
         if column == COL_FOLDER:
-            return self._folders.folder(path)
+            return NAMES.folder(self._folders.folder(path))
         if column == COL_INDEX:
             return f"{sim.index[doc]:.0%}"
         if column == COL_SOURCES:
             return str(int(sim.source_count[doc]))
         if column == COL_LARGEST:
-            return readable(os.path.basename(self._result.documents[sim.top_source[doc]].path))
+            return NAMES.name(self._result.documents[sim.top_source[doc]].path)
         return f"{sim.top_share[doc]:.0%}"
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -296,7 +296,8 @@ class DocumentsPanel(QWidget):
             self._labels(),
             verdicts=self.model.verdicts,
             compare_links=compare_links,
-            name=lambda path: readable(os.path.basename(path)),
+            name=NAMES.name,
+            path_text=NAMES.path,
         )
 
     def save_report(self, path: str) -> None:

@@ -45,7 +45,7 @@ from app.problems_model import COL_FILE as PROBLEM_FILE
 from app.problems_model import COL_FOLDER as PROBLEM_FOLDER
 from app.problems_model import COL_STATUS as PROBLEM_STATUS
 from app.problems_model import ProblemsModel
-from app.readable import readable
+from app.readable import NAMES, readable
 from app.result_editor import ResultEditor
 from app.roles import DocRole, PairRole, ReadRole
 from app.scan_status import ScanStatus
@@ -206,6 +206,8 @@ class MainWindow(QMainWindow):
         self.verdict_action = self._action(None, self.record_verdict, "Ctrl+J")
         self.about_action = self._action(None, self._about)
         self.guide_action = self._action(None, self.show_guide, QKeySequence.HelpContents)
+        self.anonymize_action = self._action(None, self.set_anonymous, "Ctrl+Shift+A")
+        self.anonymize_action.setCheckable(True)
         self.language_actions: dict[str, QAction] = {}
         group = QActionGroup(self)
         for code, name in LANGUAGES.items():
@@ -244,6 +246,8 @@ class MainWindow(QMainWindow):
             self.undo_action,
         ):
             _add(self.edit_menu, action)
+        self.view_menu = bar.addMenu("")
+        self.view_menu.addAction(self.anonymize_action)
         self.language_menu = bar.addMenu("")
         for action in self.language_actions.values():
             self.language_menu.addAction(action)
@@ -361,6 +365,8 @@ class MainWindow(QMainWindow):
         self.edit_menu.setTitle(self.tr("&Edit"))
         self.language_menu.setTitle(self.tr("&Language"))
         self.help_menu.setTitle(self.tr("&Help"))
+        self.view_menu.setTitle(self.tr("&View"))
+        NAMES.label_format = self.tr("Document {n}")
         texts = {
             self.add_folder_action: self.tr("Add folder…"),
             self.scan_action: self.tr("Scan"),
@@ -379,6 +385,7 @@ class MainWindow(QMainWindow):
             self.trash_action: self.tr("Move checked to trash…"),
             self.about_action: self.tr("About SimSift"),
             self.guide_action: self.tr("User guide"),
+            self.anonymize_action: self.tr("Anonymize names"),
         }
         for action, text in texts.items():
             action.setText(text)
@@ -559,8 +566,17 @@ class MainWindow(QMainWindow):
 
     # -- results -------------------------------------------------------------
 
+    def set_anonymous(self, anonymous: bool) -> None:
+        """Show neutral labels ("Document 7") instead of file names, folders and titles,
+        everywhere: results can be shown on a projector."""
+        NAMES.anonymous = anonymous
+        self.anonymize_action.setChecked(anonymous)
+        if self.result is not None:
+            self._show_result(self.result)
+
     def _show_result(self, result: ScanResult) -> None:
         """Every view from `result` (a new scan, or files trashed or pairs dismissed)."""
+        NAMES.set_paths(d.path for d in result.documents)
         self.common_model.set_result(result)
         self.partial_model.set_roots((*result.options.roots, *result.options.reference_roots))
         self.documents_panel.set_result(result)

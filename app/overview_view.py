@@ -6,8 +6,6 @@ on a link shows the pair side by side.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPalette, QPen
@@ -28,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.readable import readable
+from app.readable import NAMES
 from core.overview import HISTOGRAM_BINS, CopyGraph, Overview, overview
 from core.result import ScanResult
 from core.similarity import DocumentSimilarity
@@ -281,7 +279,7 @@ class OverviewPanel(QWidget):
         for row, doc in enumerate(view.top.tolist()):
             name = QTableWidgetItem(self._name(doc))
             name.setData(Qt.ItemDataRole.UserRole, doc)
-            name.setToolTip(readable(self._result.documents[doc].path))
+            name.setToolTip(NAMES.path(self._result.documents[doc].path))
             share = QTableWidgetItem(f"{self._similarity.index[doc]:.0%}")
             share.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             share.setBackground(index_colour(float(self._similarity.index[doc])))
@@ -293,7 +291,7 @@ class OverviewPanel(QWidget):
         self.document_requested.emit(self.top_table.item(row, 0).data(Qt.ItemDataRole.UserRole))
 
     def _name(self, doc: int) -> str:
-        return readable(os.path.basename(self._result.documents[doc].path)) if doc >= 0 else ""
+        return NAMES.name(self._result.documents[doc].path) if doc >= 0 else ""
 
 
 def _short(name: str, limit: int = 22) -> str:

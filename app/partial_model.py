@@ -19,7 +19,7 @@ from PySide6.QtCore import (
 )
 
 from app.cluster_model import text_ranks
-from app.readable import readable
+from app.readable import NAMES
 from app.roles import PairRole, SortRole
 from app.verdict_view import FolderNames, verdict_data, verdict_rank
 from core.document import FileRecord
@@ -167,9 +167,9 @@ class PartialModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             if column in (COL_NAME_A, COL_FOLDER_A):
-                return readable(self._documents[int(self._left[row])].path)
+                return NAMES.path(self._documents[int(self._left[row])].path)
             if column in (COL_NAME_B, COL_FOLDER_B):
-                return readable(self._documents[int(self._right[row])].path)
+                return NAMES.path(self._documents[int(self._right[row])].path)
             return None
         if role == SortRole:
             return self._sort_value(row, column)
@@ -179,8 +179,8 @@ class PartialModel(QAbstractTableModel):
             doc = self._left[row] if column in (COL_NAME_A, COL_FOLDER_A) else self._right[row]
             path = self._documents[int(doc)].path
             if column in (COL_NAME_A, COL_NAME_B):
-                return readable(os.path.basename(path))
-            return self._folders.folder(path)
+                return NAMES.name(path)
+            return NAMES.folder(self._folders.folder(path))
         if column == COL_DISTANCE:
             return str(int(self._distance[row]))
         value = (self._lr, self._rl, self._overlap)[column - COL_CONTAINMENT_AB][row]

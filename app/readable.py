@@ -7,6 +7,8 @@ GUI shows such bytes as � instead and keeps the real path for every action.
 
 from __future__ import annotations
 
+import os
+
 
 def readable(path: str) -> str:
     """`path` for display: bytes that are not UTF-8 become �, nothing is dropped."""
@@ -15,3 +17,38 @@ def readable(path: str) -> str:
     except UnicodeEncodeError:  # a surrogate that is not an escaped byte
         raw = path.encode("utf-8", "surrogatepass")
     return raw.decode("utf-8", "replace")
+
+
+class DisplayNames:
+    """How file names are shown: as they are, or, for a projector, as neutral labels
+    ("Document 7") with folders and titles hidden. One switch for every view."""
+
+    def __init__(self) -> None:
+        self.anonymous = False
+        self._labels: dict[str, str] = {}
+        self.label_format = "Document {n}"
+
+    def set_paths(self, paths) -> None:
+        """The documents shown: each gets a label, numbered in path order (stable)."""
+        ordered = sorted(set(paths))
+        self._labels = {p: self.label_format.format(n=i + 1) for i, p in enumerate(ordered)}
+
+    def name(self, path: str) -> str:
+        if self.anonymous:
+            return self._labels.get(path, "…")
+        return readable(os.path.basename(path))
+
+    def path(self, path: str) -> str:
+        """The whole path, or the label."""
+        return self.name(path) if self.anonymous else readable(path)
+
+    def folder(self, folder: str) -> str:
+        """A folder as shown (already relative or readable); hidden when anonymous."""
+        return "" if self.anonymous else folder
+
+    def title(self, title: str) -> str:
+        """Titles often carry the author's name: hidden when anonymous."""
+        return "" if self.anonymous else title
+
+
+NAMES = DisplayNames()

@@ -55,6 +55,7 @@ def essay_html(
     verdicts: Verdicts | None = None,
     compare_links: bool = False,
     name=os.path.basename,
+    path_text=str,
 ) -> str:
     """The report of document `doc` as an HTML fragment (body content, no page frame).
 
@@ -63,13 +64,14 @@ def essay_html(
             pair's in the source table.
         compare_links: add a `compare:<doc>` link after each source (for the app).
         name: how a file name is shown (the app makes odd bytes readable).
+        path_text: how a whole path is shown (the app may hide it: anonymized names).
     """
     sources = similarity.sources(doc)
     colours = _source_colours(len(sources))
     record = result.documents[doc]
     template = labels.heading_one if len(sources) == 1 else labels.heading
     heading = template.format(index=f"{similarity.index[doc]:.0%}", count=len(sources))
-    parts = [f"<h2>{_e(name(record.path))}</h2>", f"<p>{_e(record.path)}</p>"]
+    parts = [f"<h2>{_e(name(record.path))}</h2>", f"<p>{_e(path_text(record.path))}</p>"]
     parts.append(f"<p><b>{_e(heading)}</b></p>")
     verdicts = verdicts or Verdicts()
     own = verdicts.of_document(record.path)
@@ -79,7 +81,9 @@ def essay_html(
         pair_verdicts = [
             verdicts.of_pair(record.path, result.documents[s.doc].path) for s in sources
         ]
-        table = _source_table(result, sources, colours, labels, compare_links, name, pair_verdicts)
+        table = _source_table(
+            result, sources, colours, labels, compare_links, (name, path_text), pair_verdicts
+        )
         parts.append(table)
     else:
         parts.append(f"<p>{_e(labels.nothing)}</p>")
@@ -122,8 +126,9 @@ def _verdict_html(verdict: Verdict, labels: EssayLabels) -> str:
 
 
 def _source_table(
-    result, sources: list[Source], colours, labels, compare_links, name, verdicts
+    result, sources: list[Source], colours, labels, compare_links, naming, verdicts
 ) -> str:
+    name, path_text = naming
     rows = [f"<table><tr><th></th><th align='left'>{_e(labels.sources)}</th>"]
     rows.append(f"<th align='right'>{_e(labels.share)}</th><th></th><th></th></tr>")
     for source, colour, verdict in zip(sources, colours, verdicts, strict=True):
@@ -131,7 +136,7 @@ def _source_table(
         link = f"<a href='compare:{source.doc}'>{_e(labels.compare)}</a>" if compare_links else ""
         rows.append(
             f"<tr><td style='background:{colour}'>&nbsp;&nbsp;&nbsp;&nbsp;</td>"
-            f"<td title='{_e(path)}'>{_e(name(path))}</td>"
+            f"<td title='{_e(path_text(path))}'>{_e(name(path))}</td>"
             f"<td align='right'>{source.share:.0%}</td><td>{link}</td>"
             f"<td>{_verdict_html(verdict, labels) if verdict else ''}</td></tr>"
         )

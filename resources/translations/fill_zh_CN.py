@@ -126,6 +126,7 @@ ZH = {
     "Leave numbers out of the fingerprints, so dates, counters and page numbers do not make copies look different":
         "指纹中不计数字，使日期、计数器和页码不会让抄袭显得不同",
     "Leave out words like 'the', 'and', '的', '了' that every text uses": "不计“the”“and”“的”“了”这类每篇文本都用的词",
+    "&View": "视图(&V)", "Document {n}": "文档 {n}", "Anonymize names": "匿名显示名称",
     "Save report…": "保存报告…", "Save report": "保存报告", "Report not saved": "报告未保存",
     "Save the selected document's report, to hand over, as PDF or HTML": "将所选文档的报告保存为 PDF 或 HTML，便于交付",
     "Similarity index {index}: found in {count} other documents": "相似度指数 {index}：见于另外 {count} 篇文档",

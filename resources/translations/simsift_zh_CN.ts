@@ -69,87 +69,87 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff_view.py" line="315" />
+        <location filename="../../app/diff_view.py" line="316" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="316" />
+        <location filename="../../app/diff_view.py" line="317" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="320" />
+        <location filename="../../app/diff_view.py" line="321" />
         <source>Next difference</source>
         <translation>下一处改动</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="459" />
+        <location filename="../../app/diff_view.py" line="460" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="471" />
+        <location filename="../../app/diff_view.py" line="472" />
         <source>1 shared passage of {longest} words</source>
         <translation>1 段共有段落，{longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="473" />
+        <location filename="../../app/diff_view.py" line="474" />
         <source>{n} shared passages, longest {longest} words</source>
         <translation>{n} 段共有段落，最长 {longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="476" />
+        <location filename="../../app/diff_view.py" line="477" />
         <source>Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}</source>
         <translation>汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {passages}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="484" />
+        <location filename="../../app/diff_view.py" line="485" />
         <source>Aligned sentences: {a} of A, {b} of B</source>
         <translation>对齐的句子：占 A 的 {a}，占 B 的 {b}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="491" />
+        <location filename="../../app/diff_view.py" line="492" />
         <source>Rarest shared words (documents using each): {words}</source>
         <translation>最罕见的共有词（使用该词的文档数）：{words}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="547" />
+        <location filename="../../app/diff_view.py" line="548" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="548" />
+        <location filename="../../app/diff_view.py" line="549" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="549" />
+        <location filename="../../app/diff_view.py" line="550" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="550" />
+        <location filename="../../app/diff_view.py" line="551" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="551" />
+        <location filename="../../app/diff_view.py" line="552" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="552" />
+        <location filename="../../app/diff_view.py" line="553" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="557" />
+        <location filename="../../app/diff_view.py" line="558" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="457" />
+        <location filename="../../app/diff_view.py" line="458" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
@@ -283,17 +283,17 @@
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="322" />
+        <location filename="../../app/documents_view.py" line="323" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="324" />
+        <location filename="../../app/documents_view.py" line="325" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="332" />
+        <location filename="../../app/documents_view.py" line="333" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -385,7 +385,7 @@
 <context>
     <name>Histogram</name>
     <message>
-        <location filename="../../app/overview_view.py" line="97" />
+        <location filename="../../app/overview_view.py" line="95" />
         <source>%1–%2%: %3 documents</source>
         <translation>%1–%2%：%3 篇文档</translation>
     </message>
@@ -421,309 +421,324 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="327" />
+        <location filename="../../app/main_window.py" line="331" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="328" />
-        <location filename="../../app/main_window.py" line="366" />
+        <location filename="../../app/main_window.py" line="332" />
+        <location filename="../../app/main_window.py" line="372" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="329" />
+        <location filename="../../app/main_window.py" line="333" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="330" />
+        <location filename="../../app/main_window.py" line="334" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="333" />
+        <location filename="../../app/main_window.py" line="337" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="338" />
+        <location filename="../../app/main_window.py" line="342" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="343" />
+        <location filename="../../app/main_window.py" line="347" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="349" />
+        <location filename="../../app/main_window.py" line="353" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="352" />
+        <location filename="../../app/main_window.py" line="356" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="355" />
+        <location filename="../../app/main_window.py" line="359" />
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="357" />
+        <location filename="../../app/main_window.py" line="361" />
         <source>How similar the documents are, which to read first, who shares text</source>
         <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="360" />
+        <location filename="../../app/main_window.py" line="364" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="361" />
+        <location filename="../../app/main_window.py" line="365" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="362" />
+        <location filename="../../app/main_window.py" line="366" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="363" />
+        <location filename="../../app/main_window.py" line="367" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="365" />
+        <location filename="../../app/main_window.py" line="368" />
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="369" />
+        <source>Document {n}</source>
+        <translation>文档 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="371" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="367" />
+        <location filename="../../app/main_window.py" line="373" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="368" />
+        <location filename="../../app/main_window.py" line="374" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="369" />
+        <location filename="../../app/main_window.py" line="375" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="370" />
+        <location filename="../../app/main_window.py" line="376" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="371" />
+        <location filename="../../app/main_window.py" line="377" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="372" />
+        <location filename="../../app/main_window.py" line="378" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="373" />
+        <location filename="../../app/main_window.py" line="379" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="374" />
+        <location filename="../../app/main_window.py" line="380" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="375" />
+        <location filename="../../app/main_window.py" line="381" />
         <source>Mark all but the reference</source>
         <translation>标记除参考文件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="376" />
+        <location filename="../../app/main_window.py" line="382" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="377" />
+        <location filename="../../app/main_window.py" line="383" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="378" />
+        <location filename="../../app/main_window.py" line="384" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="379" />
+        <location filename="../../app/main_window.py" line="385" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="381" />
+        <location filename="../../app/main_window.py" line="387" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="386" />
+        <location filename="../../app/main_window.py" line="388" />
+        <source>Anonymize names</source>
+        <translation>匿名显示名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="393" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="389" />
+        <location filename="../../app/main_window.py" line="396" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="527" />
+        <location filename="../../app/main_window.py" line="534" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="604" />
+        <location filename="../../app/main_window.py" line="620" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="710" />
+        <location filename="../../app/main_window.py" line="726" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="741" />
+        <location filename="../../app/main_window.py" line="757" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="763" />
+        <location filename="../../app/main_window.py" line="779" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="765" />
+        <location filename="../../app/main_window.py" line="781" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="767" />
+        <location filename="../../app/main_window.py" line="783" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="380" />
-        <location filename="../../app/main_window.py" line="969" />
+        <location filename="../../app/main_window.py" line="386" />
+        <location filename="../../app/main_window.py" line="985" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="395" />
+        <location filename="../../app/main_window.py" line="402" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="481" />
+        <location filename="../../app/main_window.py" line="488" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="514" />
+        <location filename="../../app/main_window.py" line="521" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="542" />
+        <location filename="../../app/main_window.py" line="549" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="550" />
+        <location filename="../../app/main_window.py" line="557" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="558" />
+        <location filename="../../app/main_window.py" line="565" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="644" />
+        <location filename="../../app/main_window.py" line="660" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="647" />
+        <location filename="../../app/main_window.py" line="663" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="706" />
+        <location filename="../../app/main_window.py" line="722" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="715" />
+        <location filename="../../app/main_window.py" line="731" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="717" />
+        <location filename="../../app/main_window.py" line="733" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="752" />
+        <location filename="../../app/main_window.py" line="768" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="868" />
+        <location filename="../../app/main_window.py" line="884" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="870" />
+        <location filename="../../app/main_window.py" line="886" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="873" />
+        <location filename="../../app/main_window.py" line="889" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="876" />
+        <location filename="../../app/main_window.py" line="892" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="889" />
+        <location filename="../../app/main_window.py" line="905" />
         <source>%1 files farther than k from their cluster's reference were not marked.</source>
         <translation>%1 个与本组参考文件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="907" />
+        <location filename="../../app/main_window.py" line="923" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="917" />
+        <location filename="../../app/main_window.py" line="933" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="919" />
+        <location filename="../../app/main_window.py" line="935" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="970" />
+        <location filename="../../app/main_window.py" line="986" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -731,57 +746,57 @@
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../app/overview_view.py" line="230" />
+        <location filename="../../app/overview_view.py" line="228" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="230" />
+        <location filename="../../app/overview_view.py" line="228" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="231" />
+        <location filename="../../app/overview_view.py" line="229" />
         <source>Read these first:</source>
         <translation>请先阅读：</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="237" />
+        <location filename="../../app/overview_view.py" line="235" />
         <source>Scan a folder to see how similar its documents are.</source>
         <translation>扫描一个文件夹，查看其中文档的相似程度。</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="245" />
+        <location filename="../../app/overview_view.py" line="243" />
         <source>partial-copy threshold %1</source>
         <translation>部分抄袭阈值 %1</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="253" />
+        <location filename="../../app/overview_view.py" line="251" />
         <source>Highest similarity index: %1 (%2) · median %3 over %4 documents</source>
         <translation>最高相似度指数：%1（%2）· %4 篇文档的中位数 %3</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="261" />
+        <location filename="../../app/overview_view.py" line="259" />
         <source>No documents share text.</source>
         <translation>没有文档共有文本。</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="263" />
+        <location filename="../../app/overview_view.py" line="261" />
         <source>%1 documents in one group are linked</source>
         <translation>%1 篇文档同属一组，</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="265" />
+        <location filename="../../app/overview_view.py" line="263" />
         <source>%1 documents in %2 groups are linked</source>
         <translation>%1 篇文档分属 %2 组，</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="268" />
+        <location filename="../../app/overview_view.py" line="266" />
         <source>by near duplicates within k or partial copies above the threshold. Click a document to open it, a line to compare the two.</source>
         <translation>由 k 以内的近似重复或超过阈值的部分抄袭相连。点击文档可打开，点击连线可并排比较两篇。</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="273" />
+        <location filename="../../app/overview_view.py" line="271" />
         <source>%1 more are left out of the drawing.</source>
         <translation>另有 %1 篇未画出。</translation>
     </message>
