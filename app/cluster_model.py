@@ -58,7 +58,7 @@ def human_size(size: int) -> str:
 
 # Translation sources for KIND_NAMES, so lupdate sees them.
 _KIND_SOURCES = (
-    QCoreApplication.translate("Kinds", "reference"),
+    QCoreApplication.translate("Kinds", "original"),
     QCoreApplication.translate("Kinds", "exact"),
     QCoreApplication.translate("Kinds", "same text"),
     QCoreApplication.translate("Kinds", "near"),

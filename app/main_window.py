@@ -199,6 +199,7 @@ class MainWindow(QMainWindow):
             sp.SP_DialogApplyButton, self.mark_all_but_reference, "Ctrl+M"
         )
         self.unmark_action = self._action(None, lambda: self.model.set_checked(set()))
+        self.original_action = self._action(None, self.make_selected_original)
         self.ignore_action = self._action(sp.SP_DialogNoButton, self.ignore_selected_pair)
         self.trash_action = self._action(sp.SP_TrashIcon, self.trash_checked, QKeySequence.Delete)
         self.undo_action = self._action(None, self.editor.undo, QKeySequence.Undo)
@@ -239,6 +240,7 @@ class MainWindow(QMainWindow):
             None,
             self.mark_action,
             self.unmark_action,
+            self.original_action,
             self.ignore_action,
             self.verdict_action,
             None,
@@ -277,6 +279,7 @@ class MainWindow(QMainWindow):
                 _separator(self),
                 self.mark_action,
                 self.unmark_action,
+                self.original_action,
                 self.ignore_action,
                 self.verdict_action,
                 _separator(self),
@@ -378,7 +381,8 @@ class MainWindow(QMainWindow):
             self.reveal_action: self.tr("Reveal in folder"),
             self.copy_action: self.tr("Copy path"),
             self.show_text_action: self.tr("Show extracted text…"),
-            self.mark_action: self.tr("Mark all but the reference"),
+            self.mark_action: self.tr("Mark all but the original"),
+            self.original_action: self.tr("Make original"),
             self.unmark_action: self.tr("Unmark all"),
             self.ignore_action: self.tr("Not a duplicate"),
             self.verdict_action: self.tr("Verdict…"),
@@ -400,7 +404,7 @@ class MainWindow(QMainWindow):
         self.ignore_action.setToolTip(
             self.tr(
                 "Remember that the selected pair is not a duplicate "
-                "(select two files, or one and its reference)"
+                "(select two files, or one and its original)"
             )
         )
         self.model.headerDataChanged.emit(
@@ -796,6 +800,10 @@ class MainWindow(QMainWindow):
         for action in (self.open_action, self.reveal_action, self.copy_action):
             action.setEnabled(bool(selected))
         self.ignore_action.setEnabled(self._pair_to_dismiss() is not None)
+        selected = self.selected_documents()
+        self.original_action.setEnabled(
+            len(selected) == 1 and self.model.reference_of(selected[0]) != selected[0]
+        )
         self.verdict_action.setEnabled(bool(self._verdict_subject()))
         self.trash_action.setEnabled(files_free and bool(self.model.checked_documents()))
         self.undo_action.setEnabled(self.editor.undo_kind() is not None)
@@ -873,6 +881,13 @@ class MainWindow(QMainWindow):
     def copy_selected_paths(self) -> None:
         file_actions.copy_paths(self._paths(self.selected_documents()))
 
+    def make_selected_original(self) -> None:
+        """Make the selected member its cluster's original: the copy to keep, compared with
+        the others and never marked for the trash."""
+        selected = self.selected_documents()
+        if len(selected) == 1:
+            self.editor.make_original(selected[0])
+
     def ignore_selected_pair(self) -> None:
         """Mark the selected pair "not a duplicate": remembered, gone from view, undoable."""
         pair = self._pair_to_dismiss()
@@ -902,7 +917,7 @@ class MainWindow(QMainWindow):
         if farther:
             self.statusBar().showMessage(
                 self.tr(
-                    "%1 files farther than k from their cluster's reference were not marked."
+                    "%1 files farther than k from their cluster's original were not marked."
                 ).replace("%1", f"{farther:,}"),
                 10000,
             )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -82,6 +82,7 @@ class ResultEditor(QObject):
         self.result: ScanResult | None = None
         self._base: ScanResult | None = None  # as the last scan or re-weighting gave it
         self._removed = np.zeros(0, dtype=bool)
+        self._originals: list[int] = []  # documents the user made their cluster's original
         self._undo: list[_Dismissed | _Trashed] = []
         self._busy = False
         self._job: tuple | None = None  # (signals kept alive, on done, failure title)
@@ -109,6 +110,7 @@ class ResultEditor(QObject):
         self._base = result
         if not same_documents:
             self._removed = np.zeros(len(result.documents), dtype=bool)
+            self._originals = []
             self._undo.clear()  # files put back now would be found by the next scan
         else:  # the job left out the pairs dismissed meanwhile (the catalog has them)
             self._undo = [u for u in self._undo if isinstance(u, _Trashed)]
@@ -119,11 +121,27 @@ class ResultEditor(QObject):
         for action in self._undo:
             if isinstance(action, _Dismissed):
                 shown = shown.without_pair(action.a, action.b)
+        if self._originals:  # the latest choice first: lowest rank wins a cluster
+            rank = shown.reference_rank.copy()
+            best = int(rank.min()) if len(rank) else 0
+            for i, doc in enumerate(reversed(self._originals)):
+                rank[doc] = best - 1 - i
+            shown = replace(shown, reference_rank=rank)
         self.result = shown
         self.result_changed.emit(shown)
 
     def paths(self, docs: list[int]) -> list[str]:
         return [self.result.documents[d].path for d in docs] if self.result else []
+
+    # -- the copy to keep -----------------------------------------------------------
+
+    def make_original(self, doc: int) -> None:
+        """Make `doc` its cluster's original (the copy to keep), as dupeGuru's "Make
+        Selected Reference"; kept until the next scan of other files."""
+        if self.result is None:
+            return
+        self._originals = [d for d in self._originals if d != doc] + [doc]
+        self._show()
 
     # -- not a duplicate -----------------------------------------------------------
 

@@ -20,7 +20,7 @@ KIND_EXACT = 1
 KIND_SAME_TEXT = 2
 KIND_NEAR = 3
 KIND_PARTIAL = 4
-KIND_NAMES = ("reference", "exact", "same text", "near", "partial")
+KIND_NAMES = ("original", "exact", "same text", "near", "partial")
 
 
 def connected_components(n: int, left: np.ndarray, right: np.ndarray) -> np.ndarray:

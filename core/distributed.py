@@ -47,6 +47,11 @@ def connect(address: str, timeout: float = 10.0):
         client = Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as error:
         raise ClusterError(f"cannot reach the scheduler at {address} ({error})") from error
+    try:  # workers may still be starting (or restarting after a crash)
+        client.wait_for_workers(1, timeout=timeout)
+    except TimeoutError:
+        client.close()
+        raise ClusterError(f"the scheduler at {address} has no workers") from None
     try:
         versions = set(client.run(_worker_version).values())
     except Exception as error:  # a worker without simsift fails to unpickle the call

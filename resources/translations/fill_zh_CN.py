@@ -31,7 +31,7 @@ ZH = {
     "Ticked: reference folder, compared with the others but not among itself":
         "已勾选：参考文件夹，与其他文件比较，但其内部文件之间不比较",
     "Add folder": "添加文件夹",
-    "reference": "参考", "exact": "完全相同", "same text": "文本相同", "near": "近似",
+    "original": "原件", "exact": "完全相同", "same text": "文本相同", "near": "近似",
     "partial": "部分抄袭",
     "SimSift — near-duplicate and plagiarism checker": "SimSift — 近似重复与抄袭检测",
     "Scan": "扫描", "Filter by file name, folder or title…": "按文件名、文件夹或标题筛选…",
@@ -39,11 +39,11 @@ ZH = {
     "&Language": "语言(&L)", "&Help": "帮助(&H)", "Export CSV…": "导出 CSV…",
     "Export JSON…": "导出 JSON…", "Export HTML report…": "导出 HTML 报告…", "Quit": "退出",
     "Open file": "打开文件", "Reveal in folder": "在文件夹中显示", "Copy path": "复制路径",
-    "Mark all but the reference": "标记除参考文件外的全部", "Unmark all": "取消全部标记",
+    "Mark all but the original": "标记除原件外的全部", "Make original": "设为原件", "Unmark all": "取消全部标记",
     "Not a duplicate": "不是重复", "Move checked to trash…": "将已勾选文件移到回收站…",
     "About SimSift": "关于 SimSift",
-    "Remember that the selected pair is not a duplicate (select two files, or one and its reference)":
-        "记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）",
+    "Remember that the selected pair is not a duplicate (select two files, or one and its original)":
+        "记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）",
     "Add a folder to scan first (drop it on the list).": "请先添加要扫描的文件夹（拖放到列表中）。",
     "Done: %1 documents, %2 unchanged files taken from the catalog.":
         "完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。",
@@ -92,8 +92,8 @@ ZH = {
     "Warning: %1": "警告：%1", "Export failed": "导出失败", "Not remembered": "未能记住", "Pairs sharing passages that Clusters does not already show (beyond k)": "共享段落、且未在重复组中显示的文档对（距离超过 k）", "1 cluster with %2 files among %3 documents (k = %4).": "%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。", "Garbled, not compared": "乱码，未比较", "Undo move to trash": "撤销移到回收站",
     "Edit ▸ Undo puts them back.": "可用“编辑 ▸ 撤销”放回。", "Put 1 file back from the trash.": "已从回收站放回 1 个文件。",
     "Put %1 files back from the trash.": "已从回收站放回 %1 个文件。", "Some files were not put back": "部分文件未能放回", "… and %1 more": "……以及另外 %1 个",
-    "%1 files farther than k from their cluster's reference were not marked.":
-        "%1 个与本组参考文件距离超过 k 的文件未被标记。", "Type part of the file name or folder…": "输入文件名或文件夹的一部分…",
+    "%1 files farther than k from their cluster's original were not marked.":
+        "%1 个与本组原件距离超过 k 的文件未被标记。", "Type part of the file name or folder…": "输入文件名或文件夹的一部分…",
     "Document": "文档", "Similarity index": "相似度指数", "Sources": "来源数", "Largest source": "最大来源",
     "Its share": "其占比", "compare side by side": "并排比较", "Documents (%1)": "文档（%1）",
     "Filter by file name or folder…": "按文件名或文件夹筛选…",

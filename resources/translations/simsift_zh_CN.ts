@@ -394,8 +394,8 @@
     <name>Kinds</name>
     <message>
         <location filename="../../app/cluster_model.py" line="61" />
-        <source>reference</source>
-        <translation>参考</translation>
+        <source>original</source>
+        <translation>原件</translation>
     </message>
     <message>
         <location filename="../../app/cluster_model.py" line="62" />
@@ -421,324 +421,329 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="331" />
+        <location filename="../../app/main_window.py" line="334" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="332" />
-        <location filename="../../app/main_window.py" line="372" />
+        <location filename="../../app/main_window.py" line="335" />
+        <location filename="../../app/main_window.py" line="375" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="333" />
+        <location filename="../../app/main_window.py" line="336" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="334" />
+        <location filename="../../app/main_window.py" line="337" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="337" />
+        <location filename="../../app/main_window.py" line="340" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="342" />
+        <location filename="../../app/main_window.py" line="345" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="347" />
+        <location filename="../../app/main_window.py" line="350" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="353" />
+        <location filename="../../app/main_window.py" line="356" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="356" />
+        <location filename="../../app/main_window.py" line="359" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="359" />
+        <location filename="../../app/main_window.py" line="362" />
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="361" />
+        <location filename="../../app/main_window.py" line="364" />
         <source>How similar the documents are, which to read first, who shares text</source>
         <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="364" />
+        <location filename="../../app/main_window.py" line="367" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="365" />
+        <location filename="../../app/main_window.py" line="368" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="366" />
+        <location filename="../../app/main_window.py" line="369" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="367" />
+        <location filename="../../app/main_window.py" line="370" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="368" />
+        <location filename="../../app/main_window.py" line="371" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="369" />
+        <location filename="../../app/main_window.py" line="372" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="371" />
+        <location filename="../../app/main_window.py" line="374" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="373" />
+        <location filename="../../app/main_window.py" line="376" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="374" />
+        <location filename="../../app/main_window.py" line="377" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="375" />
+        <location filename="../../app/main_window.py" line="378" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="376" />
+        <location filename="../../app/main_window.py" line="379" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="377" />
+        <location filename="../../app/main_window.py" line="380" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="378" />
+        <location filename="../../app/main_window.py" line="381" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="379" />
+        <location filename="../../app/main_window.py" line="382" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="380" />
+        <location filename="../../app/main_window.py" line="383" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="381" />
-        <source>Mark all but the reference</source>
-        <translation>标记除参考文件外的全部</translation>
+        <location filename="../../app/main_window.py" line="384" />
+        <source>Mark all but the original</source>
+        <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="382" />
+        <location filename="../../app/main_window.py" line="385" />
+        <source>Make original</source>
+        <translation>设为原件</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="920" />
+        <source>%1 files farther than k from their cluster's original were not marked.</source>
+        <translation>%1 个与本组原件距离超过 k 的文件未被标记。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="386" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="383" />
+        <location filename="../../app/main_window.py" line="387" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="384" />
+        <location filename="../../app/main_window.py" line="388" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="385" />
+        <location filename="../../app/main_window.py" line="389" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="387" />
+        <location filename="../../app/main_window.py" line="391" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="388" />
+        <location filename="../../app/main_window.py" line="392" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="393" />
+        <location filename="../../app/main_window.py" line="397" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="396" />
+        <location filename="../../app/main_window.py" line="400" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="534" />
+        <location filename="../../app/main_window.py" line="406" />
+        <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
+        <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="538" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="620" />
+        <location filename="../../app/main_window.py" line="624" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="726" />
+        <location filename="../../app/main_window.py" line="730" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="757" />
+        <location filename="../../app/main_window.py" line="761" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="779" />
+        <location filename="../../app/main_window.py" line="783" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="781" />
+        <location filename="../../app/main_window.py" line="785" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="783" />
+        <location filename="../../app/main_window.py" line="787" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="386" />
-        <location filename="../../app/main_window.py" line="985" />
+        <location filename="../../app/main_window.py" line="390" />
+        <location filename="../../app/main_window.py" line="1000" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="402" />
-        <source>Remember that the selected pair is not a duplicate (select two files, or one and its reference)</source>
-        <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其参考文件）</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="488" />
+        <location filename="../../app/main_window.py" line="492" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="521" />
+        <location filename="../../app/main_window.py" line="525" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="549" />
+        <location filename="../../app/main_window.py" line="553" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="557" />
+        <location filename="../../app/main_window.py" line="561" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="565" />
+        <location filename="../../app/main_window.py" line="569" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="660" />
+        <location filename="../../app/main_window.py" line="664" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="663" />
+        <location filename="../../app/main_window.py" line="667" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="722" />
+        <location filename="../../app/main_window.py" line="726" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="731" />
+        <location filename="../../app/main_window.py" line="735" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="733" />
+        <location filename="../../app/main_window.py" line="737" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="768" />
+        <location filename="../../app/main_window.py" line="772" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="884" />
+        <location filename="../../app/main_window.py" line="899" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="886" />
+        <location filename="../../app/main_window.py" line="901" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="889" />
+        <location filename="../../app/main_window.py" line="904" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="892" />
+        <location filename="../../app/main_window.py" line="907" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="905" />
-        <source>%1 files farther than k from their cluster's reference were not marked.</source>
-        <translation>%1 个与本组参考文件距离超过 k 的文件未被标记。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="923" />
+        <location filename="../../app/main_window.py" line="938" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="933" />
+        <location filename="../../app/main_window.py" line="948" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="935" />
+        <location filename="../../app/main_window.py" line="950" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="986" />
+        <location filename="../../app/main_window.py" line="1001" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -1053,74 +1058,74 @@
 <context>
     <name>ResultEditor</name>
     <message>
-        <location filename="../../app/result_editor.py" line="141" />
-        <location filename="../../app/result_editor.py" line="236" />
+        <location filename="../../app/result_editor.py" line="159" />
+        <location filename="../../app/result_editor.py" line="254" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="144" />
+        <location filename="../../app/result_editor.py" line="162" />
         <source>Pair marked as not a duplicate. Edit ▸ Undo brings it back.</source>
         <translation>已将此对标记为不是重复。可用“编辑 ▸ 撤销”恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="177" />
+        <location filename="../../app/result_editor.py" line="195" />
         <source>Verdict not remembered</source>
         <translation>结论未能保存</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="207" />
+        <location filename="../../app/result_editor.py" line="225" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="208" />
+        <location filename="../../app/result_editor.py" line="226" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="211" />
+        <location filename="../../app/result_editor.py" line="229" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="213" />
+        <location filename="../../app/result_editor.py" line="231" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="238" />
+        <location filename="../../app/result_editor.py" line="256" />
         <source>The pair is shown again.</source>
         <translation>此对已重新显示。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="249" />
+        <location filename="../../app/result_editor.py" line="267" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="250" />
+        <location filename="../../app/result_editor.py" line="268" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="253" />
+        <location filename="../../app/result_editor.py" line="271" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="272" />
-        <location filename="../../app/result_editor.py" line="286" />
+        <location filename="../../app/result_editor.py" line="290" />
+        <location filename="../../app/result_editor.py" line="304" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="290" />
+        <location filename="../../app/result_editor.py" line="308" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="300" />
+        <location filename="../../app/result_editor.py" line="318" />
         <source>Could not finish</source>
         <translation>未能完成</translation>
     </message>

@@ -65,7 +65,7 @@ def test_tree_shape_and_member_rows(result):
         assert model.rowCount(parent) == len(clusters.doc[clusters.members(c)])
         reference = model.index(0, 0, parent)
         assert model.data(reference, DocRole) == clusters.doc[clusters.ptr[c]]
-        assert model.data(model.index(0, COL_KIND, parent)) == "reference"
+        assert model.data(model.index(0, COL_KIND, parent)) == "original"
         assert model.parent(reference) == parent
     assert model.parent(model.index(0, 0)) == QModelIndex()
 

@@ -631,3 +631,22 @@ def test_after_a_weight_change_the_status_line_says_what_happened(qtbot, window,
     with qtbot.waitSignal(window.result_shown, timeout=30_000):
         window.apply_weights(replace(weights, title_boost=weights.title_boost + 1.0))
     qtbot.waitUntil(lambda: "Re-weighted" in window.statusBar().currentMessage(), timeout=30_000)
+
+
+def test_make_original_changes_the_copy_to_keep(qtbot, window, corpus):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    docs = [d.path for d in window.result.documents]
+    edited = docs.index(str(paths["edited"]))
+    first = docs.index(str(paths["first"]))
+    assert window.model.reference_of(edited) == first
+    window.select_documents([edited])
+    assert window.original_action.isEnabled()
+    window.original_action.trigger()
+    assert window.model.reference_of(first) == edited  # now the copy to keep
+    window.model.check_all_but_reference()
+    assert edited not in window.model.checked_documents()
+    assert first in window.model.checked_documents()
+    window.select_documents([edited])
+    assert not window.original_action.isEnabled()  # it is the original already

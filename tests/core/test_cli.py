@@ -42,7 +42,7 @@ def test_scan_writes_pairs_clusters_errors(tmp_path):
         frozenset((str(paths["second"]), str(paths["exact"]))),
     }
     clusters = read_csv(out / "clusters.csv")
-    assert {r["kind"] for r in clusters} == {"reference", "near", "exact", "same text"}
+    assert {r["kind"] for r in clusters} == {"original", "near", "exact", "same text"}
     assert read_csv(out / "errors.csv") == [
         {
             "path": str(tmp_path / "docs" / "bad.pdf"),

@@ -20,21 +20,29 @@ distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
 
 
-@pytest.fixture(scope="module")
-def cluster():
+def local_cluster():
     """Two worker processes on loopback; a worker that dies is given up on at once."""
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-        local = distributed.LocalCluster(
+        return distributed.LocalCluster(
             n_workers=2,
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
             host="127.0.0.1",
         )
-        try:
-            yield local
-        finally:
-            local.close()
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with local_cluster() as shared:
+        yield shared
+
+
+@pytest.fixture
+def doomed_cluster():
+    """A cluster of its own for a test that takes workers down."""
+    with local_cluster() as own:
+        yield own
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +87,7 @@ def crash_on_marked_files(batch, shipped, timeout):
     return read_batch(batch, shipped, timeout)
 
 
-def test_a_file_that_kills_workers_is_a_per_file_error(cluster, corpus, tmp_path, monkeypatch):
+def test_a_file_that_kills_workers_is_a_per_file_error(doomed_cluster, tmp_path, monkeypatch):
     import core.distributed
 
     folder = tmp_path / "essays"
@@ -88,7 +96,7 @@ def test_a_file_that_kills_workers_is_a_per_file_error(cluster, corpus, tmp_path
         (folder / f"essay{i}.txt").write_text(f"Essay {i} " + "text " * 30)
     (folder / "crash.txt").write_text("this one takes the worker down")
     monkeypatch.setattr(core.distributed, "read_batch", crash_on_marked_files)
-    result = scan(ScanOptions(roots=(str(folder),), scheduler=cluster.scheduler_address))
+    result = scan(ScanOptions(roots=(str(folder),), scheduler=doomed_cluster.scheduler_address))
     assert sorted(os.path.basename(d.path) for d in result.documents) == [
         f"essay{i}.txt" for i in range(5)
     ]
@@ -142,7 +150,7 @@ def test_a_scan_without_scheduler_and_the_gui_never_import_dask(corpus):
     assert out.stdout.strip() == "[]"
 
 
-def test_a_file_over_its_time_budget_is_a_per_file_error(cluster, tmp_path, monkeypatch):
+def test_a_file_over_its_time_budget_is_a_per_file_error(doomed_cluster, tmp_path, monkeypatch):
     import core.distributed
 
     folder = tmp_path / "essays"
@@ -152,7 +160,7 @@ def test_a_file_over_its_time_budget_is_a_per_file_error(cluster, tmp_path, monk
     (folder / "slow.txt").write_text("a file whose reader never returns")
     monkeypatch.setattr(core.distributed, "read_batch", hang_on_marked_files)
     options = ScanOptions(
-        roots=(str(folder),), scheduler=cluster.scheduler_address, file_timeout=0.5
+        roots=(str(folder),), scheduler=doomed_cluster.scheduler_address, file_timeout=0.5
     )
     result = scan(options)
     assert sorted(os.path.basename(d.path) for d in result.documents) == [
