@@ -16,8 +16,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from core.archive import Archive, ArchiveSettings, build_index, query_index
+from core.archive import Archive, ArchiveSettings
 from core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
+from core.packed_index import PackedIndex
 from core.passages import (
     OutsideCounts,
     PassageResult,
@@ -198,7 +199,8 @@ def _outside_counts(
     if len(same):
         same_docs, same_times = archive.passage_counts(same)
         have = np.flatnonzero(same_docs)
-        found = query_index(build_index(table.values[have], k), values, k, None)
+        # the few passage values of the checked files' archived versions
+        found = PackedIndex.build(table.values[have], k).query(values)
         for row, per_value in enumerate((same_docs[have], same_times[have])):
             near[row] -= np.bincount(
                 found.left, weights=per_value[found.right], minlength=len(values)
