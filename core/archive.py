@@ -423,9 +423,12 @@ class Archive:
         numbers = []
         for segment, rows in zip(self._segments, self._live, strict=True):
             indexed = _indexed(segment, "passages")
-            live = np.isin(indexed, segment.passage_fp[np.isin(segment.passage_doc, rows)])
             number = np.searchsorted(values, indexed).astype(np.int64)
-            number[~live] = -1
+            if len(rows) < len(segment):  # values only removed documents hold
+                alive = np.zeros(len(segment), bool)
+                alive[rows] = True
+                live = np.isin(indexed, segment.passage_fp[alive[segment.passage_doc]])
+                number[~live] = -1
             numbers.append(number)
         return numbers
 
