@@ -21,13 +21,16 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.archive import Archive, add_folders
-from core.check import ARCHIVE_MARK, compare_with_archive, read_new
+from core.check import ARCHIVE_MARK, _cut_and_fingerprint, compare_with_archive, read_new
+from core.index import HammingIndex
 from core.progress import Progress
 from core.report import pair_rows
-from core.scan import ScanOptions, scan
+from core.scan import ScanOptions, fingerprint_documents, scan
 
 
 def peak_rss_mb() -> float:
@@ -65,17 +68,29 @@ def split_corpus(corpus: Path, work: Path, n_new: int, seed: int) -> tuple[Path,
     return old, new
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished workers (the machine is shared: wall
+    clock alone says as much about the neighbours as about us)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def timed(label: str, run):
     times = StageTimes()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     value = run(times)
-    elapsed = time.perf_counter() - start
-    print(f"{label:>22}: {elapsed:7.2f} s  peak RSS {peak_rss_mb():6.0f} MB  ({times})", flush=True)
+    elapsed, used = time.perf_counter() - start, cpu_seconds() - cpu
+    print(
+        f"{label:>22}: {elapsed:7.2f} s  CPU {used:7.2f} s  peak RSS {peak_rss_mb():6.0f} MB"
+        f"  ({times})",
+        flush=True,
+    )
     return value, elapsed
 
 
-def folder_mb(folder: Path) -> float:
-    return sum(p.stat().st_size for p in folder.iterdir() if p.is_file()) / 1e6
+def folder_mb(folder: Path, pattern: str = "*") -> float:
+    return sum(p.stat().st_size for p in folder.rglob(pattern) if p.is_file()) / 1e6
 
 
 def main() -> None:
@@ -94,7 +109,8 @@ def main() -> None:
         report, _ = timed("add (cold)", lambda p: add_folders(archive_dir, options, progress=p))
         print(
             f"{'':>24}{report.summary.added} documents, {len(report.not_added)} not added, "
-            f"archive {folder_mb(archive_dir):.1f} MB on disk"
+            f"archive {folder_mb(archive_dir):.1f} MB on disk, of which packed indexes "
+            f"{folder_mb(archive_dir, 'packed_index.bin'):.1f} MB"
         )
         timed("add again (unchanged)", lambda p: add_folders(archive_dir, options, progress=p))
         archive, _ = timed("open", lambda p: Archive.open(archive_dir))
@@ -119,6 +135,7 @@ def main() -> None:
                 Archive.open(archive_dir), fresh, others, new_options, progress=p
             ),
         )
+        compare_index_step(Archive.open(archive_dir), fresh, new_options)
         more = ScanOptions(roots=(str(new),), workers=args.workers)
         added, _ = timed(
             "add the new (1 segment)", lambda p: add_folders(archive_dir, more, progress=p)
@@ -128,6 +145,27 @@ def main() -> None:
             both = ScanOptions(roots=(str(old), str(new)), workers=args.workers)
             full, _ = timed("full scan (verify)", lambda p: scan(both, progress=p))
             print(f"{'':>24}pairs with a new document equal: {same_pairs(result, full, new)}")
+
+
+def compare_index_step(archive: Archive, fresh, options: ScanOptions) -> None:
+    """The check's index work alone, both ways in this run: the new documents' passages
+    (and fingerprints) against the archive's stored packed indexes, and against a
+    `HammingIndex` built over the archive's values as checks did before."""
+    _, fps, n_features = _cut_and_fingerprint(fresh, options)
+    queries = np.unique(fps[n_features >= options.passages.min_features])
+    k = options.passages.max_distance
+    values = archive.passage_table().values
+    print(f"{'':>24}{len(queries)} distinct new passages against {len(values)} archive values")
+    packed, _ = timed("passages: packed", lambda p: archive.near_passages(queries, k))
+    memory, _ = timed("passages: HammingIndex", lambda p: HammingIndex(values, k).query(queries, k))
+    assert np.array_equal(packed.left, memory.left) and np.array_equal(packed.right, memory.right)
+    doc_fps = fingerprint_documents(fresh, options.weights)
+    fingerprints = archive.fingerprints()
+    timed("documents: packed", lambda p: archive.near_documents(doc_fps, options.k_max))
+    timed(
+        "documents: HammingIndex",
+        lambda p: HammingIndex(fingerprints, options.k_max).query(doc_fps, options.k_max),
+    )
 
 
 def same_pairs(checked, full, new: Path) -> bool:

@@ -14,6 +14,11 @@ names the live segments and is replaced atomically (temp file, fsync, `os.replac
 fsync of the folder) after the segment files are on disk: a crash at any point leaves
 the previous manifest, which names only complete files. Files no manifest names are
 leftovers of an interrupted write and are deleted by the next write.
+
+Each segment also stores two `PackedIndex`es (compressed permuted tables, memory-mapped
+and decoded per probe): its document fingerprints (`seg-N.docs/`) and its distinct passage
+fingerprints (`seg-N.passages/`). A check queries them and drops the rows of removed
+documents from the answers; nothing is indexed at check time.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -32,11 +38,14 @@ import numpy as np
 
 from core.document import FileRecord
 from core.features import FeatureWeights
-from core.index import HammingIndex, Matches
+from core.index import Matches
+from core.packed_index import FILE_NAME as INDEX_FILE
+from core.packed_index import PackedIndex, PackedIndexError
 from core.pair_graph import search_pairs
 from core.passages import PassageOptions, cut_passages, passage_fingerprints
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from core.scan import (
+    DEFAULT_K_MAX,
     ScanOptions,
     find_files,
     fingerprint_documents,
@@ -46,7 +55,13 @@ from core.scan import (
 from core.tokens import document_tokens
 
 FORMAT = "simsift-archive"
-VERSION = 1
+VERSION = 2  # 2: segments carry packed indexes; 1 (without) is read, indexed on next write
+READABLE_VERSIONS = (1, 2)
+SEGMENT_VERSION = 1  # the .npz arrays, unchanged since version 1
+INDEX_KINDS = ("docs", "passages")
+# Stored indexes answer within these distances (the defaults); a check asking for more
+# builds that segment's index in memory for the session.
+INDEX_DISTANCE = {"docs": DEFAULT_K_MAX, "passages": PassageOptions().max_distance}
 MANIFEST = "manifest.json"
 MAX_SEGMENTS = 8  # more are merged into one: a check queries every segment
 _LOCK = ".lock"
@@ -139,6 +154,7 @@ class _Segment:
     text_ptr: np.ndarray  # int64, n + 1: document i's text is bytes text_ptr[i]:text_ptr[i+1]
     passage_doc: np.ndarray  # int64 row of each usable passage's document
     passage_fp: np.ndarray  # uint64
+    indexes: dict  # kind -> PackedIndex as stored (none in a version 1 archive)
 
     def __len__(self) -> int:
         return len(self.fingerprint)
@@ -188,7 +204,8 @@ class Archive:
         }
         self._passage_table: PassageTable | None = None
         self._counts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._indexes: dict[int, HammingIndex] = {}  # by k; passage values by -1 - k
+        self._indexes: dict[tuple[int, str, int], PackedIndex] = {}  # (segment, kind, k)
+        self._value_numbers: list[np.ndarray] | None = None
 
     # -- opening ----------------------------------------------------------------------
 
@@ -352,21 +369,68 @@ class Archive:
     def near_passages(
         self, fingerprints: np.ndarray, k: int, cancel: CancelToken | None = None
     ) -> Matches:
-        """`passage_table` values within k of each fingerprint (right: value number)."""
-        key = -1 - k  # passage value indexes beside the document indexes
-        index = self._indexes.get(key)
-        if index is None:
-            index = self._indexes[key] = build_index(self.passage_table().values, k)
-        return query_index(index, fingerprints, k, cancel)
+        """`passage_table` values within k of each fingerprint (right: value number),
+        from the segments' passage indexes; values only removed documents hold are left
+        out."""
+        if self._value_numbers is None:
+            self._value_numbers = self._segment_value_numbers()
+        parts = []
+        for s in range(len(self._segments)):
+            found = self._query(s, "passages", fingerprints, k, cancel)
+            value = self._value_numbers[s][found.right]
+            parts.append(Matches(found.left, value, found.distance).subset(value >= 0))
+        # a value held in several segments is found once per segment
+        return _distinct_matches(parts, len(self.passage_table().values))
 
     def near_documents(
         self, fingerprints: np.ndarray, k: int, cancel: CancelToken | None = None
     ) -> Matches:
-        """Live documents within k of each fingerprint (left: query row, right: document)."""
-        index = self._indexes.get(k)
-        if index is None:
-            index = self._indexes[k] = build_index(self.fingerprints(), k)
-        return query_index(index, fingerprints, k, cancel)
+        """Live documents within k of each fingerprint (left: query row, right: document),
+        from the segments' document indexes."""
+        parts = []
+        for s, (segment, rows) in enumerate(zip(self._segments, self._live, strict=True)):
+            found = self._query(s, "docs", fingerprints, k, cancel)
+            number = np.full(len(segment), -1, np.int64)
+            number[rows] = self._starts[s] + np.arange(len(rows))
+            doc = number[found.right]
+            parts.append(Matches(found.left, doc, found.distance).subset(doc >= 0))
+        return _distinct_matches(parts, len(self))
+
+    def _query(self, s: int, kind: str, fingerprints, k: int, cancel) -> Matches:
+        """Rows of segment s's `kind` index within k (documents: segment rows; passages:
+        the segment's distinct passage fingerprints, sorted)."""
+        index = self._index(s, kind, k)
+        try:
+            return index.query(fingerprints, k, cancel=cancel)
+        except PackedIndexError as error:  # a table's checksum is checked on first use
+            raise ArchiveError(str(error).replace("packed index", "archive file")) from error
+
+    def _index(self, s: int, kind: str, k: int) -> PackedIndex:
+        """Segment s's stored index of `kind` when it answers within k, else one built
+        in memory (a version 1 segment, or k beyond the stored distance), kept."""
+        stored = self._segments[s].indexes.get(kind)
+        if stored is not None and stored.max_distance >= k:
+            return stored
+        key = (s, kind, k)
+        if key not in self._indexes:
+            self._indexes[key] = PackedIndex.build(_indexed(self._segments[s], kind), k)
+        return self._indexes[key]
+
+    def _segment_value_numbers(self) -> list[np.ndarray]:
+        """Per segment, per distinct passage fingerprint of its index: its number in
+        `passage_table`, or -1 when only removed documents hold it."""
+        values = self.passage_table().values
+        numbers = []
+        for segment, rows in zip(self._segments, self._live, strict=True):
+            indexed = _indexed(segment, "passages")
+            number = np.searchsorted(values, indexed).astype(np.int64)
+            if len(rows) < len(segment):  # values only removed documents hold
+                alive = np.zeros(len(segment), bool)
+                alive[rows] = True
+                live = np.isin(indexed, segment.passage_fp[alive[segment.passage_doc]])
+                number[~live] = -1
+            numbers.append(number)
+        return numbers
 
     def _live_passages(self) -> tuple[np.ndarray, np.ndarray]:
         """(document number, fingerprint) of every usable passage of a live document."""
@@ -420,12 +484,15 @@ class Archive:
             return self, summary
         chosen = [records[i] for i in new]
         passage_doc, passage_fp = _usable_passages(chosen, settings, progress, cancel)
-        with self._writing() as manifest:
+        with self._writing(progress, cancel) as manifest:
             generation = manifest["generation"] + 1
             name = f"seg-{generation:06d}"
             progress(Progress("archiving", 0, len(chosen)))
             entry = _write_segment(
                 self.directory, name, chosen, fingerprints[new], passage_doc, passage_fp, cancel
+            )
+            entry["indexes"] = _write_indexes(
+                self.directory, name, fingerprints[new], passage_fp, progress, cancel
             )
             cancel.check()
             for s, row in replaced:
@@ -433,7 +500,7 @@ class Archive:
             manifest["segments"].append(entry)
             manifest["generation"] = generation
             if len(manifest["segments"]) > MAX_SEGMENTS:
-                manifest = _merged(self.directory, manifest, cancel)
+                manifest = _merged(self.directory, manifest, progress, cancel)
             _write_manifest(self.directory, manifest)
             progress(Progress("archiving", len(chosen), len(chosen)))
         return Archive.open(self.directory), summary
@@ -450,17 +517,21 @@ class Archive:
             _write_manifest(self.directory, manifest)
         return Archive.open(self.directory), len(doomed)
 
-    def compact(self, cancel: CancelToken | None = None) -> Archive:
+    def compact(
+        self, cancel: CancelToken | None = None, progress: ProgressCallback = no_progress
+    ) -> Archive:
         """Merge all segments into one without the removed documents."""
-        with self._writing() as manifest:
-            _write_manifest(self.directory, _merged(self.directory, manifest, cancel))
+        with self._writing(progress, cancel) as manifest:
+            merged = _merged(self.directory, manifest, progress, cancel)
+            _write_manifest(self.directory, merged)
         return Archive.open(self.directory)
 
     @contextlib.contextmanager
-    def _writing(self):
+    def _writing(self, progress: ProgressCallback = no_progress, cancel: CancelToken | None = None):
         """The manifest to change, under the archive's lock, as it was when this archive
         was opened (another writer in between: an error, never a lost update); leftover
-        files of an interrupted write are deleted first."""
+        files of an interrupted write are deleted first, and a version 1 archive's
+        segments get their indexes."""
         try:
             lock = open(self.directory / _LOCK, "a+b")  # noqa: SIM115 - held for the block
         except OSError as error:
@@ -473,22 +544,10 @@ class Archive:
                 raise ArchiveError(f"{self.directory} changed since it was opened; open it again")
             _delete_leftovers(self.directory, current)
             try:
+                _index_old_segments(self.directory, current, progress, cancel or CancelToken())
                 yield current
             except OSError as error:
                 raise ArchiveError(f"cannot write to {self.directory}: {_reason(error)}") from error
-
-
-def build_index(fingerprints: np.ndarray, k: int):
-    """An index of one set of archive fingerprints for queries within k.
-
-    Every archive index is built here and queried in `query_index`: the one place to
-    swap the index type (a packed on-disk index per segment)."""
-    return HammingIndex(fingerprints, k)
-
-
-def query_index(index, fingerprints: np.ndarray, k: int, cancel: CancelToken | None) -> Matches:
-    """Indexed rows within k of each fingerprint (left: query row, right: indexed row)."""
-    return index.query(fingerprints, k, cancel=cancel)
 
 
 def _usable_passages(records, settings: ArchiveSettings, progress, cancel: CancelToken):
@@ -571,7 +630,7 @@ def _write_segment(
             f.write(blob)
             ptr.append(ptr[-1] + len(blob))
     arrays = {
-        "version": np.array([VERSION], np.int64),
+        "version": np.array([SEGMENT_VERSION], np.int64),
         "fingerprint": np.asarray(fingerprints, np.uint64),
         "size": np.array([r.size for r in records], np.int64),
         "mtime_ns": np.array([r.mtime_ns for r in records], np.int64),
@@ -628,7 +687,7 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as z:
             a = {key: z[key] for key in z.files}
-        if int(a["version"][0]) != VERSION:
+        if int(a["version"][0]) != SEGMENT_VERSION:
             raise ArchiveError(f"{path}: written by another archive version")
         meta = _unpack(zlib.decompress(a["meta"].tobytes()))
         segment = _Segment(
@@ -642,6 +701,7 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
             a["text_ptr"],
             a["passage_doc"],
             a["passage_fp"],
+            _read_indexes(directory, entry),
         )
     except ArchiveError:
         raise
@@ -650,10 +710,89 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
     n = len(segment)
     if not (len(meta) == n == entry["documents"] and len(segment.text_ptr) == n + 1):
         raise ArchiveError(f"{path}: damaged archive file (inconsistent sizes)")
+    docs = segment.indexes.get("docs")
+    if docs is not None and not np.array_equal(docs.fingerprints, segment.fingerprint):
+        raise ArchiveError(f"{_index_path(directory, name, 'docs')}: not this segment's index")
     return segment
 
 
-def _merged(directory: Path, manifest: dict, cancel: CancelToken | None) -> dict:
+def _index_path(directory: Path, name: str, kind: str) -> Path:
+    return directory / f"{name}.{kind}" / INDEX_FILE
+
+
+def _indexed(segment: _Segment, kind: str) -> np.ndarray:
+    """What a segment's index of `kind` holds: document fingerprints by row, or the
+    distinct passage fingerprints (a licence in 10,000 documents is one entry)."""
+    stored = segment.indexes.get(kind)
+    if stored is not None:
+        return stored.fingerprints
+    return segment.fingerprint if kind == "docs" else np.unique(segment.passage_fp)
+
+
+def _write_indexes(directory: Path, name: str, doc_fps, passage_fps, progress, cancel) -> dict:
+    """Build and save the segment's packed indexes; their manifest entry."""
+    entry = {}
+    for step, (kind, fps) in enumerate((("docs", doc_fps), ("passages", np.unique(passage_fps)))):
+
+        def report(done: int, total: int, step: int = step) -> None:
+            progress(Progress("indexing", step * total + done, 2 * total))
+
+        k = INDEX_DISTANCE[kind]
+        index = PackedIndex.build(fps, k, progress=report, cancel=cancel)
+        path = index.save(directory / f"{name}.{kind}")
+        entry[kind] = {"k": k, "bytes": path.stat().st_size}
+    return entry
+
+
+def _read_indexes(directory: Path, entry: dict) -> dict:
+    """The segment's packed indexes as the manifest names them (memory-mapped; none for
+    a version 1 segment). Tables are checksummed when a query first uses them."""
+    indexes = {}
+    for kind, stored in entry.get("indexes", {}).items():
+        path = _index_path(directory, entry["name"], kind)
+        try:
+            size = path.stat().st_size
+        except OSError as error:
+            raise ArchiveError(
+                f"{path}: archive file missing or unreadable ({_reason(error)})"
+            ) from error
+        if size != stored["bytes"]:
+            raise ArchiveError(f"{path}: archive file damaged (wrong size)")
+        try:
+            index = PackedIndex.load(path.parent)
+        except PackedIndexError as error:
+            raise ArchiveError(str(error).replace("packed index", "archive file")) from error
+        if index.max_distance != stored["k"]:
+            raise ArchiveError(f"{path}: archive file damaged (not the index named)")
+        indexes[kind] = index
+    return indexes
+
+
+def _index_old_segments(directory: Path, manifest: dict, progress, cancel: CancelToken) -> None:
+    """Give the segments of a version 1 archive their indexes (the manifest then says
+    version 2): the first write after an upgrade pays for them once."""
+    for entry in manifest["segments"]:
+        if "indexes" not in entry:
+            segment = _read_segment(directory, entry)
+            entry["indexes"] = _write_indexes(
+                directory, entry["name"], segment.fingerprint, segment.passage_fp, progress, cancel
+            )
+    manifest["version"] = VERSION
+
+
+def _distinct_matches(parts: list[Matches], n_right: int) -> Matches:
+    """The matches of all parts, each (left, right) once, sorted as an index's answer."""
+    parts = [m for m in parts if len(m)]
+    if not parts:
+        return Matches.empty()
+    left = np.concatenate([m.left for m in parts]).astype(np.int64)
+    right = np.concatenate([m.right for m in parts]).astype(np.int64)
+    distance = np.concatenate([m.distance for m in parts])
+    _, first = np.unique(left * max(n_right, 1) + right, return_index=True)
+    return Matches(left[first], right[first], distance[first])
+
+
+def _merged(directory: Path, manifest: dict, progress, cancel: CancelToken | None) -> dict:
     """The manifest with all segments merged into one new segment of the live documents."""
     cancel = cancel or CancelToken()
     segments = [_read_segment(directory, e) for e in manifest["segments"]]
@@ -684,7 +823,7 @@ def _merged(directory: Path, manifest: dict, cancel: CancelToken | None) -> dict
             n_before += len(live)
             texts.append(len(blob))
     arrays = {
-        "version": np.array([VERSION], np.int64),
+        "version": np.array([SEGMENT_VERSION], np.int64),
         **{key: np.concatenate(v) for key, v in parts.items()},
         "content_hash": np.concatenate([h[0] for h in hashes]).reshape(-1, 16),
         "text_hash": np.concatenate([h[1] for h in hashes]).reshape(-1, 16),
@@ -694,7 +833,10 @@ def _merged(directory: Path, manifest: dict, cancel: CancelToken | None) -> dict
         "passage_fp": np.concatenate(p_fp),
     }
     entry = _write_arrays(directory, name, arrays)
-    return {**manifest, "generation": generation, "segments": [entry]}
+    entry["indexes"] = _write_indexes(
+        directory, name, arrays["fingerprint"], arrays["passage_fp"], progress, cancel
+    )
+    return {**manifest, "version": VERSION, "generation": generation, "segments": [entry]}
 
 
 def _read_manifest(directory: Path) -> dict:
@@ -709,7 +851,7 @@ def _read_manifest(directory: Path) -> dict:
         raise ArchiveError(f"{path}: damaged archive file (not JSON)") from error
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise ArchiveError(f"{directory} is not a SimSift archive ({MANIFEST} is not ours)")
-    if manifest.get("version") != VERSION:
+    if manifest.get("version") not in READABLE_VERSIONS:
         raise ArchiveError(
             f"{directory} was written by another archive version ({manifest.get('version')}; "
             f"this SimSift reads version {VERSION}); build the archive again"
@@ -731,6 +873,12 @@ def _check_entry(entry: dict) -> None:
         raise ValueError("name")
     if not entry["name"].startswith("seg-") or "/" in entry["name"]:
         raise ValueError(entry["name"])
+    indexes = entry.get("indexes", {})
+    for kind, stored in indexes.items():
+        if kind not in INDEX_KINDS or not all(type(stored[x]) is int for x in ("k", "bytes")):
+            raise ValueError(kind)
+    if indexes and set(indexes) != set(INDEX_KINDS):
+        raise ValueError("indexes")
 
 
 def _write_manifest(directory: Path, manifest: dict) -> None:
@@ -780,7 +928,9 @@ def _delete_leftovers(directory: Path, manifest: dict) -> None:
         stem = path.name.split(".")[0] if not path.name.startswith(".") else ""
         leftover = path.name.endswith(".tmp") or (stem.startswith("seg-") and stem not in named)
         leftover |= stem.startswith("counts-") and not stem.startswith(counts)
-        if leftover and path.is_file():
+        if leftover and path.is_dir():  # an unnamed segment's indexes
+            shutil.rmtree(path, ignore_errors=True)
+        elif leftover and path.is_file():
             path.unlink(missing_ok=True)
 
 

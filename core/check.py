@@ -16,8 +16,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from core.archive import Archive, ArchiveSettings, build_index, query_index
+from core.archive import Archive, ArchiveSettings
 from core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
+from core.index import Matches
+from core.packed_index import PackedIndex
 from core.passages import (
     OutsideCounts,
     PassageResult,
@@ -88,7 +90,7 @@ def compare_with_archive(
     progress(Progress("archive", 0, 0))
     # a new document already archived (same path) is compared as new, never with itself
     same = np.array([archive.number(r.path) for r in new if r.path in archive], np.int64)
-    seeded = _passage_neighbours(archive, new, same, options, cancel)
+    seeded, asked = _passage_neighbours(archive, new, same, options, cancel)
     near = archive.near_documents(new_fps, options.k_max, cancel).right
     touched = np.setdiff1d(np.union1d(near, seeded), same)
     old = _archive_records(archive, touched, np.isin(touched, seeded), options, progress, cancel)
@@ -104,7 +106,7 @@ def compare_with_archive(
             options.passages,
             progress=progress,
             cancel=cancel,
-            outside=_outside_counts(archive, documents, is_archive, same, options),
+            outside=_outside_counts(archive, documents, is_archive, same, options, asked),
         ),
         is_archive,
     )
@@ -152,10 +154,11 @@ def _cut_and_fingerprint(records, options: ScanOptions):
 
 def _passage_neighbours(
     archive: Archive, new, same: np.ndarray, options: ScanOptions, cancel
-) -> np.ndarray:
+) -> tuple[np.ndarray, tuple[np.ndarray, Matches]]:
     """Archive documents holding a passage within the passage distance of a new passage
     such that neither can be common text: each within `common_max_docs` archive documents'
-    passages (a licence in every document would otherwise bring them all)."""
+    passages (a licence in every document would otherwise bring them all); and the
+    question asked (the new passages, their archive neighbours), to be asked only once."""
     _, fps, n_features = _cut_and_fingerprint(new, options)
     queries = np.unique(fps[n_features >= options.passages.min_features])
     k, most = options.passages.max_distance, options.passages.common_max_docs
@@ -169,11 +172,38 @@ def _passage_neighbours(
     seeds = np.unique(found.right[seed])
     counts = table.ptr[seeds + 1] - table.ptr[seeds]
     rows = np.repeat(table.ptr[seeds], counts) + _ragged(counts)
-    return np.unique(table.docs[rows])
+    return np.unique(table.docs[rows]), (queries, found)
+
+
+def _near_again(
+    archive: Archive, asked: tuple[np.ndarray, Matches], wanted: np.ndarray, k: int
+) -> Matches:
+    """`archive.near_passages(wanted, k)`, reusing the answers already found for the
+    sorted distinct fingerprints `asked[0]` (a query of real passages has dozens of
+    neighbours each: its answer costs as much as the search)."""
+    queries, found = asked
+    pos = np.searchsorted(queries, wanted).clip(max=max(len(queries) - 1, 0))
+    have = queries[pos] == wanted if len(queries) else np.zeros(len(wanted), bool)
+    row_of = np.full(len(queries), -1, np.int64)
+    row_of[pos[have]] = np.flatnonzero(have)
+    left = row_of[found.left]
+    again = Matches(left, found.right, found.distance).subset(left >= 0)
+    missing = np.flatnonzero(~have)
+    rest = archive.near_passages(wanted[missing], k)
+    return Matches(
+        np.r_[again.left, missing[rest.left]].astype(np.int64),
+        np.r_[again.right, rest.right].astype(np.int64),
+        np.r_[again.distance, rest.distance].astype(np.int8),
+    )
 
 
 def _outside_counts(
-    archive: Archive, documents, is_archive: np.ndarray, same: np.ndarray, options: ScanOptions
+    archive: Archive,
+    documents,
+    is_archive: np.ndarray,
+    same: np.ndarray,
+    options: ScanOptions,
+    asked: tuple[np.ndarray, Matches],
 ) -> OutsideCounts:
     """Per passage of `documents` (as the analysis cuts them): the archive's documents and
     passages near it, but for the archived versions of new documents (`same`). The
@@ -190,7 +220,7 @@ def _outside_counts(
         holders, times = archive.neighbour_counts(k)
         near[:, known] = holders[pos[known]], times[pos[known]]
     rest = np.flatnonzero(~known)  # passages of new documents the archive has not
-    found = archive.near_passages(values[rest], k)
+    found = _near_again(archive, asked, values[rest], k)
     for row, per_value in enumerate((table.docs_in, table.times_in)):
         near[row, rest] = np.bincount(
             found.left, weights=per_value[found.right], minlength=len(rest)
@@ -198,7 +228,8 @@ def _outside_counts(
     if len(same):
         same_docs, same_times = archive.passage_counts(same)
         have = np.flatnonzero(same_docs)
-        found = query_index(build_index(table.values[have], k), values, k, None)
+        # the few passage values of the checked files' archived versions
+        found = PackedIndex.build(table.values[have], k).query(values)
         for row, per_value in enumerate((same_docs[have], same_times[have])):
             near[row] -= np.bincount(
                 found.left, weights=per_value[found.right], minlength=len(values)

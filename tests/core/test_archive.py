@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import numpy as np
 import pytest
 
 from core.archive import MANIFEST, MAX_SEGMENTS, Archive, ArchiveError, add_folders
+from core.packed_index import FILE_NAME as INDEX_FILE
 from core.progress import Cancelled, CancelToken
 from core.scan import ScanOptions, find_files, fingerprint_documents, read_files
 from tests.core.test_check import write_collections
@@ -125,6 +127,73 @@ def test_many_adds_are_merged_into_one_segment(tmp_path):
     assert len(npz) == Archive.open(tmp_path / "archive").segment_count == 2
 
 
+def brute_force(queries: np.ndarray, indexed: np.ndarray, k: int) -> set:
+    distance = np.bitwise_count(queries[:, None] ^ indexed[None, :])
+    return set(zip(*np.nonzero(distance <= k), strict=True))
+
+
+def found(matches) -> set:
+    return set(zip(matches.left.tolist(), matches.right.tolist(), strict=True))
+
+
+def test_stored_indexes_answer_as_brute_force_over_the_live_documents(tmp_path):
+    old, new = write_collections(tmp_path, 15)
+    add_folders(tmp_path / "archive", options(old))
+    add_folders(tmp_path / "archive", options(new))
+    before = Archive.open(tmp_path / "archive")
+    gone = [before.number(str(old / "o3.txt")), before.number(str(new / "n1.txt"))]
+    doc, passage_fp = before._live_passages()
+    archive, removed = before.remove([str(old / "o3.txt"), str(new / "n1.txt")])
+    assert removed == 2
+    # the removed documents' own fingerprints must no longer be found
+    queries = np.r_[before.fingerprints()[gone], passage_fp[np.isin(doc, gone)]]
+    queries = np.r_[queries, archive.fingerprints()[:5], archive.passage_table().values[::7]]
+    compacted = archive.compact()
+    for current in (archive, compacted):
+        for k in (0, 3, 10, 12):  # 12: beyond the stored index, built in memory
+            assert found(current.near_documents(queries, k)) == brute_force(
+                queries, current.fingerprints(), k
+            )
+        for k in (0, 8, 9):
+            assert found(current.near_passages(queries, k)) == brute_force(
+                queries, current.passage_table().values, k
+            )
+    # the merged segment's indexes were written with it
+    [entry] = json.loads((tmp_path / "archive" / MANIFEST).read_text())["segments"]
+    for kind in ("docs", "passages"):
+        index = tmp_path / "archive" / f"{entry['name']}.{kind}" / INDEX_FILE
+        assert index.stat().st_size == entry["indexes"][kind]["bytes"]
+
+
+def as_version_1(folder: Path) -> None:
+    """What an archive written before segments stored indexes looks like."""
+    data = json.loads((folder / MANIFEST).read_text())
+    for entry in data["segments"]:
+        del entry["indexes"]
+        for kind in ("docs", "passages"):
+            shutil.rmtree(folder / f"{entry['name']}.{kind}")
+    data["version"] = 1
+    (folder / MANIFEST).write_text(json.dumps(data))
+
+
+def test_an_archive_without_indexes_is_indexed_on_its_next_write(tmp_path):
+    old, new = write_collections(tmp_path, 16)
+    folder = tmp_path / "archive"
+    add_folders(folder, options(old))
+    queries = Archive.open(folder).passage_table().values
+    expected = found(Archive.open(folder).near_passages(queries, 8))
+    as_version_1(folder)
+    legacy = Archive.open(folder)
+    assert found(legacy.near_passages(queries, 8)) == expected  # indexed in memory
+    assert not list(folder.glob("*.passages"))
+    add_folders(folder, options(new))
+    assert json.loads((folder / MANIFEST).read_text())["version"] == 2
+    assert len(list(folder.glob("*.passages"))) == len(list(folder.glob("*.docs"))) == 2
+    upgraded = Archive.open(folder)
+    assert all(len(s.indexes) == 2 for s in upgraded._segments)
+    assert len(upgraded) == 31
+
+
 def test_cancel_during_an_add_leaves_the_archive_unchanged(tmp_path):
     old, new = write_collections(tmp_path, 7)
     add_folders(tmp_path / "archive", options(old))
@@ -223,7 +292,20 @@ def test_another_format_version_is_a_clear_error(tmp_path):
         Archive.open(tmp_path / "archive")
 
 
-@pytest.mark.parametrize("damage", ["manifest", "entry", "segment", "text", "missing"])
+def flip_indexed_byte(path: Path) -> None:
+    """Flip a byte of the first array of a packed index file (header says where)."""
+    data = bytearray(path.read_bytes())
+    header_len = int.from_bytes(data[20:24], "little")
+    header = json.loads(bytes(data[28 : 28 + header_len]))
+    body = -(-(28 + header_len) // 64) * 64
+    data[body + header["sections"]["fingerprints"][0] + 3] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["manifest", "entry", "segment", "text", "missing", "index", "index cut", "index missing"],
+)
 def test_a_damaged_file_is_a_clear_error(tmp_path, damage):
     old, _ = write_collections(tmp_path, 11)
     add_folders(tmp_path / "archive", options(old))
@@ -244,6 +326,13 @@ def test_a_damaged_file_is_a_clear_error(tmp_path, damage):
         data = bytearray(text.read_bytes())
         data[10:20] = b"\0" * 10
         text.write_bytes(bytes(data))
+    elif damage == "index":
+        flip_indexed_byte(segment.with_suffix(".passages") / INDEX_FILE)
+    elif damage == "index cut":
+        index = segment.with_suffix(".docs") / INDEX_FILE
+        index.write_bytes(index.read_bytes()[:-64])
+    elif damage == "index missing":
+        (segment.with_suffix(".docs") / INDEX_FILE).unlink()
     else:
         segment.unlink()
     with pytest.raises(ArchiveError) as error:

@@ -14,6 +14,7 @@ import pytest
 
 from core.archive import Archive, ArchiveError, ArchiveSettings, add_folders
 from core.check import ARCHIVE_MARK, check
+from core.index import HammingIndex
 from core.passages import PassageOptions
 from core.progress import Cancelled, CancelToken
 from core.report import pair_rows
@@ -222,3 +223,31 @@ def test_neighbour_counts_are_kept_until_the_archive_changes(tmp_path):
     assert [p.name for p in folder.glob("counts-*.npy")] == [
         f"counts-{2:06d}-k{PassageOptions().max_distance}.npy"
     ]
+
+
+def test_a_check_on_a_reopened_archive_indexes_nothing_of_the_archive(tmp_path, monkeypatch):
+    old, new = write_collections(tmp_path, 12)
+    folder = tmp_path / "archive"
+    add_folders(folder, options(old))
+    first = involving_new(pair_rows(check(Archive.open(folder), options(new)), 8, 0.01), new)
+    indexed = []  # every fingerprint any in-memory index is built over
+    real_init = HammingIndex.__init__
+
+    def spying_init(self, fingerprints, *args, **kwargs):
+        indexed.append(np.asarray(fingerprints, np.uint64))
+        real_init(self, fingerprints, *args, **kwargs)
+
+    monkeypatch.setattr(HammingIndex, "__init__", spying_init)
+    archive = Archive.open(folder)
+    checked = check(archive, options(new))
+    assert involving_new(pair_rows(checked, 8, 0.01), new) == first
+    compared = {d.path.removeprefix(ARCHIVE_MARK) for d in checked.documents}
+    untouched = [archive.number(p) for p in archive.paths() if p not in compared]
+    assert untouched  # archive documents the check did not compare ...
+    doc, fps = archive._live_passages()
+    only_theirs = set(fps[np.isin(doc, untouched)].tolist()) - set(
+        fps[~np.isin(doc, untouched)].tolist()
+    )
+    theirs = set(archive.fingerprints()[untouched].tolist()) | only_theirs
+    # ... are in no index built for it: the archive's stored indexes were queried
+    assert indexed and not any(theirs & set(fps.tolist()) for fps in indexed)
