@@ -31,13 +31,13 @@ from core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from core.result import ScanResult
 from core.scan import (
     ScanOptions,
-    _codes,
-    _reference_rank,
     find_files,
     find_pairs,
     fingerprint_documents,
+    hash_codes,
     is_compared,
     read_files,
+    reference_rank_of,
 )
 
 ARCHIVE_MARK = "archive:"  # archive documents' paths in a check's results start with this
@@ -118,9 +118,9 @@ def compare_with_archive(
         is_reference=np.zeros(len(documents), bool),
         fingerprints=fingerprints,
         pairs=pairs,
-        content_codes=_codes([d.content_hash for d in documents]),
-        text_codes=_codes([d.text_hash for d in documents]),
-        reference_rank=_reference_rank(documents, is_archive),
+        content_codes=hash_codes([d.content_hash for d in documents]),
+        text_codes=hash_codes([d.text_hash for d in documents]),
+        reference_rank=reference_rank_of(documents, is_archive),
         passages=passages,
         garbled=tuple(r for r in others if r.ok),
     )

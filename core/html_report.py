@@ -9,8 +9,6 @@ teacher's decisions, every file left out and why, and excerpts of the matched te
 from __future__ import annotations
 
 import html
-import os
-import secrets
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -19,6 +17,7 @@ import numpy as np
 
 from core import __version__
 from core.cluster import KIND_NAMES, KIND_NEAR, KIND_REFERENCE, Clusters
+from core.files import atomic_write
 from core.normalize import normalize_text
 from core.report import document_rows
 from core.result import ScanResult
@@ -124,14 +123,8 @@ def write_html(text: str, path: Path) -> Path:
     """Write an HTML page to `path` atomically (temporary file, then rename), with the
     user's umask; odd bytes in the text are written as "?"."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    try:
-        with open(tmp, "x", encoding="utf-8", errors="replace") as f:  # "x": never overwrite
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with atomic_write(path, "w", encoding="utf-8", errors="replace") as f:
+        f.write(text)
     return path
 
 

@@ -36,9 +36,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.arrays import owners, ragged_arange
 from core.progress import CancelToken
+from core.simhash import BITS
 
-BITS = 64
 MAX_DISTANCE = 32
 
 # Rough per-element costs in nanoseconds, measured on a 2-core x86-64 machine with numpy 2
@@ -623,7 +624,7 @@ class HammingIndex:
 
     def _identical_row_pairs(self) -> Matches:
         """Pairs of rows sharing a fingerprint (distance 0)."""
-        group_of = np.repeat(np.arange(len(self._distinct)), np.diff(self._row_ptr))
+        group_of = owners(np.diff(self._row_ptr))
         parts = []
         for i, j in _equal_run_pairs(group_of):
             a, b = self._rows[i], self._rows[j]
@@ -643,8 +644,7 @@ class HammingIndex:
         total = int(count.sum())
         if total == 0:
             return Matches.empty()
-        owner = np.repeat(np.arange(len(u)), count)
-        k = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
+        owner, k = ragged_arange(count)
         ri, rj = np.divmod(k, size_u[owner])
         right = self._rows[self._row_ptr[u[owner]] + rj]
         if symmetric:
@@ -786,8 +786,9 @@ def _ranges(lo: np.ndarray, hi: np.ndarray) -> Iterator[tuple[np.ndarray, np.nda
         stop = max(stop, start + 1)
         idx = nonzero[start:stop]
         c = counts[idx]
-        qi = np.repeat(idx, c)
-        pos = np.repeat(lo[idx], c) + (np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c))
+        owner, k = ragged_arange(c)
+        qi = idx[owner]
+        pos = lo[qi] + k
         yield qi, pos
         start = stop
 

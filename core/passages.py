@@ -559,7 +559,7 @@ def analyze_passages(
         passages, fingerprints, usable, is_reference, options, steps, pair_search, outside
     )
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
-    template_mask = _covered_mask(passages, ignore)
+    template_mask = covered_mask(passages, ignore)
     ignore |= n_features < options.min_features
     seeds = seeds.subset(~(ignore[seeds.left] | ignore[seeds.right]))
     carried = Matches.empty()
@@ -573,7 +573,7 @@ def analyze_passages(
         passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
     )
     matches = _union(passages, matches, carried)
-    template_tokens = _per_doc_sum(template_mask, passages.offsets)
+    template_tokens = per_doc_sum(template_mask, passages.offsets)
     overlaps = _pair_overlaps(passages, matches, template_mask, template_tokens, steps.cancel)
     return PassageResult(
         options,
@@ -814,7 +814,7 @@ def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return sorted_keys[pos] == keys
 
 
-def _covered_mask(passages: Passages, chosen: np.ndarray) -> np.ndarray:
+def covered_mask(passages: Passages, chosen: np.ndarray) -> np.ndarray:
     """Global bool mask of the tokens inside any chosen passage."""
     total = int(passages.offsets[-1])
     delta = np.zeros(total + 1, dtype=_count_type(total))
@@ -835,7 +835,7 @@ def _prefix_counts(mask: np.ndarray) -> np.ndarray:
     return prefix
 
 
-def _per_doc_sum(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+def per_doc_sum(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     prefix = _prefix_counts(mask)
     return (prefix[offsets[1:]] - prefix[offsets[:-1]]).astype(np.int64)
 

@@ -141,9 +141,9 @@ def scan(
         is_reference=is_reference,
         fingerprints=fingerprints,
         pairs=pairs,
-        content_codes=_codes([d.content_hash for d in documents]),
-        text_codes=_codes([d.text_hash for d in documents]),
-        reference_rank=_reference_rank(documents, is_reference),
+        content_codes=hash_codes([d.content_hash for d in documents]),
+        text_codes=hash_codes([d.text_hash for d in documents]),
+        reference_rank=reference_rank_of(documents, is_reference),
         reused=reused,
         passages=passages,
         notices=guarded.notices(),
@@ -567,7 +567,7 @@ def find_pairs(
     return pairs.subset(~(is_reference[pairs.left] & is_reference[pairs.right]))
 
 
-def _codes(hashes: Sequence[bytes]) -> np.ndarray:
+def hash_codes(hashes: Sequence[bytes]) -> np.ndarray:
     """Small integer codes, equal exactly where the hashes are equal."""
     table: dict[bytes, int] = {}
     return np.array([table.setdefault(h, len(table)) for h in hashes], dtype=np.int64)
@@ -581,7 +581,7 @@ def _under_any(path: str, roots: Iterable[str]) -> bool:
     return False
 
 
-def _reference_rank(documents: Sequence[FileRecord], is_reference: np.ndarray) -> np.ndarray:
+def reference_rank_of(documents: Sequence[FileRecord], is_reference: np.ndarray) -> np.ndarray:
     """Best cluster reference first: in a reference folder, then oldest, then largest."""
     if not documents:
         return np.zeros(0, np.int64)

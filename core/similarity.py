@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.passages import PassageResult, _covered_mask, _per_doc_sum
+from core.arrays import pair_keys
+from core.passages import PassageResult, covered_mask, per_doc_sum
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +90,13 @@ def _matched_share(passages: PassageResult, own: np.ndarray) -> np.ndarray:
     n = max(p.n_docs, 1)
     left_doc, right_doc = p.doc[matches.left], p.doc[matches.right]
     low, high = np.minimum(left_doc, right_doc), np.maximum(left_doc, right_doc)
-    reported = np.isin(low * n + high, overlaps.left * n + overlaps.right)
+    reported = np.isin(pair_keys(low, high, n), pair_keys(overlaps.left, overlaps.right, n))
     matched_rows = np.zeros(len(p), dtype=bool)
     matched_rows[matches.left[reported]] = True
     matched_rows[matches.right[reported]] = True
     ignore = passages.is_template | passages.is_common
-    credited = _covered_mask(_credited(p), matched_rows) & ~_covered_mask(p, ignore)
-    counts = _per_doc_sum(credited, p.offsets)
+    credited = covered_mask(_credited(p), matched_rows) & ~covered_mask(p, ignore)
+    counts = per_doc_sum(credited, p.offsets)
     return np.minimum(np.divide(counts, own, out=np.zeros(len(own)), where=own > 0), 1.0)
 
 
