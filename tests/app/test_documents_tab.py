@@ -32,12 +32,17 @@ def write_collage(root: Path) -> None:
     (root / "unrelated.txt").write_text("\n\n".join(pool[71:80]))
 
 
-def test_the_collage_comes_first_with_its_three_sources(qtbot, window, tmp_path, monkeypatch):
+def scan_collage(qtbot, window, tmp_path) -> None:
+    """Scan a class folder holding `write_collage`'s essay, sources and unrelated text."""
     root = tmp_path / "class"
     root.mkdir()
     write_collage(root)
     window.folders.add_paths([str(root)])
     scan_and_wait(qtbot, window)
+
+
+def test_the_collage_comes_first_with_its_three_sources(qtbot, window, tmp_path, monkeypatch):
+    scan_collage(qtbot, window, tmp_path)
     panel, proxy = window.documents_panel, window.documents_panel.proxy
     assert window.tabs.tabText(4) == f"Documents ({panel.model.rowCount()})"
     assert proxy.index(0, COL_NAME).data() == "essay.txt"
@@ -59,11 +64,7 @@ def test_the_collage_comes_first_with_its_three_sources(qtbot, window, tmp_path,
 
 
 def test_the_essay_text_is_coloured_by_source(qtbot, window, tmp_path):
-    root = tmp_path / "class"
-    root.mkdir()
-    write_collage(root)
-    window.folders.add_paths([str(root)])
-    scan_and_wait(qtbot, window)
+    scan_collage(qtbot, window, tmp_path)
     panel = window.documents_panel
     panel.table.selectRow(0)
     html = panel.text.toHtml().lower()
@@ -73,11 +74,7 @@ def test_the_essay_text_is_coloured_by_source(qtbot, window, tmp_path):
 
 
 def test_the_report_to_hand_over_is_saved_as_html_and_pdf(qtbot, window, tmp_path):
-    root = tmp_path / "class"
-    root.mkdir()
-    write_collage(root)
-    window.folders.add_paths([str(root)])
-    scan_and_wait(qtbot, window)
+    scan_collage(qtbot, window, tmp_path)
     panel = window.documents_panel
     assert not panel.save_button.isEnabled()  # nothing selected yet
     panel.table.selectRow(0)

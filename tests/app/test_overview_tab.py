@@ -5,16 +5,11 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 
 from app.roles import DocRole
-from tests.app.conftest import scan_and_wait
-from tests.app.test_documents_tab import write_collage
+from tests.app.test_documents_tab import scan_collage
 
 
 def scanned_collage(qtbot, window, tmp_path):
-    root = tmp_path / "class"
-    root.mkdir()
-    write_collage(root)
-    window.folders.add_paths([str(root)])
-    scan_and_wait(qtbot, window)
+    scan_collage(qtbot, window, tmp_path)
     return window.overview_panel
 
 

@@ -12,7 +12,7 @@ from app.partial_model import COL_FOLDER_A, COL_VERDICT
 from app.verdict_view import VerdictDialog
 from core.verdicts import COPYING, NOT_COPYING, Verdict
 from tests.app.conftest import scan_and_wait
-from tests.app.test_documents_tab import write_collage
+from tests.app.test_documents_tab import scan_collage
 from tests.core.corpus import write_partial_copy
 
 
@@ -62,11 +62,7 @@ def test_a_pair_verdict_is_shown_remembered_and_exported(
 def test_a_document_verdict_shows_in_its_report_and_can_be_withdrawn(
     qtbot, window, tmp_path, catalog, monkeypatch
 ):
-    root = tmp_path / "class"
-    root.mkdir()
-    write_collage(root)
-    window.folders.add_paths([str(root)])
-    scan_and_wait(qtbot, window)
+    scan_collage(qtbot, window, tmp_path)
     panel = window.documents_panel
     window.tabs.setCurrentWidget(panel)
     panel.table.selectRow(0)

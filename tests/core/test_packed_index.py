@@ -19,18 +19,7 @@ from core.packed_index import (
     choose_packed_plan,
 )
 from core.progress import Cancelled, CancelToken
-
-
-def brute_query(q: np.ndarray, fps: np.ndarray, k: int) -> set[tuple[int, int, int]]:
-    d = np.bitwise_count(q[:, None] ^ fps[None, :])
-    a, b = np.nonzero(d <= k)
-    return set(zip(a.tolist(), b.tolist(), d[a, b].tolist(), strict=True))
-
-
-def as_set(m) -> set[tuple[int, int, int]]:
-    triples = list(zip(m.left.tolist(), m.right.tolist(), m.distance.tolist(), strict=True))
-    assert len(triples) == len(set(triples)), "a match was reported twice"
-    return set(triples)
+from tests.core.test_index import as_set, brute_query
 
 
 def planted(rng: np.random.Generator, n: int, max_flips: int) -> np.ndarray:
