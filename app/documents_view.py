@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from app.cluster_model import text_ranks
 from app.readable import NAMES, readable
 from app.roles import DocRole
+from app.row_height import fit_rows_to_names
 from app.verdict_view import FolderNames, verdict_data, verdict_rank
 from core.essay_report import EssayLabels, essay_html, essay_page
 from core.html_report import write_html
@@ -355,6 +356,7 @@ def _print_pdf(page: str, path: str) -> None:
 def _make_table(model) -> QTableView:
     view = QTableView()
     view.setModel(model)
+    fit_rows_to_names(view)
     view.setSortingEnabled(True)
     view.setSelectionMode(QTableView.SelectionMode.SingleSelection)
     view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)

@@ -48,6 +48,7 @@ from app.problems_model import ProblemsModel
 from app.readable import NAMES, readable
 from app.result_editor import ResultEditor
 from app.roles import DocRole, PairRole, ReadRole
+from app.row_height import fit_rows_to_names
 from app.scan_status import ScanStatus
 from app.scan_worker import ScanController, archive_base
 from app.settings import Settings
@@ -1024,6 +1025,7 @@ def _make_tree(model) -> QTreeView:
     tree.setSelectionMode(QTreeView.SelectionMode.ExtendedSelection)
     tree.setSelectionBehavior(QTreeView.SelectionBehavior.SelectRows)
     tree.setAlternatingRowColors(True)
+    fit_rows_to_names(tree)
     header = tree.header()
     header.resizeSection(COL_NAME, 260)
     header.resizeSection(COL_FOLDER, 220)
@@ -1034,6 +1036,7 @@ def _make_tree(model) -> QTreeView:
 def _make_table_view(model) -> QTableView:
     view = QTableView()
     view.setModel(model)
+    fit_rows_to_names(view)
     view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
     view.horizontalHeader().setStretchLastSection(True)
     view.verticalHeader().hide()
@@ -1064,6 +1067,7 @@ def _make_common_view(model) -> QTableView:
 def _make_partial_view(model) -> QTableView:
     view = QTableView()
     view.setModel(model)
+    fit_rows_to_names(view)
     view.setSortingEnabled(True)
     view.sortByColumn(COL_CONTAINMENT_AB, Qt.SortOrder.DescendingOrder)
     view.setSelectionMode(QTableView.SelectionMode.SingleSelection)

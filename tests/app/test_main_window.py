@@ -650,3 +650,21 @@ def test_make_original_changes_the_copy_to_keep(qtbot, window, corpus):
     assert first in window.model.checked_documents()
     window.select_documents([edited])
     assert not window.original_action.isEnabled()  # it is the original already
+
+
+def test_rows_are_tall_enough_for_chinese_names_with_underscores(qtbot, window, tmp_path):
+    from PySide6.QtGui import QFontDatabase
+
+    from app.row_height import text_line_height
+
+    if not any("CJK" in family for family in QFontDatabase.families()):
+        pytest.skip("no CJK font installed: Chinese falls back to boxes of the Latin height")
+    text = "这是一个关于相似文档检测的例子。" * 30
+    (tmp_path / "学生_论文_一.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "学生_论文_二.txt").write_text(text + "改动", encoding="utf-8")
+    window.folders.add_paths([str(tmp_path)])
+    scan_and_wait(qtbot, window)
+    needed = text_line_height(window.tree.font())
+    member = window.proxy.index(0, 0, window.proxy.index(0, 0))
+    assert window.tree.rowHeight(member) >= needed  # the underscores are not clipped
+    assert window.documents_panel.table.verticalHeader().defaultSectionSize() >= needed
