@@ -14,6 +14,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from app.messages import translated
 from app.readable import readable
 from app.roles import ReadRole
 from core.document import STATUS_ERROR, STATUS_OK, FileRecord
@@ -81,7 +82,7 @@ class ProblemsModel(QAbstractTableModel):
             return readable(os.path.dirname(record.path))
         if column == COL_STATUS:
             return status_text(record, record.path in self._compared)
-        return record.warning if record.status == STATUS_OK else record.message
+        return translated(record.warning if record.status == STATUS_OK else record.message)
 
 
 def status_text(record: FileRecord, compared: bool) -> str:

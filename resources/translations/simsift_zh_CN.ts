@@ -170,42 +170,42 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/documents_view.py" line="101" />
+        <location filename="../../app/documents_view.py" line="102" />
         <source>Share of the document's own text found in any other document (template and common text excluded)</source>
         <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="107" />
+        <location filename="../../app/documents_view.py" line="108" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="108" />
+        <location filename="../../app/documents_view.py" line="109" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="109" />
+        <location filename="../../app/documents_view.py" line="110" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="110" />
+        <location filename="../../app/documents_view.py" line="111" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="111" />
+        <location filename="../../app/documents_view.py" line="112" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="112" />
+        <location filename="../../app/documents_view.py" line="113" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="113" />
+        <location filename="../../app/documents_view.py" line="114" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
@@ -213,87 +213,87 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/documents_view.py" line="239" />
+        <location filename="../../app/documents_view.py" line="240" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="240" />
+        <location filename="../../app/documents_view.py" line="241" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="242" />
+        <location filename="../../app/documents_view.py" line="243" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="274" />
+        <location filename="../../app/documents_view.py" line="275" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="275" />
+        <location filename="../../app/documents_view.py" line="276" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="276" />
+        <location filename="../../app/documents_view.py" line="277" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="277" />
+        <location filename="../../app/documents_view.py" line="278" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="278" />
+        <location filename="../../app/documents_view.py" line="279" />
         <source>compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="279" />
+        <location filename="../../app/documents_view.py" line="280" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="281" />
+        <location filename="../../app/documents_view.py" line="282" />
         <source>Containment counts text inside passages matched in another document; template and common text (found in {common} or more documents) never count.</source>
         <translation>包含度只计算与其他文档匹配的段落中的文本；模板文本与常见文本（出现在 {common} 篇或更多文档中）从不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="284" />
+        <location filename="../../app/documents_view.py" line="285" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="285" />
+        <location filename="../../app/documents_view.py" line="286" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="286" />
+        <location filename="../../app/documents_view.py" line="287" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="287" />
+        <location filename="../../app/documents_view.py" line="288" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="323" />
+        <location filename="../../app/documents_view.py" line="324" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="325" />
+        <location filename="../../app/documents_view.py" line="326" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="333" />
+        <location filename="../../app/documents_view.py" line="334" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -421,331 +421,514 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="334" />
+        <location filename="../../app/main_window.py" line="335" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="335" />
-        <location filename="../../app/main_window.py" line="375" />
+        <location filename="../../app/main_window.py" line="336" />
+        <location filename="../../app/main_window.py" line="376" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="336" />
+        <location filename="../../app/main_window.py" line="337" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="337" />
+        <location filename="../../app/main_window.py" line="338" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="340" />
+        <location filename="../../app/main_window.py" line="341" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="345" />
+        <location filename="../../app/main_window.py" line="346" />
         <source>Common text (%1)</source>
         <translation>常见文本（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="350" />
+        <location filename="../../app/main_window.py" line="351" />
         <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
         <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="356" />
+        <location filename="../../app/main_window.py" line="357" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="359" />
+        <location filename="../../app/main_window.py" line="360" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="362" />
+        <location filename="../../app/main_window.py" line="363" />
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="364" />
+        <location filename="../../app/main_window.py" line="365" />
         <source>How similar the documents are, which to read first, who shares text</source>
         <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="367" />
+        <location filename="../../app/main_window.py" line="368" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="368" />
+        <location filename="../../app/main_window.py" line="369" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="369" />
+        <location filename="../../app/main_window.py" line="370" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="370" />
+        <location filename="../../app/main_window.py" line="371" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="371" />
+        <location filename="../../app/main_window.py" line="372" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="372" />
+        <location filename="../../app/main_window.py" line="373" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="374" />
+        <location filename="../../app/main_window.py" line="375" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="376" />
+        <location filename="../../app/main_window.py" line="377" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="377" />
+        <location filename="../../app/main_window.py" line="378" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="378" />
+        <location filename="../../app/main_window.py" line="379" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="379" />
+        <location filename="../../app/main_window.py" line="380" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="380" />
+        <location filename="../../app/main_window.py" line="381" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="381" />
+        <location filename="../../app/main_window.py" line="382" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="382" />
+        <location filename="../../app/main_window.py" line="383" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="383" />
+        <location filename="../../app/main_window.py" line="384" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="384" />
+        <location filename="../../app/main_window.py" line="385" />
         <source>Mark all but the original</source>
         <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="385" />
+        <location filename="../../app/main_window.py" line="386" />
         <source>Make original</source>
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="920" />
+        <location filename="../../app/main_window.py" line="921" />
         <source>%1 files farther than k from their cluster's original were not marked.</source>
         <translation>%1 个与本组原件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="386" />
+        <location filename="../../app/main_window.py" line="387" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="387" />
+        <location filename="../../app/main_window.py" line="388" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="388" />
+        <location filename="../../app/main_window.py" line="389" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="389" />
+        <location filename="../../app/main_window.py" line="390" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="391" />
+        <location filename="../../app/main_window.py" line="392" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="392" />
+        <location filename="../../app/main_window.py" line="393" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="397" />
+        <location filename="../../app/main_window.py" line="398" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="400" />
+        <location filename="../../app/main_window.py" line="401" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="406" />
+        <location filename="../../app/main_window.py" line="407" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="538" />
+        <location filename="../../app/main_window.py" line="539" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="624" />
+        <location filename="../../app/main_window.py" line="625" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="730" />
+        <location filename="../../app/main_window.py" line="731" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="761" />
+        <location filename="../../app/main_window.py" line="762" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="783" />
+        <location filename="../../app/main_window.py" line="784" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="785" />
+        <location filename="../../app/main_window.py" line="786" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="787" />
+        <location filename="../../app/main_window.py" line="788" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="390" />
-        <location filename="../../app/main_window.py" line="1000" />
+        <location filename="../../app/main_window.py" line="391" />
+        <location filename="../../app/main_window.py" line="1001" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="492" />
+        <location filename="../../app/main_window.py" line="493" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="525" />
+        <location filename="../../app/main_window.py" line="526" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="553" />
+        <location filename="../../app/main_window.py" line="554" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="561" />
+        <location filename="../../app/main_window.py" line="562" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="569" />
+        <location filename="../../app/main_window.py" line="570" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="664" />
+        <location filename="../../app/main_window.py" line="665" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="667" />
+        <location filename="../../app/main_window.py" line="668" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="726" />
+        <location filename="../../app/main_window.py" line="727" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="735" />
+        <location filename="../../app/main_window.py" line="736" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="737" />
+        <location filename="../../app/main_window.py" line="738" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="772" />
+        <location filename="../../app/main_window.py" line="773" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="899" />
+        <location filename="../../app/main_window.py" line="900" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="901" />
+        <location filename="../../app/main_window.py" line="902" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="904" />
+        <location filename="../../app/main_window.py" line="905" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="907" />
+        <location filename="../../app/main_window.py" line="908" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="938" />
+        <location filename="../../app/main_window.py" line="939" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="948" />
+        <location filename="../../app/main_window.py" line="949" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="950" />
+        <location filename="../../app/main_window.py" line="951" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1001" />
+        <location filename="../../app/main_window.py" line="1002" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
+    </message>
+</context>
+<context>
+    <name>Messages</name>
+    <message>
+        <location filename="../../app/messages.py" line="20" />
+        <source>file too large (%1 MB)</source>
+        <translation>文件过大（%1 MB）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="21" />
+        <source>empty file</source>
+        <translation>空文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="22" />
+        <source>cannot read file (%1)</source>
+        <translation>无法读取文件（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="23" />
+        <source>cannot open file (%1)</source>
+        <translation>无法打开文件（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="24" />
+        <source>cannot open folder (%1)</source>
+        <translation>无法打开文件夹（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="25" />
+        <source>RTF document; save as .docx</source>
+        <translation>RTF 文档；请另存为 .docx</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="26" />
+        <source>not a valid DOCX (corrupt or renamed file)</source>
+        <translation>不是有效的 DOCX（已损坏或被改名）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="27" />
+        <source>not a valid PDF (corrupt or renamed file)</source>
+        <translation>不是有效的 PDF（已损坏或被改名）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="28" />
+        <source>not a valid PDF (corrupt or truncated)</source>
+        <translation>不是有效的 PDF（已损坏或不完整）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="29" />
+        <source>unsupported file type (%1)</source>
+        <translation>不支持的文件类型（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="30" />
+        <source>password protected document</source>
+        <translation>文档有密码保护</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="31" />
+        <source>password protected PDF</source>
+        <translation>PDF 有密码保护</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="32" />
+        <source>old binary Office file (not a Word document)</source>
+        <translation>旧版二进制 Office 文件（不是 Word 文档）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="33" />
+        <source>no text</source>
+        <translation>没有文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="34" />
+        <source>no words found in the text</source>
+        <translation>文本中没有找到词语</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="35" />
+        <source>document is nested too deeply to read</source>
+        <translation>文档嵌套过深，无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="36" />
+        <source>took longer than %1 s to read; skipped</source>
+        <translation>读取超过 %1 秒，已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="37" />
+        <source>out of memory while reading this file</source>
+        <translation>读取此文件时内存不足</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="38" />
+        <source>DOCX unpacks to %1 MB (possible zip bomb)</source>
+        <translation>DOCX 解压后达 %1 MB（可能是压缩炸弹）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="39" />
+        <source>not a document type SimSift reads (%1)</source>
+        <translation>不是 SimSift 读取的文档类型（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="40" />
+        <source>excluded by the pattern %1 (folder not searched)</source>
+        <translation>被模式 %1 排除（未搜索此文件夹）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="41" />
+        <source>excluded by the pattern %1</source>
+        <translation>被模式 %1 排除</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="42" />
+        <source>same file as %1 (a link)</source>
+        <translation>与 %1 是同一文件（链接）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="43" />
+        <source>not a regular file (device, pipe or socket)</source>
+        <translation>不是普通文件（设备、管道或套接字）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="44" />
+        <source>hidden file</source>
+        <translation>隐藏文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="45" />
+        <source>hidden folder (not searched)</source>
+        <translation>隐藏文件夹（未搜索）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="46" />
+        <source>system folder (not searched)</source>
+        <translation>系统文件夹（未搜索）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="47" />
+        <source>link to a folder (not followed)</source>
+        <translation>指向文件夹的链接（未跟随）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="48" />
+        <source>link to a file outside the scanned folders (not followed)</source>
+        <translation>指向扫描文件夹之外文件的链接（未跟随）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="49" />
+        <source>Word 97–2003 .doc file: save it as .docx (or install antiword or LibreOffice to read it)</source>
+        <translation>Word 97–2003 .doc 文件：请另存为 .docx（或安装 antiword 或 LibreOffice 以读取）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="50" />
+        <source>the PDF's fonts do not say which letters they show (no ToUnicode map); no text</source>
+        <translation>PDF 的字体没有说明显示的是哪些字符（无 ToUnicode 映射）；没有文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="51" />
+        <source>%1 characters could not be decoded (shown as �): the text is garbled</source>
+        <translation>%1 个字符无法解码（显示为 �）：文本是乱码</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="52" />
+        <source>%1 characters could not be decoded (shown as �)</source>
+        <translation>%1 个字符无法解码（显示为 �）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="53" />
+        <source>the Chinese text looks garbled: its encoding was probably misread</source>
+        <translation>中文文本看起来是乱码：编码可能被误读</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="54" />
+        <source>the text contains garbled letters such as “Ã©” or “â€™” (wrong encoding)</source>
+        <translation>文本含有“Ã©”或“â€™”这类乱码字母（编码错误）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="55" />
+        <source>this file made a cluster worker fail (a crash, or over the time budget), twice</source>
+        <translation>此文件两次导致集群工作进程失败（崩溃或超时）</translation>
     </message>
 </context>
 <context>
@@ -1015,42 +1198,42 @@
 <context>
     <name>ProblemsModel</name>
     <message>
-        <location filename="../../app/problems_model.py" line="65" />
+        <location filename="../../app/problems_model.py" line="66" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="65" />
+        <location filename="../../app/problems_model.py" line="66" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="65" />
+        <location filename="../../app/problems_model.py" line="66" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="65" />
+        <location filename="../../app/problems_model.py" line="66" />
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="89" />
+        <location filename="../../app/problems_model.py" line="90" />
         <source>Not read</source>
         <translation>未读取</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="91" />
+        <location filename="../../app/problems_model.py" line="92" />
         <source>Read, with a warning</source>
         <translation>已读取，有警告</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="93" />
+        <location filename="../../app/problems_model.py" line="94" />
         <source>Garbled, not compared</source>
         <translation>乱码，未比较</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="94" />
+        <location filename="../../app/problems_model.py" line="95" />
         <source>Skipped</source>
         <translation>已跳过</translation>
     </message>
