@@ -151,6 +151,8 @@ ZH = {
     "the PDF's fonts do not say which letters they show (no ToUnicode map); no text": "PDF 的字体没有说明显示的是哪些字符（无 ToUnicode 映射）；没有文本",
     "%1 characters could not be decoded (shown as �): the text is garbled": "%1 个字符无法解码（显示为 �）：文本是乱码",
     "%1 characters could not be decoded (shown as �)": "%1 个字符无法解码（显示为 �）",
+    "1 character could not be decoded (shown as �): the text is garbled": "1 个字符无法解码（显示为 �）：文本是乱码",
+    "1 character could not be decoded (shown as �)": "1 个字符无法解码（显示为 �）",
     "the Chinese text looks garbled: its encoding was probably misread": "中文文本看起来是乱码：编码可能被误读",
     "the text contains garbled letters such as “Ã©” or “â€™” (wrong encoding)": "文本含有“Ã©”或“â€™”这类乱码字母（编码错误）",
     "this file made a cluster worker fail (a crash, or over the time budget), twice": "此文件两次导致集群工作进程失败（崩溃或超时）",

@@ -907,26 +907,36 @@
     </message>
     <message>
         <location filename="../../app/messages.py" line="51" />
+        <source>1 character could not be decoded (shown as �): the text is garbled</source>
+        <translation>1 个字符无法解码（显示为 �）：文本是乱码</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="52" />
+        <source>1 character could not be decoded (shown as �)</source>
+        <translation>1 个字符无法解码（显示为 �）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="53" />
         <source>%1 characters could not be decoded (shown as �): the text is garbled</source>
         <translation>%1 个字符无法解码（显示为 �）：文本是乱码</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="52" />
+        <location filename="../../app/messages.py" line="54" />
         <source>%1 characters could not be decoded (shown as �)</source>
         <translation>%1 个字符无法解码（显示为 �）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="53" />
+        <location filename="../../app/messages.py" line="55" />
         <source>the Chinese text looks garbled: its encoding was probably misread</source>
         <translation>中文文本看起来是乱码：编码可能被误读</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="54" />
+        <location filename="../../app/messages.py" line="56" />
         <source>the text contains garbled letters such as “Ã©” or “â€™” (wrong encoding)</source>
         <translation>文本含有“Ã©”或“â€™”这类乱码字母（编码错误）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="55" />
+        <location filename="../../app/messages.py" line="57" />
         <source>this file made a cluster worker fail (a crash, or over the time budget), twice</source>
         <translation>此文件两次导致集群工作进程失败（崩溃或超时）</translation>
     </message>
