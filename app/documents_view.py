@@ -71,6 +71,11 @@ class DocumentsModel(QAbstractTableModel):
                 self.index(0, COL_VERDICT), self.index(len(self._rows) - 1, COL_VERDICT)
             )
 
+    def filter_text(self, row: int) -> str:
+        """What the filter box searches in a row: the name and folder as shown, lower case."""
+        path = self._result.documents[int(self._rows[row])].path
+        return f"{NAMES.name(path)}\n{NAMES.folder(self._folders.folder(path))}".lower()
+
     def verdict(self, doc: int) -> Verdict | None:
         return self.verdicts.of_document(self._result.documents[doc].path)
 
@@ -186,9 +191,20 @@ class DocumentsProxy(QSortFilterProxyModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setDynamicSortFilter(False)
+        self._needle = ""
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         self.sourceModel().sort(column, order)
+
+    def set_text(self, text: str) -> None:
+        """Show the rows whose name or folder holds `text` (any case)."""
+        self._needle = text.lower()
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, row: int, parent: _Index) -> bool:
+        """One string per row instead of every column's display text: 100,000 rows
+        filter in a fraction of a second."""
+        return not self._needle or self._needle in self.sourceModel().filter_text(row)
 
 
 class DocumentsPanel(QWidget):
@@ -201,11 +217,9 @@ class DocumentsPanel(QWidget):
         self.model = DocumentsModel(self)
         self.proxy = DocumentsProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.proxy.setFilterKeyColumn(-1)
-        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.filter = QLineEdit()
         self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.filter.textChanged.connect(self.proxy.set_text)
         self.table = _make_table(self.proxy)
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
