@@ -429,8 +429,9 @@ def _inverse(permutation: np.ndarray) -> np.ndarray:
     return inverse
 
 
-class ClusterFilterProxy(QSortFilterProxyModel):
-    """Filters whole clusters that have a matching member; sorting is the model's own."""
+class TextFilterProxy(QSortFilterProxyModel):
+    """A filter box's proxy: rows are kept by the model's own test of the lower-case text
+    (`filterAcceptsRow` in subclasses), sorting is the model's own (numpy)."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -448,6 +449,10 @@ class ClusterFilterProxy(QSortFilterProxyModel):
         else:
             self._needle = text.strip().lower()
             self.invalidateFilter()
+
+
+class ClusterFilterProxy(TextFilterProxy):
+    """Filters whole clusters that have a matching member."""
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         if not self._needle or source_parent.isValid():

@@ -16,7 +16,6 @@ from PySide6.QtCore import (
     QMarginsF,
     QModelIndex,
     QPersistentModelIndex,
-    QSortFilterProxyModel,
     Qt,
     QUrl,
     Signal,
@@ -36,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.cluster_model import text_ranks
+from app.cluster_model import TextFilterProxy, text_ranks
 from app.readable import NAMES, readable
 from app.roles import DocRole
 from app.row_height import fit_rows_to_names
@@ -185,21 +184,8 @@ class DocumentsModel(QAbstractTableModel):
         return self._ranks[by_folder]
 
 
-class DocumentsProxy(QSortFilterProxyModel):
-    """Filters rows by text; passes sorting to `DocumentsModel.sort` (numpy)."""
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.setDynamicSortFilter(False)
-        self._needle = ""
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        self.sourceModel().sort(column, order)
-
-    def set_text(self, text: str) -> None:
-        """Show the rows whose name or folder holds `text` (any case)."""
-        self._needle = text.lower()
-        self.invalidateFilter()
+class DocumentsProxy(TextFilterProxy):
+    """Keeps the rows whose name or folder holds the filter text."""
 
     def filterAcceptsRow(self, row: int, parent: _Index) -> bool:
         """One string per row instead of every column's display text: 100,000 rows
@@ -219,7 +205,7 @@ class DocumentsPanel(QWidget):
         self.proxy.setSourceModel(self.model)
         self.filter = QLineEdit()
         self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.set_text)
+        self.filter.textChanged.connect(self.proxy.set_filter_text)
         self.table = _make_table(self.proxy)
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
