@@ -91,12 +91,13 @@ def _add_report_options(s: argparse.ArgumentParser) -> None:
     )
     defaults = PassageOptions()
     s.add_argument(
-        "--partial-tokens",
+        "--partial-run",
         type=int,
-        default=defaults.partial_min_tokens,
+        default=defaults.partial_min_run,
         metavar="N",
-        help="also report a pair as partial when N words of either document are found in "
-        f"the other, whatever the share (0: share only; default {defaults.partial_min_tokens})",
+        help="also report a pair as partial when the two documents share N words in a row "
+        "(Chinese: N jieba words), whatever the share; template and common text do not "
+        f"count (0: share only; default {defaults.partial_min_run})",
     )
     s.add_argument(
         "--common-docs",
@@ -184,8 +185,8 @@ def _check_report_options(parser: argparse.ArgumentParser, args: argparse.Namesp
         parser.error(f"--k must be between 0 and {MAX_K}, not {args.k}")
     if not 0.0 <= args.partial_threshold <= 1.0:
         parser.error(f"--partial-threshold must be between 0 and 1, not {args.partial_threshold}")
-    if args.partial_tokens < 0:
-        parser.error(f"--partial-tokens must be 0 or more, not {args.partial_tokens}")
+    if args.partial_run < 0:
+        parser.error(f"--partial-run must be 0 or more, not {args.partial_run}")
     if args.common_docs < 2:
         parser.error(f"--common-docs must be at least 2, not {args.common_docs}")
     if not 0.0 <= args.common_share <= 1.0:
@@ -205,7 +206,7 @@ def _options(args: argparse.Namespace) -> ScanOptions:
     passages = (
         PassageOptions(
             partial_threshold=args.partial_threshold,
-            partial_min_tokens=args.partial_tokens,
+            partial_min_run=args.partial_run,
             common_max_docs=args.common_docs,
             common_share=args.common_share,
         )
@@ -428,8 +429,8 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
         f"{len(result.partial_pairs())} partial pairs (containment >= "
         f"{result.options.passages.partial_threshold:.0%}"
         + (
-            f" or {result.options.passages.partial_min_tokens} matched words)"
-            if result.options.passages.partial_min_tokens
+            f" or {result.options.passages.partial_min_run} words in a row)"
+            if result.options.passages.partial_min_run
             else ")"
         ),
         f"{len(result.passages.common_text)} common passages (found in more than "

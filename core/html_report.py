@@ -190,8 +190,8 @@ def _settings_section(result: ScanResult, clusters: Clusters) -> str:
             "Partial copy",
             f"containment of {passages.partial_threshold:.0%} or more"
             + (
-                f", or {passages.partial_min_tokens:,} matched words or more"
-                if passages.partial_min_tokens
+                f", or {passages.partial_min_run:,} words in a row or more"
+                if passages.partial_min_run
                 else ""
             ),
         ),

@@ -27,7 +27,7 @@ passages that match a passage of B; their overlap is the symmetric share
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 import numpy as np
@@ -39,6 +39,7 @@ from core.pair_graph import Groups, PairSearch, search_pairs
 from core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
 from core.simhash import simhash_features
 from core.tokens import TokenStream
+from core.verbatim import GRAM, longest_runs
 
 _EXTEND_WINDOW = 4  # passages either side of a match compared with each other when extending
 _EXTEND_CHUNK = 1 << 14  # matches extended at once: × (2·window + 1)² candidate pairs
@@ -50,6 +51,7 @@ _FINGERPRINT_CHUNK = 1 << 19
 # text whatever its document count: its passage pairs would grow with the square of it
 _MAX_GROUP_PASSAGES = 1000
 _OVERLAP_CHUNK = 1 << 20  # matched passages measured at once for containment
+_HOLDER_CHUNK = 1 << 22  # (group, document) keys made at once to count distinct holders
 _MIN_LENGTH_RATIO = 0.8  # matched passages are about the same length
 
 
@@ -71,10 +73,11 @@ class PassageOptions:
         common_max_docs: so is a passage found in more than this many documents, however
             many there are (MOSS's `-m`, Dolos's maximum fingerprint share): licences and
             boilerplate in an archive, a prompt shared by a group of essays.
-        partial_threshold: a pair is partial when either containment reaches this ...
-        partial_min_tokens: ... or when this many of either document's own tokens are
-            matched in the other (0: by share only), so a source making up 15% of a
-            long essay is reported although its share is under the threshold.
+        partial_threshold: a pair is partial when either containment reaches this and
+            the matched text holds a verbatim run (`core.verbatim.GRAM` tokens) ...
+        partial_min_run: ... or when the two documents share this many tokens in a row
+            (0: by share only), so a source making up 10% of an essay is reported
+            although its share is under the threshold (left-out text does not count).
     """
 
     min_tokens: int = 60
@@ -87,7 +90,7 @@ class PassageOptions:
     common_min_docs: int = 5
     common_max_docs: int = 10
     partial_threshold: float = 0.2
-    partial_min_tokens: int = 100  # chosen on bench/quality (bench/quality/partial_sweep.py)
+    partial_min_run: int = 15  # chosen on bench/quality (bench/quality/partial_sweep.py)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_tokens <= self.max_tokens:
@@ -106,8 +109,8 @@ class PassageOptions:
             raise ValueError(f"common_share must be between 0 and 1, not {self.common_share}")
         if self.common_max_docs < 2:
             raise ValueError(f"common_max_docs must be at least 2, not {self.common_max_docs}")
-        if self.partial_min_tokens < 0:
-            raise ValueError(f"partial_min_tokens must be >= 0, not {self.partial_min_tokens}")
+        if self.partial_min_run < 0:
+            raise ValueError(f"partial_min_run must be >= 0, not {self.partial_min_run}")
         if not 0.0 <= self.partial_threshold <= 1.0:
             raise ValueError(
                 f"partial_threshold must be between 0 and 1, not {self.partial_threshold}"
@@ -372,7 +375,8 @@ class PairOverlaps:
     `matched_*` count each side's non-template tokens inside matched passages;
     `containment_lr` is the share of left's non-template tokens found in right,
     `containment_rl` the reverse, `overlap` the symmetric share (both sides' matched tokens
-    over both sides' own tokens).
+    over both sides' own tokens); `longest_run` the most tokens the two share in a row,
+    outside template and common text (0 when under `core.verbatim.GRAM`).
     """
 
     left: np.ndarray  # int64
@@ -382,6 +386,7 @@ class PairOverlaps:
     containment_lr: np.ndarray  # float64
     containment_rl: np.ndarray  # float64
     overlap: np.ndarray  # float64
+    longest_run: np.ndarray  # int64
 
     def __len__(self) -> int:
         return len(self.left)
@@ -389,12 +394,14 @@ class PairOverlaps:
     def subset(self, keep: np.ndarray) -> PairOverlaps:
         return PairOverlaps(*(getattr(self, f)[keep] for f in self.__slots__))
 
-    def at_least(self, threshold: float, min_tokens: int = 0) -> PairOverlaps:
-        """The pairs whose larger containment is at least `threshold`, or (when
-        `min_tokens` > 0) with at least `min_tokens` matched tokens on either side."""
+    def at_least(self, threshold: float, min_run: int = 0) -> PairOverlaps:
+        """The pairs whose larger containment is at least `threshold` with some verbatim
+        run, or (when `min_run` > 0) that share `min_run` tokens in a row: matched
+        passages without a single run of `GRAM` words are two texts on one topic."""
         keep = np.maximum(self.containment_lr, self.containment_rl) >= threshold
-        if min_tokens > 0:
-            keep |= np.maximum(self.matched_left, self.matched_right) >= min_tokens
+        keep &= self.longest_run >= GRAM
+        if min_run > 0:
+            keep |= self.longest_run >= min_run
         return self.subset(keep)
 
 
@@ -458,7 +465,7 @@ class PassageResult:
         if threshold is not None:  # an explicit share: the table's threshold, as asked
             return self.overlaps.at_least(threshold)
         options = self.options
-        return self.overlaps.at_least(options.partial_threshold, options.partial_min_tokens)
+        return self.overlaps.at_least(options.partial_threshold, options.partial_min_run)
 
     def overlap(self, a: int, b: int) -> tuple[float, float, float]:
         """(containment of a in b, of b in a, overlap) of any two documents."""
@@ -548,7 +555,9 @@ def analyze_passages(
             common (checking new documents against an archive analyzes only the archive
             documents they touch).
     """
-    steps = StepProgress("passages", {"fingerprints": 3, "index": 4, "extend": 2}, progress, cancel)
+    steps = StepProgress(
+        "passages", {"fingerprints": 3, "index": 4, "extend": 2, "runs": 1}, progress, cancel
+    )
     is_reference = np.asarray(is_reference, dtype=bool)
     passages = cut_passages(streams, options)
     fingerprints, n_features, reused = _fingerprints_reusing(
@@ -562,7 +571,7 @@ def analyze_passages(
     template_mask = covered_mask(passages, ignore)
     ignore |= n_features < options.min_features
     seeds = seeds.subset(~(ignore[seeds.left] | ignore[seeds.right]))
-    carried = Matches.empty()
+    carried, clean = Matches.empty(), np.zeros(passages.n_docs, dtype=bool)
     if known is not None:
         # document pairs whose passages and flags are all as before keep their matches
         clean = _unchanged_documents(passages, ignore, reused, known, options)
@@ -575,6 +584,9 @@ def analyze_passages(
     matches = _union(passages, matches, carried)
     template_tokens = per_doc_sum(template_mask, passages.offsets)
     overlaps = _pair_overlaps(passages, matches, template_mask, template_tokens, steps.cancel)
+    overlaps = _with_runs(
+        overlaps, streams, passages, template_mask, known, clean, steps.step("runs")
+    )
     return PassageResult(
         options,
         passages,
@@ -711,6 +723,30 @@ def _shared_groups(
     common = (holders > options.common_share * n_ordinary) & (holders >= options.common_min_docs)
     common |= (holders > options.common_max_docs) | (times > _MAX_GROUP_PASSAGES)
     return template, common, docs_in
+
+
+def _distinct_holders(keys: np.ndarray, found: Matches, n_groups: int, n_docs: int):
+    """Per group: distinct documents holding it or a neighbouring group. Summing the
+    neighbours' counts would count a document once per variant of its passage (a paragraph
+    and the window starting at it read alike), so text in 4 documents could pass for 10."""
+    group_of, doc_of = split_keys(keys, n_docs)  # sorted (group, document) keys
+    start = np.searchsorted(group_of, np.arange(n_groups + 1))
+    target = np.r_[found.left, found.right]
+    source = np.r_[found.right, found.left]
+    order = np.argsort(target, kind="stable")
+    target, source = target[order], source[order]
+    sizes = (start[source + 1] - start[source]).astype(np.int64)
+    holders = np.zeros(n_groups, np.int64)
+    bounds = np.searchsorted(target, np.arange(n_groups + 1))
+    per_group = np.bincount(target, weights=sizes, minlength=n_groups) + np.diff(start)
+    for lo_g, hi_g in bounded_runs(per_group, _HOLDER_CHUNK):
+        lo, hi = bounds[lo_g], bounds[hi_g]
+        owner, k = ragged_arange(sizes[lo:hi])
+        docs = doc_of[start[source[lo:hi]][owner] + k]
+        mine = slice(start[lo_g], start[hi_g])
+        chunk = sorted_unique(np.r_[keys[mine], pair_keys(target[lo:hi][owner], docs, n_docs)])
+        holders += np.bincount(split_keys(chunk, n_docs)[0], minlength=n_groups)
+    return holders
 
 
 def _with_neighbours(per_group: np.ndarray, found: Matches) -> np.ndarray:
@@ -871,7 +907,30 @@ def _pair_overlaps(
         _share(matched_left, size_l),
         _share(matched_right, size_r),
         _share(matched_left + matched_right, size_l + size_r),
+        np.zeros(len(left), np.int64),
     )
+
+
+def _with_runs(overlaps: PairOverlaps, streams, passages, left_out, known, clean, progress):
+    """`overlaps` with each pair's longest verbatim run; a pair of two documents whose
+    tokens and left-out text are as in `known` keeps the run found then."""
+    runs = np.full(len(overlaps), -1, np.int64)
+    if known is not None and clean.any():
+        old_of, old = known
+        n_old = old.passages.n_docs
+        both = clean[overlaps.left] & clean[overlaps.right]
+        old_keys = pair_keys(old.overlaps.left, old.overlaps.right, n_old)
+        lo, hi = old_of[overlaps.left[both]], old_of[overlaps.right[both]]
+        keys = pair_keys(np.minimum(lo, hi), np.maximum(lo, hi), n_old)
+        at = np.minimum(np.searchsorted(old_keys, keys), max(len(old_keys) - 1, 0))
+        found = len(old_keys) > 0
+        found = old_keys[at] == keys if found else np.zeros(len(keys), bool)
+        runs[np.flatnonzero(both)[found]] = old.overlaps.longest_run[at[found]]
+    todo = np.flatnonzero(runs < 0)
+    runs[todo] = longest_runs(
+        streams, left_out, passages.offsets, overlaps.left[todo], overlaps.right[todo], progress
+    )
+    return replace(overlaps, longest_run=runs)
 
 
 def _matched_tokens(

@@ -28,7 +28,7 @@ from core.pair_graph import PairGraph, PairSearch, search_pairs
 from core.passages import CommonText, PairOverlaps, PassageOptions, PassageResult, Passages
 
 # bump when the engine's results change for the same inputs
-RESULT_FORMAT = 4
+RESULT_FORMAT = 5  # 5: pairs carry their longest verbatim run
 KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,

@@ -73,7 +73,7 @@ def options(*roots: Path, **passages) -> ScanOptions:
 
 @pytest.mark.parametrize(
     ("seed", "passages"),
-    [(1, {}), (2, {}), (3, {"common_max_docs": 6, "partial_min_tokens": 0})],
+    [(1, {}), (2, {}), (3, {"common_max_docs": 6, "partial_min_run": 0})],
 )
 def test_check_equals_a_full_scan_for_pairs_with_a_new_document(tmp_path, seed, passages):
     old, new = write_collections(tmp_path, seed)

@@ -32,7 +32,7 @@ SETTINGS = dict(
     weights=FeatureWeights(title_boost=1.25, term_weights=(("altered", 0.0),)),
     passages=PassageOptions(
         partial_threshold=0.25,
-        partial_min_tokens=80,
+        partial_min_run=12,
         common_max_docs=30,
         common_share=0.9,
         common_min_docs=10,
@@ -151,7 +151,7 @@ def test_settings_record_version_folders_k_weights_and_thresholds(scanned):
     assert value("Term weights") == "altered × 0"
     assert value("Term frequency") == "log" and value("Stopwords removed") == "yes"
     partial = value("Partial copy")
-    assert "25%" in partial and "80 matched words" in partial
+    assert "25%" in partial and "12 words in a row" in partial
     common = value(r"Common text \(never counted as copying\)")
     assert "more than 30 documents" in common and "more than 90% of them" in common
     assert "at least 10" in common

@@ -83,18 +83,17 @@ def test_documents_csv_lists_the_collage_first(collage, tmp_path):
     assert "unrelated" not in {Path(r["path"]).stem for r in rows}
 
 
-def test_a_source_under_the_share_threshold_is_partial_by_its_matched_words(collage):
+def test_a_source_under_the_share_threshold_is_partial_by_a_verbatim_run(collage):
     from dataclasses import replace
 
     result, doc = collage
-    essay, source0 = doc["essay"], doc["source0"]
-    share_only = replace(result.passages.options, partial_min_tokens=0)
+    essay = doc["essay"]
+    share_only = replace(result.passages.options, partial_min_run=0)
     by_share = replace(result.passages, options=share_only).partial()
     assert essay not in {*by_share.left.tolist(), *by_share.right.tolist()}
-    assert result.passages.options.partial_min_tokens == 100  # the default
-    by_words = result.passages.partial()
-    pairs = {
-        frozenset(p) for p in zip(by_words.left.tolist(), by_words.right.tolist(), strict=True)
-    }
-    assert frozenset({essay, source0}) in pairs  # 149 matched words: reported
-    assert frozenset({essay, doc["source2"]}) not in pairs  # 96 matched words: not
+    assert result.passages.options.partial_min_run == 15  # the default
+    by_run = result.passages.partial()
+    pairs = {frozenset(p) for p in zip(by_run.left.tolist(), by_run.right.tolist(), strict=True)}
+    for name in ("source0", "source1", "source2"):  # whole paragraphs copied: long runs
+        assert frozenset({essay, doc[name]}) in pairs
+    assert not any(doc["unrelated"] in p for p in pairs)

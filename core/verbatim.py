@@ -1,0 +1,105 @@
+"""Verbatim runs: the longest stretch of tokens two documents share word for word.
+
+Passage fingerprints find documents that share text, including edited text; a run of
+identical words is the evidence a reader trusts, and it separates copying from two texts
+on one topic (near fingerprints, no sentence in common). A pair is partial when such a
+run is long enough, whatever its share of either document (issue 13's "N contiguous
+words").
+
+Runs are found with 8-token grams: each gram of the shorter document is looked up among
+the grams of the other; hits that keep the same offset on consecutive positions form one
+run (a diagonal of the dot plot), `GRAM - 1 + hits` tokens long. Grams that occur more than
+once in the other document are skipped (repeated phrases have no one offset), and grams
+touching left-out tokens (template, common or reference text) count for nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from core.tokens import TokenStream
+
+GRAM = 8  # tokens per gram: shorter runs are not seen
+_MUL = np.uint64(0x9E3779B97F4A7C15)
+_REPORT_EVERY = 512  # pairs between progress reports (each checks Cancel)
+
+
+class _SortedGrams:
+    """One document's usable grams sorted by value, with their positions; built once."""
+
+    __slots__ = ("positions", "unique", "values")
+
+    def __init__(self, grams: np.ndarray) -> None:
+        positions = np.flatnonzero(grams)
+        order = np.argsort(grams[positions], kind="stable")
+        self.values = grams[positions][order]
+        self.positions = positions[order]
+        same = self.values[1:] == self.values[:-1]
+        self.unique = ~(np.r_[False, same] | np.r_[same, False])
+
+
+def document_grams(hashes: np.ndarray, left_out: np.ndarray) -> np.ndarray:
+    """Gram value per token position (0 where no whole usable gram starts)."""
+    n = len(hashes) - GRAM + 1
+    if n <= 0:
+        return np.zeros(0, np.uint64)
+    grams = np.zeros(n, np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(GRAM):
+            grams = grams * _MUL + hashes[j : j + n]
+    grams[grams == 0] = 1  # 0 means "no gram"
+    blocked = np.convolve(left_out.astype(np.int32), np.ones(GRAM, np.int32), "valid") > 0
+    grams[blocked] = 0
+    return grams
+
+
+def longest_run(grams_a: np.ndarray, sorted_b: _SortedGrams) -> int:
+    """Tokens in the longest run of a's grams found at one offset in b (0: none)."""
+    if len(grams_a) == 0 or len(sorted_b.values) == 0:
+        return 0
+    where = np.searchsorted(sorted_b.values, grams_a)
+    where[where == len(sorted_b.values)] = 0
+    hit = (sorted_b.values[where] == grams_a) & sorted_b.unique[where] & (grams_a != 0)
+    at = np.flatnonzero(hit)
+    if len(at) == 0:
+        return 0
+    offset = sorted_b.positions[where[at]] - at
+    starts = np.flatnonzero(np.r_[True, (np.diff(at) != 1) | (np.diff(offset) != 0)])
+    hits = np.diff(np.r_[starts, len(at)])
+    return int(hits.max()) + GRAM - 1
+
+
+def longest_runs(
+    streams: Sequence[TokenStream],
+    left_out: np.ndarray,
+    offsets: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> np.ndarray:
+    """Longest verbatim run (tokens) of each document pair; `left_out` is the global mask
+    of tokens that count for nothing, `offsets` each document's first global token.
+    `progress(done, total)` is called between bounded pieces (and may raise Cancelled)."""
+    lengths = np.diff(offsets)
+    # look the shorter document up in the longer one; one longer document at a time
+    swap = lengths[left] > lengths[right]
+    short, long = np.where(swap, right, left), np.where(swap, left, right)
+    order = np.argsort(long, kind="stable")
+    out = np.zeros(len(left), np.int64)
+    current, sorted_long = -1, None
+    for n, i in enumerate(order.tolist()):
+        if n % _REPORT_EVERY == 0:
+            progress(n, len(order))
+        a, b = int(short[i]), int(long[i])
+        if b != current:
+            current, sorted_long = b, _SortedGrams(_grams(streams, left_out, offsets, b))
+        out[i] = longest_run(_grams(streams, left_out, offsets, a), sorted_long)
+    progress(len(order), len(order))
+    return out
+
+
+def _grams(streams, left_out, offsets, d: int) -> np.ndarray:
+    mask = left_out[offsets[d] : offsets[d + 1]]
+    return document_grams(np.asarray(streams[d].hashes, np.uint64), mask)
