@@ -42,7 +42,7 @@ from core.index import Matches
 from core.packed_index import FILE_NAME as INDEX_FILE
 from core.packed_index import PackedIndex, PackedIndexError
 from core.pair_graph import search_pairs
-from core.passages import PassageOptions, cut_passages, passage_fingerprints
+from core.passages import PassageOptions, cut_passages, distinct_near, passage_fingerprints
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from core.scan import (
     DEFAULT_K_MAX,
@@ -338,18 +338,20 @@ class Archive:
     def neighbour_counts(
         self, k: int, cancel: CancelToken | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Per `passage_table` value: documents and passages of the archive within k of
-        it (the counts that make a passage common). Found by one all-pairs search of the
+        """Per `passage_table` value: distinct documents and passages of the archive
+        within k of it (the counts that make a passage common). Found by one all-pairs search of the
         values, kept in a file beside the segments until the archive changes."""
         cached = self._counts.get(k)
         if cached is not None:
             return cached
         table = self.passage_table()
-        path = self.directory / f"counts-{self._manifest['generation']:06d}-k{k}.npy"
+        # "-d": distinct documents (before, a document near twice counted twice)
+        path = self.directory / f"counts-{self._manifest['generation']:06d}-k{k}-d.npy"
         counts = _read_counts(path, len(table.values))
         if counts is None:
             pairs = search_pairs(table.values, k, None, cancel)
-            counts = np.stack([_near_sum(table.docs_in, pairs), _near_sum(table.times_in, pairs)])
+            holders = distinct_near(table.ptr, table.docs, pairs.left, pairs.right)
+            counts = np.stack([holders, _near_sum(table.times_in, pairs)])
             _write_counts(path, counts)
         self._counts[k] = (counts[0], counts[1])
         return self._counts[k]

@@ -17,6 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from core.archive import Archive, ArchiveSettings
+from core.arrays import pair_keys, ragged_arange, sorted_unique, split_keys
 from core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
 from core.index import Matches
 from core.packed_index import PackedIndex
@@ -164,14 +165,13 @@ def _passage_neighbours(
     k, most = options.passages.max_distance, options.passages.common_max_docs
     table = archive.passage_table()
     found = archive.near_passages(queries, k, cancel)
-    docs_in = table.docs_in - archive.passage_counts(same)[0]
-    holders = np.bincount(found.left, weights=docs_in[found.right], minlength=len(queries))
+    holders = _docs_near(table, found.left, found.right, len(queries), ~_is_in(table, same))
     seed = holders[found.left] <= most
     if len(same) == 0 and len(found):  # else the counts include the replaced documents
         seed &= archive.neighbour_counts(k, cancel)[0][found.right] <= most
     seeds = np.unique(found.right[seed])
     counts = table.ptr[seeds + 1] - table.ptr[seeds]
-    rows = np.repeat(table.ptr[seeds], counts) + _ragged(counts)
+    rows = np.repeat(table.ptr[seeds], counts) + ragged_arange(counts)[1]
     return np.unique(table.docs[rows]), (queries, found)
 
 
@@ -221,28 +221,40 @@ def _outside_counts(
         near[:, known] = holders[pos[known]], times[pos[known]]
     rest = np.flatnonzero(~known)  # passages of new documents the archive has not
     found = _near_again(archive, asked, values[rest], k)
-    for row, per_value in enumerate((table.docs_in, table.times_in)):
-        near[row, rest] = np.bincount(
-            found.left, weights=per_value[found.right], minlength=len(rest)
-        )
+    near[0, rest] = _docs_near(table, found.left, found.right, len(rest))
+    times = table.times_in[found.right]
+    near[1, rest] = np.bincount(found.left, weights=times, minlength=len(rest))
     if len(same):
         same_docs, same_times = archive.passage_counts(same)
         have = np.flatnonzero(same_docs)
         # the few passage values of the checked files' archived versions
         found = PackedIndex.build(table.values[have], k).query(values)
-        for row, per_value in enumerate((same_docs[have], same_times[have])):
-            near[row] -= np.bincount(
-                found.left, weights=per_value[found.right], minlength=len(values)
-            ).astype(np.int64)
+        counted = _is_in(table, same)
+        near[0] -= _docs_near(table, found.left, have[found.right], len(values), counted)
+        near[1] -= np.bincount(
+            found.left, weights=same_times[have][found.right], minlength=len(values)
+        ).astype(np.int64)
     per_passage = np.zeros((2, len(fps)), np.int64)
     per_passage[:, usable] = near[:, value_of]
     return OutsideCounts(per_passage[0], per_passage[1], len(archive) - len(same), is_archive)
 
 
-def _ragged(counts: np.ndarray) -> np.ndarray:
-    from core.arrays import ragged_arange
+def _is_in(table, docs: np.ndarray) -> np.ndarray:
+    """Per entry of `table.docs`: whether it is one of `docs`."""
+    return np.isin(table.docs, docs)
 
-    return ragged_arange(counts)[1]
+
+def _docs_near(table, left, right, n_left: int, counted: np.ndarray | None = None):
+    """Per left item: the distinct archive documents holding one of its table values
+    (`right`), only those of `table.docs` entries marked `counted` when given."""
+    sizes = table.ptr[right + 1] - table.ptr[right]
+    owner, k = ragged_arange(sizes)
+    entry = table.ptr[right][owner] + k
+    if counted is not None:
+        owner, entry = owner[counted[entry]], entry[counted[entry]]
+    n = int(table.docs.max()) + 1 if len(table.docs) else 1
+    keys = sorted_unique(pair_keys(np.asarray(left)[owner], table.docs[entry], n))
+    return np.bincount(split_keys(keys, n)[0], minlength=n_left).astype(np.int64)
 
 
 def _new_pairs_only(result: PassageResult, is_archive: np.ndarray) -> PassageResult:

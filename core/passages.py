@@ -710,10 +710,11 @@ def _shared_groups(
         counting = ordinary & ~outside.counted[group_doc]
         n_ordinary += outside.n_docs - int((outside.counted & ~is_reference).sum())
         keys = sorted_unique(pair_keys(group[counting], group_doc[counting], n_docs))
-    counted_in = np.bincount(split_keys(keys, n_docs)[0], minlength=n_groups)
     times_in = np.bincount(group[counting], minlength=n_groups)
-    # a document in two neighbouring groups may count twice
-    holders, times = _with_neighbours(counted_in, found), _with_neighbours(times_in, found)
+    group_of, doc_of = split_keys(keys, n_docs)
+    ptr = np.searchsorted(group_of, np.arange(n_groups + 1))
+    holders = distinct_near(ptr, doc_of, found.left, found.right)
+    times = _with_neighbours(times_in, found)  # bounds expansion: may count twice
     if outside is not None:  # equal per group: each group gets its value once
         holders[group] += outside.documents
         times[group] += outside.passages
@@ -725,28 +726,41 @@ def _shared_groups(
     return template, common, docs_in
 
 
-def _distinct_holders(keys: np.ndarray, found: Matches, n_groups: int, n_docs: int):
-    """Per group: distinct documents holding it or a neighbouring group. Summing the
-    neighbours' counts would count a document once per variant of its passage (a paragraph
-    and the window starting at it read alike), so text in 4 documents could pass for 10."""
-    group_of, doc_of = split_keys(keys, n_docs)  # sorted (group, document) keys
-    start = np.searchsorted(group_of, np.arange(n_groups + 1))
-    target = np.r_[found.left, found.right]
-    source = np.r_[found.right, found.left]
-    order = np.argsort(target, kind="stable")
-    target, source = target[order], source[order]
-    sizes = (start[source + 1] - start[source]).astype(np.int64)
-    holders = np.zeros(n_groups, np.int64)
-    bounds = np.searchsorted(target, np.arange(n_groups + 1))
-    per_group = np.bincount(target, weights=sizes, minlength=n_groups) + np.diff(start)
-    for lo_g, hi_g in bounded_runs(per_group, _HOLDER_CHUNK):
-        lo, hi = bounds[lo_g], bounds[hi_g]
-        owner, k = ragged_arange(sizes[lo:hi])
-        docs = doc_of[start[source[lo:hi]][owner] + k]
-        mine = slice(start[lo_g], start[hi_g])
-        chunk = sorted_unique(np.r_[keys[mine], pair_keys(target[lo:hi][owner], docs, n_docs)])
-        holders += np.bincount(split_keys(chunk, n_docs)[0], minlength=n_groups)
+def distinct_near(ptr: np.ndarray, docs: np.ndarray, left: np.ndarray, right: np.ndarray):
+    """Per value: the distinct documents holding it or a value it is paired with.
+
+    Value v is held by `docs[ptr[v]:ptr[v + 1]]` (distinct); (left, right) pairs distinct
+    values. Summing the neighbours' counts instead would count a document once per variant
+    of its passage (a paragraph and the window starting at it read alike), so text in four
+    documents could pass for ten. Made in bounded chunks of values.
+    """
+    n_values = len(ptr) - 1
+    n_docs = int(docs.max()) + 1 if len(docs) else 1
+    held = np.diff(ptr)
+    directions = [_by_target(left, right, n_values), _by_target(right, left, n_values)]
+    size = held.astype(np.float64)
+    for target, source, _ in directions:
+        size += np.bincount(target, weights=held[source], minlength=n_values)
+    holders = np.zeros(n_values, np.int64)
+    for lo_v, hi_v in bounded_runs(size, _HOLDER_CHUNK):
+        own_owner, _ = ragged_arange(held[lo_v:hi_v])
+        parts = [pair_keys(lo_v + own_owner, docs[ptr[lo_v] : ptr[hi_v]], n_docs)]
+        for target, source, bounds in directions:
+            lo, hi = bounds[lo_v], bounds[hi_v]
+            owner, k = ragged_arange(held[source[lo:hi]])
+            near_docs = docs[ptr[source[lo:hi]][owner] + k]
+            parts.append(pair_keys(target[lo:hi][owner], near_docs, n_docs))
+        values = split_keys(sorted_unique(np.concatenate(parts)), n_docs)[0]
+        holders[lo_v:hi_v] = np.bincount(values - lo_v, minlength=hi_v - lo_v)
     return holders
+
+
+def _by_target(target: np.ndarray, source: np.ndarray, n_values: int):
+    """(target, source) sorted by target, and where each value's run starts."""
+    if len(target) and np.any(target[1:] < target[:-1]):
+        order = np.argsort(target, kind="stable")
+        target, source = target[order], source[order]
+    return target, source, np.searchsorted(target, np.arange(n_values + 1))
 
 
 def _with_neighbours(per_group: np.ndarray, found: Matches) -> np.ndarray:

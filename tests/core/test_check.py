@@ -221,7 +221,7 @@ def test_neighbour_counts_are_kept_until_the_archive_changes(tmp_path):
     Archive.open(folder).neighbour_counts(PassageOptions().max_distance)
     Archive.open(folder).remove([str(new / "n0.txt")])  # a write deletes older counts
     assert [p.name for p in folder.glob("counts-*.npy")] == [
-        f"counts-{2:06d}-k{PassageOptions().max_distance}.npy"
+        f"counts-{2:06d}-k{PassageOptions().max_distance}-d.npy"
     ]
 
 

@@ -348,3 +348,44 @@ def test_containment_does_not_depend_on_the_step_size(english, chinese, monkeypa
     assert len(whole.overlaps) >= 4
     for name in ("left", "right", "matched_left", "matched_right"):
         assert np.array_equal(getattr(whole.overlaps, name), getattr(stepped.overlaps, name))
+
+
+def test_text_in_six_documents_is_not_common_at_ten(english):
+    """Common text counts distinct documents: a document holding a passage and its near
+    variants (the paragraph alone, the window starting at it) is one holder, not three."""
+    shared = english[200:204]
+    essays = [english[5 * i : 5 * i + 4] for i in range(40)]
+    for i in range(6):
+        essays[i] = essays[i][:2] + shared + essays[i][2:]
+    result = analyze(essays, common_max_docs=10, common_share=1.0)
+    assert not result.is_common.any()
+    pairs = set(zip(result.partial().left.tolist(), result.partial().right.tolist(), strict=True))
+    assert {(a, b) for a in range(6) for b in range(a + 1, 6)} <= pairs
+    assert not any(a < 6 <= b for a, b in pairs)
+
+
+def test_distinct_near_counts_each_document_once():
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        n_values, n_docs = int(rng.integers(1, 30)), int(rng.integers(1, 12))
+        held = [
+            sorted(set(rng.integers(0, n_docs, rng.integers(0, 4)).tolist()))
+            for _ in range(n_values)
+        ]
+        ptr = np.r_[0, np.cumsum([len(h) for h in held])].astype(np.int64)
+        docs = np.array([d for h in held for d in h], np.int64)
+        pairs = (
+            {
+                tuple(sorted(rng.choice(n_values, 2, replace=False).tolist()))
+                for _ in range(rng.integers(0, 40))
+            }
+            if n_values > 1
+            else set()
+        )
+        left = np.array([a for a, _ in pairs], np.int64)
+        right = np.array([b for _, b in pairs], np.int64)
+        expected = [
+            len(set(held[v]).union(*(held[w] for a, b in pairs for w in (a, b) if v in (a, b))))
+            for v in range(n_values)
+        ]
+        assert passages_module.distinct_near(ptr, docs, left, right).tolist() == expected
