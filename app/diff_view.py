@@ -473,6 +473,8 @@ class DiffView(QWidget):
             else:
                 passages = self.tr("{n} shared passages, longest {longest} words")
             passages = passages.format(n=evidence.shared_passages, longest=evidence.longest_passage)
+            if evidence.longest_run:
+                passages += self.tr(" · {run} words in a row").format(run=evidence.longest_run)
             lines.append(
                 self.tr("Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}").format(
                     d=evidence.distance,

@@ -8,6 +8,8 @@ The measures, each with one name across code, CSV, HTML report and window (the R
   passages that match a passage of B, and of B in A;
 * shared passages: maximal runs of A's text covered by passages matched in B, and the
   longest of them in words;
+* words in a row: the longest run of words A and B share verbatim (what makes a pair a
+  partial copy whatever its share);
 * rarest shared terms: words both documents use that few other documents of the scan use
   (document frequency over the scan): the evidence a reader checks first.
 """
@@ -37,6 +39,7 @@ class PairEvidence:
     containment_ba: float  # of b in a
     shared_passages: int
     longest_passage: int  # tokens of a's longest run inside matched passages
+    longest_run: int = 0  # tokens both share in a row, verbatim
 
     @classmethod
     def of(cls, result, a: int, b: int) -> PairEvidence:
@@ -50,6 +53,7 @@ class PairEvidence:
             containment_ba=ba,
             shared_passages=len(runs),
             longest_passage=max((stop - start for start, stop in runs), default=0),
+            longest_run=result.passages.longest_run(a, b),
         )
 
 

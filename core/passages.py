@@ -514,6 +514,11 @@ class PassageResult:
             for i, j, d in zip(pa[order], pb[order], dist[order], strict=True)
         ]
 
+    def longest_run(self, a: int, b: int) -> int:
+        """Tokens documents a and b share in a row (template and common text left out)."""
+        i = self._pair_index(np.array([a]), np.array([b]))[0]
+        return int(self.overlaps.longest_run[i]) if i >= 0 else 0
+
     def _pair_index(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Row of each pair (a, b) in `overlaps`, -1 where the pair shares nothing."""
         n = max(self.passages.n_docs, 1)
@@ -732,35 +737,27 @@ def distinct_near(ptr: np.ndarray, docs: np.ndarray, left: np.ndarray, right: np
     Value v is held by `docs[ptr[v]:ptr[v + 1]]` (distinct); (left, right) pairs distinct
     values. Summing the neighbours' counts instead would count a document once per variant
     of its passage (a paragraph and the window starting at it read alike), so text in four
-    documents could pass for ten. Made in bounded chunks of values.
+    documents could pass for ten. Made in bounded chunks of values, each picking its pairs
+    by a scan of the pair arrays: sorting copies of tens of millions of pairs would be the
+    archive scan's memory peak.
     """
     n_values = len(ptr) - 1
     n_docs = int(docs.max()) + 1 if len(docs) else 1
     held = np.diff(ptr)
-    directions = [_by_target(left, right, n_values), _by_target(right, left, n_values)]
-    size = held.astype(np.float64)
-    for target, source, _ in directions:
-        size += np.bincount(target, weights=held[source], minlength=n_values)
+    size = held + np.bincount(left, weights=held[right], minlength=n_values)
+    size += np.bincount(right, weights=held[left], minlength=n_values)
     holders = np.zeros(n_values, np.int64)
     for lo_v, hi_v in bounded_runs(size, _HOLDER_CHUNK):
         own_owner, _ = ragged_arange(held[lo_v:hi_v])
         parts = [pair_keys(lo_v + own_owner, docs[ptr[lo_v] : ptr[hi_v]], n_docs)]
-        for target, source, bounds in directions:
-            lo, hi = bounds[lo_v], bounds[hi_v]
-            owner, k = ragged_arange(held[source[lo:hi]])
-            near_docs = docs[ptr[source[lo:hi]][owner] + k]
-            parts.append(pair_keys(target[lo:hi][owner], near_docs, n_docs))
+        for target, source in ((left, right), (right, left)):
+            rows = np.flatnonzero((target >= lo_v) & (target < hi_v))
+            near = source[rows]
+            owner, k = ragged_arange(held[near])
+            parts.append(pair_keys(target[rows][owner], docs[ptr[near][owner] + k], n_docs))
         values = split_keys(sorted_unique(np.concatenate(parts)), n_docs)[0]
         holders[lo_v:hi_v] = np.bincount(values - lo_v, minlength=hi_v - lo_v)
     return holders
-
-
-def _by_target(target: np.ndarray, source: np.ndarray, n_values: int):
-    """(target, source) sorted by target, and where each value's run starts."""
-    if len(target) and np.any(target[1:] < target[:-1]):
-        order = np.argsort(target, kind="stable")
-        target, source = target[order], source[order]
-    return target, source, np.searchsorted(target, np.arange(n_values + 1))
 
 
 def _with_neighbours(per_group: np.ndarray, found: Matches) -> np.ndarray:

@@ -1,6 +1,7 @@
-"""Precision and recall of partial copies and collage sources for several values of
-`PassageOptions.partial_min_tokens` (a pair is partial from this many matched tokens on,
-whatever its share), one scan.
+"""Precision and recall of partial copies for several values of
+`PassageOptions.partial_min_run` (a pair is partial when the two documents share this many
+tokens in a row, whatever its share), one scan with the prompts as reference, the word
+SimHash pairs at k=8 included as the defaults report them.
 
     python bench/quality/run.py --size small --no-cli    # generates the corpus once
     python bench/quality/partial_sweep.py /tmp/simsift-quality/small
@@ -16,32 +17,42 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
-from score import load_truth, sweep_distances  # noqa: E402
+import numpy as np  # noqa: E402
+import reuse  # noqa: E402
+from score import load_truth, score_pairs  # noqa: E402
 
 from core.scan import DEFAULT_K, ScanOptions, scan  # noqa: E402
+
+RUNS = (0, 10, 12, 15, 18, 20, 25, 30, 40)
 
 
 def main() -> None:
     corpus = Path(sys.argv[1])
-    result = scan(ScanOptions(roots=(str(corpus / "docs"),), k_max=12, workers=2))
+    options = ScanOptions(
+        roots=(str(corpus / "docs"),), reference_roots=(str(corpus / "reference"),), workers=2
+    )
+    result = scan(options)
     truth = load_truth(corpus, [d.path for d in result.documents])
-    p = result.pairs
-    print("| partial_min_tokens | reported | precision | partial recall | collage recall "
-          "| FP topic | FP template | FP other |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|")
-    for min_tokens in (0, 200, 150, 120, 100, 80, 60):
-        passages = replace(result.passages, options=replace(
-            result.passages.options, partial_min_tokens=min_tokens))  # fmt: skip
-        partial = passages.partial()
-        score = sweep_distances(
-            truth, p.left, p.right, p.distance.astype(int), [DEFAULT_K],
-            (partial.left, partial.right),
-        )[DEFAULT_K]  # fmt: skip
+    paragraphs = [d.paragraphs for d in result.documents]
+    whole = result.pairs.within(DEFAULT_K)
+    print(
+        "| words in a row | reported | strict precision | reuse-aware precision | partial "
+        "| collage | small partial | heavy edit | FP topic / template / other |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for min_run in RUNS:
+        options = replace(result.passages.options, partial_min_run=min_run)
+        partial = replace(result.passages, options=options).partial()
+        left, right = np.r_[whole.left, partial.left], np.r_[whole.right, partial.right]
+        score = score_pairs(truth, left, right)
+        judged = reuse.judge(truth, paragraphs, left, right)
         fp = score.false_positives
+        r = score.recall
         print(
-            f"| {min_tokens} | {score.reported} | {score.precision:.3f} | "
-            f"{score.recall['partial']:.3f} | {score.recall['collage']:.3f} | "
-            f"{fp['topic']} | {fp['template']} | {fp['other']} |",
+            f"| {min_run or 'share only'} | {score.reported} | {score.precision:.3f} | "
+            f"{judged[f'precision_{reuse.REUSE_WORDS}']:.3f} | {r['partial']:.3f} | "
+            f"{r['collage']:.3f} | {r['small_partial']:.3f} | {r['heavy_edit']:.3f} | "
+            f"{fp['topic']} / {fp['template']} / {fp['other']} |",
             flush=True,
         )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reuse import markdown as reuse_table
 from score import DUPLICATE_KINDS, NEGATIVE_KINDS, POSITIVE_KINDS, Scores
 
 DEFAULT_K = 3
@@ -125,6 +126,11 @@ def markdown(results: dict, size: str) -> str:
         "F1 combines precision and duplicates recall. FP = false positives by negative kind.",
         "",
     ]
+    if results.get("reuse"):
+        lines += ["## Reported pairs no label links, judged by their text", ""]
+        lines += ["See bench/quality/reuse.py: a pair is pre-existing reuse when the two texts"]
+        lines += ["share a run of that many words (CJK characters count half).", ""]
+        lines += [*reuse_table(results["reuse"]), ""]
     for name in ("default", "default, prompts as reference + passages"):
         if name in curves:
             lines += [f"## SimSift {name}, by k", "", *sweep_table(curves[name]), ""]

@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 import baselines  # noqa: E402
 import generate  # noqa: E402
 import report  # noqa: E402
+import reuse  # noqa: E402
 from score import Scores, Truth, load_truth, recall_by_bucket, sweep_distances  # noqa: E402
 
 from core.features import FeatureWeights  # noqa: E402
@@ -106,6 +107,16 @@ def containment_curve(result: ScanResult, truth: Truth) -> dict[str, dict]:
             "points": {round(1 - d, 2): v for d, v in points.items()},
         }
     }
+
+
+def judge(result: ScanResult, truth: Truth, passages: bool = True) -> dict:
+    """Strict and reuse-aware precision of what the scan reports at the default k."""
+    p = result.pairs.within(DEFAULT_K)
+    left, right = p.left, p.right
+    if passages:
+        extra = passage_pairs(result)
+        left, right = np.r_[left, extra[0]], np.r_[right, extra[1]]
+    return reuse.judge(truth, [d.paragraphs for d in result.documents], left, right)
 
 
 def reported_keys(result: ScanResult, truth: Truth, k: int) -> np.ndarray:
@@ -278,6 +289,15 @@ def evaluate(corpus: Path, workers: int, cli: bool) -> dict:
     )
     timings["scan with reference"] = time.monotonic() - t
     t = time.monotonic()
+    judged = {
+        "defaults (k=8 + partial pairs), prompts as reference": judge(with_reference, ref_truth),
+        "word SimHash alone (k=8), prompts as reference": judge(
+            with_reference, ref_truth, passages=False
+        ),
+        "defaults (k=8 + partial pairs), no reference": judge(result, truth),
+    }
+    timings["reuse judgement"] = time.monotonic() - t
+    t = time.monotonic()
     all_text = reweight(
         replace(result, documents=all_text_documents(result)), result.options.weights
     )
@@ -291,6 +311,7 @@ def evaluate(corpus: Path, workers: int, cli: bool) -> dict:
         "errors": [f"{Path(e.path).name}: {e.message}" for e in result.errors],
         "curves": curves,
         "buckets": buckets(corpus, result, truth, [DEFAULT_K, 6, 8, 10]),
+        "reuse": judged,
     }
     if cli:
         out["cli_check"] = cli_check(corpus, result, DEFAULT_K, workers)

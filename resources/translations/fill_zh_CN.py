@@ -156,6 +156,7 @@ ZH = {
     "the Chinese text looks garbled: its encoding was probably misread": "中文文本看起来是乱码：编码可能被误读",
     "the text contains garbled letters such as “Ã©” or “â€™” (wrong encoding)": "文本含有“Ã©”或“â€™”这类乱码字母（编码错误）",
     "this file made a cluster worker fail (a crash, or over the time budget), twice": "此文件两次导致集群工作进程失败（崩溃或超时）",
+    " · {run} words in a row": " · 连续 {run} 个词相同",
     "Save report…": "保存报告…", "Save report": "保存报告", "Report not saved": "报告未保存",
     "Save the selected document's report, to hand over, as PDF or HTML": "将所选文档的报告保存为 PDF 或 HTML，便于交付",
     "Similarity index {index}: found in {count} other documents": "相似度指数 {index}：见于另外 {count} 篇文档",

@@ -100,51 +100,56 @@
     </message>
     <message>
         <location filename="../../app/diff_view.py" line="477" />
+        <source> · {run} words in a row</source>
+        <translation> · 连续 {run} 个词相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff_view.py" line="479" />
         <source>Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}</source>
         <translation>汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {passages}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="485" />
+        <location filename="../../app/diff_view.py" line="487" />
         <source>Aligned sentences: {a} of A, {b} of B</source>
         <translation>对齐的句子：占 A 的 {a}，占 B 的 {b}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="492" />
+        <location filename="../../app/diff_view.py" line="494" />
         <source>Rarest shared words (documents using each): {words}</source>
         <translation>最罕见的共有词（使用该词的文档数）：{words}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="548" />
+        <location filename="../../app/diff_view.py" line="550" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="549" />
+        <location filename="../../app/diff_view.py" line="551" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="550" />
+        <location filename="../../app/diff_view.py" line="552" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="551" />
+        <location filename="../../app/diff_view.py" line="553" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="552" />
+        <location filename="../../app/diff_view.py" line="554" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="553" />
+        <location filename="../../app/diff_view.py" line="555" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="558" />
+        <location filename="../../app/diff_view.py" line="560" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>
@@ -170,42 +175,42 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/documents_view.py" line="102" />
+        <location filename="../../app/documents_view.py" line="106" />
         <source>Share of the document's own text found in any other document (template and common text excluded)</source>
         <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="108" />
+        <location filename="../../app/documents_view.py" line="112" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="109" />
+        <location filename="../../app/documents_view.py" line="113" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="110" />
+        <location filename="../../app/documents_view.py" line="114" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="111" />
+        <location filename="../../app/documents_view.py" line="115" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="112" />
+        <location filename="../../app/documents_view.py" line="116" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="113" />
+        <location filename="../../app/documents_view.py" line="117" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="114" />
+        <location filename="../../app/documents_view.py" line="118" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>

@@ -219,11 +219,12 @@ def test_clear_empties_everything(view, qtbot, copied_pair):
 
 def test_summary_says_why_the_pair_matches(view, qtbot, copied_pair):
     source, copy = copied_pair
-    show_pair(view, qtbot, source, copy, PairEvidence(7, 0.3, 0.25, 2, 120))
+    show_pair(view, qtbot, source, copy, PairEvidence(7, 0.3, 0.25, 2, 120, 64))
     a = view.alignment
     first, second = view.summary_label.text().split("\n")
     assert first == (
         "Hamming distance 7 · A in B 30% · B in A 25% · 2 shared passages, longest 120 words"
+        " · 64 words in a row"
     )
     assert second == (
         f"Aligned sentences: {a.left_aligned_share:.0%} of A, {a.right_aligned_share:.0%} of B"

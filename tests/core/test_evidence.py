@@ -18,6 +18,7 @@ def test_longest_shared_passage_is_the_copied_run(collage):  # noqa: F811
     copied = result.documents[source].paragraphs[2:5]
     words = len(tokenize(" ".join(copied)))
     assert 0.8 * words <= evidence.longest_passage <= 1.2 * words
+    assert words <= evidence.longest_run <= words + 2  # the three paragraphs, verbatim
     fps = result.fingerprints
     assert evidence.distance == int(np.bitwise_count(fps[essay] ^ fps[source]))
     assert (evidence.containment_ab, evidence.containment_ba) == result.overlap(essay, source)[:2]
@@ -28,6 +29,7 @@ def test_unrelated_documents_share_no_passage(collage):  # noqa: F811
     result, doc = collage
     evidence = PairEvidence.of(result, doc["essay"], doc["unrelated"])
     assert evidence.shared_passages == 0 and evidence.longest_passage == 0
+    assert evidence.longest_run == 0
     assert evidence.containment_ab == evidence.containment_ba == 0.0
 
 
