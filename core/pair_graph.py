@@ -163,13 +163,18 @@ class Groups:
             yield np.minimum(left, right), np.maximum(left, right), d[owner].astype(np.int8)
 
     def pairs_with(self, u, v, d, budget: int, skip: np.ndarray | None = None):
-        """Row pairs of the value pairs (u, v, d), identical rows at distance 0 included
-        except in the groups marked in `skip`."""
+        """Row pairs of identical rows (distance 0), then of the value pairs (u, v, d),
+        leaving out groups marked in `skip`. Value pairs are taken `budget` at a time: an
+        archive has tens of millions, and copies of them all were its memory peak."""
         repeated = self.sizes > 1
         within = np.flatnonzero(repeated if skip is None else repeated & ~skip)
-        return self.row_pairs(
-            np.r_[within, u], np.r_[within, v], np.r_[np.zeros(len(within), np.int8), d], budget
-        )
+        yield from self.row_pairs(within, within, np.zeros(len(within), np.int8), budget)
+        for lo in range(0, len(u), budget):
+            a, b, dist = u[lo : lo + budget], v[lo : lo + budget], d[lo : lo + budget]
+            if skip is not None:
+                keep = ~(skip[a] | skip[b])
+                a, b, dist = a[keep], b[keep], dist[keep]
+            yield from self.row_pairs(a, b, dist, budget)
 
     def matches(self, found: Matches, budget: int, max_copies: int | None = None) -> Matches:
         """Row pairs of the value pairs `found`, sorted by (left, right).

@@ -677,12 +677,10 @@ def _find_matches(
         _per_passage(len(passages), usable, common[groups.group]),
         _common_text(common, groups, docs_in, passages),
     )
-    dropped = template | common
-    keep = ~(dropped[found.left] | dropped[found.right])
     matches = _concat_matches(
         (left[other], right[other], d[other])
         for left, right, d in groups.pairs_with(
-            found.left[keep], found.right[keep], found.distance[keep], _EXPAND_CHUNK, dropped
+            found.left, found.right, found.distance, _EXPAND_CHUNK, template | common
         )
         for other in [doc[left] != doc[right]]
     )
