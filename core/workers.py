@@ -63,10 +63,12 @@ class _Worker:
         child.close()
         self.task: Any = None
         self.started = 0.0
+        self.budget = 0.0
 
-    def give(self, task: Any) -> None:
+    def give(self, task: Any, budget: float) -> None:
         self.task = task
         self.started = time.monotonic()
+        self.budget = budget
         self.conn.send(task)
 
     def kill(self) -> None:
@@ -88,23 +90,30 @@ def run_isolated(
     tasks: Iterable[Any],
     *,
     workers: int,
-    timeout: float,
+    timeout: float | Callable[[Any], float],
     cancel: CancelToken,
     memory_limit: int | None = None,
 ) -> Iterator[tuple[Any, Any]]:
     """Yield (task, result) as workers finish; result is a `TaskFailure` on timeout or crash.
 
-    `fn` must be a picklable top-level function. Raises `Cancelled` (after stopping all
+    `fn` must be a picklable top-level function. `timeout` is each task's time budget in
+    seconds, or a function giving it per task. Raises `Cancelled` (after stopping all
     workers) when `cancel` is set. Results come in completion order.
     """
+    budget = timeout if callable(timeout) else lambda _task: timeout
     ctx = mp.get_context("spawn")  # fork is unsafe beside GUI threads
     pending = list(tasks)
     pending.reverse()
     pool = [_Worker(ctx, fn, memory_limit) for _ in range(max(1, min(workers, len(pending))))]
+
+    def hand_out(w: _Worker) -> None:
+        if pending:
+            task = pending.pop()
+            w.give(task, budget(task))
+
     try:
         for w in pool:
-            if pending:
-                w.give(pending.pop())
+            hand_out(w)
         while any(w.task is not None for w in pool):
             cancel.check()
             busy = [w for w in pool if w.task is not None]
@@ -112,15 +121,14 @@ def run_isolated(
             for i, w in enumerate(pool):
                 if w.task is None:
                     continue
-                outcome = _collect(w, ready, timeout)
+                outcome = _collect(w, ready)
                 if outcome is None:
                     continue
                 task, result, healthy = outcome
                 if not healthy:
                     pool[i] = w = _Worker(ctx, fn, memory_limit)
                 w.task = None
-                if pending:
-                    w.give(pending.pop())
+                hand_out(w)
                 yield task, result
                 cancel.check()
     finally:
@@ -128,7 +136,7 @@ def run_isolated(
             (w.kill if cancel.cancelled or w.task is not None else w.stop)()
 
 
-def _collect(w: _Worker, ready: list, timeout: float) -> tuple[Any, Any, bool] | None:
+def _collect(w: _Worker, ready: list) -> tuple[Any, Any, bool] | None:
     """(task, result, worker still usable) if the worker's task ended, else None."""
     if w.conn in ready:
         try:
@@ -139,9 +147,9 @@ def _collect(w: _Worker, ready: list, timeout: float) -> tuple[Any, Any, bool] |
     if not w.process.is_alive():
         w.kill()
         return w.task, TaskFailure(_death_message(w)), False
-    if time.monotonic() - w.started > timeout:
+    if time.monotonic() - w.started > w.budget:
         w.kill()
-        return w.task, TaskFailure(f"took longer than {timeout:.0f} s to read; skipped"), False
+        return w.task, TaskFailure(f"took longer than {w.budget:.0f} s to read; skipped"), False
     return None
 
 
