@@ -79,6 +79,7 @@ _START_DTYPE = np.dtype("<i4")
 
 # SQLite limits the number of bound parameters per statement; stay well below.
 _QUERY_CHUNK = 500
+_PARAGRAPHS_AT_ONCE = 1000  # paragraphs made JSON and compressed at once
 
 # Only the platform's own separators: on POSIX a backslash is an ordinary name character.
 _SEPARATORS = tuple(sep for sep in (os.sep, os.altsep) if sep)
@@ -406,9 +407,19 @@ def _blob_to_text(blob: bytes) -> str:
 
 
 def _encode_paragraphs(paragraphs: tuple[str, ...]) -> bytes:
+    """The JSON list of the paragraphs, compressed as it is written: a 200 MB text is
+    never held as one JSON string and its UTF-8 bytes besides."""
     if not all(isinstance(p, str) for p in paragraphs):
         raise TypeError("FileRecord.paragraphs must contain only str")
-    return zlib.compress(_text_to_blob(json.dumps(list(paragraphs), ensure_ascii=False)))
+    compressor = zlib.compressobj()
+    out = [compressor.compress(b"[")]
+    for lo in range(0, len(paragraphs), _PARAGRAPHS_AT_ONCE):
+        batch = paragraphs[lo : lo + _PARAGRAPHS_AT_ONCE]
+        items = ", ".join(json.dumps(p, ensure_ascii=False) for p in batch)
+        out.append(compressor.compress(_text_to_blob(", " + items if lo else items)))
+    out.append(compressor.compress(b"]"))
+    out.append(compressor.flush())
+    return b"".join(out)
 
 
 def _decode_paragraphs(blob: bytes) -> tuple[str, ...]:

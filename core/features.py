@@ -8,7 +8,7 @@ token hashes, so re-weighting a corpus never re-reads or re-segments text.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import groupby
@@ -271,17 +271,21 @@ def corpus_features(
     idf: bool | None = None,
     *,
     tokens_at_once: int = DOCUMENT_TOKENS_AT_ONCE,
+    between_pieces: Callable[[], None] = lambda: None,
 ) -> Features:
     """Features of documents (title and body), with idf applied when `weights.use_idf`.
 
     Title occurrences count `title_boost` times a body occurrence, so the tf scheme is
     applied to the boosted count. `idf=False` leaves idf out whatever the weights say.
-    Documents longer than `tokens_at_once` are weighed in pieces, with the same result.
+    Documents longer than `tokens_at_once` are weighed in pieces, with the same result;
+    `between_pieces` is called after each (a cancel check).
     """
     parts = []
     for large, group in groupby(tokens, key=lambda t: len(t.body) + len(t.title) > tokens_at_once):
         if large:
-            parts += [_large_document_features(t, weights, tokens_at_once) for t in group]
+            parts += [
+                _large_document_features(t, weights, tokens_at_once, between_pieces) for t in group
+            ]
         else:
             parts.append(_features_at_once(list(group), weights))
     features = (
@@ -353,7 +357,10 @@ class _Tally:
 
 
 def _large_document_features(
-    tokens: DocumentTokens, weights: FeatureWeights, tokens_at_once: int
+    tokens: DocumentTokens,
+    weights: FeatureWeights,
+    tokens_at_once: int,
+    between_pieces: Callable[[], None],
 ) -> Features:
     """`combine_features` of one document, bit for bit, from pieces of its token streams:
     occurrences are counted per piece and the counts added (integers: exact)."""
@@ -362,6 +369,7 @@ def _large_document_features(
     for stream, title in ((tokens.body, False), (tokens.title, True)):
         for hashes, user in _stream_shingles(stream, weights, tokens_at_once):
             tallies.append(_Tally.of(hashes, user, title))
+            between_pieces()
             held += len(tallies[-1].hashes)
             if held > tokens_at_once:  # bounded by the distinct features, not the tokens
                 tallies = [_Tally.concat(tallies).merged()]

@@ -540,7 +540,8 @@ def fingerprint_documents(
     sizes = np.array([len(t.body) + len(t.title) for t in tokens], dtype=np.int64)
     for lo, hi in bounded_runs(sizes, _FINGERPRINT_TOKENS):
         cancel.check()
-        features = corpus_features(tokens[lo:hi], weights, idf=False)
+        # a huge document alone is weighed in pieces, with cancel checks between them
+        features = corpus_features(tokens[lo:hi], weights, idf=False, between_pieces=cancel.check)
         if weights.use_idf:
             with_idf.append(features)
         else:

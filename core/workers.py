@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing as mp
 import os
+import pickle
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -50,9 +51,30 @@ def _worker_main(conn: Connection, fn: Callable[[Any], Any], memory_limit: int |
         if task is None:
             return
         try:
-            conn.send(fn(task))
+            result = fn(task)
         except MemoryError:
-            conn.send(TaskFailure("out of memory while reading this file"))
+            result = TaskFailure("out of memory while reading this file")
+        send_result(conn, result)
+        del result
+
+
+def send_result(conn: Connection, result: Any) -> None:
+    """Send `result` with its numpy arrays out of band: a huge file's token arrays go
+    down the pipe as they are, never copied into one pickle beside themselves."""
+    buffers: list[pickle.PickleBuffer] = []
+    head = pickle.dumps(result, protocol=5, buffer_callback=buffers.append)
+    conn.send_bytes(len(buffers).to_bytes(4, "little"))
+    conn.send_bytes(head)
+    del head
+    for buffer in buffers:
+        conn.send_bytes(buffer.raw())
+
+
+def receive_result(conn: Connection) -> Any:
+    """What `send_result` sent; arrays are read-only views of the received bytes."""
+    count = int.from_bytes(conn.recv_bytes(), "little")
+    head = conn.recv_bytes()
+    return pickle.loads(head, buffers=[conn.recv_bytes() for _ in range(count)])
 
 
 class _Worker:
@@ -140,7 +162,7 @@ def _collect(w: _Worker, ready: list) -> tuple[Any, Any, bool] | None:
     """(task, result, worker still usable) if the worker's task ended, else None."""
     if w.conn in ready:
         try:
-            return w.task, w.conn.recv(), True
+            return w.task, receive_result(w.conn), True
         except (EOFError, OSError):
             w.kill()
             return w.task, TaskFailure(_death_message(w)), False
