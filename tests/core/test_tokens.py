@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from core.normalize import normalize_text
-from core.tokens import safe_pieces, token_stream
+from core.tokens import hash_tokens, iter_tokens, safe_pieces, token_stream, tokenize
 from tests.core.corpus import chinese_paragraphs
 
 TRICKY = [
@@ -57,3 +57,15 @@ def test_pieces_stay_near_the_chunk_size_and_end_before_a_space():
     pieces = list(safe_pieces([text], 100))
     assert max(len(p) for p in pieces) <= 100
     assert all(p.startswith(" ") for p in pieces[1:])
+
+
+def test_token_stream_holds_the_tokens_of_each_paragraph():
+    stream = token_stream(paragraphs())
+    expected = [hash_tokens(tokenize(p)) for p in paragraphs()]
+    np.testing.assert_array_equal(stream.hashes, np.concatenate(expected))
+    starts = np.cumsum([0] + [len(e) for e in expected[:-1]])
+    np.testing.assert_array_equal(stream.para_starts, starts)
+    normalized = [normalize_text(p, traditional_to_simplified=True) for p in paragraphs()]
+    digits = [is_digit for n in normalized for _, is_digit in iter_tokens(n)]
+    assert sum(digits) > 5
+    np.testing.assert_array_equal(stream.is_digit, digits)
