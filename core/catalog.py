@@ -426,12 +426,17 @@ def _decode_paragraphs(blob: bytes) -> tuple[str, ...]:
     return tuple(json.loads(_blob_to_text(zlib.decompress(blob))))
 
 
-def _encode_stream(stream: TokenStream) -> tuple[bytes, bytes, bytes]:
+def _encode_stream(stream: TokenStream) -> tuple[memoryview, memoryview, memoryview]:
+    """The arrays' bytes as views, not copies: SQLite copies a bound BLOB anyway."""
     return (
-        np.asarray(stream.hashes, dtype=_HASH_DTYPE).tobytes(),
-        np.asarray(stream.is_digit, dtype=_DIGIT_DTYPE).tobytes(),
-        np.asarray(stream.para_starts, dtype=_START_DTYPE).tobytes(),
+        _bytes_of(stream.hashes, _HASH_DTYPE),
+        _bytes_of(stream.is_digit, _DIGIT_DTYPE),
+        _bytes_of(stream.para_starts, _START_DTYPE),
     )
+
+
+def _bytes_of(values: np.ndarray, dtype: np.dtype) -> memoryview:
+    return memoryview(np.ascontiguousarray(values, dtype=dtype)).cast("B")
 
 
 def _decode_stream(hashes: bytes, is_digit: bytes, para_starts: bytes) -> TokenStream:
@@ -443,7 +448,7 @@ def _decode_stream(hashes: bytes, is_digit: bytes, para_starts: bytes) -> TokenS
     )
 
 
-def _encode_tokens(record: FileRecord) -> tuple[bytes | None, ...]:
+def _encode_tokens(record: FileRecord) -> tuple[memoryview | None, ...]:
     """Six token BLOBs, or six NULLs: only "ok" records cache tokens."""
     if record.status != STATUS_OK or record.tokens is None:
         return (None,) * 6
