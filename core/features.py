@@ -270,16 +270,18 @@ def corpus_features(
     weights: FeatureWeights,
     idf: bool | None = None,
     *,
-    tokens_at_once: int = DOCUMENT_TOKENS_AT_ONCE,
+    tokens_at_once: int | None = None,
     between_pieces: Callable[[], None] = lambda: None,
 ) -> Features:
     """Features of documents (title and body), with idf applied when `weights.use_idf`.
 
     Title occurrences count `title_boost` times a body occurrence, so the tf scheme is
     applied to the boosted count. `idf=False` leaves idf out whatever the weights say.
-    Documents longer than `tokens_at_once` are weighed in pieces, with the same result;
+    Documents longer than `tokens_at_once` (default `DOCUMENT_TOKENS_AT_ONCE`) are weighed
+    in pieces, with the same result;
     `between_pieces` is called after each (a cancel check).
     """
+    tokens_at_once = tokens_at_once or DOCUMENT_TOKENS_AT_ONCE
     parts = []
     for large, group in groupby(tokens, key=lambda t: len(t.body) + len(t.title) > tokens_at_once):
         if large:

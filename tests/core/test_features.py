@@ -110,3 +110,26 @@ def test_long_documents_weighed_in_pieces_get_the_same_features(shingle_size, to
         assert whole.n == pieces.n == 4 and len(whole) > 50
         for name in ("owner", "hashes", "weights"):
             np.testing.assert_array_equal(getattr(whole, name), getattr(pieces, name))
+
+
+def test_cancel_is_checked_inside_one_long_document(monkeypatch):
+    """Fingerprinting a 200 MB text takes seconds: Cancel must not wait for the end."""
+    import core.features as features_module
+    from core.progress import Cancelled, CancelToken
+    from core.scan import fingerprint_documents
+
+    class CancelOnThirdCheck(CancelToken):
+        checks = 0
+
+        def check(self) -> None:
+            self.checks += 1
+            if self.checks == 3:
+                self.cancel()
+            super().check()
+
+    monkeypatch.setattr(features_module, "DOCUMENT_TOKENS_AT_ONCE", 10)
+    record = type("Record", (), {"tokens": document_tokens("", ["word " * 100])})()
+    token = CancelOnThirdCheck()
+    with pytest.raises(Cancelled):
+        fingerprint_documents([record], FeatureWeights(), cancel=token)
+    assert token.checks == 3  # one before the document, then between its pieces
