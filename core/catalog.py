@@ -79,6 +79,7 @@ _START_DTYPE = np.dtype("<i4")
 
 # SQLite limits the number of bound parameters per statement; stay well below.
 _QUERY_CHUNK = 500
+_PARAGRAPHS_AT_ONCE = 1000  # paragraphs made JSON and compressed at once
 
 # Only the platform's own separators: on POSIX a backslash is an ordinary name character.
 _SEPARATORS = tuple(sep for sep in (os.sep, os.altsep) if sep)
@@ -406,21 +407,36 @@ def _blob_to_text(blob: bytes) -> str:
 
 
 def _encode_paragraphs(paragraphs: tuple[str, ...]) -> bytes:
+    """The JSON list of the paragraphs, compressed as it is written: a 200 MB text is
+    never held as one JSON string and its UTF-8 bytes besides."""
     if not all(isinstance(p, str) for p in paragraphs):
         raise TypeError("FileRecord.paragraphs must contain only str")
-    return zlib.compress(_text_to_blob(json.dumps(list(paragraphs), ensure_ascii=False)))
+    compressor = zlib.compressobj()
+    out = [compressor.compress(b"[")]
+    for lo in range(0, len(paragraphs), _PARAGRAPHS_AT_ONCE):
+        batch = paragraphs[lo : lo + _PARAGRAPHS_AT_ONCE]
+        items = ", ".join(json.dumps(p, ensure_ascii=False) for p in batch)
+        out.append(compressor.compress(_text_to_blob(", " + items if lo else items)))
+    out.append(compressor.compress(b"]"))
+    out.append(compressor.flush())
+    return b"".join(out)
 
 
 def _decode_paragraphs(blob: bytes) -> tuple[str, ...]:
     return tuple(json.loads(_blob_to_text(zlib.decompress(blob))))
 
 
-def _encode_stream(stream: TokenStream) -> tuple[bytes, bytes, bytes]:
+def _encode_stream(stream: TokenStream) -> tuple[memoryview, memoryview, memoryview]:
+    """The arrays' bytes as views, not copies: SQLite copies a bound BLOB anyway."""
     return (
-        np.asarray(stream.hashes, dtype=_HASH_DTYPE).tobytes(),
-        np.asarray(stream.is_digit, dtype=_DIGIT_DTYPE).tobytes(),
-        np.asarray(stream.para_starts, dtype=_START_DTYPE).tobytes(),
+        _bytes_of(stream.hashes, _HASH_DTYPE),
+        _bytes_of(stream.is_digit, _DIGIT_DTYPE),
+        _bytes_of(stream.para_starts, _START_DTYPE),
     )
+
+
+def _bytes_of(values: np.ndarray, dtype: np.dtype) -> memoryview:
+    return memoryview(np.ascontiguousarray(values, dtype=dtype)).cast("B")
 
 
 def _decode_stream(hashes: bytes, is_digit: bytes, para_starts: bytes) -> TokenStream:
@@ -432,7 +448,7 @@ def _decode_stream(hashes: bytes, is_digit: bytes, para_starts: bytes) -> TokenS
     )
 
 
-def _encode_tokens(record: FileRecord) -> tuple[bytes | None, ...]:
+def _encode_tokens(record: FileRecord) -> tuple[memoryview | None, ...]:
     """Six token BLOBs, or six NULLs: only "ok" records cache tokens."""
     if record.status != STATUS_OK or record.tokens is None:
         return (None,) * 6

@@ -8,9 +8,10 @@ token hashes, so re-weighting a corpus never re-reads or re-segments text.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import groupby
 from typing import Literal
 
 import numpy as np
@@ -259,20 +260,52 @@ def _by_owner_then_hash(owner: np.ndarray, hashes: np.ndarray, n: int) -> np.nda
     return by_hash[np.argsort(small, kind="stable")]
 
 
+# Documents with more tokens than this are weighed in pieces of this many tokens: a
+# 200 MB text (34 million tokens) would otherwise need gigabytes of temporary arrays.
+DOCUMENT_TOKENS_AT_ONCE = 1 << 21
+
+
 def corpus_features(
-    tokens: Sequence[DocumentTokens], weights: FeatureWeights, idf: bool | None = None
+    tokens: Sequence[DocumentTokens],
+    weights: FeatureWeights,
+    idf: bool | None = None,
+    *,
+    tokens_at_once: int | None = None,
+    between_pieces: Callable[[], None] = lambda: None,
 ) -> Features:
     """Features of documents (title and body), with idf applied when `weights.use_idf`.
 
     Title occurrences count `title_boost` times a body occurrence, so the tf scheme is
     applied to the boosted count. `idf=False` leaves idf out whatever the weights say.
+    Documents longer than `tokens_at_once` (default `DOCUMENT_TOKENS_AT_ONCE`) are weighed
+    in pieces, with the same result;
+    `between_pieces` is called after each (a cancel check).
     """
+    tokens_at_once = tokens_at_once or DOCUMENT_TOKENS_AT_ONCE
+    parts = []
+    for large, group in groupby(tokens, key=lambda t: len(t.body) + len(t.title) > tokens_at_once):
+        if large:
+            parts += [
+                _large_document_features(t, weights, tokens_at_once, between_pieces) for t in group
+            ]
+        else:
+            parts.append(_features_at_once(list(group), weights))
+    features = (
+        parts[0] if len(parts) == 1 else Features.concat(parts or [_features_at_once([], weights)])
+    )
+    if weights.use_idf if idf is None else idf:
+        features = IdfTable.from_features(features).apply(features)
+    return features
+
+
+def _features_at_once(tokens: Sequence[DocumentTokens], weights: FeatureWeights) -> Features:
+    """Features of documents, before idf, from all their tokens at once."""
     streams = [s for t in tokens for s in (t.body, t.title)]
     lengths = np.array([len(s) for s in streams], dtype=np.int64)
     hashes = np.concatenate([s.hashes for s in streams]) if streams else np.zeros(0, np.uint64)
     digits = np.concatenate([s.is_digit for s in streams]) if streams else np.zeros(0, bool)
     run = owners(lengths)
-    features = combine_features(
+    return combine_features(
         hashes,
         token_weights(hashes, digits, weights),
         run,
@@ -283,9 +316,96 @@ def corpus_features(
         boosted_runs=np.tile([False, True], len(tokens)),
         boost=weights.title_boost,
     )
-    if weights.use_idf if idf is None else idf:
-        features = IdfTable.from_features(features).apply(features)
-    return features
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """Distinct features of part of a document: sorted hashes, occurrences (of them in
+    the title) and the largest user weight, enough to merge parts exactly."""
+
+    hashes: np.ndarray
+    count: np.ndarray
+    in_title: np.ndarray
+    user: np.ndarray
+
+    @classmethod
+    def of(cls, hashes: np.ndarray, user: np.ndarray, title: bool) -> _Tally:
+        count = np.ones(len(hashes), np.int64)
+        return cls(hashes, count, count if title else np.zeros_like(count), user).merged()
+
+    @classmethod
+    def concat(cls, tallies: Sequence[_Tally]) -> _Tally:
+        no_rows = np.zeros(0, np.int64)
+        empty = cls(np.zeros(0, np.uint64), no_rows, no_rows, np.zeros(0))
+        columns = (
+            np.concatenate([getattr(t, name) for t in (empty, *tallies)])
+            for name in ("hashes", "count", "in_title", "user")
+        )
+        return cls(*columns)
+
+    def merged(self) -> _Tally:
+        """One row per distinct hash, in hash order."""
+        if len(self.hashes) == 0:
+            return self
+        order = np.argsort(self.hashes, kind="stable")
+        hashes = self.hashes[order]
+        starts = np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]])
+        return _Tally(
+            hashes[starts],
+            np.add.reduceat(self.count[order], starts),
+            np.add.reduceat(self.in_title[order], starts),
+            np.maximum.reduceat(self.user[order], starts),
+        )
+
+
+def _large_document_features(
+    tokens: DocumentTokens,
+    weights: FeatureWeights,
+    tokens_at_once: int,
+    between_pieces: Callable[[], None],
+) -> Features:
+    """`combine_features` of one document, bit for bit, from pieces of its token streams:
+    occurrences are counted per piece and the counts added (integers: exact)."""
+    tallies: list[_Tally] = []
+    held = 0
+    for stream, title in ((tokens.body, False), (tokens.title, True)):
+        for hashes, user in _stream_shingles(stream, weights, tokens_at_once):
+            tallies.append(_Tally.of(hashes, user, title))
+            between_pieces()
+            held += len(tallies[-1].hashes)
+            if held > tokens_at_once:  # bounded by the distinct features, not the tokens
+                tallies = [_Tally.concat(tallies).merged()]
+                held = len(tallies[0].hashes)
+    tally = _Tally.concat(tallies).merged()
+    tf = tally.count.astype(np.float64)
+    if weights.title_boost != 1.0:
+        tf += (weights.title_boost - 1.0) * tally.in_title
+    weight = apply_tf(tf, weights.tf_scheme) * tally.user
+    return Features(np.zeros(len(tally.hashes), np.int64), tally.hashes, weight, 1)
+
+
+def _stream_shingles(stream, weights: FeatureWeights, tokens_at_once: int):
+    """(shingle hashes, user weights) of one stream's kept tokens, piece by piece, as
+    `_run_shingles` makes them for the whole stream: the last n - 1 kept tokens of a
+    piece start the next one's shingles."""
+    n = weights.shingle_size
+    carry_h, carry_u = np.zeros(0, np.uint64), np.zeros(0)
+    kept = 0
+    for lo in range(0, len(stream), tokens_at_once):
+        hashes = stream.hashes[lo : lo + tokens_at_once]
+        user = token_weights(hashes, stream.is_digit[lo : lo + tokens_at_once], weights)
+        keep = user > 0
+        hashes, user = hashes[keep], user[keep]
+        kept += len(hashes)
+        if n == 1:
+            yield hashes, user
+            continue
+        hashes, user = np.r_[carry_h, hashes], np.r_[carry_u, user]
+        if len(hashes) >= n:
+            yield _windows(hashes, user, np.arange(len(hashes) - n + 1), n)
+        carry_h, carry_u = hashes[-(n - 1) :], user[-(n - 1) :]
+    if 0 < kept < n and n > 1:  # a stream shorter than n: one shingle of all its tokens
+        yield _windows(carry_h, carry_u, np.zeros(1, np.int64), kept)
 
 
 def document_features(tokens: DocumentTokens, weights: FeatureWeights) -> Features:

@@ -226,13 +226,18 @@ def _pieces(doc, start, stop, max_tokens: int):
     return doc[owner], piece_start, np.minimum(piece_start + size[owner], stop[owner])
 
 
-def _concat_streams(streams: Sequence[TokenStream]) -> tuple[np.ndarray, np.ndarray]:
-    if not streams:
-        return np.zeros(0, np.uint64), np.zeros(0, bool)
-    return (
-        np.concatenate([np.asarray(s.hashes, np.uint64) for s in streams]),
-        np.concatenate([np.asarray(s.is_digit, bool) for s in streams]),
-    )
+def _token_range(
+    streams: Sequence[TokenStream], offsets: np.ndarray, start: int, stop: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Hashes and digit flags of the global token positions [start, stop)."""
+    first = int(np.searchsorted(offsets, start, side="right")) - 1
+    last = int(np.searchsorted(offsets, stop, side="left"))
+    hashes, digits = [np.zeros(0, np.uint64)], [np.zeros(0, bool)]
+    for d in range(max(first, 0), min(last, len(streams))):
+        lo, hi = max(start - offsets[d], 0), min(stop, offsets[d + 1]) - offsets[d]
+        hashes.append(np.asarray(streams[d].hashes[lo:hi], np.uint64))
+        digits.append(np.asarray(streams[d].is_digit[lo:hi], bool))
+    return np.concatenate(hashes), np.concatenate(digits)
 
 
 def passage_fingerprints(
@@ -257,10 +262,10 @@ def passage_fingerprints(
     fingerprints = np.zeros(len(passages), dtype=np.uint64)
     counts = np.zeros(len(passages), dtype=np.int64)
     for lo, hi in bounded_runs(passages.stop - passages.start, _FINGERPRINT_CHUNK):
-        # only the documents of this step are concatenated: memory stays bounded
-        first, last = int(passages.doc[lo]), int(passages.doc[hi - 1])
-        base = int(passages.offsets[first])
-        hashes, is_digit = _concat_streams(streams[first : last + 1])
+        # only the tokens of this step's passages are gathered: memory and time stay
+        # bounded even inside one huge document
+        base, end = int(passages.start[lo:hi].min()), int(passages.stop[lo:hi].max())
+        hashes, is_digit = _token_range(streams, passages.offsets, base, end)
         user = token_weights(hashes, is_digit, weights)
         fingerprints[lo:hi], counts[lo:hi] = _fingerprint_range(
             hashes,

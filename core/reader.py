@@ -21,7 +21,7 @@ from core.document import (
     UnsupportedFormat,
 )
 from core.normalize import normalize_text
-from core.tokens import document_tokens
+from core.tokens import document_tokens, safe_pieces
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +93,12 @@ def _file_hash(path: str) -> bytes:
 
 def _text_hash(parts: Sequence[str], t2s: bool) -> bytes:
     """Hash of the normalized title and body with all whitespace removed: same text, any
-    format, wherever a format puts its first line (a title, or a first paragraph)."""
-    text = normalize_text("".join(parts), traditional_to_simplified=t2s)
-    return hashlib.blake2b("".join(text.split()).encode("utf-8"), digest_size=16).digest()
+    format, wherever a format puts its first line (a title, or a first paragraph).
+
+    Hashed piece by piece (`safe_pieces`): a huge text never exists whole, normalized,
+    or split into one string per word."""
+    digest = hashlib.blake2b(digest_size=16)
+    for piece in safe_pieces(parts):
+        text = normalize_text(piece, traditional_to_simplified=t2s)
+        digest.update("".join(text.split()).encode("utf-8"))
+    return digest.digest()

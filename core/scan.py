@@ -46,6 +46,9 @@ _FINGERPRINT_TOKENS = 1 << 20  # document tokens fingerprinted at once, between 
 _PAIR_BUDGET = 1 << 22  # document pairs made at once from pairs of distinct fingerprints
 # more identical copies than this are listed as pairs with the first copy, not all pairs
 MAX_LISTED_COPIES = 1000
+# a file gets the `file_timeout` once per this many bytes: plain text reads at about 5 MB/s
+# on one core, so a 200 MB text (about 45 s) gets 600 s, a margin for a busy machine
+_BYTES_PER_TIMEOUT = 20 * 2**20
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,8 @@ class ScanOptions:
         weights: feature weighting.
         k_max: pairs are computed once at this distance; any k <= k_max re-clusters instantly.
         workers: reader processes; 0 reads in this process (no time budget; tests, debugging).
-        file_timeout: seconds one file may take to read before it is reported and skipped.
+        file_timeout: seconds one file may take to read before it is reported and skipped;
+            a file larger than 20 MB gets this much per 20 MB (`read_budget`).
         max_file_bytes: larger files are reported, not read.
         memory_limit: bytes each reader process may use; None: half the machine's memory
             shared by the readers, 1-3 GB each (`core.workers.reader_memory_limit`).
@@ -474,7 +478,7 @@ def _read_all(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
         read_file,
         tasks,
         workers=options.workers,
-        timeout=options.file_timeout,
+        timeout=lambda task: read_budget(task, options.file_timeout),
         cancel=cancel,
         memory_limit=options.memory_limit or reader_memory_limit(options.workers),
     ):
@@ -484,6 +488,12 @@ def _read_all(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
             )
         else:
             yield result
+
+
+def read_budget(task: ReadTask, file_timeout: float) -> float:
+    """Seconds `task` may take to read: `file_timeout`, scaled up with the file's size
+    (a huge text takes long to tokenize; a small file that hangs is still stopped soon)."""
+    return file_timeout * max(1.0, task.size / _BYTES_PER_TIMEOUT)
 
 
 def _read_on_cluster(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
@@ -530,7 +540,8 @@ def fingerprint_documents(
     sizes = np.array([len(t.body) + len(t.title) for t in tokens], dtype=np.int64)
     for lo, hi in bounded_runs(sizes, _FINGERPRINT_TOKENS):
         cancel.check()
-        features = corpus_features(tokens[lo:hi], weights, idf=False)
+        # a huge document alone is weighed in pieces, with cancel checks between them
+        features = corpus_features(tokens[lo:hi], weights, idf=False, between_pieces=cancel.check)
         if weights.use_idf:
             with_idf.append(features)
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing as mp
 import os
+import pickle
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -50,9 +51,30 @@ def _worker_main(conn: Connection, fn: Callable[[Any], Any], memory_limit: int |
         if task is None:
             return
         try:
-            conn.send(fn(task))
+            result = fn(task)
         except MemoryError:
-            conn.send(TaskFailure("out of memory while reading this file"))
+            result = TaskFailure("out of memory while reading this file")
+        send_result(conn, result)
+        del result
+
+
+def send_result(conn: Connection, result: Any) -> None:
+    """Send `result` with its numpy arrays out of band: a huge file's token arrays go
+    down the pipe as they are, never copied into one pickle beside themselves."""
+    buffers: list[pickle.PickleBuffer] = []
+    head = pickle.dumps(result, protocol=5, buffer_callback=buffers.append)
+    conn.send_bytes(len(buffers).to_bytes(4, "little"))
+    conn.send_bytes(head)
+    del head
+    for buffer in buffers:
+        conn.send_bytes(buffer.raw())
+
+
+def receive_result(conn: Connection) -> Any:
+    """What `send_result` sent; arrays are read-only views of the received bytes."""
+    count = int.from_bytes(conn.recv_bytes(), "little")
+    head = conn.recv_bytes()
+    return pickle.loads(head, buffers=[conn.recv_bytes() for _ in range(count)])
 
 
 class _Worker:
@@ -63,10 +85,12 @@ class _Worker:
         child.close()
         self.task: Any = None
         self.started = 0.0
+        self.budget = 0.0
 
-    def give(self, task: Any) -> None:
+    def give(self, task: Any, budget: float) -> None:
         self.task = task
         self.started = time.monotonic()
+        self.budget = budget
         self.conn.send(task)
 
     def kill(self) -> None:
@@ -88,23 +112,30 @@ def run_isolated(
     tasks: Iterable[Any],
     *,
     workers: int,
-    timeout: float,
+    timeout: float | Callable[[Any], float],
     cancel: CancelToken,
     memory_limit: int | None = None,
 ) -> Iterator[tuple[Any, Any]]:
     """Yield (task, result) as workers finish; result is a `TaskFailure` on timeout or crash.
 
-    `fn` must be a picklable top-level function. Raises `Cancelled` (after stopping all
+    `fn` must be a picklable top-level function. `timeout` is each task's time budget in
+    seconds, or a function giving it per task. Raises `Cancelled` (after stopping all
     workers) when `cancel` is set. Results come in completion order.
     """
+    budget = timeout if callable(timeout) else lambda _task: timeout
     ctx = mp.get_context("spawn")  # fork is unsafe beside GUI threads
     pending = list(tasks)
     pending.reverse()
     pool = [_Worker(ctx, fn, memory_limit) for _ in range(max(1, min(workers, len(pending))))]
+
+    def hand_out(w: _Worker) -> None:
+        if pending:
+            task = pending.pop()
+            w.give(task, budget(task))
+
     try:
         for w in pool:
-            if pending:
-                w.give(pending.pop())
+            hand_out(w)
         while any(w.task is not None for w in pool):
             cancel.check()
             busy = [w for w in pool if w.task is not None]
@@ -112,15 +143,14 @@ def run_isolated(
             for i, w in enumerate(pool):
                 if w.task is None:
                     continue
-                outcome = _collect(w, ready, timeout)
+                outcome = _collect(w, ready)
                 if outcome is None:
                     continue
                 task, result, healthy = outcome
                 if not healthy:
                     pool[i] = w = _Worker(ctx, fn, memory_limit)
                 w.task = None
-                if pending:
-                    w.give(pending.pop())
+                hand_out(w)
                 yield task, result
                 cancel.check()
     finally:
@@ -128,20 +158,20 @@ def run_isolated(
             (w.kill if cancel.cancelled or w.task is not None else w.stop)()
 
 
-def _collect(w: _Worker, ready: list, timeout: float) -> tuple[Any, Any, bool] | None:
+def _collect(w: _Worker, ready: list) -> tuple[Any, Any, bool] | None:
     """(task, result, worker still usable) if the worker's task ended, else None."""
     if w.conn in ready:
         try:
-            return w.task, w.conn.recv(), True
+            return w.task, receive_result(w.conn), True
         except (EOFError, OSError):
             w.kill()
             return w.task, TaskFailure(_death_message(w)), False
     if not w.process.is_alive():
         w.kill()
         return w.task, TaskFailure(_death_message(w)), False
-    if time.monotonic() - w.started > timeout:
+    if time.monotonic() - w.started > w.budget:
         w.kill()
-        return w.task, TaskFailure(f"took longer than {timeout:.0f} s to read; skipped"), False
+        return w.task, TaskFailure(f"took longer than {w.budget:.0f} s to read; skipped"), False
     return None
 
 

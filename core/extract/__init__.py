@@ -34,7 +34,7 @@ SUPPORTED_SUFFIXES: frozenset[str] = HTML_SUFFIXES | TEXT_SUFFIXES | WORD_SUFFIX
 # import, and the GUI imports core at start-up.
 _READERS = {
     "html": ("core.extract.html", "extract_html"),
-    "text": ("core.extract.text", "extract_text"),
+    "text": ("core.extract.text", "extract_text_file"),
     "pdf": ("core.extract.pdf", "extract_pdf"),
     "docx": ("core.extract.docx", "extract_docx"),
     "doc": ("core.extract.doc", "extract_doc"),
@@ -116,6 +116,6 @@ def _run_reader(fmt: str, path: Path, max_bytes: int) -> ExtractedText:
     reader = getattr(importlib.import_module(module_name), function_name)
     if fmt == "docx":  # the size of its unpacked parts is limited from max_bytes
         return reader(path, max_bytes=max_bytes)
-    if fmt in ("pdf", "doc"):
+    if fmt in ("pdf", "doc", "text"):
         return reader(path)
     return reader(path.read_bytes())

@@ -100,6 +100,17 @@ def test_empty_paragraphs_keep_their_count(catalog_path: Path) -> None:
         assert catalog.lookup("/none.txt", 100, 1).paragraphs == ()
 
 
+def test_many_paragraphs_roundtrip_in_order(catalog_path: Path) -> None:
+    """A huge file's paragraphs are compressed in batches; they come back as they were."""
+    paragraphs = tuple(f'{i} "quoted" \\ 段落 {"" if i % 7 else chr(10)}' for i in range(2500))
+    paragraphs = ("", *paragraphs, "")
+    record = ok_record("/big.txt", paragraphs=paragraphs)
+    with Catalog(catalog_path) as catalog:
+        catalog.store([record])
+    with Catalog(catalog_path) as catalog:
+        assert catalog.lookup("/big.txt", 100, 1).paragraphs == paragraphs
+
+
 def test_error_record_keeps_message_and_stores_no_tokens(catalog_path: Path) -> None:
     tokens = document_tokens("t", ["body"])
     record = FileRecord(

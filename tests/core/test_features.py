@@ -86,3 +86,50 @@ def test_invalid_weights_are_rejected():
         FeatureWeights(tf_scheme="sqrt")
     with pytest.raises(ValueError, match="shingle_size"):
         FeatureWeights(shingle_size=0)
+
+
+@pytest.mark.parametrize("shingle_size", [1, 2, 3])
+@pytest.mark.parametrize("tokens_at_once", [1, 2, 5, 64])
+def test_long_documents_weighed_in_pieces_get_the_same_features(shingle_size, tokens_at_once):
+    """A huge file's features are counted piece by piece; nothing may change, bit for bit."""
+    from tests.core.corpus import chinese_paragraphs
+
+    paragraphs = [*chinese_paragraphs()[:4], "The 12 cats and the dogs 34 saw the cats again"]
+    docs = [
+        document_tokens("Cats and dogs title", paragraphs),
+        document_tokens("", ["the of and"]),  # only stopwords: no features
+        document_tokens("one two", ["two"]),  # shorter than a shingle
+        document_tokens("", paragraphs[1:3]),
+    ]
+    for weights in (
+        FeatureWeights(shingle_size=shingle_size, title_boost=1.5, ignore_digits=False),
+        FeatureWeights(shingle_size=shingle_size, tf_scheme="raw", use_idf=True),
+    ):
+        whole = corpus_features(docs, weights)
+        pieces = corpus_features(docs, weights, tokens_at_once=tokens_at_once)
+        assert whole.n == pieces.n == 4 and len(whole) > 50
+        for name in ("owner", "hashes", "weights"):
+            np.testing.assert_array_equal(getattr(whole, name), getattr(pieces, name))
+
+
+def test_cancel_is_checked_inside_one_long_document(monkeypatch):
+    """Fingerprinting a 200 MB text takes seconds: Cancel must not wait for the end."""
+    import core.features as features_module
+    from core.progress import Cancelled, CancelToken
+    from core.scan import fingerprint_documents
+
+    class CancelOnThirdCheck(CancelToken):
+        checks = 0
+
+        def check(self) -> None:
+            self.checks += 1
+            if self.checks == 3:
+                self.cancel()
+            super().check()
+
+    monkeypatch.setattr(features_module, "DOCUMENT_TOKENS_AT_ONCE", 10)
+    record = type("Record", (), {"tokens": document_tokens("", ["word " * 100])})()
+    token = CancelOnThirdCheck()
+    with pytest.raises(Cancelled):
+        fingerprint_documents([record], FeatureWeights(), cancel=token)
+    assert token.checks == 3  # one before the document, then between its pieces

@@ -62,3 +62,25 @@ def test_readers_share_half_the_machine_memory_within_bounds(monkeypatch):
     assert reader_memory_limit(2) == 3 * gib  # never over 3 GB each
     monkeypatch.setattr(workers_module, "physical_memory", lambda: None)
     assert reader_memory_limit(4) == 3 * gib
+
+
+def test_each_task_can_have_its_own_time_budget():
+    """A big file gets a longer budget than a small one (`core.scan.read_budget`)."""
+    budgets = {"hang": 1.0, "a": 1.0}
+    results = dict(
+        run_isolated(misbehave, ["hang", "a"], workers=2, timeout=budgets.get, cancel=CancelToken())
+    )
+    assert results["a"] == "A"
+    assert isinstance(results["hang"], TaskFailure) and "longer than 1 s" in results["hang"].message
+
+
+def test_a_big_file_gets_a_budget_scaled_by_its_size():
+    from core.reader import ReadTask
+    from core.scan import read_budget
+
+    def task(megabytes: int) -> ReadTask:
+        return ReadTask("f.txt", megabytes * 2**20, 0, 2**31, True)
+
+    assert read_budget(task(1), 60) == 60  # a small file that hangs is stopped as soon
+    assert read_budget(task(20), 60) == 60
+    assert read_budget(task(200), 60) == 600  # a 200 MB text takes about 45 s to read
