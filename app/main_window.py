@@ -657,6 +657,7 @@ class MainWindow(QMainWindow):
             pairs.containment_rl,
             pairs.overlap,
             distance,
+            longest_run=pairs.longest_run,
         )
         self._update_partial_tab_text()
 

@@ -33,10 +33,11 @@ from core.verdicts import Verdict, Verdicts
     COL_CONTAINMENT_AB,
     COL_CONTAINMENT_BA,
     COL_OVERLAP,
+    COL_RUN,
     COL_DISTANCE,
     COL_VERDICT,
-) = range(9)
-COLUMN_COUNT = 9
+) = range(10)
+COLUMN_COUNT = 10
 
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -55,6 +56,7 @@ class PartialModel(QAbstractTableModel):
         self._lr = _EMPTY_FLOAT
         self._rl = _EMPTY_FLOAT
         self._overlap = _EMPTY_FLOAT
+        self._run = _EMPTY_INT
         self._distance = _EMPTY_INT
         self._order: tuple[int, Qt.SortOrder] | None = None  # last sort, kept for new pairs
         self._ranks: dict[bool, np.ndarray] = {}  # documents ranked by name / folder
@@ -70,8 +72,10 @@ class PartialModel(QAbstractTableModel):
         containment_rl: np.ndarray,
         overlap: np.ndarray,
         distance: np.ndarray,
+        longest_run: np.ndarray | None = None,
     ) -> None:
-        """Show these pairs (parallel arrays; containments and overlap in 0..1)."""
+        """Show these pairs (parallel arrays; containments and overlap in 0..1, longest
+        verbatim run in words)."""
         self.beginResetModel()
         if documents is not self._documents:
             self._ranks = {}
@@ -82,6 +86,8 @@ class PartialModel(QAbstractTableModel):
         self._rl = np.asarray(containment_rl, dtype=np.float64)
         self._overlap = np.asarray(overlap, dtype=np.float64)
         self._distance = np.asarray(distance, dtype=np.int64)
+        run = np.zeros(len(self._left), np.int64) if longest_run is None else longest_run
+        self._run = np.asarray(run, dtype=np.int64)
         if self._order is not None:
             self._permute(self._sort_permutation(*self._order))
         self.endResetModel()
@@ -135,6 +141,7 @@ class PartialModel(QAbstractTableModel):
             self.tr("A in B"),
             self.tr("B in A"),
             self.tr("Overlap"),
+            self.tr("In a row"),
             self.tr("Distance"),
             self.tr("Verdict"),
         )[section]
@@ -147,6 +154,11 @@ class PartialModel(QAbstractTableModel):
             return self.tr("Containment of B in A: share of B's own text inside passages also in A")
         if section == COL_OVERLAP:
             return self.tr("Overlap: both documents' text inside shared passages, over both texts")
+        if section == COL_RUN:
+            return self.tr(
+                "Words in a row: the longest run of words both share verbatim (template and "
+                "common text left out); 15 or more make a partial copy whatever the share"
+            )
         if section == COL_DISTANCE:
             return self.tr("Hamming distance: bits in which the two 64-bit fingerprints differ")
         if section == COL_VERDICT:
@@ -183,6 +195,8 @@ class PartialModel(QAbstractTableModel):
             return NAMES.folder(self._folders.folder(path))
         if column == COL_DISTANCE:
             return str(int(self._distance[row]))
+        if column == COL_RUN:
+            return str(int(self._run[row]))
         value = (self._lr, self._rl, self._overlap)[column - COL_CONTAINMENT_AB][row]
         return f"{100 * float(value):.0f} %"
 
@@ -201,13 +215,15 @@ class PartialModel(QAbstractTableModel):
         return perm[::-1] if order == Qt.SortOrder.DescendingOrder else perm
 
     def _permute(self, perm: np.ndarray) -> None:
-        for name in ("_left", "_right", "_lr", "_rl", "_overlap", "_distance"):
+        for name in ("_left", "_right", "_lr", "_rl", "_overlap", "_run", "_distance"):
             setattr(self, name, getattr(self, name)[perm])
 
     def _sort_keys(self, column: int) -> np.ndarray:
         """One sortable number per row; names and folders sort by the documents' rank."""
         if column == COL_DISTANCE:
             return self._distance
+        if column == COL_RUN:
+            return self._run
         if column == COL_VERDICT:
             return np.array([verdict_rank(self.verdict(row)) for row in range(len(self._left))])
         if column >= COL_CONTAINMENT_AB:

@@ -52,7 +52,7 @@ _COST_TABLE = 50_000.0  # fixed cost of one table (a few dozen numpy calls)
 _MAX_TABLES = 2000
 _MAX_MASK_TABLE = 1 << 22  # bound on 2^b, the entries of the duplicate-suppression lookup
 _BRUTE_CHUNK = 1 << 20  # elements per brute-force block (8 MB of uint64; short GIL holds)
-_PAIR_CHUNK = 1 << 22  # candidates verified at once
+_PAIR_CHUNK = 1 << 20  # candidates verified at once (each takes ~60 bytes, per thread)
 _COVER_BLOCKS = 16  # covering layouts split the 64 bits into 16 blocks of 4
 _HASH = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection of uint64
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
@@ -507,7 +507,8 @@ class HammingIndex:
         if len(self._distinct) == len(self._fingerprints):
             # no identical rows: ids map to rows one to one (saves the expansion's copies)
             left, right = self._rows[u], self._rows[v]
-            return _sorted(Matches(np.minimum(left, right), np.maximum(left, right), d))
+            del u, v
+            return _sorted_in_place(left, right, d)
         return _sorted(
             _concat([self._identical_row_pairs(), self._expand(u, v, d, symmetric=True)])
         )
@@ -833,6 +834,28 @@ def _concat(parts: list[Matches]) -> Matches:
     if not parts:
         return Matches.empty()
     return Matches(*_concat3((p.left, p.right, p.distance) for p in parts))
+
+
+def _sorted_in_place(left: np.ndarray, right: np.ndarray, distance: np.ndarray) -> Matches:
+    """Pairs (left, right) as `Matches` with left < right, sorted; the int64 arrays given
+    are overwritten (tens of millions of pairs: every copy counts)."""
+    n = int(max(left.max(), right.max())) + 1 if len(left) else 0
+    if n * n >= 1 << 56:
+        return _sorted(Matches(np.minimum(left, right), np.maximum(left, right), distance))
+    swap = left > right
+    left[swap], right[swap] = right[swap], left[swap]
+    del swap
+    key = left
+    key *= n
+    key += right
+    del right
+    key <<= 6
+    key |= distance
+    key.sort()
+    distance = (key & 63).astype(np.int8)
+    key >>= 6
+    left, right = np.divmod(key, n)
+    return Matches(left, right, distance)
 
 
 def _sorted(m: Matches) -> Matches:

@@ -521,8 +521,14 @@ class PassageResult:
 
     def longest_run(self, a: int, b: int) -> int:
         """Tokens documents a and b share in a row (template and common text left out)."""
-        i = self._pair_index(np.array([a]), np.array([b]))[0]
-        return int(self.overlaps.longest_run[i]) if i >= 0 else 0
+        return int(self.longest_runs(np.array([a]), np.array([b]))[0])
+
+    def longest_runs(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """`longest_run` of many pairs (0 where a pair shares no passage)."""
+        i = self._pair_index(np.asarray(left), np.asarray(right))
+        runs = np.zeros(len(i), np.int64)
+        runs[i >= 0] = self.overlaps.longest_run[i[i >= 0]]
+        return runs
 
     def _pair_index(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Row of each pair (a, b) in `overlaps`, -1 where the pair shares nothing."""
@@ -719,23 +725,40 @@ def _shared_groups(
         n_ordinary += outside.n_docs - int((outside.counted & ~is_reference).sum())
         keys = sorted_unique(pair_keys(group[counting], group_doc[counting], n_docs))
     times_in = np.bincount(group[counting], minlength=n_groups)
-    group_of, doc_of = split_keys(keys, n_docs)
-    ptr = np.searchsorted(group_of, np.arange(n_groups + 1))
-    holders = distinct_near(ptr, doc_of, found.left, found.right)
-    times = _with_neighbours(times_in, found)  # bounds expansion: may count twice
+    outside_docs, times = np.zeros(n_groups, np.int64), _with_neighbours(times_in, found)
     if outside is not None:  # equal per group: each group gets its value once
-        holders[group] += outside.documents
+        outside_docs[group] = outside.documents
         times[group] += outside.passages
+
+    def is_common(holders: np.ndarray) -> np.ndarray:
+        common = holders > options.common_share * n_ordinary
+        common &= holders >= options.common_min_docs
+        return common | (holders > options.common_max_docs) | (times > _MAX_GROUP_PASSAGES)
+
+    # the neighbours' summed counts bound the distinct ones: only groups common by the
+    # sums can be common at all, and only they are counted exactly
+    group_of, doc_of = split_keys(keys, n_docs)
+    summed = _with_neighbours(np.bincount(group_of, minlength=n_groups), found) + outside_docs
+    maybe = is_common(summed)
+    ptr = np.searchsorted(group_of, np.arange(n_groups + 1))
+    holders = summed
+    holders[maybe] = distinct_near(ptr, doc_of, found.left, found.right, maybe)[maybe]
+    holders[maybe] += outside_docs[maybe]
     template = has_reference.copy()
     template[found.left[has_reference[found.right]]] = True
     template[found.right[has_reference[found.left]]] = True
-    common = (holders > options.common_share * n_ordinary) & (holders >= options.common_min_docs)
-    common |= (holders > options.common_max_docs) | (times > _MAX_GROUP_PASSAGES)
-    return template, common, docs_in
+    return template, is_common(holders), docs_in
 
 
-def distinct_near(ptr: np.ndarray, docs: np.ndarray, left: np.ndarray, right: np.ndarray):
-    """Per value: the distinct documents holding it or a value it is paired with.
+def distinct_near(
+    ptr: np.ndarray,
+    docs: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    wanted: np.ndarray | None = None,
+) -> np.ndarray:
+    """Per value: the distinct documents holding it or a value it is paired with (0 for
+    values not `wanted`, when given).
 
     Value v is held by `docs[ptr[v]:ptr[v + 1]]` (distinct); (left, right) pairs distinct
     values. Summing the neighbours' counts instead would count a document once per variant
@@ -747,27 +770,33 @@ def distinct_near(ptr: np.ndarray, docs: np.ndarray, left: np.ndarray, right: np
     n_values = len(ptr) - 1
     n_docs = int(docs.max()) + 1 if len(docs) else 1
     held = np.diff(ptr)
+    wanted = np.ones(n_values, bool) if wanted is None else wanted
     size = held + np.bincount(left, weights=held[right], minlength=n_values)
     size += np.bincount(right, weights=held[left], minlength=n_values)
+    size[~wanted] = 0
     holders = np.zeros(n_values, np.int64)
     for lo_v, hi_v in bounded_runs(size, _HOLDER_CHUNK):
-        own_owner, _ = ragged_arange(held[lo_v:hi_v])
-        parts = [pair_keys(lo_v + own_owner, docs[ptr[lo_v] : ptr[hi_v]], n_docs)]
+        if not size[lo_v:hi_v].any():
+            continue
+        values = lo_v + np.flatnonzero(wanted[lo_v:hi_v])
+        own_owner, own_k = ragged_arange(held[values])
+        parts = [pair_keys(values[own_owner], docs[ptr[values][own_owner] + own_k], n_docs)]
         for target, source in ((left, right), (right, left)):
             rows = np.flatnonzero((target >= lo_v) & (target < hi_v))
+            rows = rows[wanted[target[rows]]]
             near = source[rows]
             owner, k = ragged_arange(held[near])
             parts.append(pair_keys(target[rows][owner], docs[ptr[near][owner] + k], n_docs))
-        values = split_keys(sorted_unique(np.concatenate(parts)), n_docs)[0]
-        holders[lo_v:hi_v] = np.bincount(values - lo_v, minlength=hi_v - lo_v)
+        counted = split_keys(sorted_unique(np.concatenate(parts)), n_docs)[0]
+        holders[lo_v:hi_v] = np.bincount(counted - lo_v, minlength=hi_v - lo_v)
     return holders
 
 
 def _with_neighbours(per_group: np.ndarray, found: Matches) -> np.ndarray:
-    total = per_group.copy()
-    np.add.at(total, found.left, per_group[found.right])
-    np.add.at(total, found.right, per_group[found.left])
-    return total
+    n = len(per_group)
+    near = np.bincount(found.left, weights=per_group[found.right], minlength=n)
+    near += np.bincount(found.right, weights=per_group[found.left], minlength=n)
+    return per_group + near.astype(np.int64)
 
 
 def _common_text(common: np.ndarray, groups: Groups, docs_in, passages: Passages) -> CommonText:

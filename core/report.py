@@ -23,14 +23,24 @@ from core.result import ScanResult
 from core.verdicts import Verdicts, export_columns
 
 FORMATS = ("csv", "json")
-PAIR_COLUMNS = ["a", "b", "kind", "distance", "containment_ab", "containment_ba", "overlap"]
+PAIR_COLUMNS = [
+    "a",
+    "b",
+    "kind",
+    "distance",
+    "containment_ab",
+    "containment_ba",
+    "overlap",
+    "longest_run",
+]
 
 
 def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None) -> list[dict]:
     """Pairs within k, then partial pairs not within k, as rows.
 
     Every row has full paths, the kind name, the fingerprints' Hamming distance,
-    containment of a in b and of b in a, and their overlap (shares rounded to 3 digits).
+    containment of a in b and of b in a, their overlap (shares rounded to 3 digits) and the
+    longest run of words they share verbatim.
 
     Args:
         partial_threshold: containment a partial pair must reach (default: the scan's).
@@ -47,6 +57,7 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
     kind = np.r_[kinds, np.full(int(extra.sum()), KIND_PARTIAL, np.int8)]
     distance = result.distance(left, right)
     c_ab, c_ba, sim = result.overlap_many(left, right)
+    run = result.passages.longest_runs(left, right)
     docs = result.documents
     return [
         {
@@ -57,8 +68,9 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
             "containment_ab": round(x, 3),
             "containment_ba": round(y, 3),
             "overlap": round(z, 3),
+            "longest_run": r,
         }
-        for a, b, kd, d, x, y, z in zip(
+        for a, b, kd, d, x, y, z, r in zip(
             left.tolist(),
             right.tolist(),
             kind.tolist(),
@@ -66,6 +78,7 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
             c_ab.tolist(),
             c_ba.tolist(),
             sim.tolist(),
+            run.tolist(),
             strict=True,
         )
     ]

@@ -157,6 +157,8 @@ ZH = {
     "the text contains garbled letters such as “Ã©” or “â€™” (wrong encoding)": "文本含有“Ã©”或“â€™”这类乱码字母（编码错误）",
     "this file made a cluster worker fail (a crash, or over the time budget), twice": "此文件两次导致集群工作进程失败（崩溃或超时）",
     " · {run} words in a row": " · 连续 {run} 个词相同",
+    "In a row": "连续相同",
+    "Words in a row: the longest run of words both share verbatim (template and common text left out); 15 or more make a partial copy whatever the share": "连续相同的词：两篇共有的最长逐字相同的一段（不计模板和常见文字）；达到 15 个词即算部分抄袭，不论占比",
     "Save report…": "保存报告…", "Save report": "保存报告", "Report not saved": "报告未保存",
     "Save the selected document's report, to hand over, as PDF or HTML": "将所选文档的报告保存为 PDF 或 HTML，便于交付",
     "Similarity index {index}: found in {count} other documents": "相似度指数 {index}：见于另外 {count} 篇文档",

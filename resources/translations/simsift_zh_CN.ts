@@ -567,7 +567,7 @@
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="921" />
+        <location filename="../../app/main_window.py" line="922" />
         <source>%1 files farther than k from their cluster's original were not marked.</source>
         <translation>%1 个与本组原件距离超过 k 的文件未被标记。</translation>
     </message>
@@ -627,33 +627,33 @@
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="731" />
+        <location filename="../../app/main_window.py" line="732" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="762" />
+        <location filename="../../app/main_window.py" line="763" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="784" />
+        <location filename="../../app/main_window.py" line="785" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="786" />
+        <location filename="../../app/main_window.py" line="787" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="788" />
+        <location filename="../../app/main_window.py" line="789" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../app/main_window.py" line="391" />
-        <location filename="../../app/main_window.py" line="1001" />
+        <location filename="../../app/main_window.py" line="1002" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
@@ -683,72 +683,72 @@
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="665" />
+        <location filename="../../app/main_window.py" line="666" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="668" />
+        <location filename="../../app/main_window.py" line="669" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="727" />
+        <location filename="../../app/main_window.py" line="728" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="736" />
+        <location filename="../../app/main_window.py" line="737" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="738" />
+        <location filename="../../app/main_window.py" line="739" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="773" />
+        <location filename="../../app/main_window.py" line="774" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="900" />
+        <location filename="../../app/main_window.py" line="901" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="902" />
+        <location filename="../../app/main_window.py" line="903" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="905" />
+        <location filename="../../app/main_window.py" line="906" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="908" />
+        <location filename="../../app/main_window.py" line="909" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="939" />
+        <location filename="../../app/main_window.py" line="940" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="949" />
+        <location filename="../../app/main_window.py" line="950" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="951" />
+        <location filename="../../app/main_window.py" line="952" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1002" />
+        <location filename="../../app/main_window.py" line="1003" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -1140,72 +1140,82 @@
 <context>
     <name>PartialModel</name>
     <message>
-        <location filename="../../app/partial_model.py" line="131" />
+        <location filename="../../app/partial_model.py" line="137" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="132" />
+        <location filename="../../app/partial_model.py" line="138" />
         <source>Folder A</source>
         <translation>文件夹 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="133" />
+        <location filename="../../app/partial_model.py" line="139" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="134" />
+        <location filename="../../app/partial_model.py" line="140" />
         <source>Folder B</source>
         <translation>文件夹 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="135" />
+        <location filename="../../app/partial_model.py" line="141" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="136" />
+        <location filename="../../app/partial_model.py" line="142" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="137" />
+        <location filename="../../app/partial_model.py" line="143" />
         <source>Overlap</source>
         <translation>重合度</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="139" />
+        <location filename="../../app/partial_model.py" line="144" />
+        <source>In a row</source>
+        <translation>连续相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="146" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="145" />
+        <location filename="../../app/partial_model.py" line="152" />
         <source>Containment of A in B: share of A's own text inside passages also in B</source>
         <translation>A 在 B 中的包含度：A 自身文本中落在 B 也有的段落里的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="147" />
+        <location filename="../../app/partial_model.py" line="154" />
         <source>Containment of B in A: share of B's own text inside passages also in A</source>
         <translation>B 在 A 中的包含度：B 自身文本中落在 A 也有的段落里的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="149" />
+        <location filename="../../app/partial_model.py" line="156" />
         <source>Overlap: both documents' text inside shared passages, over both texts</source>
         <translation>重合度：两篇文档落在共有段落中的文本占两篇全文的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="151" />
+        <location filename="../../app/partial_model.py" line="159" />
+        <source>Words in a row: the longest run of words both share verbatim (template and common text left out); 15 or more make a partial copy whatever the share</source>
+        <translation>连续相同的词：两篇共有的最长逐字相同的一段（不计模板和常见文字）；达到 15 个词即算部分抄袭，不论占比</translation>
+    </message>
+    <message>
+        <location filename="../../app/partial_model.py" line="163" />
         <source>Hamming distance: bits in which the two 64-bit fingerprints differ</source>
         <translation>汉明距离：两个 64 位指纹不同的位数</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="153" />
+        <location filename="../../app/partial_model.py" line="165" />
         <source>Your verdict on the pair (Edit ▸ Verdict…)</source>
         <translation>你对此对文档的结论（编辑 ▸ 结论…）</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="138" />
+        <location filename="../../app/partial_model.py" line="145" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>

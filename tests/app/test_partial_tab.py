@@ -12,6 +12,7 @@ from app.partial_model import (
     COL_DISTANCE,
     COL_NAME_A,
     COL_NAME_B,
+    COL_RUN,
     PartialModel,
     PartialProxy,
 )
@@ -37,13 +38,14 @@ def filled_model() -> PartialModel:
         np.array([0.1, 0.3, 0.5]),
         np.array([0.15, 0.45, 0.3]),
         np.array([12, 3, 20]),
+        longest_run=np.array([40, 15, 0]),
     )
     return model
 
 
 def test_model_passes_qtmodeltester(qtmodeltester, filled_model):
     assert filled_model.rowCount() == 3
-    assert filled_model.columnCount() == 9
+    assert filled_model.columnCount() == 10
     qtmodeltester.check(filled_model, force_py=True)
 
 
@@ -68,6 +70,8 @@ def test_model_texts_and_numeric_sort(filled_model):
     assert [proxy.data(proxy.index(r, COL_DISTANCE)) for r in range(3)] == ["3", "12", "20"]
     proxy.sort(COL_CONTAINMENT_AB)
     assert [proxy.data(proxy.index(r, 0), PairRole) for r in range(3)] == [(1, 2), (0, 1), (0, 2)]
+    proxy.sort(COL_RUN, Qt.SortOrder.DescendingOrder)
+    assert [proxy.data(proxy.index(r, COL_RUN)) for r in range(3)] == ["40", "15", "0"]
 
 
 def test_scan_lists_planted_partial_copy_and_selection_shows_pair(
@@ -116,6 +120,8 @@ def test_scan_lists_planted_partial_copy_and_selection_shows_pair(
     assert evidence.containment_ab == pytest.approx(left_in_right)  # as the Partial tab shows
     assert evidence.shared_passages >= 1 and evidence.longest_passage > 0
     assert proxy.data(proxy.index(0, COL_DISTANCE)) == str(evidence.distance)
+    assert proxy.data(proxy.index(0, COL_RUN)) == str(evidence.longest_run)
+    assert evidence.longest_run >= 15  # copied paragraphs: a long verbatim run
 
 
 def test_new_pairs_keep_the_chosen_sort_order(filled_model):
