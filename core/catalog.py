@@ -41,7 +41,7 @@ import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -426,6 +426,48 @@ def _decode_paragraphs(blob: bytes) -> tuple[str, ...]:
     return tuple(json.loads(_blob_to_text(zlib.decompress(blob))))
 
 
+class StoredParagraphs(Sequence):
+    """A record's paragraphs as the catalog stores them, decoded on first use: a rescan
+    compares tokens, so 20,000 unchanged documents need not have their text unpacked
+    (a second of a man-page rescan). Pickles, hashes and compares as the tuple."""
+
+    __slots__ = ("_blob", "_items")
+
+    def __init__(self, blob: bytes) -> None:
+        self._blob: bytes | None = bytes(blob)
+        self._items: tuple[str, ...] | None = None
+
+    def _decoded(self) -> tuple[str, ...]:
+        items = self._items
+        if items is None:  # two threads may both decode: the same tuple either way
+            items = self._items = _decode_paragraphs(self._blob)
+            self._blob = None
+        return items
+
+    def __getitem__(self, index):
+        return self._decoded()[index]
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+    def __iter__(self):
+        return iter(self._decoded())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, StoredParagraphs | tuple | list):
+            return self._decoded() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._decoded())
+
+    def __repr__(self) -> str:
+        return repr(self._decoded())
+
+    def __reduce__(self):
+        return tuple, (self._decoded(),)
+
+
 def _encode_stream(stream: TokenStream) -> tuple[memoryview, memoryview, memoryview]:
     """The arrays' bytes as views, not copies: SQLite copies a bound BLOB anyway."""
     return (
@@ -493,7 +535,7 @@ def _row_to_record(row: tuple) -> FileRecord:
         title=_blob_to_text(title),
         content_hash=content_hash,
         text_hash=text_hash,
-        paragraphs=_decode_paragraphs(paragraphs),
+        paragraphs=StoredParagraphs(paragraphs),
         tokens=tokens,
         warning=_blob_to_text(warning),
     )

@@ -44,9 +44,14 @@ class PairGraph:
 
     k: int
     values: np.ndarray  # uint64, sorted, distinct
-    u: np.ndarray  # int64
-    v: np.ndarray  # int64
+    u: np.ndarray  # int32 (int64 past 2**31 values): half the bytes to load and remap
+    v: np.ndarray
     distance: np.ndarray  # int8
+
+    def __post_init__(self) -> None:
+        ids = _id_type(len(self.values))
+        object.__setattr__(self, "u", np.asarray(self.u, ids))
+        object.__setattr__(self, "v", np.asarray(self.v, ids))
 
     @classmethod
     def search(
@@ -74,7 +79,7 @@ class PairGraph:
         if not kept.any():
             return PairGraph.search(values, self.k, progress, cancel)
         # old id -> new id, -1 where the value is gone
-        new_id = np.full(len(self.values), -1, np.int64)
+        new_id = np.full(len(self.values), -1, _id_type(len(values)))
         new_id[pos[kept]] = np.flatnonzero(kept)
         u, v = new_id[self.u], new_id[self.v]
         alive = (u >= 0) & (v >= 0)
@@ -109,6 +114,10 @@ class PairGraph:
         if len(graph.u) and (graph.u.max() >= n or graph.v.max() >= n):
             return None
         return graph
+
+
+def _id_type(n: int):
+    return np.int32 if n < 2**31 else np.int64
 
 
 def _pairs_of_added(values, added, kept, k: int, cancel):

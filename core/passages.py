@@ -735,11 +735,13 @@ def _shared_groups(
         common &= holders >= options.common_min_docs
         return common | (holders > options.common_max_docs) | (times > _MAX_GROUP_PASSAGES)
 
-    # the neighbours' summed counts bound the distinct ones: only groups common by the
-    # sums can be common at all, and only they are counted exactly
+    # the neighbours' summed counts bound the distinct ones from above,
+    # and a group's own documents bound them from below: only groups common by the sums
+    # and not by their own documents are counted exactly (the widespread ones are not)
     group_of, doc_of = split_keys(keys, n_docs)
-    summed = _with_neighbours(np.bincount(group_of, minlength=n_groups), found) + outside_docs
-    maybe = is_common(summed)
+    own = np.bincount(group_of, minlength=n_groups)
+    summed = _with_neighbours(own, found) + outside_docs
+    maybe = is_common(summed) & ~is_common(own + outside_docs)
     ptr = np.searchsorted(group_of, np.arange(n_groups + 1))
     holders = summed
     holders[maybe] = distinct_near(ptr, doc_of, found.left, found.right, maybe)[maybe]

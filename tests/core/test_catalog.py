@@ -100,6 +100,20 @@ def test_empty_paragraphs_keep_their_count(catalog_path: Path) -> None:
         assert catalog.lookup("/none.txt", 100, 1).paragraphs == ()
 
 
+def test_loaded_paragraphs_are_unpacked_only_when_read(catalog_path: Path) -> None:
+    import pickle
+
+    paragraphs = ("first paragraph", "第二段", "")
+    with Catalog(catalog_path) as catalog:
+        catalog.store([ok_record("/a.txt", paragraphs=paragraphs)])
+        loaded = catalog.lookup("/a.txt", 100, 1)
+    assert loaded.paragraphs._items is None  # a rescan compares tokens, not text
+    assert loaded.paragraphs == paragraphs and loaded.paragraphs[1:] == paragraphs[1:]
+    assert len(loaded.paragraphs) == 3 and hash(loaded.paragraphs) == hash(paragraphs)
+    sent = pickle.loads(pickle.dumps(loaded))  # to a worker or a cluster: a plain tuple
+    assert type(sent.paragraphs) is tuple and sent.paragraphs == paragraphs
+
+
 def test_many_paragraphs_roundtrip_in_order(catalog_path: Path) -> None:
     """A huge file's paragraphs are compressed in batches; they come back as they were."""
     paragraphs = tuple(f'{i} "quoted" \\ 段落 {"" if i % 7 else chr(10)}' for i in range(2500))
