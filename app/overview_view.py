@@ -263,7 +263,7 @@ class OverviewPanel(QWidget):
             text = self.tr("%1 documents in %2 groups are linked")
         text = text.replace("%1", f"{len(graph.nodes):,}").replace("%2", f"{graph.group_count:,}")
         how = self.tr(
-            "by near duplicates within k or partial copies above the threshold. "
+            "by near duplicates within k or partial copies. "
             "Click a document to open it, a line to compare the two."
         )
         text = f"{text} {how}"

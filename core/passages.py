@@ -39,7 +39,7 @@ from core.pair_graph import Groups, PairSearch, search_pairs
 from core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
 from core.simhash import simhash_features
 from core.tokens import TokenStream
-from core.verbatim import GRAM, longest_runs
+from core.verbatim import SHARE_MIN_RUN, longest_runs
 
 _EXTEND_WINDOW = 4  # passages either side of a match compared with each other when extending
 _EXTEND_CHUNK = 1 << 14  # matches extended at once: × (2·window + 1)² candidate pairs
@@ -74,7 +74,7 @@ class PassageOptions:
             many there are (MOSS's `-m`, Dolos's maximum fingerprint share): licences and
             boilerplate in an archive, a prompt shared by a group of essays.
         partial_threshold: a pair is partial when either containment reaches this and
-            the matched text holds a verbatim run (`core.verbatim.GRAM` tokens) ...
+            the two share a verbatim run (`core.verbatim.SHARE_MIN_RUN` tokens) ...
         partial_min_run: ... or when the two documents share this many tokens in a row
             (0: by share only), so a source making up 10% of an essay is reported
             although its share is under the threshold (left-out text does not count).
@@ -400,11 +400,11 @@ class PairOverlaps:
         return PairOverlaps(*(getattr(self, f)[keep] for f in self.__slots__))
 
     def at_least(self, threshold: float, min_run: int = 0) -> PairOverlaps:
-        """The pairs whose larger containment is at least `threshold` with some verbatim
-        run, or (when `min_run` > 0) that share `min_run` tokens in a row: matched
-        passages without a single run of `GRAM` words are two texts on one topic."""
+        """The pairs whose larger containment is at least `threshold` with a verbatim run
+        of `SHARE_MIN_RUN` tokens, or (when `min_run` > 0) that share `min_run` tokens in
+        a row: matched passages without such a run are two texts on one topic."""
         keep = np.maximum(self.containment_lr, self.containment_rl) >= threshold
-        keep &= self.longest_run >= GRAM
+        keep &= self.longest_run >= SHARE_MIN_RUN
         if min_run > 0:
             keep |= self.longest_run >= min_run
         return self.subset(keep)

@@ -22,6 +22,10 @@ import numpy as np
 from core.tokens import TokenStream
 
 GRAM = 8  # tokens per gram: shorter runs are not seen
+# a pair reaching the share threshold must also hold a run this long: near passage
+# fingerprints with no longer run are two texts on one topic, e.g. message catalogs of
+# the form "convert to 16-bit" / "convert to 32-bit" (chosen on bench/quality)
+SHARE_MIN_RUN = 12
 _MUL = np.uint64(0x9E3779B97F4A7C15)
 _REPORT_EVERY = 512  # pairs between progress reports (each checks Cancel)
 

@@ -177,8 +177,8 @@ ZH = {
     "No documents share text.": "没有文档共有文本。",
     "%1 documents in one group are linked": "%1 篇文档同属一组，",
     "%1 documents in %2 groups are linked": "%1 篇文档分属 %2 组，",
-    "by near duplicates within k or partial copies above the threshold. Click a document to open it, a line to compare the two.":
-        "由 k 以内的近似重复或超过阈值的部分抄袭相连。点击文档可打开，点击连线可并排比较两篇。",
+    "by near duplicates within k or partial copies. Click a document to open it, a line to compare the two.":
+        "由 k 以内的近似重复或部分抄袭相连。点击文档可打开，点击连线可并排比较两篇。",
     "%1 more are left out of the drawing.": "另有 %1 篇未画出。",
     "Each document found in part in others: how much, and where from": "每篇在其他文档中部分出现的文档：占多少、来自哪里",
     "Share of the document's own text found in any other document (template and common text excluded)":

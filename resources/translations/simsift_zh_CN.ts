@@ -995,8 +995,8 @@
     </message>
     <message>
         <location filename="../../app/overview_view.py" line="266" />
-        <source>by near duplicates within k or partial copies above the threshold. Click a document to open it, a line to compare the two.</source>
-        <translation>由 k 以内的近似重复或超过阈值的部分抄袭相连。点击文档可打开，点击连线可并排比较两篇。</translation>
+        <source>by near duplicates within k or partial copies. Click a document to open it, a line to compare the two.</source>
+        <translation>由 k 以内的近似重复或部分抄袭相连。点击文档可打开，点击连线可并排比较两篇。</translation>
     </message>
     <message>
         <location filename="../../app/overview_view.py" line="271" />

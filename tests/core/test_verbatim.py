@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from core.passages import PairOverlaps
 from core.tokens import TokenStream
-from core.verbatim import GRAM, longest_runs
+from core.verbatim import GRAM, SHARE_MIN_RUN, longest_runs
 
 
 def stream(tokens) -> TokenStream:
@@ -95,9 +95,9 @@ def overlaps(containment, run) -> PairOverlaps:
 
 
 def test_a_pair_is_partial_by_a_long_run_or_by_a_share_holding_a_run():
-    o = overlaps([0.05, 0.6, 0.6, 0.05], [15, 0, GRAM, 14])
+    o = overlaps([0.05, 0.6, 0.6, 0.05, 0.6], [15, 0, SHARE_MIN_RUN, 14, GRAM])
     partial = o.at_least(0.2, 15)
-    # a 15-word run whatever the share; a share with some verbatim text; not a share of
-    # passages with no run (two texts on one topic), nor a short run under the share
+    # a 15-word run whatever the share; a share holding a sentence-long run; not a share
+    # of passages with no such run (two texts on one topic), nor a short run under the share
     assert partial.left.tolist() == [0, 2]
     assert o.at_least(0.2, 0).left.tolist() == [2]
