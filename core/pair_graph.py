@@ -13,7 +13,6 @@ everything else. The result is the same set of pairs a full search gives.
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from core.arrays import bounded_runs, ragged_arange
-from core.files import atomic_write
+from core.files import load_arrays, save_arrays
 from core.index import HammingIndex, Matches, choose_plan
 from core.progress import CancelToken
 
@@ -97,18 +96,18 @@ class PairGraph:
 
     def save(self, path: Path) -> None:
         """Write atomically (temp file, then rename)."""
-        with atomic_write(path) as f:
-            np.savez(f, k=np.int64(self.k), values=self.values, u=self.u, v=self.v, d=self.distance)
+        arrays = {"k": np.int64(self.k), "values": self.values, "u": self.u, "v": self.v}
+        save_arrays(path, arrays | {"d": self.distance})
 
     @classmethod
     def load(cls, path: Path, k: int) -> PairGraph | None:
         """The graph saved at `path` for this k, or None if missing, for another k or unreadable."""
         try:
-            with np.load(path) as data:
-                if int(data["k"]) != k:
-                    return None
-                graph = cls(k, data["values"], data["u"], data["v"], data["d"])
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            data = load_arrays(path)
+            if int(data["k"]) != k:
+                return None
+            graph = cls(k, data["values"], data["u"], data["v"], data["d"])
+        except (OSError, ValueError, KeyError, EOFError, TypeError):
             return None
         n = len(graph.values)
         if len(graph.u) and (graph.u.max() >= n or graph.v.max() >= n):

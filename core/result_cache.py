@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import zipfile
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
 
 from core import __version__
-from core.files import atomic_write
+from core.files import load_arrays, save_arrays
 from core.index import Matches
 from core.pair_graph import PairGraph, PairSearch, search_pairs
 from core.passages import CommonText, PairOverlaps, PassageOptions, PassageResult, Passages
@@ -52,7 +51,7 @@ class ComparisonCache:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self._read: dict[str, np.ndarray] | None = None  # comparison.npz, read once
+        self._read: dict[str, np.ndarray] | None = None  # comparison.arrays, read once
 
     @classmethod
     def beside(cls, catalog_path: str, roots: tuple[str, ...]) -> ComparisonCache | None:
@@ -67,7 +66,7 @@ class ComparisonCache:
         without one, `from_scratch` searches."""
 
         def search(values, k, progress=None, cancel=None) -> Matches:
-            path = self.folder / f"{name}-pairs.npz"
+            path = self.folder / f"{name}-pairs.arrays"
             previous = PairGraph.load(path, k)
             if previous is None:
                 graph = PairGraph.search(values, k, progress, cancel, from_scratch)
@@ -113,20 +112,15 @@ class ComparisonCache:
         arrays |= _flat("pairs", pairs)
         arrays |= _passages_flat(passages)
 
-        def write(path: Path) -> None:
-            with atomic_write(path) as f:
-                np.savez(f, **arrays)
-
-        self._write(self.folder / "comparison.npz", write)
+        self._write(self.folder / "comparison.arrays", lambda path: save_arrays(path, arrays))
 
     def _arrays(self) -> dict[str, np.ndarray] | None:
         """The stored comparison, read at most once per cache object (`load` and then
         `previous` on a changed rescan would otherwise read it twice)."""
         if self._read is None:
             try:
-                with np.load(self.folder / "comparison.npz") as data:
-                    self._read = {name: data[name] for name in data.files}
-            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+                self._read = load_arrays(self.folder / "comparison.arrays")
+            except (OSError, ValueError, EOFError):
                 self._read = {}
         return self._read or None
 
@@ -134,6 +128,8 @@ class ComparisonCache:
         try:
             os.makedirs(self.folder, exist_ok=True)
             write(path)
+            for legacy in self.folder.glob("*.npz"):  # how earlier builds stored them
+                legacy.unlink(missing_ok=True)
             _forget_old_folder_sets(self.folder.parent)
         except OSError:
             pass  # the cache only saves time; the scan's results are complete without it

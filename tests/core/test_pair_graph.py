@@ -49,14 +49,14 @@ def test_update_finds_the_same_pairs_as_a_search(seed, k, n, keep, add):
 def test_saved_graph_loads_only_for_its_k_and_survives_damage(tmp_path):
     rng = np.random.default_rng(1)
     graph = PairGraph.search(near_copies(rng, 200), 4)
-    path = tmp_path / "graph.npz"
+    path = tmp_path / "graph.arrays"
     graph.save(path)
     loaded = PairGraph.load(path, 4)
     assert loaded is not None and as_set(loaded) == as_set(graph)
     assert PairGraph.load(path, 5) is None
     path.write_bytes(path.read_bytes()[:100])
     assert PairGraph.load(path, 4) is None
-    assert PairGraph.load(tmp_path / "missing.npz", 4) is None
+    assert PairGraph.load(tmp_path / "missing.arrays", 4) is None
 
 
 def components(n: int, left, right) -> list[int]:

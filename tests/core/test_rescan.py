@@ -90,7 +90,7 @@ def test_damaged_comparison_cache_is_recomputed(tmp_path):
     path = tmp_path / "catalog.sqlite3"
     with Catalog(path) as catalog:
         first = scan(options(root), catalog=catalog)
-    for cached in Path(str(path) + ".cache").rglob("*.npz"):
+    for cached in Path(str(path) + ".cache").rglob("*.arrays"):
         cached.write_bytes(cached.read_bytes()[:200])
     with Catalog(path) as catalog:
         again = scan(options(root), catalog=catalog)
