@@ -962,15 +962,9 @@ def _with_runs(overlaps: PairOverlaps, streams, passages, left_out, known, clean
     runs = np.full(len(overlaps), -1, np.int64)
     if known is not None and clean.any():
         old_of, old = known
-        n_old = old.passages.n_docs
-        both = clean[overlaps.left] & clean[overlaps.right]
-        old_keys = pair_keys(old.overlaps.left, old.overlaps.right, n_old)
-        lo, hi = old_of[overlaps.left[both]], old_of[overlaps.right[both]]
-        keys = pair_keys(np.minimum(lo, hi), np.maximum(lo, hi), n_old)
-        at = np.minimum(np.searchsorted(old_keys, keys), max(len(old_keys) - 1, 0))
-        found = len(old_keys) > 0
-        found = old_keys[at] == keys if found else np.zeros(len(keys), bool)
-        runs[np.flatnonzero(both)[found]] = old.overlaps.longest_run[at[found]]
+        both = np.flatnonzero(clean[overlaps.left] & clean[overlaps.right])
+        row = old._pair_index(old_of[overlaps.left[both]], old_of[overlaps.right[both]])
+        runs[both[row >= 0]] = old.overlaps.longest_run[row[row >= 0]]
     todo = np.flatnonzero(runs < 0)
     runs[todo] = longest_runs(
         streams, left_out, passages.offsets, overlaps.left[todo], overlaps.right[todo], progress

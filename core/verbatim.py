@@ -6,11 +6,12 @@ on one topic (near fingerprints, no sentence in common). A pair is partial when 
 run is long enough, whatever its share of either document (issue 13's "N contiguous
 words").
 
-Runs are found with 8-token grams: each gram of the shorter document is looked up among
-the grams of the other; hits that keep the same offset on consecutive positions form one
-run (a diagonal of the dot plot), `GRAM - 1 + hits` tokens long. Grams that occur more than
-once in the other document are skipped (repeated phrases have no one offset), and grams
-touching left-out tokens (template, common or reference text) count for nothing.
+Runs are found with 8-token grams: the shorter document's grams are sorted and each gram
+of the longer one is looked up among them; hits that keep the same offset on consecutive
+positions form one run (a diagonal of the dot plot), `GRAM - 1 + hits` tokens long. Grams
+that occur more than once in the shorter document are skipped (repeated phrases have no
+one offset), and grams touching left-out tokens (template, common or reference text)
+count for nothing.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ GRAM = 8  # tokens per gram: shorter runs are not seen
 SHARE_MIN_RUN = 12
 _MUL = np.uint64(0x9E3779B97F4A7C15)
 _REPORT_EVERY = 512  # pairs between progress reports (each checks Cancel)
+_CHUNK = 1 << 20  # grams of the longer document looked up at once
 
 
 class _SortedGrams:
@@ -59,17 +61,33 @@ def document_grams(hashes: np.ndarray, left_out: np.ndarray) -> np.ndarray:
     return grams
 
 
-def longest_run(grams_a: np.ndarray, sorted_b: _SortedGrams) -> int:
-    """Tokens in the longest run of a's grams found at one offset in b (0: none)."""
-    if len(grams_a) == 0 or len(sorted_b.values) == 0:
-        return 0
-    where = np.searchsorted(sorted_b.values, grams_a)
-    where[where == len(sorted_b.values)] = 0
-    hit = (sorted_b.values[where] == grams_a) & sorted_b.unique[where] & (grams_a != 0)
-    at = np.flatnonzero(hit)
+def longest_run(
+    sorted_a: _SortedGrams,
+    hashes_b: np.ndarray,
+    left_out_b: np.ndarray,
+    between: Callable[[], None] = lambda: None,
+) -> int:
+    """Tokens in the longest run of b's grams found at one offset in a (0: none).
+
+    b's grams are made and looked up `_CHUNK` at a time, so a huge b costs memory in
+    proportion to its hits, not its length; `between` runs between chunks (Cancel).
+    """
+    at_parts, offset_parts = [], []
+    n = len(hashes_b) - GRAM + 1
+    for lo in range(0, max(n, 0), _CHUNK):
+        if lo:
+            between()
+        stop = min(lo + _CHUNK, n) + GRAM - 1
+        grams = document_grams(hashes_b[lo:stop], left_out_b[lo:stop])
+        where = np.searchsorted(sorted_a.values, grams).clip(max=len(sorted_a.values) - 1)
+        hit = (sorted_a.values[where] == grams) & sorted_a.unique[where] & (grams != 0)
+        at = np.flatnonzero(hit)
+        at_parts.append(lo + at)
+        offset_parts.append(sorted_a.positions[where[at]] - (lo + at))
+    at = np.concatenate(at_parts) if at_parts else np.zeros(0, np.int64)
     if len(at) == 0:
         return 0
-    offset = sorted_b.positions[where[at]] - at
+    offset = np.concatenate(offset_parts)
     starts = np.flatnonzero(np.r_[True, (np.diff(at) != 1) | (np.diff(offset) != 0)])
     hits = np.diff(np.r_[starts, len(at)])
     return int(hits.max()) + GRAM - 1
@@ -87,23 +105,30 @@ def longest_runs(
     of tokens that count for nothing, `offsets` each document's first global token.
     `progress(done, total)` is called between bounded pieces (and may raise Cancelled)."""
     lengths = np.diff(offsets)
-    # look the shorter document up in the longer one; one longer document at a time
+    # the shorter document's grams are sorted, one document at a time; the longer one's
+    # are streamed past them
     swap = lengths[left] > lengths[right]
     short, long = np.where(swap, right, left), np.where(swap, left, right)
-    order = np.argsort(long, kind="stable")
+    order = np.argsort(short, kind="stable")
     out = np.zeros(len(left), np.int64)
-    current, sorted_long = -1, None
+    current, sorted_short = -1, None
     for n, i in enumerate(order.tolist()):
         if n % _REPORT_EVERY == 0:
             progress(n, len(order))
         a, b = int(short[i]), int(long[i])
-        if b != current:
-            current, sorted_long = b, _SortedGrams(_grams(streams, left_out, offsets, b))
-        out[i] = longest_run(_grams(streams, left_out, offsets, a), sorted_long)
+        if a != current:
+            current = a
+            mask = left_out[offsets[a] : offsets[a + 1]]
+            sorted_short = _SortedGrams(document_grams(_hashes(streams, a), mask))
+        if len(sorted_short.values) == 0:
+            continue
+        mask = left_out[offsets[b] : offsets[b + 1]]
+        out[i] = longest_run(
+            sorted_short, _hashes(streams, b), mask, lambda n=n: progress(n, len(order))
+        )
     progress(len(order), len(order))
     return out
 
 
-def _grams(streams, left_out, offsets, d: int) -> np.ndarray:
-    mask = left_out[offsets[d] : offsets[d + 1]]
-    return document_grams(np.asarray(streams[d].hashes, np.uint64), mask)
+def _hashes(streams: Sequence[TokenStream], d: int) -> np.ndarray:
+    return np.asarray(streams[d].hashes, np.uint64)

@@ -101,3 +101,21 @@ def test_a_pair_is_partial_by_a_long_run_or_by_a_share_holding_a_run():
     # of passages with no such run (two texts on one topic), nor a short run under the share
     assert partial.left.tolist() == [0, 2]
     assert o.at_least(0.2, 0).left.tolist() == [2]
+
+
+def test_the_longer_document_streamed_in_chunks_gives_the_same_runs(monkeypatch):
+    import core.verbatim as verbatim
+
+    rng = np.random.default_rng(3)
+    cases = []
+    for _ in range(30):
+        fresh = iter(rng.permutation(10**6)[:400] + 1)
+        run = [int(next(fresh)) for _ in range(int(rng.integers(0, 60)))]
+        a = [int(next(fresh)) for _ in range(40)]
+        b = [int(next(fresh)) for _ in range(150)]
+        at_a, at_b = int(rng.integers(0, 41)), int(rng.integers(0, 151))
+        cases.append((a[:at_a] + run + a[at_a:], b[:at_b] + run + b[at_b:]))
+    whole = [runs_of(a, b) for a, b in cases]
+    monkeypatch.setattr(verbatim, "_CHUNK", 7)  # runs cross many chunk boundaries
+    assert [runs_of(a, b) for a, b in cases] == whole
+    assert max(whole) >= 50
