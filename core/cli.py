@@ -24,6 +24,7 @@ from core.passages import PassageOptions
 from core.progress import Cancelled, CancelToken, Progress, format_duration, throughput
 from core.result import ScanResult
 from core.scan import DEFAULT_K, MAX_K, ScanOptions, scan
+from core.verbatim import SHARE_MIN_RUN
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -427,7 +428,7 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
         )
         + f" in {len(clusters)} clusters",
         f"{len(result.partial_pairs())} partial pairs (containment >= "
-        f"{result.options.passages.partial_threshold:.0%}"
+        f"{result.options.passages.partial_threshold:.0%} with {SHARE_MIN_RUN} words in a row"
         + (
             f" or {result.options.passages.partial_min_run} words in a row)"
             if result.options.passages.partial_min_run

@@ -22,6 +22,7 @@ from core.normalize import normalize_text
 from core.report import document_rows
 from core.result import ScanResult
 from core.tokens import iter_tokens
+from core.verbatim import SHARE_MIN_RUN
 from core.verdicts import COPYING, Verdict, Verdicts
 
 MAX_PAIR_ROWS = 20_000  # beyond this a browser struggles; the CSV export has them all
@@ -188,7 +189,8 @@ def _settings_section(result: ScanResult, clusters: Clusters) -> str:
         ("Traditional Chinese compared as Simplified", _yes_no(options.traditional_to_simplified)),
         (
             "Partial copy",
-            f"containment of {passages.partial_threshold:.0%} or more"
+            f"containment of {passages.partial_threshold:.0%} or more with "
+            f"{SHARE_MIN_RUN} words in a row"
             + (
                 f", or {passages.partial_min_run:,} words in a row or more"
                 if passages.partial_min_run
