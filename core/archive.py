@@ -42,7 +42,13 @@ from core.index import Matches
 from core.packed_index import FILE_NAME as INDEX_FILE
 from core.packed_index import PackedIndex, PackedIndexError
 from core.pair_graph import search_pairs
-from core.passages import PassageOptions, cut_passages, distinct_near, passage_fingerprints
+from core.passages import (
+    PassageOptions,
+    cut_passages,
+    distinct_near,
+    near_sum,
+    passage_fingerprints,
+)
 from core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from core.scan import (
     DEFAULT_K_MAX,
@@ -351,7 +357,7 @@ class Archive:
         if counts is None:
             pairs = search_pairs(table.values, k, None, cancel)
             holders = distinct_near(table.ptr, table.docs, pairs.left, pairs.right)
-            counts = np.stack([holders, _near_sum(table.times_in, pairs)])
+            counts = np.stack([holders, near_sum(table.times_in, pairs)])
             _write_counts(path, counts)
         self._counts[k] = (counts[0], counts[1])
         return self._counts[k]
@@ -566,14 +572,6 @@ def _usable_passages(records, settings: ArchiveSettings, progress, cancel: Cance
     )
     usable = n_features >= settings.passages.min_features
     return passages.doc[usable], fps[usable]
-
-
-def _near_sum(per_value: np.ndarray, pairs: Matches) -> np.ndarray:
-    """Per value: its own count plus its neighbours' (pairs of distinct values)."""
-    total = per_value.astype(np.int64)
-    np.add.at(total, pairs.left, per_value[pairs.right])
-    np.add.at(total, pairs.right, per_value[pairs.left])
-    return total
 
 
 def _read_counts(path: Path, n: int) -> np.ndarray | None:

@@ -82,14 +82,24 @@ class PairGraph:
         new_id[pos[kept]] = np.flatnonzero(kept)
         u, v = new_id[self.u], new_id[self.v]
         alive = (u >= 0) & (v >= 0)
-        parts = [(u[alive], v[alive], self.distance[alive])]
         added = np.flatnonzero(~kept)
+        extra = []
         if len(added):
-            parts += _pairs_of_added(values, added, np.flatnonzero(kept), self.k, cancel)
+            extra = _pairs_of_added(values, added, np.flatnonzero(kept), self.k, cancel)
         if progress is not None:
             progress(1, 1)
-        u, v, d = (np.concatenate(x) for x in zip(*parts, strict=True))
-        return PairGraph(self.k, values, u, v, d.astype(np.int8))
+        # the kept pairs go straight into the result: tens of millions, copied once
+        n_alive = int(np.count_nonzero(alive))
+        size = n_alive + sum(len(a) for a, _, _ in extra)
+        out = [np.empty(size, u.dtype), np.empty(size, v.dtype), np.empty(size, np.int8)]
+        for column, kept_values in zip(out, (u, v, self.distance), strict=True):
+            np.compress(alive, kept_values, out=column[:n_alive])
+        at = n_alive
+        for part in extra:
+            for column, values_of_part in zip(out, part, strict=True):
+                column[at : at + len(part[0])] = values_of_part
+            at += len(part[0])
+        return PairGraph(self.k, values, *out)
 
     def pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.u, self.v, self.distance

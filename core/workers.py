@@ -107,6 +107,17 @@ class _Worker:
         self.conn.close()
 
 
+def _context():
+    """Forkserver where there is one: fork is unsafe beside GUI threads, and each spawned
+    reader imports SimSift again (0.4 s before the first file of every scan); the fork
+    server is started once per process, with the reader imported, and forks readers."""
+    if "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["core.reader"])
+    return ctx
+
+
 def run_isolated(
     fn: Callable[[Any], Any],
     tasks: Iterable[Any],
@@ -123,7 +134,7 @@ def run_isolated(
     workers) when `cancel` is set. Results come in completion order.
     """
     budget = timeout if callable(timeout) else lambda _task: timeout
-    ctx = mp.get_context("spawn")  # fork is unsafe beside GUI threads
+    ctx = _context()
     pending = list(tasks)
     pending.reverse()
     pool = [_Worker(ctx, fn, memory_limit) for _ in range(max(1, min(workers, len(pending))))]

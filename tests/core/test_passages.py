@@ -392,3 +392,22 @@ def test_distinct_near_counts_each_document_once():
         wanted = rng.random(n_values) < 0.5
         some = passages_module.distinct_near(ptr, docs, left, right, wanted)
         assert some.tolist() == [e if w else 0 for e, w in zip(expected, wanted, strict=True)]
+
+
+def test_neighbour_sums_packed_in_one_pass_equal_two_passes():
+    from core.index import Matches
+
+    rng = np.random.default_rng(9)
+    left = rng.integers(0, 50, 300)
+    right = (left + rng.integers(1, 50, 300)) % 50
+    found = Matches(left, right, np.zeros(300, np.int8))
+    for scale in (1, 2**27):  # packed, then too large to pack
+        a, b = rng.integers(0, 40, 50) * scale, rng.integers(0, 9, 50)
+        expected = [
+            x
+            + np.bincount(left, x[right], 50).astype(np.int64)
+            + np.bincount(right, x[left], 50).astype(np.int64)
+            for x in (a, b)
+        ]
+        got = passages_module._with_neighbours(a, b, found)
+        assert [g.tolist() for g in got] == [e.tolist() for e in expected]
