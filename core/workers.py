@@ -12,6 +12,7 @@ import contextlib
 import multiprocessing as mp
 import os
 import pickle
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -110,8 +111,10 @@ class _Worker:
 def _context():
     """Forkserver where there is one: fork is unsafe beside GUI threads, and each spawned
     reader imports SimSift again (0.4 s before the first file of every scan); the fork
-    server is started once per process, with the reader imported, and forks readers."""
-    if "forkserver" not in mp.get_all_start_methods():
+    server is started once per process, with the reader imported, and forks readers.
+    A frozen bundle spawns: its readers are its own children (.ci/frozen-smoke.sh checks
+    that no reader starts processes of its own)."""
+    if getattr(sys, "frozen", False) or "forkserver" not in mp.get_all_start_methods():
         return mp.get_context("spawn")
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload(["core.reader"])
