@@ -2,7 +2,7 @@
 
 The labels know only the relations the generator planted. The real documents it starts
 from already share text: NetworkX's graph classes repeat one warning paragraph, numpy's
-Chebyshev and Legendre modules carry the same docstrings with one word changed, the
+Chebyshev and Legendre modules carry the same docstrings with the names changed, the
 stdlib's sunau and aifc describe reading a file in the same sentences. A checker that
 reports such a pair is right about the text, and the strict labels count it as wrong.
 
