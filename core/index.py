@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.arrays import owners, ragged_arange
+from core.arrays import bounded_runs, owners, ragged_arange
 from core.progress import CancelToken
 from core.simhash import BITS
 
@@ -57,6 +57,8 @@ _COVER_BLOCKS = 16  # covering layouts split the 64 bits into 16 blocks of 4
 _HASH = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection of uint64
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
 _PARALLEL_MIN = 1 << 15  # fewer distinct fingerprints than this: one thread is quicker
+_BUCKETED_NEEDLES = 16  # needles per table entry from which `_maybe_held` screens them
+_BUCKET_BITS = 16  # top key bits it looks up (a 64 KB array)
 _QUERY_CACHE_BYTES = 1 << 30  # tables `query` keeps between calls (the rest are rebuilt)
 
 
@@ -324,6 +326,26 @@ class _Table:
 
     def ids(self, positions: np.ndarray) -> np.ndarray:
         return (self.packed[positions] & np.uint64((1 << self.id_bits) - 1)).view(np.int64)
+
+    def held_ranges(self, prefixes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(needle, lo, hi) of each of `prefixes` whose key the table holds: entries [lo, hi)."""
+        needles = np.arange(len(prefixes))
+        if len(prefixes) >= _BUCKETED_NEEDLES * len(self.packed):
+            needles = self._maybe_held(prefixes)
+            prefixes = prefixes[needles]
+        lo, hi = self.prefix_range(prefixes)
+        found = hi > lo
+        return needles[found], lo[found], hi[found]
+
+    def _maybe_held(self, prefixes: np.ndarray) -> np.ndarray:
+        """Needles whose key's top bits some entry shares: one lookup each turns away most
+        needles when they far outnumber the entries (a rescan's few new fingerprints probed
+        by all the kept ones), where sorting them all for `prefix_range` cost the most."""
+        key_bits = BITS - self.low_bits
+        bits = min(key_bits, _BUCKET_BITS)
+        held = np.zeros(1 << bits, bool)
+        held[self.packed >> np.uint64(BITS - bits)] = True
+        return np.flatnonzero(held[prefixes >> np.uint64(key_bits - bits)])
 
     def prefix_range(self, prefixes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """[lo, hi) positions of the entries whose key equals each of `prefixes`."""
@@ -608,9 +630,9 @@ class HammingIndex:
 
         def one_table(t: int, stop: CancelToken) -> list:
             table = self._table(t)
-            lo, hi = table.prefix_range(self._keys(q, t))
+            needles, lo, hi = table.held_ranges(self._keys(q, t))
             found = []
-            for qi, pos in _ranges(lo, hi):
+            for qi, pos in _ranges(needles, lo, hi):
                 stop.check()
                 found.append(self._verify(qi, table.ids(pos), q, t, k))
             return found
@@ -773,25 +795,15 @@ def _equal_run_pairs(sorted_keys: np.ndarray) -> Iterator[tuple[np.ndarray, np.n
         yield np.concatenate(pending_i), np.concatenate(pending_j)
 
 
-def _ranges(lo: np.ndarray, hi: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """(query index, position) for every position in [lo[i], hi[i]), in bounded chunks."""
+def _ranges(
+    needles: np.ndarray, lo: np.ndarray, hi: np.ndarray
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(needle, position) for every position in [lo[i], hi[i]) of needles[i] (ranges
+    not empty), in bounded chunks."""
     counts = hi - lo
-    nonzero = np.flatnonzero(counts)
-    if nonzero.size == 0:
-        return
-    cum = np.cumsum(counts[nonzero])
-    start = 0
-    while start < len(nonzero):
-        base = cum[start - 1] if start else 0
-        stop = int(np.searchsorted(cum, base + _PAIR_CHUNK, side="right"))
-        stop = max(stop, start + 1)
-        idx = nonzero[start:stop]
-        c = counts[idx]
-        owner, k = ragged_arange(c)
-        qi = idx[owner]
-        pos = lo[qi] + k
-        yield qi, pos
-        start = stop
+    for start, stop in bounded_runs(counts, _PAIR_CHUNK):
+        owner, k = ragged_arange(counts[start:stop])
+        yield needles[start:stop][owner], lo[start:stop][owner] + k
 
 
 def _brute_pairs(fps: np.ndarray, k: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:

@@ -64,6 +64,25 @@ def test_pairs_and_queries_match_brute_force_for_every_k(k):
 
 
 @pytest.mark.parametrize(
+    ("k", "plan"),
+    [(0, make_plan(2, 0)), (3, make_plan(4, 3)), (8, cover_plan(8, 3)), (12, make_plan(13, 12))],
+)
+def test_many_queries_against_few_fingerprints_match_brute_force(k, plan):
+    # a rescan probes its few new fingerprints with every kept one: the needles then
+    # outnumber the table entries and are screened by the keys' top bits first
+    rng = np.random.default_rng(100 + k)
+    fps = planted(rng, 30, max_flips=k + 1)
+    fps = np.concatenate([fps, [np.uint64(2**64 - 1), np.uint64(0)]])
+    index = HammingIndex(fps, max_distance=k, plan=plan)
+    queries = np.concatenate([planted(rng, 1500, max_flips=0), fps.repeat(3)])
+    for i in range(len(fps) * 3):  # near copies of every indexed fingerprint
+        for bit in rng.choice(64, rng.integers(0, k + 2), replace=False):
+            queries[1500 + 500 + i] ^= np.uint64(1) << np.uint64(bit)
+    assert len(queries) >= 16 * len(fps)
+    assert as_set(index.query(queries)) == brute_query(queries, fps, k)
+
+
+@pytest.mark.parametrize(
     ("n_blocks", "k"), [(4, 3), (5, 3), (6, 3), (8, 3), (3, 2), (13, 12), (2, 0)]
 )
 def test_every_block_layout_finds_the_same_pairs(n_blocks, k):
