@@ -193,7 +193,7 @@ def _paragraphs(streams: Sequence[TokenStream], offsets: np.ndarray):
         docs.append(np.full(len(s), d, dtype=np.int64))
         numbers.append(np.arange(len(s), dtype=np.int64))
         starts.append(s + offsets[d])
-    if not docs:
+    if not sum(len(d) for d in docs):
         empty = np.zeros(0, np.int64)
         return empty, empty, empty, empty
     doc, number, start = np.concatenate(docs), np.concatenate(numbers), np.concatenate(starts)
@@ -280,44 +280,56 @@ def passage_fingerprints(
     return fingerprints, counts
 
 
-def _fingerprints_reusing(streams, passages: Passages, weights, options, known, progress):
-    """`passage_fingerprints`, copied from `known` for the documents it already holds
-    (same passages, same fingerprints) and computed for the others only; and per
-    document, whether it was copied."""
-    none = np.zeros(passages.n_docs, dtype=bool)
+def _passages_reusing(streams, weights, options: PassageOptions, known, progress):
+    """`cut_passages` and `passage_fingerprints` of all streams, taken from `known` for the
+    documents it already holds (same tokens and passage sizes: same passages, same
+    fingerprints) and made for the others only; and per document, whether it was taken."""
     if known is None:
-        return (
-            *passage_fingerprints(
-                streams, passages, weights, options.shingle_size, progress=progress
-            ),
-            none,
-        )
+        passages = cut_passages(streams, options)
+        made = passage_fingerprints(streams, passages, weights, options.shingle_size, progress)
+        return passages, *made, np.zeros(passages.n_docs, bool)
     old_of, old = known
-    first = passages.first_of_docs()
-    old_first = old.passages.first_of_docs()
-    count, old_count = np.diff(first), np.diff(old_first)
-    reused = (old_of >= 0) & (old_count[old_of.clip(min=0)] == count)
-    fingerprints = np.zeros(len(passages), np.uint64)
-    n_features = np.zeros(len(passages), np.int64)
-    owner, k = ragged_arange(np.where(reused, count, 0))
-    rows, old_rows = first[owner] + k, old_first[old_of[owner]] + k
-    fingerprints[rows], n_features[rows] = old.fingerprints[old_rows], old.n_features[old_rows]
+    lengths = np.array([len(s) for s in streams], dtype=np.int64)
+    offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
+    reused = old_of >= 0
+    reused[reused] = old.passages.doc_lengths()[old_of[reused]] == lengths[reused]
     fresh = np.flatnonzero(~reused)
     sub_streams = [streams[d] for d in fresh]
     sub = cut_passages(sub_streams, options)
-    owner, k = ragged_arange(count[fresh])
-    rows = first[fresh][owner] + k
-    if len(rows) != len(sub):  # cut differently alone: never expected, but stay exact
-        return (
-            *passage_fingerprints(
-                streams, passages, weights, options.shingle_size, progress=progress
-            ),
-            none,
-        )
-    fingerprints[rows], n_features[rows] = passage_fingerprints(
-        sub_streams, sub, weights, options.shingle_size, progress=progress
+    sub_fingerprints, sub_features = passage_fingerprints(
+        sub_streams, sub, weights, options.shingle_size, progress
     )
-    return fingerprints, n_features, reused
+    # each document's rows come whole from one source: the old result or the fresh cut
+    o = old.passages
+    old_first, sub_first = o.first_of_docs(), sub.first_of_docs()
+    first, count, base = (np.empty(len(streams), np.int64) for _ in range(3))
+    was = old_of[reused]
+    first[reused], count[reused], base[reused] = (
+        old_first[was],
+        np.diff(old_first)[was],
+        o.offsets[was],
+    )
+    first[fresh], count[fresh], base[fresh] = sub_first[:-1], np.diff(sub_first), sub.offsets[:-1]
+    doc, k = ragged_arange(count)
+    rows, from_old, shift = first[doc] + k, reused[doc], (offsets[:-1] - base)[doc]
+
+    def take(old_column, sub_column):
+        out = np.empty(len(doc), old_column.dtype)
+        out[from_old] = old_column[rows[from_old]]
+        out[~from_old] = sub_column[rows[~from_old]]
+        return out
+
+    passages = Passages(
+        doc,
+        take(o.start, sub.start) + shift,
+        take(o.stop, sub.stop) + shift,
+        take(o.credit_stop, sub.credit_stop) + shift,
+        take(o.para_start, sub.para_start),
+        take(o.para_stop, sub.para_stop),
+        offsets,
+    )
+    fingerprints = take(old.fingerprints, sub_fingerprints)
+    return passages, fingerprints, take(old.n_features, sub_features), reused
 
 
 def _unchanged_documents(passages: Passages, ignore, reused, known, options) -> np.ndarray:
@@ -575,9 +587,8 @@ def analyze_passages(
         "passages", {"fingerprints": 3, "index": 4, "extend": 2, "runs": 1}, progress, cancel
     )
     is_reference = np.asarray(is_reference, dtype=bool)
-    passages = cut_passages(streams, options)
-    fingerprints, n_features, reused = _fingerprints_reusing(
-        streams, passages, weights, options, known, steps.step("fingerprints")
+    passages, fingerprints, n_features, reused = _passages_reusing(
+        streams, weights, options, known, steps.step("fingerprints")
     )
     usable = np.flatnonzero(n_features >= options.min_features)
     seeds, shared = _find_matches(
@@ -774,8 +785,14 @@ def distinct_near(
     n_docs = int(docs.max()) + 1 if len(docs) else 1
     held = np.diff(ptr)
     wanted = np.ones(n_values, bool) if wanted is None else wanted
-    size = held + np.bincount(left, weights=held[right], minlength=n_values)
-    size += np.bincount(right, weights=held[left], minlength=n_values)
+    # (wanted value, value paired with it), both ways round: the chunks scan only these
+    sides = []
+    for target, source in ((left, right), (right, left)):
+        rows = np.flatnonzero(wanted[target])
+        sides.append((target[rows], source[rows]))
+    size = held.astype(np.float64)
+    for target, source in sides:
+        size += np.bincount(target, weights=held[source], minlength=n_values)
     size[~wanted] = 0
     holders = np.zeros(n_values, np.int64)
     for lo_v, hi_v in bounded_runs(size, _HOLDER_CHUNK):
@@ -784,9 +801,8 @@ def distinct_near(
         values = lo_v + np.flatnonzero(wanted[lo_v:hi_v])
         own_owner, own_k = ragged_arange(held[values])
         parts = [pair_keys(values[own_owner], docs[ptr[values][own_owner] + own_k], n_docs)]
-        for target, source in ((left, right), (right, left)):
+        for target, source in sides:
             rows = np.flatnonzero((target >= lo_v) & (target < hi_v))
-            rows = rows[wanted[target[rows]]]
             near = source[rows]
             owner, k = ragged_arange(held[near])
             parts.append(pair_keys(target[rows][owner], docs[ptr[near][owner] + k], n_docs))

@@ -196,6 +196,29 @@ def test_passage_fingerprints_equal_document_fingerprints_of_each_passage_alone(
     assert counts.tolist() == [len(f) for f in alone]
 
 
+def test_each_document_is_cut_as_if_it_were_alone(english):
+    # a rescan cuts only the changed documents and takes the others' passages as they were
+    paragraphs = [english[i % len(english)][: 20 + 37 * i % 400] for i in range(40)]
+    streams = [
+        token_stream(paragraphs[i : i + n])
+        for i, n in zip(range(0, 40, 5), [5, 1, 0, 3, 5, 2, 4, 5], strict=True)
+    ]
+    streams.append(token_stream(["short", "x"]))
+    options = PassageOptions(min_tokens=30, max_tokens=60)
+    together = cut_passages(streams, options)
+    parts = [cut_passages([s], options) for s in streams]
+    for field in ("start", "stop", "credit_stop"):
+        alone = [
+            getattr(p, field) - p.offsets[0] + together.offsets[d] for d, p in enumerate(parts)
+        ]
+        np.testing.assert_array_equal(getattr(together, field), np.concatenate(alone))
+    for field in ("para_start", "para_stop"):
+        alone = np.concatenate([getattr(p, field) for p in parts])
+        np.testing.assert_array_equal(getattr(together, field), alone)
+    assert (np.diff(together.first_of_docs()) == [len(p) for p in parts]).all()
+    assert len(together) >= 40
+
+
 def test_bounded_runs_cover_every_item_once_within_budget():
     sizes = np.array([3, 4, 10, 1, 1, 1, 2])
     runs = bounded_runs(sizes, 5)
