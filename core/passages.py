@@ -785,11 +785,13 @@ def distinct_near(
     n_docs = int(docs.max()) + 1 if len(docs) else 1
     held = np.diff(ptr)
     wanted = np.ones(n_values, bool) if wanted is None else wanted
-    # (wanted value, value paired with it), both ways round: the chunks scan only these
     sides = []
     for target, source in ((left, right), (right, left)):
-        rows = np.flatnonzero(wanted[target])
-        sides.append((target[rows], source[rows]))
+        counts = wanted[target]
+        if np.count_nonzero(counts) < len(counts) // 2:
+            # few pairs count (a rescan's undecided values): the chunks scan only those
+            target, source = target[counts], source[counts]
+        sides.append((target, source))
     size = held.astype(np.float64)
     for target, source in sides:
         size += np.bincount(target, weights=held[source], minlength=n_values)
@@ -803,6 +805,7 @@ def distinct_near(
         parts = [pair_keys(values[own_owner], docs[ptr[values][own_owner] + own_k], n_docs)]
         for target, source in sides:
             rows = np.flatnonzero((target >= lo_v) & (target < hi_v))
+            rows = rows[wanted[target[rows]]]
             near = source[rows]
             owner, k = ragged_arange(held[near])
             parts.append(pair_keys(target[rows][owner], docs[ptr[near][owner] + k], n_docs))

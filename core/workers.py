@@ -111,13 +111,14 @@ class _Worker:
 def _context():
     """Forkserver where there is one: fork is unsafe beside GUI threads, and each spawned
     reader imports SimSift again (0.4 s before the first file of every scan); the fork
-    server is started once per process, with the reader imported, and forks readers.
+    server is started once per process, with the readers' parsers and jieba loaded
+    (`core.reader_preload`), and forks readers.
     A frozen bundle spawns: its readers are its own children (.ci/frozen-smoke.sh checks
     that no reader starts processes of its own)."""
     if getattr(sys, "frozen", False) or "forkserver" not in mp.get_all_start_methods():
         return mp.get_context("spawn")
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["core.reader"])
+    ctx.set_forkserver_preload(["core.reader_preload"])
     return ctx
 
 
