@@ -51,7 +51,8 @@ _FINGERPRINT_CHUNK = 1 << 19
 # text whatever its document count: its passage pairs would grow with the square of it
 _MAX_GROUP_PASSAGES = 1000
 _OVERLAP_CHUNK = 1 << 20  # matched passages measured at once for containment
-_HOLDER_CHUNK = 1 << 22  # (group, document) keys made at once to count distinct holders
+_SUM_CHUNK = 1 << 20  # pairs whose weights are summed at once
+_HOLDER_CHUNK = 1 << 21  # (group, document) keys made at once to count distinct holders
 _MIN_LENGTH_RATIO = 0.8  # matched passages are about the same length
 
 
@@ -789,12 +790,13 @@ def distinct_near(
     for target, source in ((left, right), (right, left)):
         counts = wanted[target]
         if np.count_nonzero(counts) < len(counts) // 2:
-            # few pairs count (a rescan's undecided values): the chunks scan only those
-            target, source = target[counts], source[counts]
+            # few pairs count (the undecided values): the chunks scan only those
+            ids = np.int32 if n_values < 2**31 else np.int64
+            target, source = target[counts].astype(ids), source[counts].astype(ids)
         sides.append((target, source))
     size = held.astype(np.float64)
     for target, source in sides:
-        size += np.bincount(target, weights=held[source], minlength=n_values)
+        size += _summed_over_pairs(target, source, held)
     size[~wanted] = 0
     holders = np.zeros(n_values, np.int64)
     for lo_v, hi_v in bounded_runs(size, _HOLDER_CHUNK):
@@ -826,10 +828,20 @@ def _with_neighbours(a: np.ndarray, b: np.ndarray, found: Matches):
 
 def near_sum(per_value: np.ndarray, pairs: Matches) -> np.ndarray:
     """Per value: its own count plus those of the values it is paired with (int64)."""
-    n = len(per_value)
-    near = np.bincount(pairs.left, weights=per_value[pairs.right], minlength=n)
-    near += np.bincount(pairs.right, weights=per_value[pairs.left], minlength=n)
+    near = _summed_over_pairs(pairs.left, pairs.right, per_value)
+    near += _summed_over_pairs(pairs.right, pairs.left, per_value)
     return (per_value + near).astype(np.int64)
+
+
+def _summed_over_pairs(target: np.ndarray, source: np.ndarray, per_value: np.ndarray):
+    """Per value v: the sum of per_value[s] over the pairs (v, s), as float64, a chunk of
+    pairs at a time: the weights of tens of millions of pairs gathered at once were the
+    cold scan's memory peak."""
+    out = np.zeros(len(per_value))
+    for lo in range(0, len(target), _SUM_CHUNK):
+        hi = lo + _SUM_CHUNK
+        out += np.bincount(target[lo:hi], weights=per_value[source[lo:hi]], minlength=len(out))
+    return out
 
 
 def _common_text(common: np.ndarray, groups: Groups, docs_in, passages: Passages) -> CommonText:
