@@ -788,11 +788,11 @@ def distinct_near(
     wanted = np.ones(n_values, bool) if wanted is None else wanted
     sides = []
     for target, source in ((left, right), (right, left)):
-        counts = wanted[target]
-        if np.count_nonzero(counts) < len(counts) // 2:
+        counted = wanted[target]
+        if np.count_nonzero(counted) < len(counted) // 2:
             # few pairs count (the undecided values): the chunks scan only those
             ids = np.int32 if n_values < 2**31 else np.int64
-            target, source = target[counts].astype(ids), source[counts].astype(ids)
+            target, source = target[counted].astype(ids), source[counted].astype(ids)
         sides.append((target, source))
     size = held.astype(np.float64)
     for target, source in sides:

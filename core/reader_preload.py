@@ -1,7 +1,7 @@
 """What every reader needs, loaded once in the readers' fork server (`core.workers`).
 
-Readers are forked from that server, so each starts with the parsers imported and
-jieba's dictionary loaded instead of paying for both in every scan (0.2 s per reader).
+Readers are forked from that server, so each starts with the extraction code imported
+and jieba's dictionary loaded instead of paying for both in every scan (0.2 s per reader).
 """
 
 import contextlib
