@@ -952,7 +952,7 @@ class MainWindow(QMainWindow):
             self.tr("HTML files (*.html)"),
         )
         if path:
-            self.editor.export_html(Path(path), self.model.clusters)
+            self.editor.export_html(Path(path), self.model.clusters, self.translations.language)
 
     def _on_tree_double_click(self, index: QModelIndex) -> None:
         doc = self.proxy.data(index, DocRole)

@@ -290,15 +290,15 @@ class ResultEditor(QObject):
             self.tr("Export failed"),
         )
 
-    def export_html(self, path: Path, clusters: Clusters) -> None:
-        """The clusters shown now as one HTML file, with the teacher's verdicts and the
-        pairs marked "not a duplicate", on a pool thread."""
+    def export_html(self, path: Path, clusters: Clusters, language: str = "en") -> None:
+        """The clusters shown now as one HTML file in `language` (the UI's), with the
+        teacher's verdicts and the pairs marked "not a duplicate", on a pool thread."""
         from core.html_report import write_html_report
 
         result, verdicts, dismissed = self.result, self.verdicts, self._dismissed_pairs()
         self._start(
             lambda progress: write_html_report(
-                result, clusters, path, verdicts=verdicts, dismissed=dismissed
+                result, clusters, path, verdicts=verdicts, dismissed=dismissed, language=language
             ),
             lambda written: self._wrote(readable(str(written))),
             self.tr("Export failed"),

@@ -22,6 +22,7 @@ from core import __version__
 from core.cluster import KIND_NAMES
 from core.passages import PassageOptions
 from core.progress import Cancelled, CancelToken, Progress, format_duration, throughput
+from core.report_language import LANGUAGES, environment_language
 from core.result import ScanResult
 from core.scan import DEFAULT_K, MAX_K, ScanOptions, scan
 from core.verbatim import SHARE_MIN_RUN
@@ -41,6 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="also write the report as one HTML page to hand over (settings, decisions, "
         "excerpts of the matched text)",
+    )
+    s.add_argument(
+        "--html-language",
+        choices=LANGUAGES,
+        default=None,
+        help="language of the HTML report (default: from LC_ALL, LC_MESSAGES or LANG)",
     )
     s.add_argument(
         "--reference", action="append", default=[], metavar="PATH", help="reference folder"
@@ -277,7 +284,12 @@ def _write_html(result: ScanResult, args: argparse.Namespace, verdicts, ignored)
     from core.html_report import write_html_report
 
     return write_html_report(
-        result, result.clusters(args.k), args.html, verdicts=verdicts, dismissed=ignored
+        result,
+        result.clusters(args.k),
+        args.html,
+        verdicts=verdicts,
+        dismissed=ignored,
+        language=args.html_language or environment_language(),
     )
 
 

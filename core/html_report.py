@@ -20,6 +20,7 @@ from core.cluster import KIND_NAMES, KIND_NEAR, KIND_REFERENCE, Clusters
 from core.files import atomic_write
 from core.normalize import normalize_text
 from core.report import document_rows
+from core.report_language import ReportLanguage, report_language
 from core.result import ScanResult
 from core.tokens import iter_tokens
 from core.verbatim import SHARE_MIN_RUN
@@ -69,37 +70,42 @@ _SECTIONS = (
 def render_html_report(
     result: ScanResult,
     clusters: Clusters,
-    title: str = "SimSift report",
+    title: str | None = None,
     *,
     verdicts: Verdicts | None = None,
     dismissed: Iterable[frozenset[str]] = (),
+    language: str = "en",
 ) -> str:
     """The report as one HTML string: summary, settings, how to read it, decisions,
     documents, clusters, pairs, partial copies with excerpts, problems (files not
     compared or read with a warning).
 
     Args:
+        title: the page's heading (default "SimSift report", in `language`).
         verdicts: the teacher's verdicts, shown beside their pairs and documents.
         dismissed: pairs marked "Not a duplicate" (two paths each); those between
             documents of this scan are listed as decisions.
+        language: the report's language ("en", "zh_CN"; see `core.report_language`).
     """
     verdicts = verdicts or Verdicts()
+    w = report_language(language)
+    title = title or w("SimSift report")
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        f'<html lang="{w.html_lang}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
-        _summary(result, clusters),
-        _contents(),
-        _settings_section(result, clusters),
-        _reading_section(clusters.k),
-        _decisions_section(result, verdicts, dismissed),
-        _documents_section(result, verdicts),
-        _clusters_section(result, clusters, verdicts),
-        _pairs_section(result, clusters, verdicts),
-        _partial_section(result, verdicts),
-        _files_section(result),
+        _summary(result, clusters, w),
+        _contents(w),
+        _settings_section(result, clusters, w),
+        _reading_section(clusters.k, w),
+        _decisions_section(result, verdicts, dismissed, w),
+        _documents_section(result, verdicts, w),
+        _clusters_section(result, clusters, verdicts, w),
+        _pairs_section(result, clusters, verdicts, w),
+        _partial_section(result, verdicts, w),
+        _files_section(result, w),
         "</body></html>",
     ]
     return "\n".join(p for p in parts if p)
@@ -109,14 +115,17 @@ def write_html_report(
     result: ScanResult,
     clusters: Clusters,
     path: Path,
-    title: str = "SimSift report",
+    title: str | None = None,
     *,
     verdicts: Verdicts | None = None,
     dismissed: Iterable[frozenset[str]] = (),
+    language: str = "en",
 ) -> Path:
     """Write the report to `path` atomically (temporary file, then rename), with the
     user's umask; file names that are not UTF-8 show their odd bytes as "?"."""
-    text = render_html_report(result, clusters, title, verdicts=verdicts, dismissed=dismissed)
+    text = render_html_report(
+        result, clusters, title, verdicts=verdicts, dismissed=dismissed, language=language
+    )
     return write_html(text, path)
 
 
@@ -133,93 +142,101 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _summary(result: ScanResult, clusters: Clusters) -> str:
+def _summary(result: ScanResult, clusters: Clusters, w: ReportLanguage) -> str:
     roots = ", ".join(result.options.roots)
     stamp = time.strftime("%Y-%m-%d %H:%M")
     left_out = len(result.errors) + len(result.garbled) + len(result.skipped)
-    notices = "".join(f"<br>Note: {_e(n)}" for n in result.notices)
+    notices = "".join(f"<br>{_e(w('Note: {notice}', notice=n))}" for n in result.notices)
+    figures = [
+        w.count(len(result.documents), "{n} document", "{n} documents"),
+        w.count(len(clusters), "{n} cluster", "{n} clusters"),
+        w.count(len(clusters.doc), "{n} file in clusters", "{n} files in clusters"),
+        w("{n} unreadable", n=f"{len(result.errors):,}"),
+        w.count(left_out, "{n} file not compared", "{n} files not compared"),
+        w("Hamming distance k = {k} of 64 bits", k=clusters.k),
+    ]
     return (
-        f'<p class="meta">SimSift {_e(__version__)} · {stamp} · folders: '
+        f'<p class="meta">SimSift {_e(__version__)} · {stamp} · {_e(w("folders:"))} '
         f'<span class="path">{_e(roots)}</span><br>'
-        f"{_count(len(result.documents), 'document')} · {_count(len(clusters), 'cluster')} · "
-        f"{_count(len(clusters.doc), 'file')} in clusters · {len(result.errors):,} unreadable · "
-        f"{_count(left_out, 'file')} not compared · "
-        f"Hamming distance k = {clusters.k} of 64 bits{notices}</p>"
+        f"{_e(' · '.join(figures))}{notices}</p>"
     )
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
-
-
-def _contents() -> str:
-    links = " · ".join(f'<a href="#{anchor}">{name}</a>' for anchor, name in _SECTIONS)
-    return f"<p>Contents: {links}</p>"
+def _contents(w: ReportLanguage) -> str:
+    links = " · ".join(f'<a href="#{anchor}">{_e(w(name))}</a>' for anchor, name in _SECTIONS)
+    return f"<p>{_e(w('Contents:'))} {links}</p>"
 
 
 def _heading(anchor: str, text: str) -> str:
+    """A section heading (`text` already in the report's language)."""
     return f'<h2 id="{anchor}">{_e(text)}</h2>'
 
 
 # -- settings -------------------------------------------------------------------------
 
 
-def _settings_section(result: ScanResult, clusters: Clusters) -> str:
+def _settings_section(result: ScanResult, clusters: Clusters, w: ReportLanguage) -> str:
     """Everything needed to repeat the scan and get the same figures."""
-    options, w = result.options, result.options.weights
+    options, weights = result.options, result.options.weights
     passages = options.passages
-    term_weights = ", ".join(f"{term} × {weight:g}" for term, weight in w.term_weights)
+    none = w("none")
+    term_weights = ", ".join(f"{term} × {weight:g}" for term, weight in weights.term_weights)
+    partial = w(
+        "containment of {share} or more with {run} words in a row",
+        share=f"{passages.partial_threshold:.0%}",
+        run=SHARE_MIN_RUN,
+    )
+    if passages.partial_min_run:
+        partial += w(", or {run} words in a row or more", run=f"{passages.partial_min_run:,}")
     rows = [
-        ("SimSift version", __version__),
-        ("Report written", time.strftime("%Y-%m-%d %H:%M")),
-        ("Folders scanned", "; ".join(options.roots)),
-        ("Reference folders", "; ".join(options.reference_roots) or "none"),
-        ("Excluded patterns", "; ".join(options.exclude) or "none"),
+        (w("SimSift version"), __version__),
+        (w("Report written"), time.strftime("%Y-%m-%d %H:%M")),
+        (w("Folders scanned"), "; ".join(options.roots)),
+        (w("Reference folders"), "; ".join(options.reference_roots) or none),
+        (w("Excluded patterns"), "; ".join(options.exclude) or none),
         (
-            "Hamming distance k",
-            f"{clusters.k} of 64 bits (pairs searched up to {options.k_max})",
+            w("Hamming distance k"),
+            w("{k} of 64 bits (pairs searched up to {k_max})", k=clusters.k, k_max=options.k_max),
         ),
-        ("Term frequency", w.tf_scheme),
-        ("Inverse document frequency (idf)", _yes_no(w.use_idf)),
-        ("Title boost", f"{w.title_boost:g}"),
-        ("Digits ignored", _yes_no(w.ignore_digits)),
-        ("Shingle size", _words(w.shingle_size)),
-        ("Stopwords removed", _yes_no(w.remove_stopwords)),
-        ("Term weights", term_weights or "none"),
-        ("Traditional Chinese compared as Simplified", _yes_no(options.traditional_to_simplified)),
+        (w("Term frequency"), w(weights.tf_scheme)),
+        (w("Inverse document frequency (idf)"), _yes_no(weights.use_idf, w)),
+        (w("Title boost"), f"{weights.title_boost:g}"),
+        (w("Digits ignored"), _yes_no(weights.ignore_digits, w)),
+        (w("Shingle size"), w.count(weights.shingle_size, "{n} word", "{n} words")),
+        (w("Stopwords removed"), _yes_no(weights.remove_stopwords, w)),
+        (w("Term weights"), term_weights or none),
         (
-            "Partial copy",
-            f"containment of {passages.partial_threshold:.0%} or more with "
-            f"{SHARE_MIN_RUN} words in a row"
-            + (
-                f", or {passages.partial_min_run:,} words in a row or more"
-                if passages.partial_min_run
-                else ""
+            w("Traditional Chinese compared as Simplified"),
+            _yes_no(options.traditional_to_simplified, w),
+        ),
+        (w("Partial copy"), partial),
+        (
+            w("Common text (never counted as copying)"),
+            w(
+                "found in more than {max_docs} documents, or in more than {share} of them "
+                "(and in at least {min_docs})",
+                max_docs=f"{passages.common_max_docs:,}",
+                share=f"{passages.common_share:.0%}",
+                min_docs=f"{passages.common_min_docs:,}",
             ),
         ),
         (
-            "Common text (never counted as copying)",
-            f"found in more than {passages.common_max_docs:,} documents, or in more than "
-            f"{passages.common_share:.0%} of them (and in at least "
-            f"{passages.common_min_docs:,})",
+            w("Passages"),
+            w(
+                "{low}–{high} words; matched within {bits} bits",
+                low=passages.min_tokens,
+                high=passages.max_tokens,
+                bits=passages.max_distance,
+            ),
         ),
-        (
-            "Passages",
-            f"{passages.min_tokens}–{passages.max_tokens} words; matched within "
-            f"{passages.max_distance} bits",
-        ),
-        ("Garbled documents compared", _yes_no(options.compare_garbled)),
+        (w("Garbled documents compared"), _yes_no(options.compare_garbled, w)),
     ]
     body = "".join(f"<tr><th>{_e(name)}</th><td>{_e(value)}</td></tr>" for name, value in rows)
-    return f'{_heading("settings", "Settings")}<table class="settings">{body}</table>'
+    return f'{_heading("settings", w("Settings"))}<table class="settings">{body}</table>'
 
 
-def _yes_no(flag: bool) -> str:
-    return "yes" if flag else "no"
-
-
-def _words(n: int) -> str:
-    return "1 word" if n == 1 else f"{n} words"
+def _yes_no(flag: bool, w: ReportLanguage) -> str:
+    return w("yes") if flag else w("no")
 
 
 # -- how to read it -------------------------------------------------------------------
@@ -271,23 +288,24 @@ _MEASURES = (
 )
 
 
-def _reading_section(k: int) -> str:
+def _reading_section(k: int, w: ReportLanguage) -> str:
     items = "".join(
-        f"<dt>{_e(name)}</dt><dd>{_e(text.format(k=k))}</dd>" for name, text in _MEASURES
+        f"<dt>{_e(w(name))}</dt><dd>{_e(w(text, k=k))}</dd>" for name, text in _MEASURES
     )
-    return f"{_heading('reading', 'How to read this report')}<dl>{items}</dl>"
+    return f"{_heading('reading', w('How to read this report'))}<dl>{items}</dl>"
 
 
 # -- decisions -------------------------------------------------------------------------
 
 
-def _verdict_cell(verdict: Verdict | None) -> str:
+def _verdict_cell(verdict: Verdict | None, w: ReportLanguage) -> str:
     if verdict is None:
         return "<td></td>"
     css = ' class="copying"' if verdict.verdict == COPYING else ""
     note = f"<br>{_e(verdict.note)}" if verdict.note else ""
     date = f'<br><span class="note">{_e(verdict.date)}</span>'
-    return f"<td><span{css}>{_e(verdict.label)}</span>{note}{date}</td>"
+    label = w("copying confirmed") if verdict.verdict == COPYING else w("not copying")
+    return f"<td><span{css}>{_e(label)}</span>{note}{date}</td>"
 
 
 def _pair_verdict(verdicts: Verdicts, a: str, b: str) -> Verdict | None:
@@ -295,7 +313,7 @@ def _pair_verdict(verdicts: Verdicts, a: str, b: str) -> Verdict | None:
 
 
 def _decisions_section(
-    result: ScanResult, verdicts: Verdicts, dismissed: Iterable[frozenset[str]]
+    result: ScanResult, verdicts: Verdicts, dismissed: Iterable[frozenset[str]], w: ReportLanguage
 ) -> str:
     """Verdicts and "Not a duplicate" pairs about documents of this scan (the catalog keeps
     decisions about other folders too; they do not belong in this report)."""
@@ -305,30 +323,34 @@ def _decisions_section(
         (sorted(key), v) for key, v in verdicts.pairs.items() if len(key) == 2 and key <= here
     )
     ignored = sorted(sorted(key) for key in dismissed if len(key) == 2 and key <= here)
-    out = [_heading("decisions", "Decisions")]
+    out = [_heading("decisions", w("Decisions"))]
     if not (documents or pairs or ignored):
-        out.append("<p>No verdict and no pair marked “Not a duplicate” for these documents.</p>")
+        none = w("No verdict and no pair marked “Not a duplicate” for these documents.")
+        out.append(f"<p>{_e(none)}</p>")
         return "\n".join(out)
     if documents:
-        out.append(f"<h3>Verdicts on documents ({len(documents):,})</h3>")
-        out.append("<table><tr><th>File</th><th>Verdict</th></tr>")
-        out += [f'<tr><td class="path">{_e(p)}</td>{_verdict_cell(v)}</tr>' for p, v in documents]
+        out.append(f"<h3>{_e(w('Verdicts on documents ({n})', n=f'{len(documents):,}'))}</h3>")
+        out.append(_header_row(w, "File", "Verdict"))
+        out += [
+            f'<tr><td class="path">{_e(p)}</td>{_verdict_cell(v, w)}</tr>' for p, v in documents
+        ]
         out.append("</table>")
     if pairs:
-        out.append(f"<h3>Verdicts on pairs ({len(pairs):,})</h3>")
-        out.append("<table><tr><th>File A</th><th>File B</th><th>Verdict</th></tr>")
+        out.append(f"<h3>{_e(w('Verdicts on pairs ({n})', n=f'{len(pairs):,}'))}</h3>")
+        out.append(_header_row(w, "File A", "File B", "Verdict"))
         out += [
-            f'<tr><td class="path">{_e(a)}</td><td class="path">{_e(b)}</td>{_verdict_cell(v)}</tr>'
+            f'<tr><td class="path">{_e(a)}</td><td class="path">{_e(b)}</td>'
+            f"{_verdict_cell(v, w)}</tr>"
             for (a, b), v in pairs
         ]
         out.append("</table>")
     if ignored:
-        out.append(f"<h3>Marked “Not a duplicate” ({len(ignored):,})</h3>")
-        out.append(
-            '<p class="note">These pairs were dismissed by the user and are left out of '
-            "every table below.</p>"
+        out.append(f"<h3>{_e(w('Marked “Not a duplicate” ({n})', n=f'{len(ignored):,}'))}</h3>")
+        dismissed_note = w(
+            "These pairs were dismissed by the user and are left out of every table below."
         )
-        out.append("<table><tr><th>File A</th><th>File B</th></tr>")
+        out.append(f'<p class="note">{_e(dismissed_note)}</p>')
+        out.append(_header_row(w, "File A", "File B"))
         out += [
             f'<tr><td class="path">{_e(a)}</td><td class="path">{_e(b)}</td></tr>'
             for a, b in ignored
@@ -340,6 +362,12 @@ def _decisions_section(
 # -- documents, clusters, pairs ---------------------------------------------------------
 
 
+def _header_row(w: ReportLanguage, *names: str) -> str:
+    """A table's opening tag and its row of column names, in the report's language."""
+    cells = "".join(f"<th>{_e(w(name))}</th>" for name in names)
+    return f"<table><tr>{cells}</tr>"
+
+
 def _share_cell(share: float) -> str:
     """A containment as a bar and a percentage (the same number the CSV and the app show)."""
     return (
@@ -347,16 +375,18 @@ def _share_cell(share: float) -> str:
     )
 
 
-def _documents_section(result: ScanResult, verdicts: Verdicts) -> str:
+def _documents_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> str:
     """The teacher's list: documents found in part elsewhere, highest similarity index first."""
     rows = document_rows(result)
-    out = [_heading("documents", f"Documents found in part elsewhere ({len(rows):,})")]
+    title = w("Documents found in part elsewhere ({n})", n=f"{len(rows):,}")
+    out = [_heading("documents", title)]
     if not rows:
-        out.append("<p>No passage of any document was found in another document.</p>")
+        out.append(f"<p>{_e(w('No passage of any document was found in another document.'))}</p>")
         return "\n".join(out)
     out.append(
-        "<table><tr><th>File</th><th>Similarity index</th><th>Sources</th>"
-        "<th>Largest source</th><th>Its share</th><th>Verdict</th></tr>"
+        _header_row(
+            w, "File", "Similarity index", "Sources", "Largest source", "Its share", "Verdict"
+        )
     )
     for row in rows[:MAX_PAIR_ROWS]:
         out.append(
@@ -364,30 +394,34 @@ def _documents_section(result: ScanResult, verdicts: Verdicts) -> str:
             f'<td class="num">{row["sources"]:,}</td>'
             f'<td class="path">{_e(row["largest_source"])}</td>'
             f"{_share_cell(row['largest_share'])}"
-            f"{_verdict_cell(verdicts.of_document(row['path']))}</tr>"
+            f"{_verdict_cell(verdicts.of_document(row['path']), w)}</tr>"
         )
     out.append("</table>")
     if len(rows) > MAX_PAIR_ROWS:
-        out.append(f"<p>First {MAX_PAIR_ROWS:,} documents shown; documents.csv lists all.</p>")
+        shown = w("First {n} documents shown; documents.csv lists all.", n=f"{MAX_PAIR_ROWS:,}")
+        out.append(f"<p>{_e(shown)}</p>")
     return "\n".join(out)
 
 
-def _clusters_section(result: ScanResult, clusters: Clusters, verdicts: Verdicts) -> str:
+def _clusters_section(
+    result: ScanResult, clusters: Clusters, verdicts: Verdicts, w: ReportLanguage
+) -> str:
+    heading = _heading("clusters", w("Clusters"))
     if len(clusters) == 0:
-        return f"{_heading('clusters', 'Clusters')}<p>No near-duplicates at this distance.</p>"
+        return f"{heading}<p>{_e(w('No near-duplicates at this distance.'))}</p>"
     order = np.argsort(-np.diff(clusters.ptr), kind="stable")  # biggest clusters first
-    out = [_heading("clusters", "Clusters")]
+    out = [heading]
     for c in order.tolist():
         s = clusters.members(c)
         reference = int(clusters.doc[s.start])
-        out.append(
-            f"<h3>Cluster {c + 1} · {s.stop - s.start} files · "
-            f"max distance {int(clusters.max_distance[c])}</h3>"
+        title = w(
+            "Cluster {number} · {files} files · max distance {distance}",
+            number=c + 1,
+            files=s.stop - s.start,
+            distance=int(clusters.max_distance[c]),
         )
-        out.append(
-            "<table><tr><th>File</th><th>Kind</th><th>Distance</th><th>In reference</th>"
-            "<th>Title</th><th>Verdict</th></tr>"
-        )
+        out.append(f"<h3>{_e(title)}</h3>")
+        out.append(_header_row(w, "File", "Kind", "Distance", "In reference", "Title", "Verdict"))
         for doc, kind, distance in zip(
             clusters.doc[s].tolist(),
             clusters.kind[s].tolist(),
@@ -399,16 +433,19 @@ def _clusters_section(result: ScanResult, clusters: Clusters, verdicts: Verdicts
             css = ' class="reference"' if is_reference else ""
             share = "<td></td>" if is_reference else _share_cell(result.overlap(doc, reference)[0])
             out.append(
-                f'<tr{css}><td class="path">{_e(record.path)}</td><td>{_e(KIND_NAMES[kind])}</td>'
+                f'<tr{css}><td class="path">{_e(record.path)}</td>'
+                f"<td>{_e(w(KIND_NAMES[kind]))}</td>"
                 f'<td class="num">{distance}</td>{share}'
-                f"<td>{_e(record.title)}</td>{_verdict_cell(verdicts.of_document(record.path))}"
+                f"<td>{_e(record.title)}</td>{_verdict_cell(verdicts.of_document(record.path), w)}"
                 "</tr>"
             )
         out.append("</table>")
     return "\n".join(out)
 
 
-def _pairs_section(result: ScanResult, clusters: Clusters, verdicts: Verdicts) -> str:
+def _pairs_section(
+    result: ScanResult, clusters: Clusters, verdicts: Verdicts, w: ReportLanguage
+) -> str:
     shown = np.zeros(len(result.documents), dtype=bool)
     shown[clusters.doc] = True
     pairs = result.pairs.within(clusters.k)
@@ -419,11 +456,10 @@ def _pairs_section(result: ScanResult, clusters: Clusters, verdicts: Verdicts) -
     # whole copies (exact, same text) need no excerpt: their text is the same
     all_near = order[kinds[order] == KIND_NEAR]
     near = all_near[:MAX_EXCERPTS]
-    excerpts = _excerpts(result, left[near], right[near], near.tolist())
+    excerpts = _excerpts(result, left[near], right[near], near.tolist(), w)
     out = [
-        _heading("pairs", f"Pairs ({len(left):,})"),
-        "<table><tr><th>File A</th><th>File B</th><th>Kind</th><th>Distance</th>"
-        "<th>A in B</th><th>B in A</th><th>Verdict</th></tr>",
+        _heading("pairs", w("Pairs ({n})", n=f"{len(left):,}")),
+        _header_row(w, "File A", "File B", "Kind", "Distance", "A in B", "B in A", "Verdict"),
     ]
     docs = result.documents
     a_in_b, b_in_a, _ = result.overlap_many(left, right)
@@ -432,21 +468,22 @@ def _pairs_section(result: ScanResult, clusters: Clusters, verdicts: Verdicts) -
         path_a, path_b = docs[int(left[i])].path, docs[int(right[i])].path
         out.append(
             f'<tr><td class="path">{_e(path_a)}</td><td class="path">{_e(path_b)}</td>'
-            f'<td>{_e(KIND_NAMES[int(kinds[i])])}</td><td class="num">{d}</td>'
+            f'<td>{_e(w(KIND_NAMES[int(kinds[i])]))}</td><td class="num">{d}</td>'
             f"{_share_cell(a_in_b[i])}{_share_cell(b_in_a[i])}"
-            f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b))}</tr>"
+            f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b), w)}</tr>"
         )
         if i in excerpts:
             out.append(f'<tr class="excerpt"><td colspan="7">{excerpts[i]}</td></tr>')
     out.append("</table>")
     if len(left) > MAX_PAIR_ROWS:
-        out.append(f"<p>Closest {MAX_PAIR_ROWS:,} pairs shown; the CSV export lists all.</p>")
+        shown = w("Closest {n} pairs shown; the CSV export lists all.", n=f"{MAX_PAIR_ROWS:,}")
+        out.append(f"<p>{_e(shown)}</p>")
     if len(all_near) > MAX_EXCERPTS:
-        out.append(_excerpt_cap_note())
+        out.append(_excerpt_cap_note(w))
     return "\n".join(out)
 
 
-def _partial_section(result: ScanResult, verdicts: Verdicts) -> str:
+def _partial_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> str:
     """Partial copies (containment), largest first, with excerpts of the first pairs."""
     overlaps = result.partial_pairs()
     if len(overlaps) == 0:
@@ -454,12 +491,11 @@ def _partial_section(result: ScanResult, verdicts: Verdicts) -> str:
     larger = np.maximum(overlaps.containment_lr, overlaps.containment_rl)
     order = np.argsort(-larger, kind="stable")[:MAX_PAIR_ROWS]
     first = order[:MAX_EXCERPTS]
-    excerpts = _excerpts(result, overlaps.left[first], overlaps.right[first], first.tolist())
+    excerpts = _excerpts(result, overlaps.left[first], overlaps.right[first], first.tolist(), w)
     docs = result.documents
     out = [
-        _heading("partial", f"Partial copies ({len(overlaps):,})"),
-        "<table><tr><th>File A</th><th>File B</th><th>A in B</th><th>B in A</th>"
-        "<th>Overlap</th><th>Verdict</th></tr>",
+        _heading("partial", w("Partial copies ({n})", n=f"{len(overlaps):,}")),
+        _header_row(w, "File A", "File B", "A in B", "B in A", "Overlap", "Verdict"),
     ]
     for i in order.tolist():
         path_a, path_b = docs[int(overlaps.left[i])].path, docs[int(overlaps.right[i])].path
@@ -467,33 +503,36 @@ def _partial_section(result: ScanResult, verdicts: Verdicts) -> str:
             f'<tr><td class="path">{_e(path_a)}</td><td class="path">{_e(path_b)}</td>'
             f"{_share_cell(overlaps.containment_lr[i])}{_share_cell(overlaps.containment_rl[i])}"
             f'<td class="num">{overlaps.overlap[i]:.0%}</td>'
-            f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b))}</tr>"
+            f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b), w)}</tr>"
         )
         if i in excerpts:
             out.append(f'<tr class="excerpt"><td colspan="6">{excerpts[i]}</td></tr>')
     out.append("</table>")
     if len(overlaps) > MAX_PAIR_ROWS:
-        out.append(
-            f"<p>The {MAX_PAIR_ROWS:,} pairs with the largest containment shown; "
-            "the CSV export lists all.</p>"
+        shown = w(
+            "The {n} pairs with the largest containment shown; the CSV export lists all.",
+            n=f"{MAX_PAIR_ROWS:,}",
         )
+        out.append(f"<p>{_e(shown)}</p>")
     if len(overlaps) > MAX_EXCERPTS:
-        out.append(_excerpt_cap_note())
+        out.append(_excerpt_cap_note(w))
     return "\n".join(out)
 
 
-def _excerpt_cap_note() -> str:
-    return (
-        f'<p class="note">Excerpts are shown for the first {MAX_EXCERPTS:,} pairs of this '
-        "table only, to keep the file small; the app shows any pair side by side.</p>"
+def _excerpt_cap_note(w: ReportLanguage) -> str:
+    note = w(
+        "Excerpts are shown for the first {n} pairs of this table only, to keep the file "
+        "small; the app shows any pair side by side.",
+        n=f"{MAX_EXCERPTS:,}",
     )
+    return f'<p class="note">{_e(note)}</p>'
 
 
 # -- excerpts ---------------------------------------------------------------------------
 
 
 def _excerpts(
-    result: ScanResult, left: np.ndarray, right: np.ndarray, rows: Sequence[int]
+    result: ScanResult, left: np.ndarray, right: np.ndarray, rows: Sequence[int], w: ReportLanguage
 ) -> dict[int, str]:
     """HTML of the longest matched passage of each pair (left[i], right[i]), by rows[i];
     pairs without a matched passage get none."""
@@ -504,9 +543,10 @@ def _excerpts(
     ):
         if passage_a >= 0:
             out[row] = (
-                "Longest matched passage: "
-                f"{_passage_quote(result, 'A', a, passage_a)}"
-                f"{_passage_quote(result, 'B', b, passage_b)}"
+                _e(w("Longest matched passage:"))
+                + " "
+                + _passage_quote(result, "A", a, passage_a, w)
+                + _passage_quote(result, "B", b, passage_b, w)
             )
     return out
 
@@ -540,11 +580,14 @@ def _longest_matches(
     return out
 
 
-def _passage_quote(result: ScanResult, side: str, doc: int, row: int) -> str:
+def _passage_quote(result: ScanResult, side: str, doc: int, row: int, w: ReportLanguage) -> str:
     """One side of an excerpt: where the passage is in the document, and its text."""
     p = result.passages.passages
     first, last = int(p.para_start[row]) + 1, int(p.para_stop[row])
-    where = f"paragraph {first}" if first == last else f"paragraphs {first}–{last}"
+    if first == last:
+        where = w("paragraph {first}", first=first)
+    else:
+        where = w("paragraphs {first}–{last}", first=first, last=last)
     offset = int(p.offsets[doc])
     text = _passage_text(
         result.documents[doc],
@@ -553,10 +596,8 @@ def _passage_quote(result: ScanResult, side: str, doc: int, row: int) -> str:
         result.options.traditional_to_simplified,
     )
     words = int(p.stop[row] - p.start[row])
-    return (
-        f"<div>In {side} ({_e(where)}, {words:,} words):"
-        f"<blockquote>{_e(_cut(text, EXCERPT_CHARS))}</blockquote></div>"
-    )
+    place = w("In {side} ({where}, {words} words):", side=side, where=where, words=f"{words:,}")
+    return f"<div>{_e(place)}<blockquote>{_e(_cut(text, EXCERPT_CHARS))}</blockquote></div>"
 
 
 def _passage_text(record, start: int, stop: int, t2s: bool) -> str:
@@ -606,37 +647,39 @@ def _cut(text: str, limit: int) -> str:
 # -- files not compared -----------------------------------------------------------------
 
 
-def _files_section(result: ScanResult) -> str:
+def _files_section(result: ScanResult, w: ReportLanguage) -> str:
     """Every file found that was not compared, or compared with a warning, and why."""
     lists = (
-        ("Unreadable files", "Problem", [(r.path, r.message) for r in result.errors]),
+        ("Unreadable files ({n})", "Problem", [(r.path, r.message) for r in result.errors]),
         (
-            "Garbled files left out of the comparison",
+            "Garbled files left out of the comparison ({n})",
             "Why",
             [(r.path, r.warning) for r in result.garbled],
         ),
         (
-            "Files read with a warning (compared)",
+            "Files read with a warning (compared) ({n})",
             "Warning",
             [(r.path, r.warning) for r in result.warned],
         ),
-        ("Skipped files", "Reason", [(r.path, r.message) for r in result.skipped]),
+        ("Skipped files ({n})", "Reason", [(r.path, r.message) for r in result.skipped]),
     )
-    out = [_heading("files", "Problems")]
+    out = [_heading("files", w("Problems"))]
     if not any(rows for _, _, rows in lists):
-        out.append("<p>Every file found was read and compared.</p>")
+        out.append(f"<p>{_e(w('Every file found was read and compared.'))}</p>")
     else:
-        out.append("<p>Every file found that was not compared, or was read with a warning.</p>")
+        listed = w("Every file found that was not compared, or was read with a warning.")
+        out.append(f"<p>{_e(listed)}</p>")
     for title, column, rows in lists:
         if not rows:
             continue
-        out.append(f"<h3>{_e(title)} ({len(rows):,})</h3>")
-        out.append(f"<table><tr><th>File</th><th>{_e(column)}</th></tr>")
+        out.append(f"<h3>{_e(w(title, n=f'{len(rows):,}'))}</h3>")
+        out.append(_header_row(w, "File", column))
         out += [
             f'<tr><td class="path">{_e(path)}</td><td>{_e(why)}</td></tr>'
             for path, why in rows[:MAX_PAIR_ROWS]
         ]
         out.append("</table>")
         if len(rows) > MAX_PAIR_ROWS:
-            out.append(f"<p>First {MAX_PAIR_ROWS:,} shown; the CSV export lists all.</p>")
+            shown = w("First {n} shown; the CSV export lists all.", n=f"{MAX_PAIR_ROWS:,}")
+            out.append(f"<p>{_e(shown)}</p>")
     return "\n".join(out)

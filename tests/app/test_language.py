@@ -105,3 +105,24 @@ def test_per_file_problems_read_in_the_ui_language(qtbot, window, tmp_path):
         assert decoded == "3 个字符无法解码（显示为 �）"
     finally:
         window.set_language("en")
+
+
+def test_the_html_report_is_written_in_the_ui_language(
+    qtbot, window, corpus, tmp_path, monkeypatch
+):
+    from PySide6.QtWidgets import QFileDialog
+
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    out = tmp_path / "report.html"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    try:
+        window.set_language("zh_CN")
+        window.export_html_action.trigger()
+        qtbot.waitUntil(lambda: not window.editor.busy, timeout=20_000)
+    finally:
+        window.set_language("en")
+    text = out.read_text("utf-8")
+    assert '<html lang="zh-CN">' in text
+    assert '<h2 id="settings">设置</h2>' in text and "如何阅读本报告" in text

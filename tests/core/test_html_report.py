@@ -316,3 +316,45 @@ def test_cli_writes_the_html_report_with_the_scan(tmp_path):
     text = report.read_text("utf-8")
     assert "4 of 64 bits" in section(text, "settings")
     assert "Longest matched passage" in section(text, "partial")
+
+
+def test_report_in_chinese_has_its_headings_labels_and_verdicts_in_chinese(scanned):
+    result, paths = scanned
+    essay, source = str(paths["essay"]), str(paths["source"])
+    verdicts = Verdicts(pairs={frozenset((essay, source)): Verdict(COPYING, "", 1_700_000_000)})
+    text = render_html_report(result, result.clusters(3), verdicts=verdicts, language="zh_CN")
+    assert '<html lang="zh-CN">' in text and "<title>SimSift 报告</title>" in text
+    headings = re.findall(r"<h2[^>]*>(.*?)</h2>", text)
+    assert headings[:2] == ["设置", "如何阅读本报告"]
+    assert not [h for h in headings if re.search(r"[A-Za-z]{3,}", h)], headings
+    columns = set(re.findall(r"<th>(.*?)</th>", text))
+    assert {"文件 A", "文件 B", "结论", "相似度指数"} <= columns
+    names = [re.sub(r"SimSift|idf", "", c) for c in columns]  # names that stay as they are
+    assert not [c for c in names if re.search(r"[A-Za-z]{3,}", c)]
+    assert "确认抄袭" in row_with(section(text, "partial"), *sorted((essay, source)))
+    assert "汉明距离 k = 3（共 64 位）" in text
+    english = render_html_report(result, result.clusters(3), verdicts=verdicts)
+    assert '<html lang="en">' in english and "copying confirmed" in english
+
+
+def test_cli_report_language_follows_the_locale_unless_given(tmp_path):
+    import os
+
+    write_partial_copy(tmp_path / "docs")
+    written = {}
+    for name, extra, lang in (
+        ("zh", [], "zh_CN.UTF-8"),
+        ("en", ["--html-language", "en"], "zh_CN.UTF-8"),
+    ):
+        report = tmp_path / f"{name}.html"
+        env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
+        proc = subprocess.run(
+            [sys.executable, "-m", "core.cli", "scan", str(tmp_path / "docs"), "--no-catalog",
+             "--workers", "0", "--out", str(tmp_path / f"csv-{name}"), "--quiet",
+             "--html", str(report), *extra],
+            capture_output=True, text=True, cwd=ROOT, timeout=300, env={**env, "LANG": lang},
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        written[name] = report.read_text("utf-8")
+    assert '<h2 id="settings">设置</h2>' in written["zh"]
+    assert '<h2 id="settings">Settings</h2>' in written["en"]

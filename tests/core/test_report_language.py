@@ -1,0 +1,83 @@
+"""The HTML report in the reader's language: every string of it translated."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import core.html_report as html_report
+from core.cluster import KIND_NAMES
+from core.features import TF_SCHEMES
+from core.report_language import LANGUAGES, environment_language, report_language
+
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+
+
+def report_strings() -> set[str]:
+    """Every English string the report passes through its words: the literals given to
+    `w(...)`, `w.count(...)` and `_header_row(w, ...)`, and the tables of names."""
+    tree = ast.parse(Path(html_report.__file__).read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = (isinstance(func, ast.Name) and func.id in ("w", "_header_row")) or (
+            isinstance(func, ast.Attribute) and func.attr == "count"
+        )
+        if called:
+            literals = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            found |= {value for value in literals if isinstance(value, str)}
+    found |= {name for _, name in html_report._SECTIONS}
+    found |= {text for pair in html_report._MEASURES for text in pair}
+    found |= {text for title, column, _ in _file_lists() for text in (title, column)}
+    return found | set(KIND_NAMES) | set(TF_SCHEMES)
+
+
+def _file_lists():
+    """The (title, column) names of the Problems section's lists, from its source."""
+    source = Path(html_report.__file__).read_text(encoding="utf-8")
+    body = source[source.index("def _files_section") :]
+    body = body[: body.index("out = [")]
+    return [(t, c, None) for t, c in re.findall(r'\(\s*"([^"]+)",\s*"([^"]+)",', body)]
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_report_string_is_translated_and_no_stale_ones_are_kept(code):
+    table = report_language(code).table
+    strings = report_strings()
+    assert len(strings) > 80
+    assert sorted(strings - set(table)) == []
+    assert sorted(set(table) - strings) == []
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_translations_keep_their_placeholders(code):
+    placeholders = re.compile(r"\{(\w*)\}")
+    for english, translated in report_language(code).table.items():
+        assert sorted(placeholders.findall(translated)) == sorted(placeholders.findall(english))
+        assert translated.strip()
+
+
+def test_locale_settings_choose_the_language(monkeypatch):
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    assert environment_language() == "en"
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert environment_language() == "zh_CN"
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")  # LC_ALL overrides LANG
+    assert environment_language() == "en"
+    assert report_language("zh_TW").code == "zh_CN"
+    assert report_language("fr").code == "en"
+
+
+def test_resource_tables_are_valid_json_objects_of_strings():
+    for code in TRANSLATED:
+        path = Path(__file__).parents[2] / "resources" / "report" / f"{code}.json"
+        pairs = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=list)
+        assert all(isinstance(k, str) and isinstance(v, str) for k, v in pairs)
+        assert len({k for k, _ in pairs}) == len(pairs), "a string is translated twice"
