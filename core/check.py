@@ -1,6 +1,8 @@
 """Checking new documents against an archive (as JPlag's `-old`): near duplicates and
 partial copies of the new documents, against archive documents and among themselves;
-archive documents are never compared with each other again.
+archive documents are never compared with each other again. Documents under the
+options' reference folders are template text, as in a scan: text matching them never
+counts, and they are never paired with each other or with archive documents.
 
 The result equals what a full scan of the archive and the new documents reports for the
 pairs involving a new document. Only the archive documents a new one touches are taken
@@ -39,6 +41,7 @@ from core.scan import (
     is_compared,
     read_files,
     reference_rank_of,
+    under_any,
 )
 
 ARCHIVE_MARK = "archive:"  # archive documents' paths in a check's results start with this
@@ -97,12 +100,14 @@ def compare_with_archive(
     old = _archive_records(archive, touched, np.isin(touched, seeded), options, progress, cancel)
     documents = tuple(new + old)
     is_archive = np.r_[np.zeros(len(new), bool), np.ones(len(old), bool)]
+    is_reference = np.zeros(len(documents), bool)
+    is_reference[: len(new)] = [under_any(r.path, options.reference_roots) for r in new]
     fingerprints = np.r_[new_fps, archive.fingerprints()[touched]].astype(np.uint64)
-    pairs = find_pairs(fingerprints, options.k_max, is_archive, progress, cancel)
+    pairs = find_pairs(fingerprints, options.k_max, is_archive | is_reference, progress, cancel)
     passages = _new_pairs_only(
         analyze_passages(
             [d.tokens.body for d in documents],
-            np.zeros(len(documents), bool),
+            is_reference,
             options.weights,
             options.passages,
             progress=progress,
@@ -116,12 +121,12 @@ def compare_with_archive(
         documents=documents,
         errors=tuple(r for r in others if r.status == STATUS_ERROR),
         skipped=tuple(r for r in others if r.status == STATUS_SKIPPED),
-        is_reference=np.zeros(len(documents), bool),
+        is_reference=is_reference,
         fingerprints=fingerprints,
         pairs=pairs,
         content_codes=hash_codes([d.content_hash for d in documents]),
         text_codes=hash_codes([d.text_hash for d in documents]),
-        reference_rank=reference_rank_of(documents, is_archive),
+        reference_rank=reference_rank_of(documents, is_archive | is_reference),
         passages=passages,
         garbled=tuple(r for r in others if r.ok),
     )

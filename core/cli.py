@@ -65,6 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("paths", nargs="+", metavar="PATH", help="new folders or files")
     c.add_argument("--archive", type=Path, required=True, metavar="DIR", help="archive folder")
+    c.add_argument(
+        "--reference",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="reference folder (a prompt, a template): text matching it never counts",
+    )
     _add_report_options(c)
     _add_reading_options(c)
     c.add_argument("--quiet", action="store_true", help="no progress output")

@@ -132,7 +132,7 @@ def scan(
     garbled = () if options.compare_garbled else tuple(r for r in records if _garbled(r))
     documents = tuple(r for r in records if r.ok and (options.compare_garbled or not _garbled(r)))
     is_reference = np.array(
-        [_under_any(d.path, options.reference_roots) for d in documents], dtype=bool
+        [under_any(d.path, options.reference_roots) for d in documents], dtype=bool
     )
     fingerprints, pairs, passages = _compare(
         documents, is_reference, options, catalog, progress, cancel
@@ -584,7 +584,8 @@ def hash_codes(hashes: Sequence[bytes]) -> np.ndarray:
     return np.array([table.setdefault(h, len(table)) for h in hashes], dtype=np.int64)
 
 
-def _under_any(path: str, roots: Iterable[str]) -> bool:
+def under_any(path: str, roots: Iterable[str]) -> bool:
+    """Whether `path` is one of `roots` or lies below one."""
     for root in roots:
         root = os.path.abspath(root)
         if path == root or path.startswith(root.rstrip(os.sep) + os.sep):

@@ -61,3 +61,34 @@ def test_archive_folders_are_remembered(qtbot, window, settings, tmp_path):
     assert settings.archive_folders == [str(old)]
     window.folders.set_archive(str(old), False)
     assert window.folders.folders() == [str(old)] and window.folders.archive_folders() == []
+
+
+def test_a_reference_folder_counts_beside_an_archive_folder(qtbot, window, tmp_path):
+    # this year's essays all open with the assignment; ticked as reference, it never counts
+    from tests.core.test_passages import english_paragraphs
+
+    old, new = write_years(tmp_path / "essays")
+    pool = english_paragraphs()
+    prompt = pool[310:312]
+    (new / "own.txt").write_text("\n\n".join(pool[300:306]), encoding="utf-8")
+    for path in new.glob("*.txt"):
+        path.write_text("\n\n".join([*prompt, path.read_text(encoding="utf-8")]), "utf-8")
+    reference = tmp_path / "essays" / "assignment"
+    reference.mkdir()
+    (reference / "assignment.txt").write_text("\n\n".join(prompt), encoding="utf-8")
+    window.folders.add_paths([str(new)])
+    window.folders.add_paths([str(reference)], reference=True)
+    window.folders.add_paths([str(old)], archive=True)
+    scan_and_wait(qtbot, window)
+
+    result = window.result
+    paths = [d.path for d in result.documents]
+    assert result.is_reference[paths.index(str(reference / "assignment.txt"))]
+    pairs = result.partial_pairs()
+    partial = {
+        frozenset((paths[a], paths[b]))
+        for a, b in zip(pairs.left.tolist(), pairs.right.tolist(), strict=True)
+    }
+    # the two essays share only the assignment: not a partial copy
+    assert frozenset((str(new / "copy.txt"), str(new / "own.txt"))) not in partial
+    assert frozenset((str(new / "copy.txt"), ARCHIVE_MARK + str(old / "argparse.txt"))) in partial

@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -251,3 +252,33 @@ def test_a_check_on_a_reopened_archive_indexes_nothing_of_the_archive(tmp_path, 
     theirs = set(archive.fingerprints()[untouched].tolist()) | only_theirs
     # ... are in no index built for it: the archive's stored indexes were queried
     assert indexed and not any(theirs & set(fps.tolist()) for fps in indexed)
+
+
+def test_a_reference_folder_is_template_text_in_a_check_as_in_a_full_scan(tmp_path):
+    old, new = write_collections(tmp_path, 8)
+    prompt = PARAGRAPHS[150:152]  # the assignment, in every new essay and some old ones
+    for i, path in enumerate([*sorted(new.glob("n*.txt")), *sorted(old.glob("o*.txt"))[:4]]):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(
+            "\n\n".join([*prompt, text]) if i % 2 else text + "\n\n" + "\n\n".join(prompt)
+        )
+    reference = tmp_path / "prompt"
+    reference.mkdir()
+    (reference / "assignment.txt").write_text("\n\n".join(prompt), encoding="utf-8")
+    with_reference = {"reference_roots": (str(reference),)}
+    add_folders(tmp_path / "archive", options(old))
+    checked = check(Archive.open(tmp_path / "archive"), replace(options(new), **with_reference))
+    full = scan(replace(options(old, new), **with_reference))
+    k = full.k_max
+    expected = involving_new(pair_rows(full, k, 0.01), new)
+    assert involving_new(pair_rows(checked, k, 0.01), new) == expected
+    assert {kind for kind, *_ in expected.values()} >= {"exact", "partial"}
+    [ref] = [i for i, d in enumerate(checked.documents) if d.path.startswith(str(reference))]
+    assert checked.is_reference[ref] and checked.passages.is_template.any()
+    partial = checked.partial_pairs(0.0)
+    assert ref not in set(partial.left.tolist()) | set(partial.right.tolist())
+    # the prompt in each new essay is template text, which it is not without the reference
+    essays = [i for i, d in enumerate(checked.documents) if Path(d.path).name.startswith("n")]
+    assert (checked.passages.template_tokens[essays] > 0).all()
+    plain = check(Archive.open(tmp_path / "archive"), options(new, reference))
+    assert not plain.passages.is_template.any()
