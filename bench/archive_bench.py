@@ -25,6 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.process_tree import ProcessTree
 from core.archive import Archive, add_folders
 from core.check import ARCHIVE_MARK, _cut_and_fingerprint, compare_with_archive, read_new
 from core.index import HammingIndex
@@ -34,9 +35,7 @@ from core.scan import ScanOptions, fingerprint_documents, scan
 
 
 def peak_rss_mb() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return max(own, children) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 class StageTimes:
@@ -69,21 +68,23 @@ def split_corpus(corpus: Path, work: Path, n_new: int, seed: int) -> tuple[Path,
 
 
 def cpu_seconds() -> float:
-    """CPU time of this process and its finished workers (the machine is shared: wall
-    clock alone says as much about the neighbours as about us)."""
+    """CPU time of this process (the machine is shared: wall clock alone says as much
+    about the neighbours as about us)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime
 
 
 def timed(label: str, run):
+    """Run, and print wall time, CPU time (this process and the readers below it) and
+    peak RSS (this process's; the readers' sampled from /proc)."""
     times = StageTimes()
     start, cpu = time.perf_counter(), cpu_seconds()
-    value = run(times)
-    elapsed, used = time.perf_counter() - start, cpu_seconds() - cpu
+    with ProcessTree() as tree:
+        value = run(times)
+    elapsed, used = time.perf_counter() - start, cpu_seconds() - cpu + tree.cpu_seconds
     print(
         f"{label:>22}: {elapsed:7.2f} s  CPU {used:7.2f} s  peak RSS {peak_rss_mb():6.0f} MB"
-        f"  ({times})",
+        f" (readers {tree.largest_mb:4.0f} MB)  ({times})",
         flush=True,
     )
     return value, elapsed

@@ -70,14 +70,17 @@ def run_case(name: str, folder: Path) -> None:
         if not stages or stages[-1] != p.stage:
             stages.append(p.stage)
 
+    from bench.process_tree import ProcessTree
+
     start = time.perf_counter()
-    result = scan(ScanOptions(roots=(str(folder),)), progress=progress)
+    with ProcessTree() as tree:
+        result = scan(ScanOptions(roots=(str(folder),)), progress=progress)
     elapsed = time.perf_counter() - start
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     clusters = result.clusters(8)
     print(
-        f"{name}: {elapsed:.1f} s, peak RSS {own:.0f} MB (largest worker {workers:.0f} MB); "
+        f"{name}: {elapsed:.1f} s, peak RSS {own:.0f} MB (largest reader or fork server "
+        f"{tree.largest_mb:.0f} MB); "
         f"{len(result.documents)} documents, {len(result.errors)} errors "
         f"({'; '.join(e.message for e in result.errors[:2])}), "
         f"{len(result.pairs)} pairs listed, {len(clusters)} clusters, "
