@@ -337,9 +337,12 @@ def check_summary(result: ScanResult, k: int, archived: int, seconds: float) -> 
     partial = result.partial_pairs()
     with_old = int((is_old[pairs.left] | is_old[pairs.right]).sum())
     partial_old = int((is_old[partial.left] | is_old[partial.right]).sum())
-    new = int((~is_old).sum())
+    new = int((~is_old & ~result.is_reference).sum())
+    references = int(result.is_reference.sum())
+    with_references = f" (and {references} reference)" if references else ""
     lines = [
-        f"{new} new documents checked against an archive of {archived} in {seconds:.1f} s "
+        f"{new} new documents{with_references} checked against an archive of {archived} "
+        f"in {seconds:.1f} s "
         f"({int(is_old.sum())} archive documents compared), {len(result.errors)} errors, "
         f"{len(result.skipped)} skipped",
         f"{len(pairs)} pairs within k={k} ({with_old} with an archive document)",
