@@ -40,7 +40,7 @@ class UnsupportedFormat(ExtractionError):
 
 # Bump when reading the same file gives other text, title or tokens: the catalog then
 # reads files again instead of reusing what an older SimSift extracted.
-READER_VERSION = 2
+READER_VERSION = 3
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are reported, not read
 

@@ -99,6 +99,9 @@ def declared_charset(data: bytes) -> str | None:
 # Characters XML forbids (C0 controls but tab and line breaks): lxml stores them from the
 # HTML parser but refuses them when the text is set again, so they become spaces first.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+# Browsers read on after a </body> or </html> (groff -Thtml writes both before the page's
+# text); libxml2 drops everything after them, so they are taken out and it closes the page.
+_EARLY_END = re.compile(r"</\s*(?:body|html)\s*>", re.IGNORECASE)
 _TOO_DEEP = "the page is nested deeper than 2,048 levels: text below that was not read"
 
 
@@ -117,7 +120,7 @@ def parse_html(text: str, warnings: list[str] | None = None) -> etree._Element:
         no_network=True,
         huge_tree=True,
     )
-    data = _CONTROL.sub(" ", text).encode("utf-8", errors="replace")
+    data = _EARLY_END.sub("", _CONTROL.sub(" ", text)).encode("utf-8", errors="replace")
     root = lxml.html.document_fromstring(data, parser=parser)
     if root is None:
         raise ExtractionError("no text")

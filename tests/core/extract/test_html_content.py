@@ -194,6 +194,17 @@ def test_without_title_element_the_heading_is_the_title() -> None:
     assert (result.title, result.paragraphs) == ("Floods", ARTICLE[:2])
 
 
+def test_text_after_an_early_end_of_page_is_read_as_a_browser_shows_it() -> None:
+    # groff -Thtml writes </body></html> before the page's text; browsers show it anyway
+    page = (
+        "<html><head><title>Floods</title></head><body>\n</body>\n</html>\n"
+        f"<table><tr><td><a href='a.html'>Index</a></td><td><p>{ARTICLE[0]}</p>"
+        f"<p>{ARTICLE[1]}</p></td></tr></table></BODY></HTML>"
+    )
+    result = extract_html(page.encode())
+    assert result.paragraphs[-2:] == ARTICLE[:2]
+
+
 def test_heading_other_than_the_title_stays_in_the_body() -> None:
     page = f"<html><head><title>Site</title></head><body><h1>Floods</h1><p>{ARTICLE[1]}</p>"
     result = extract_html(page.encode())
