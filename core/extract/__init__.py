@@ -87,9 +87,11 @@ def reader_for(path: Path) -> str:
         return "text"
     if kind == "html" or suffix in HTML_SUFFIXES:
         return "html"
-    if suffix == ".doc":
+    # .doc holding text; a name without extension holding text (README, LICENSE, a
+    # licence's "copyright" file, an export that lost its suffix) is read as plain text
+    if suffix == ".doc" or not suffix:
         return "text"
-    raise UnsupportedFormat(f"unsupported file type ({suffix or 'no extension'})")
+    raise UnsupportedFormat(f"unsupported file type ({suffix})")
 
 
 def _zip_reader(path: Path, suffix: str) -> str:

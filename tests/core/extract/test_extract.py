@@ -161,6 +161,20 @@ def test_unknown_suffix_is_unsupported(tmp_path: Path) -> None:
         extract(path)
 
 
+def test_a_text_file_without_extension_is_read_as_text(tmp_path: Path) -> None:
+    # README, LICENSE, a package's "copyright" licence file: text without a suffix
+    (tmp_path / "copyright").write_text(
+        "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n\n"
+        "License: GPL-2+\n This program is free software; you can redistribute it.\n",
+        encoding="utf-8",
+    )
+    result = extract(tmp_path / "copyright")
+    assert result.format == "text" and "free software" in " ".join(result.paragraphs)
+    (tmp_path / "blob").write_bytes(bytes(range(256)) * 8)
+    with pytest.raises(UnsupportedFormat, match="binary data"):
+        extract(tmp_path / "blob")
+
+
 def test_supported_suffixes_cover_the_formats() -> None:
     assert {".html", ".htm", ".xhtml", ".pdf", ".docx", ".doc", ".txt", ".md"} <= SUPPORTED_SUFFIXES
     assert all(s.startswith(".") and s == s.lower() for s in SUPPORTED_SUFFIXES)
