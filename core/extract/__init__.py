@@ -28,7 +28,10 @@ HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
 TEXT_SUFFIXES = frozenset({".txt", ".text", ".md", ".markdown"})
 WORD_SUFFIXES = frozenset({".docx", ".docm", ".dotx", ".doc"})
 PDF_SUFFIXES = frozenset({".pdf"})
-SUPPORTED_SUFFIXES: frozenset[str] = HTML_SUFFIXES | TEXT_SUFFIXES | WORD_SUFFIXES | PDF_SUFFIXES
+RTF_SUFFIXES = frozenset({".rtf"})
+SUPPORTED_SUFFIXES: frozenset[str] = (
+    HTML_SUFFIXES | TEXT_SUFFIXES | WORD_SUFFIXES | PDF_SUFFIXES | RTF_SUFFIXES
+)
 
 # Readers are imported on first use: pdfminer, python-docx and lxml take a while to
 # import, and the GUI imports core at start-up.
@@ -38,11 +41,12 @@ _READERS = {
     "pdf": ("core.extract.pdf", "extract_pdf"),
     "docx": ("core.extract.docx", "extract_docx"),
     "doc": ("core.extract.doc", "extract_doc"),
+    "rtf": ("core.extract.rtf", "extract_rtf"),
 }
 
 
 def extract(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> ExtractedText:
-    """Read the text of one HTML, PDF, DOCX or plain-text file.
+    """Read the text of one HTML, PDF, DOCX, DOC, RTF or plain-text file.
 
     Raises:
         UnsupportedFormat: the file is of a kind SimSift does not read (skipped).
@@ -74,12 +78,14 @@ def reader_for(path: Path) -> str:
         return _zip_reader(path, suffix)
     if kind == "ole":
         return _ole_reader(path, suffix)
-    if kind == "rtf":
-        raise UnsupportedFormat("RTF document; save as .docx")
+    if kind == "rtf":  # Word saves RTF under .doc too
+        return "rtf"
     if suffix in WORD_SUFFIXES and suffix != ".doc" and kind != "html":
         raise ExtractionError("not a valid DOCX (corrupt or renamed file)")
     if suffix in PDF_SUFFIXES:
         raise ExtractionError("not a valid PDF (corrupt or renamed file)")
+    if suffix in RTF_SUFFIXES:
+        raise ExtractionError("not a valid RTF document (corrupt or renamed file)")
     if kind is None:
         raise UnsupportedFormat("unsupported file type (binary data)")
     # A .txt or .md holding HTML stays text: such files are often notes that quote markup.

@@ -27,7 +27,7 @@ def split_text_paragraphs(text: str) -> list[str]:
 
 def text_result(text: str, fmt: str) -> ExtractedText:
     """Paragraphs of plain text, its first line as title when it is a heading."""
-    return _paragraphs_result(split_text_paragraphs(text), fmt)
+    return paragraphs_result(split_text_paragraphs(text), fmt)
 
 
 def extract_text(data: bytes) -> ExtractedText:
@@ -38,7 +38,7 @@ def extract_text(data: bytes) -> ExtractedText:
 def extract_text_file(path: Path) -> ExtractedText:
     """`extract_text` of the file at `path`, holding less at once: the bytes are dropped
     once decoded, the text once split, each raw paragraph once cleaned (a 200 MB file)."""
-    return _paragraphs_result(_file_paragraphs(path), "text")
+    return paragraphs_result(_file_paragraphs(path), "text")
 
 
 def _file_paragraphs(path: Path) -> list[str]:
@@ -46,7 +46,8 @@ def _file_paragraphs(path: Path) -> list[str]:
     return split_text_paragraphs(text)
 
 
-def _paragraphs_result(paragraphs: list[str], fmt: str) -> ExtractedText:
+def paragraphs_result(paragraphs: list[str], fmt: str) -> ExtractedText:
+    """Cleaned paragraphs, the first as title when it is a heading (consumes `paragraphs`)."""
     title, body = split_heading(paragraphs)
     # only `body` holds the raw paragraphs now, and lets go of each once it is cleaned
     paragraphs.clear()

@@ -49,7 +49,7 @@ def shared_share(a: str, b: str) -> float:
 
 
 @pytest.mark.parametrize("stem", ["article_en", "article_zh"])
-@pytest.mark.parametrize("other", ["pdf", "docx"])
+@pytest.mark.parametrize("other", ["pdf", "docx", "rtf"])
 def test_same_article_gives_nearly_same_text_in_every_format(stem: str, other: str) -> None:
     html_text = extract(DATA / f"{stem}.html").text
     other_text = extract(DATA / f"{stem}.{other}").text
@@ -175,6 +175,34 @@ def test_a_text_file_without_extension_is_read_as_text(tmp_path: Path) -> None:
         extract(tmp_path / "blob")
 
 
+@pytest.mark.parametrize("stem", ["article_en", "article_zh"])
+def test_rtf_gives_the_title_and_paragraphs_of_the_docx(stem: str) -> None:
+    rtf, docx = extract(DATA / f"{stem}.rtf"), extract(DATA / f"{stem}.docx")
+    assert rtf.format == "rtf"
+    assert (rtf.title, rtf.paragraphs) == (docx.title, docx.paragraphs)
+
+
+def test_wordpad_rtf_with_gbk_escapes_and_unicode_escapes_reads_chinese(tmp_path: Path) -> None:
+    # WordPad on Chinese Windows writes the code page and GBK bytes as \'hh escapes
+    gbk = "".join(f"\\'{b:02x}" for b in "我们的作文：随着信息时代的来临。".encode("gbk"))
+    picture = "{\\pict\\pngblip " + "89504e47" * 500 + "}"
+    rtf = (
+        "{\\rtf1\\ansi\\ansicpg936\\deff0{\\fonttbl{\\f0\\fnil\\fcharset134 SimSun;}}"
+        f"\\viewkind4\\uc1\\pard\\lang2052\\f0 {gbk}\\par\n{picture}"
+        "\\pard \\u20013?\\u25991? and English in one paragraph.\\par\n}"
+    )
+    path = tmp_path / "作文.doc"  # Word saves RTF under .doc too: content decides
+    path.write_text(rtf, encoding="ascii")
+    result = extract(path)
+    assert result.format == "rtf"
+    assert result.paragraphs == (
+        "我们的作文：随着信息时代的来临。",
+        "中文 and English in one paragraph.",
+    )
+
+
 def test_supported_suffixes_cover_the_formats() -> None:
-    assert {".html", ".htm", ".xhtml", ".pdf", ".docx", ".doc", ".txt", ".md"} <= SUPPORTED_SUFFIXES
+    assert {".html", ".htm", ".xhtml", ".pdf", ".docx", ".doc", ".rtf", ".txt", ".md"} <= (
+        SUPPORTED_SUFFIXES
+    )
     assert all(s.startswith(".") and s == s.lower() for s in SUPPORTED_SUFFIXES)
