@@ -22,6 +22,8 @@ _MESSAGES: tuple[tuple[str, Callable[[], str]], ...] = (
     (r"cannot read file \((.+)\)", lambda: QCoreApplication.translate("Messages", "cannot read file (%1)")),
     (r"cannot open file \((.+)\)", lambda: QCoreApplication.translate("Messages", "cannot open file (%1)")),
     (r"cannot open folder \((.+)\)", lambda: QCoreApplication.translate("Messages", "cannot open folder (%1)")),
+    (r"not a valid ODT \(corrupt or renamed file\)", lambda: QCoreApplication.translate("Messages", "not a valid ODT (corrupt or renamed file)")),
+    (r"ODT unpacks to (\d+) MB \(possible zip bomb\)", lambda: QCoreApplication.translate("Messages", "ODT unpacks to %1 MB (possible zip bomb)")),
     (r"not a valid RTF document \(corrupt or renamed file\)", lambda: QCoreApplication.translate("Messages", "not a valid RTF document (corrupt or renamed file)")),
     (r"not a valid RTF document \((.+)\)", lambda: QCoreApplication.translate("Messages", "not a valid RTF document (%1)")),
     (r"not a valid DOCX \(corrupt or renamed file\)", lambda: QCoreApplication.translate("Messages", "not a valid DOCX (corrupt or renamed file)")),

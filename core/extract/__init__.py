@@ -20,7 +20,7 @@ from core.document import (
     UnsupportedFormat,
 )
 from core.extract.checks import text_warnings
-from core.extract.sniff import is_docx_zip, sniff_bytes, sniff_format
+from core.extract.sniff import is_docx_zip, is_odt_zip, sniff_bytes, sniff_format
 
 __all__ = ["SUPPORTED_SUFFIXES", "extract", "sniff_format"]
 
@@ -29,8 +29,9 @@ TEXT_SUFFIXES = frozenset({".txt", ".text", ".md", ".markdown"})
 WORD_SUFFIXES = frozenset({".docx", ".docm", ".dotx", ".doc"})
 PDF_SUFFIXES = frozenset({".pdf"})
 RTF_SUFFIXES = frozenset({".rtf"})
+ODT_SUFFIXES = frozenset({".odt", ".ott"})
 SUPPORTED_SUFFIXES: frozenset[str] = (
-    HTML_SUFFIXES | TEXT_SUFFIXES | WORD_SUFFIXES | PDF_SUFFIXES | RTF_SUFFIXES
+    HTML_SUFFIXES | TEXT_SUFFIXES | WORD_SUFFIXES | PDF_SUFFIXES | RTF_SUFFIXES | ODT_SUFFIXES
 )
 
 # Readers are imported on first use: pdfminer, python-docx and lxml take a while to
@@ -42,11 +43,12 @@ _READERS = {
     "docx": ("core.extract.docx", "extract_docx"),
     "doc": ("core.extract.doc", "extract_doc"),
     "rtf": ("core.extract.rtf", "extract_rtf"),
+    "odt": ("core.extract.odt", "extract_odt"),
 }
 
 
 def extract(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> ExtractedText:
-    """Read the text of one HTML, PDF, DOCX, DOC, RTF or plain-text file.
+    """Read the text of one HTML, PDF, DOCX, DOC, ODT, RTF or plain-text file.
 
     Raises:
         UnsupportedFormat: the file is of a kind SimSift does not read (skipped).
@@ -86,6 +88,8 @@ def reader_for(path: Path) -> str:
         raise ExtractionError("not a valid PDF (corrupt or renamed file)")
     if suffix in RTF_SUFFIXES:
         raise ExtractionError("not a valid RTF document (corrupt or renamed file)")
+    if suffix in ODT_SUFFIXES:
+        raise ExtractionError("not a valid ODT (corrupt or renamed file)")
     if kind is None:
         raise UnsupportedFormat("unsupported file type (binary data)")
     # A .txt or .md holding HTML stays text: such files are often notes that quote markup.
@@ -103,8 +107,12 @@ def reader_for(path: Path) -> str:
 def _zip_reader(path: Path, suffix: str) -> str:
     if is_docx_zip(path):
         return "docx"
+    if is_odt_zip(path):
+        return "odt"
     if suffix in WORD_SUFFIXES:
         raise ExtractionError("not a valid DOCX (corrupt or renamed file)")
+    if suffix in ODT_SUFFIXES:
+        raise ExtractionError("not a valid ODT (corrupt or renamed file)")
     raise UnsupportedFormat(f"unsupported file type ({suffix or 'zip archive'})")
 
 
@@ -122,7 +130,7 @@ def _ole_reader(path: Path, suffix: str) -> str:
 def _run_reader(fmt: str, path: Path, max_bytes: int) -> ExtractedText:
     module_name, function_name = _READERS[fmt]
     reader = getattr(importlib.import_module(module_name), function_name)
-    if fmt == "docx":  # the size of its unpacked parts is limited from max_bytes
+    if fmt in ("docx", "odt"):  # the size of their unpacked parts is limited from max_bytes
         return reader(path, max_bytes=max_bytes)
     if fmt in ("pdf", "doc", "text"):
         return reader(path)

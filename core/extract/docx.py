@@ -29,19 +29,23 @@ _PPR, _PSTYLE, _VAL = qn("w:pPr"), qn("w:pStyle"), qn("w:val")
 _TITLE_STYLES = frozenset({"Title", "Heading 1"})
 
 
-def check_package(path: Path, max_bytes: int) -> None:
-    """Refuse a file that is not a readable zip, or whose declared unpacked size is a bomb's."""
+def check_package(
+    path: Path, max_bytes: int, member: str = "word/document.xml", label: str = "DOCX"
+) -> None:
+    """Refuse a file that is not a readable zip holding `member`, or whose declared
+    unpacked size is a bomb's (`label` names the format in the message)."""
     limit = min(MAX_UNPACKED_BYTES, UNPACKED_TO_FILE_RATIO * max_bytes)
+    invalid = f"not a valid {label} (corrupt or renamed file)"
     try:
         with zipfile.ZipFile(path) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
             names = set(archive.namelist())
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as error:
-        raise ExtractionError(_NOT_DOCX) from error
+        raise ExtractionError(invalid) from error
     if unpacked > limit:
-        raise ExtractionError(f"DOCX unpacks to {unpacked / 2**20:.0f} MB (possible zip bomb)")
-    if "word/document.xml" not in names:
-        raise ExtractionError(_NOT_DOCX)
+        raise ExtractionError(f"{label} unpacks to {unpacked / 2**20:.0f} MB (possible zip bomb)")
+    if member not in names:
+        raise ExtractionError(invalid)
 
 
 def paragraph_text(p: etree._Element) -> str:

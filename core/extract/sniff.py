@@ -56,6 +56,16 @@ def is_docx_zip(path: Path) -> bool:
         return False
 
 
+def is_odt_zip(path: Path) -> bool:
+    """True when the zip at `path` is an OpenDocument text (or its template)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            kind = archive.read("mimetype")[:100]
+    except (zipfile.BadZipFile, KeyError, OSError):
+        return False
+    return kind.startswith(b"application/vnd.oasis.opendocument.text")
+
+
 def read_head(path: Path) -> bytes:
     """First SNIFF_BYTES bytes of the file."""
     with path.open("rb") as f:
@@ -63,14 +73,14 @@ def read_head(path: Path) -> bytes:
 
 
 def sniff_format(path: Path) -> str | None:
-    """Format SimSift would read `path` as: 'html', 'pdf', 'docx', 'text', or None.
+    """Format SimSift would read `path` as: 'html', 'pdf', 'docx', 'odt', 'text', or None.
 
     Judged from content only, so a PDF named .html is 'pdf'. A zip that is not
     a Word document, an old binary Office file, RTF, or other binary data is None.
     """
     kind = sniff_bytes(read_head(path))
     if kind == "zip":
-        return "docx" if is_docx_zip(path) else None
+        return "docx" if is_docx_zip(path) else "odt" if is_odt_zip(path) else None
     if kind in ("pdf", "html", "text"):
         return kind
     return None

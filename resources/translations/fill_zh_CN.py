@@ -133,6 +133,8 @@ ZH = {
     "not a valid DOCX (corrupt or renamed file)": "不是有效的 DOCX（已损坏或被改名）",
     "not a valid PDF (corrupt or renamed file)": "不是有效的 PDF（已损坏或被改名）",
     "not a valid RTF document (corrupt or renamed file)": "不是有效的 RTF 文档（已损坏或被改名）",
+    "not a valid ODT (corrupt or renamed file)": "不是有效的 ODT（已损坏或被改名）",
+    "ODT unpacks to %1 MB (possible zip bomb)": "ODT 解压后达 %1 MB（可能是压缩炸弹）",
     "not a valid RTF document (%1)": "不是有效的 RTF 文档（%1）",
     "not a valid PDF (corrupt or truncated)": "不是有效的 PDF（已损坏或不完整）",
     "unsupported file type (%1)": "不支持的文件类型（%1）", "password protected document": "文档有密码保护",

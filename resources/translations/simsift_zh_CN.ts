@@ -782,171 +782,181 @@
     </message>
     <message>
         <location filename="../../app/messages.py" line="25" />
+        <source>not a valid ODT (corrupt or renamed file)</source>
+        <translation>不是有效的 ODT（已损坏或被改名）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="26" />
+        <source>ODT unpacks to %1 MB (possible zip bomb)</source>
+        <translation>ODT 解压后达 %1 MB（可能是压缩炸弹）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="27" />
         <source>not a valid RTF document (corrupt or renamed file)</source>
         <translation>不是有效的 RTF 文档（已损坏或被改名）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="26" />
+        <location filename="../../app/messages.py" line="28" />
         <source>not a valid RTF document (%1)</source>
         <translation>不是有效的 RTF 文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="27" />
+        <location filename="../../app/messages.py" line="29" />
         <source>not a valid DOCX (corrupt or renamed file)</source>
         <translation>不是有效的 DOCX（已损坏或被改名）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="28" />
+        <location filename="../../app/messages.py" line="30" />
         <source>not a valid PDF (corrupt or renamed file)</source>
         <translation>不是有效的 PDF（已损坏或被改名）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="29" />
+        <location filename="../../app/messages.py" line="31" />
         <source>not a valid PDF (corrupt or truncated)</source>
         <translation>不是有效的 PDF（已损坏或不完整）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="30" />
+        <location filename="../../app/messages.py" line="32" />
         <source>unsupported file type (%1)</source>
         <translation>不支持的文件类型（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="31" />
+        <location filename="../../app/messages.py" line="33" />
         <source>password protected document</source>
         <translation>文档有密码保护</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="32" />
+        <location filename="../../app/messages.py" line="34" />
         <source>password protected PDF</source>
         <translation>PDF 有密码保护</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="33" />
+        <location filename="../../app/messages.py" line="35" />
         <source>old binary Office file (not a Word document)</source>
         <translation>旧版二进制 Office 文件（不是 Word 文档）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="34" />
+        <location filename="../../app/messages.py" line="36" />
         <source>no text</source>
         <translation>没有文本</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="35" />
+        <location filename="../../app/messages.py" line="37" />
         <source>no words found in the text</source>
         <translation>文本中没有找到词语</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="36" />
+        <location filename="../../app/messages.py" line="38" />
         <source>document is nested too deeply to read</source>
         <translation>文档嵌套过深，无法读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="37" />
+        <location filename="../../app/messages.py" line="39" />
         <source>took longer than %1 s to read; skipped</source>
         <translation>读取超过 %1 秒，已跳过</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="38" />
+        <location filename="../../app/messages.py" line="40" />
         <source>out of memory while reading this file</source>
         <translation>读取此文件时内存不足</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="39" />
+        <location filename="../../app/messages.py" line="41" />
         <source>DOCX unpacks to %1 MB (possible zip bomb)</source>
         <translation>DOCX 解压后达 %1 MB（可能是压缩炸弹）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="40" />
+        <location filename="../../app/messages.py" line="42" />
         <source>not a document type SimSift reads (%1)</source>
         <translation>不是 SimSift 读取的文档类型（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="41" />
+        <location filename="../../app/messages.py" line="43" />
         <source>excluded by the pattern %1 (folder not searched)</source>
         <translation>被模式 %1 排除（未搜索此文件夹）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="42" />
+        <location filename="../../app/messages.py" line="44" />
         <source>excluded by the pattern %1</source>
         <translation>被模式 %1 排除</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="43" />
+        <location filename="../../app/messages.py" line="45" />
         <source>same file as %1 (a link)</source>
         <translation>与 %1 是同一文件（链接）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="44" />
+        <location filename="../../app/messages.py" line="46" />
         <source>not a regular file (device, pipe or socket)</source>
         <translation>不是普通文件（设备、管道或套接字）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="45" />
+        <location filename="../../app/messages.py" line="47" />
         <source>hidden file</source>
         <translation>隐藏文件</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="46" />
+        <location filename="../../app/messages.py" line="48" />
         <source>hidden folder (not searched)</source>
         <translation>隐藏文件夹（未搜索）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="47" />
+        <location filename="../../app/messages.py" line="49" />
         <source>system folder (not searched)</source>
         <translation>系统文件夹（未搜索）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="48" />
+        <location filename="../../app/messages.py" line="50" />
         <source>link to a folder (not followed)</source>
         <translation>指向文件夹的链接（未跟随）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="49" />
+        <location filename="../../app/messages.py" line="51" />
         <source>link to a file outside the scanned folders (not followed)</source>
         <translation>指向扫描文件夹之外文件的链接（未跟随）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="50" />
+        <location filename="../../app/messages.py" line="52" />
         <source>Word 97–2003 .doc file: save it as .docx (or install antiword or LibreOffice to read it)</source>
         <translation>Word 97–2003 .doc 文件：请另存为 .docx（或安装 antiword 或 LibreOffice 以读取）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="51" />
+        <location filename="../../app/messages.py" line="53" />
         <source>the PDF's fonts do not say which letters they show (no ToUnicode map); no text</source>
         <translation>PDF 的字体没有说明显示的是哪些字符（无 ToUnicode 映射）；没有文本</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="52" />
+        <location filename="../../app/messages.py" line="54" />
         <source>1 character could not be decoded (shown as �): the text is garbled</source>
         <translation>1 个字符无法解码（显示为 �）：文本是乱码</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="53" />
+        <location filename="../../app/messages.py" line="55" />
         <source>1 character could not be decoded (shown as �)</source>
         <translation>1 个字符无法解码（显示为 �）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="54" />
+        <location filename="../../app/messages.py" line="56" />
         <source>%1 characters could not be decoded (shown as �): the text is garbled</source>
         <translation>%1 个字符无法解码（显示为 �）：文本是乱码</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="55" />
+        <location filename="../../app/messages.py" line="57" />
         <source>%1 characters could not be decoded (shown as �)</source>
         <translation>%1 个字符无法解码（显示为 �）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="56" />
+        <location filename="../../app/messages.py" line="58" />
         <source>the Chinese text looks garbled: its encoding was probably misread</source>
         <translation>中文文本看起来是乱码：编码可能被误读</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="57" />
+        <location filename="../../app/messages.py" line="59" />
         <source>the text contains garbled letters such as “Ã©” or “â€™” (wrong encoding)</source>
         <translation>文本含有“Ã©”或“â€™”这类乱码字母（编码错误）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="58" />
+        <location filename="../../app/messages.py" line="60" />
         <source>this file made a cluster worker fail (a crash, or over the time budget), twice</source>
         <translation>此文件两次导致集群工作进程失败（崩溃或超时）</translation>
     </message>

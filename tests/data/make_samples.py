@@ -143,7 +143,7 @@ def soffice_convert(src: Path, target: str, outdir: Path) -> None:
 
 
 def make_article(stem: str, title: str, paragraphs: list[str]) -> None:
-    """Write one article as HTML and let LibreOffice turn it into DOCX, PDF and RTF."""
+    """Write one article as HTML and let LibreOffice turn it into DOCX, PDF, RTF and ODT."""
     html_path = OUT / f"{stem}.html"
     html_path.write_text(article_html(title, paragraphs), encoding="utf-8")
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,6 +152,7 @@ def make_article(stem: str, title: str, paragraphs: list[str]) -> None:
         soffice_convert(src, "docx:MS Word 2007 XML", OUT)
         soffice_convert(src, "pdf:writer_pdf_Export", OUT)
         soffice_convert(src, "rtf:Rich Text Format", OUT)
+        soffice_convert(src, "odt:writer8", OUT)
         soffice_convert(src, "doc:MS Word 97", Path(tmp))
         if stem == "article_en":
             shutil.copy(Path(tmp) / f"{stem}.doc", OUT / "old_binary.doc")

@@ -49,7 +49,7 @@ def shared_share(a: str, b: str) -> float:
 
 
 @pytest.mark.parametrize("stem", ["article_en", "article_zh"])
-@pytest.mark.parametrize("other", ["pdf", "docx", "rtf"])
+@pytest.mark.parametrize("other", ["pdf", "docx", "rtf", "odt"])
 def test_same_article_gives_nearly_same_text_in_every_format(stem: str, other: str) -> None:
     html_text = extract(DATA / f"{stem}.html").text
     other_text = extract(DATA / f"{stem}.{other}").text
@@ -176,10 +176,64 @@ def test_a_text_file_without_extension_is_read_as_text(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("stem", ["article_en", "article_zh"])
-def test_rtf_gives_the_title_and_paragraphs_of_the_docx(stem: str) -> None:
-    rtf, docx = extract(DATA / f"{stem}.rtf"), extract(DATA / f"{stem}.docx")
-    assert rtf.format == "rtf"
-    assert (rtf.title, rtf.paragraphs) == (docx.title, docx.paragraphs)
+@pytest.mark.parametrize("fmt", ["rtf", "odt"])
+def test_rtf_and_odt_give_the_title_and_paragraphs_of_the_docx(stem: str, fmt: str) -> None:
+    other, docx = extract(DATA / f"{stem}.{fmt}"), extract(DATA / f"{stem}.docx")
+    assert other.format == fmt
+    assert (other.title, other.paragraphs) == (docx.title, docx.paragraphs)
+
+
+def odt_with(tmp_path: Path, body: str, name: str = "essay.odt") -> Path:
+    """A minimal OpenDocument text whose office:text holds `body`."""
+    import zipfile
+
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0">'
+        f"<office:body><office:text>{body}</office:text></office:body>"
+        "</office:document-content>"
+    )
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.text")
+        archive.writestr("content.xml", content)
+    return path
+
+
+def test_odt_reads_lists_tables_spaces_and_notes_but_not_deletions_or_comments(
+    tmp_path: Path,
+) -> None:
+    body = (
+        '<text:h text:outline-level="1">我的作文</text:h>'
+        "<text:tracked-changes><text:changed-region><text:deletion>"
+        "<text:p>deleted words</text:p></text:deletion></text:changed-region>"
+        "</text:tracked-changes>"
+        '<text:p>First<text:s text:c="2"/>line<text:tab/>and '
+        "<text:span>a span</text:span><text:note><text:note-body><text:p>A footnote.</text:p>"
+        "</text:note-body></text:note> end.<office:annotation><text:p>a comment</text:p>"
+        "</office:annotation></text:p>"
+        "<text:list><text:list-item><text:p>item one</text:p></text:list-item>"
+        "<text:list-item><text:p>item two</text:p></text:list-item></text:list>"
+        "<table:table><table:table-row><table:table-cell><text:p>a</text:p></table:table-cell>"
+        "<table:table-cell><text:p>b</text:p></table:table-cell></table:table-row></table:table>"
+    )
+    result = extract(odt_with(tmp_path, body, "作文.docx"))  # content decides, not the name
+    assert result.format == "odt" and result.title == "我的作文"
+    assert result.paragraphs == (
+        "First line and a span end.",
+        "item one",
+        "item two",
+        "a b",
+        "A footnote.",
+    )
+
+
+def test_broken_odt_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "essay.odt").write_bytes(b"PK\x03\x04 not really a zip")
+    with pytest.raises(ExtractionError, match="not a valid ODT"):
+        extract(tmp_path / "essay.odt")
 
 
 def test_wordpad_rtf_with_gbk_escapes_and_unicode_escapes_reads_chinese(tmp_path: Path) -> None:
@@ -202,7 +256,5 @@ def test_wordpad_rtf_with_gbk_escapes_and_unicode_escapes_reads_chinese(tmp_path
 
 
 def test_supported_suffixes_cover_the_formats() -> None:
-    assert {".html", ".htm", ".xhtml", ".pdf", ".docx", ".doc", ".rtf", ".txt", ".md"} <= (
-        SUPPORTED_SUFFIXES
-    )
+    assert {".html", ".pdf", ".docx", ".doc", ".odt", ".rtf", ".txt", ".md"} <= (SUPPORTED_SUFFIXES)
     assert all(s.startswith(".") and s == s.lower() for s in SUPPORTED_SUFFIXES)
