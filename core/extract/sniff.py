@@ -59,8 +59,8 @@ def is_docx_zip(path: Path) -> bool:
 def is_odt_zip(path: Path) -> bool:
     """True when the zip at `path` is an OpenDocument text (or its template)."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            kind = archive.read("mimetype")[:100]
+        with zipfile.ZipFile(path) as archive, archive.open("mimetype") as member:
+            kind = member.read(100)  # never the whole member: it may be a bomb
     except (zipfile.BadZipFile, KeyError, OSError):
         return False
     return kind.startswith(b"application/vnd.oasis.opendocument.text")
@@ -73,14 +73,15 @@ def read_head(path: Path) -> bytes:
 
 
 def sniff_format(path: Path) -> str | None:
-    """Format SimSift would read `path` as: 'html', 'pdf', 'docx', 'odt', 'text', or None.
+    """Format SimSift would read `path` as: 'html', 'pdf', 'docx', 'odt', 'rtf', 'text', or
+    None.
 
     Judged from content only, so a PDF named .html is 'pdf'. A zip that is not
-    a Word document, an old binary Office file, RTF, or other binary data is None.
+    a Word or OpenDocument text, an old binary Office file, or other binary data is None.
     """
     kind = sniff_bytes(read_head(path))
     if kind == "zip":
         return "docx" if is_docx_zip(path) else "odt" if is_odt_zip(path) else None
-    if kind in ("pdf", "html", "text"):
+    if kind in ("pdf", "html", "rtf", "text"):
         return kind
     return None
