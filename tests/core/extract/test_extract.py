@@ -198,7 +198,7 @@ def odt_with(tmp_path: Path, body: str, name: str = "essay.odt") -> Path:
     path = tmp_path / name
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("mimetype", "application/vnd.oasis.opendocument.text")
-        archive.writestr("content.xml", content)
+        archive.writestr("content.xml", content, compress_type=zipfile.ZIP_DEFLATED)
     return path
 
 
@@ -228,6 +228,13 @@ def test_odt_reads_lists_tables_spaces_and_notes_but_not_deletions_or_comments(
         "a b",
         "A footnote.",
     )
+
+
+def test_odt_unpacking_far_beyond_its_size_is_refused_as_a_bomb(tmp_path: Path) -> None:
+    path = odt_with(tmp_path, "<text:p>" + " " * 3_000_000 + "</text:p>")
+    assert path.stat().st_size < 100_000
+    with pytest.raises(ExtractionError, match=r"ODT unpacks to 3 MB \(possible zip bomb\)"):
+        extract(path, max_bytes=100_000)
 
 
 def test_broken_odt_is_a_clear_error(tmp_path: Path) -> None:
