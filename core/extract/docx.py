@@ -12,11 +12,8 @@ from docx.oxml.ns import qn
 from lxml import etree
 
 from core.document import ExtractedText, ExtractionError
+from core.extract.package import check_package
 from core.extract.paragraphs import build_result, clean_paragraph, split_heading
-
-# Unpacked size allowed for the whole package: a zip bomb declares far more.
-MAX_UNPACKED_BYTES = 2**30
-UNPACKED_TO_FILE_RATIO = 20
 
 _NOT_DOCX = "not a valid DOCX (corrupt or renamed file)"
 
@@ -27,25 +24,6 @@ _FOOTNOTE, _FOOTNOTE_TYPE = qn("w:footnote"), qn("w:type")
 _PPR, _PSTYLE, _VAL = qn("w:pPr"), qn("w:pStyle"), qn("w:val")
 # python-docx names built-in styles in English whatever the language Word ran in
 _TITLE_STYLES = frozenset({"Title", "Heading 1"})
-
-
-def check_package(
-    path: Path, max_bytes: int, member: str = "word/document.xml", label: str = "DOCX"
-) -> None:
-    """Refuse a file that is not a readable zip holding `member`, or whose declared
-    unpacked size is a bomb's (`label` names the format in the message)."""
-    limit = min(MAX_UNPACKED_BYTES, UNPACKED_TO_FILE_RATIO * max_bytes)
-    invalid = f"not a valid {label} (corrupt or renamed file)"
-    try:
-        with zipfile.ZipFile(path) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-            names = set(archive.namelist())
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as error:
-        raise ExtractionError(invalid) from error
-    if unpacked > limit:
-        raise ExtractionError(f"{label} unpacks to {unpacked / 2**20:.0f} MB (possible zip bomb)")
-    if member not in names:
-        raise ExtractionError(invalid)
 
 
 def paragraph_text(p: etree._Element) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from lxml import etree
 
 from core.document import ExtractedText, ExtractionError
-from core.extract.docx import check_package
+from core.extract.package import check_package
 from core.extract.paragraphs import build_result, clean_paragraph, split_heading
 
 _NOT_ODT = "not a valid ODT (corrupt or renamed file)"
@@ -35,7 +35,7 @@ _S, _TAB, _BREAK, _NOTE, _NOTE_BODY = (
     _q("text:note-body"),
 )
 _TABLE, _ROW, _CELL = _q("table:table"), _q("table:table-row"), _q("table:table-cell")
-# not the document's text: deleted text kept for review, comments, a table's header copy
+# not the document's text: deleted text kept for review, comments, field declarations
 _SKIPPED = frozenset(
     {_q("text:tracked-changes"), _q("office:annotation"), _q("text:sequence-decls")}
 )
