@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
-
-from core.paths import resource_path
+from simsift.core.paths import resource_path
 
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 

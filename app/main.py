@@ -49,8 +49,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _app_icon():
     from PySide6.QtGui import QIcon
-
-    from core.paths import resource_path
+    from simsift.core.paths import resource_path
 
     icon = QIcon()
     for size in (16, 24, 32, 48, 64, 128, 256):
@@ -60,9 +59,9 @@ def _app_icon():
 
 def build_window(args: argparse.Namespace):
     """The main window with the user's settings, catalog and language."""
-    from app.i18n import Translations
-    from app.main_window import MainWindow
-    from app.settings import Settings
+    from simsift.app.i18n import Translations
+    from simsift.app.main_window import MainWindow
+    from simsift.app.settings import Settings
 
     settings = Settings()
     translations = Translations()
@@ -72,7 +71,7 @@ def build_window(args: argparse.Namespace):
 
 def _open_catalog():
     """The user's catalog, or None (scans still work, without reuse) if it cannot be opened."""
-    from core.catalog import Catalog, CatalogError, default_catalog_path
+    from simsift.core.store.catalog import Catalog, CatalogError, default_catalog_path
 
     try:
         catalog = Catalog(default_catalog_path())

@@ -29,40 +29,45 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
-from app import file_actions
-from app.cluster_model import COL_FOLDER, COL_NAME, COL_TITLE, ClusterFilterProxy, ClusterModel
-from app.common_model import COL_TEXT, CommonTextModel
-from app.diff_view import DiffView
-from app.documents_view import DocumentsPanel
-from app.folder_list import FolderList
-from app.guide import GuideDialog
-from app.i18n import LANGUAGES, Translations
-from app.overview_view import OverviewPanel
-from app.params_panel import ParamsPanel
-from app.partial_model import COL_CONTAINMENT_AB, PartialModel, PartialProxy
-from app.problems_model import COL_FILE as PROBLEM_FILE
-from app.problems_model import COL_FOLDER as PROBLEM_FOLDER
-from app.problems_model import COL_STATUS as PROBLEM_STATUS
-from app.problems_model import ProblemsModel
-from app.readable import NAMES, readable
-from app.result_editor import ResultEditor
-from app.roles import DocRole, PairRole, ReadRole
-from app.row_height import fit_rows_to_names
-from app.scan_status import ScanStatus
-from app.scan_worker import ScanController, archive_base
-from app.settings import Settings
-from app.text_dialog import DocumentPicker, ExtractedTextDialog
-from app.verdict_view import VerdictDialog
-from core.archive import ArchiveError
-from core.archive_folders import open_archive
-from core.check import ARCHIVE_MARK
-from core.document import FileRecord
-from core.evidence import PairEvidence, TermRarity
-from core.features import FeatureWeights
-from core.passages import PassageOptions
-from core.result import ScanResult
-from core.scan import DEFAULT_K_MAX, ScanOptions
+from simsift.app import file_actions
+from simsift.app.dialogs.guide import GuideDialog
+from simsift.app.dialogs.text import DocumentPicker, ExtractedTextDialog
+from simsift.app.dialogs.verdict import VerdictDialog
+from simsift.app.diff.view import DiffView
+from simsift.app.i18n import LANGUAGES, Translations
+from simsift.app.models.clusters import (
+    COL_FOLDER,
+    COL_NAME,
+    COL_TITLE,
+    ClusterFilterProxy,
+    ClusterModel,
+)
+from simsift.app.models.common import COL_TEXT, CommonTextModel
+from simsift.app.models.partial import COL_CONTAINMENT_AB, PartialModel, PartialProxy
+from simsift.app.models.problems import COL_FILE as PROBLEM_FILE
+from simsift.app.models.problems import COL_FOLDER as PROBLEM_FOLDER
+from simsift.app.models.problems import COL_STATUS as PROBLEM_STATUS
+from simsift.app.models.problems import ProblemsModel
+from simsift.app.models.roles import DocRole, PairRole, ReadRole
+from simsift.app.panels.documents import DocumentsPanel
+from simsift.app.panels.folders import FolderList
+from simsift.app.panels.overview import OverviewPanel
+from simsift.app.panels.params import ParamsPanel
+from simsift.app.panels.scan_status import ScanStatus
+from simsift.app.readable import NAMES, readable
+from simsift.app.result_editor import ResultEditor
+from simsift.app.row_height import fit_rows_to_names
+from simsift.app.settings import Settings
+from simsift.app.workers.scan import ScanController, archive_base
+from simsift.core.document import FileRecord
+from simsift.core.match.evidence import PairEvidence, TermRarity
+from simsift.core.match.passages import PassageOptions
+from simsift.core.pipeline.archive_folders import open_archive
+from simsift.core.pipeline.check import ARCHIVE_MARK
+from simsift.core.pipeline.options import DEFAULT_K_MAX, ScanOptions
+from simsift.core.pipeline.result import ScanResult
+from simsift.core.store.archive import ArchiveError
+from simsift.core.text.features import FeatureWeights
 
 
 class MainWindow(QMainWindow):

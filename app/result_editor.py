@@ -16,12 +16,11 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
-
-from app import trash
-from app.readable import readable
-from core.cluster import Clusters
-from core.result import ScanResult
-from core.verdicts import Verdict, Verdicts
+from simsift.app import trash
+from simsift.app.readable import readable
+from simsift.core.analysis.cluster import Clusters
+from simsift.core.pipeline.result import ScanResult
+from simsift.core.store.verdicts import Verdict, Verdicts
 
 
 @dataclass(frozen=True)
@@ -151,7 +150,7 @@ class ResultEditor(QObject):
             return
         path_a, path_b = self.paths([a, b])
         if self.catalog is not None:
-            from core.catalog import CatalogError
+            from simsift.core.store.catalog import CatalogError
 
             try:
                 self.catalog.ignore_pair(path_a, path_b)
@@ -166,7 +165,7 @@ class ResultEditor(QObject):
         only when the catalog could not keep them."""
         pairs = {frozenset(a.paths) for a in self._undo if isinstance(a, _Dismissed)}
         if self.catalog is not None:
-            from core.catalog import CatalogError
+            from simsift.core.store.catalog import CatalogError
 
             with contextlib.suppress(CatalogError):  # the session's decisions still count
                 pairs |= self.catalog.ignored_pairs()
@@ -177,7 +176,7 @@ class ResultEditor(QObject):
     def _stored_verdicts(self) -> Verdicts:
         if self.catalog is None:
             return Verdicts()
-        from core.catalog import CatalogError
+        from simsift.core.store.catalog import CatalogError
 
         try:
             return self.catalog.verdicts()
@@ -187,7 +186,7 @@ class ResultEditor(QObject):
     def set_verdict(self, paths: tuple[str, ...], verdict: Verdict | None) -> None:
         """Record (or, with None, withdraw) the verdict on one document or a pair."""
         if self.catalog is not None:
-            from core.catalog import CatalogError
+            from simsift.core.store.catalog import CatalogError
 
             try:
                 self.catalog.set_verdict(paths, verdict)
@@ -246,7 +245,7 @@ class ResultEditor(QObject):
 
     def _undo_dismiss(self, action: _Dismissed) -> None:
         if self.catalog is not None:
-            from core.catalog import CatalogError
+            from simsift.core.store.catalog import CatalogError
 
             try:
                 self.catalog.unignore_pair(*action.paths)
@@ -274,7 +273,7 @@ class ResultEditor(QObject):
 
     def export_report(self, folder: Path, fmt: str, k: int) -> None:
         """CSV or JSON files of the shown result into `folder`, on a pool thread."""
-        from core.report import ReportError, write_report
+        from simsift.core.report.tables import ReportError, write_report
 
         result, verdicts = self.result, self.verdicts
 
@@ -293,7 +292,7 @@ class ResultEditor(QObject):
     def export_html(self, path: Path, clusters: Clusters, language: str = "en") -> None:
         """The clusters shown now as one HTML file in `language` (the UI's), with the
         teacher's verdicts and the pairs marked "not a duplicate", on a pool thread."""
-        from core.html_report import write_html_report
+        from simsift.core.report.html import write_html_report
 
         result, verdicts, dismissed = self.result, self.verdicts, self._dismissed_pairs()
         self._start(

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import QByteArray, QSettings
-
-from core.features import FeatureWeights
-from core.passages import PassageOptions
-from core.scan import DEFAULT_K
+from simsift.core.match.passages import PassageOptions
+from simsift.core.pipeline.options import DEFAULT_K
+from simsift.core.text.features import FeatureWeights
 
 ORGANIZATION = "SimSift"
 APPLICATION = "SimSift"

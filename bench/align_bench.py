@@ -1,4 +1,5 @@
-"""Time `core.align.align` (and, with --gui, DiffView from set_pair to painted) on 50-page pairs.
+"""Time `core.match.align.align` (and, with --gui, DiffView from set_pair to painted)
+on 50-page pairs.
 
 Run: python bench/align_bench.py [--gui] [--pages 50]
 
@@ -21,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.align import align
+from simsift.core.match.align import align
 
 WORDS_PER_PAGE = 500
 
@@ -114,9 +115,8 @@ def time_gui(left: list[str], right: list[str]) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEventLoop
     from PySide6.QtWidgets import QApplication
-
-    from app.diff_view import DiffView
-    from core.document import FileRecord
+    from simsift.app.diff.view import DiffView
+    from simsift.core.document import FileRecord
 
     app = QApplication.instance() or QApplication([])
     view = DiffView()

@@ -25,13 +25,22 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from simsift.core.index.memory import HammingIndex
+from simsift.core.pipeline.archiving import add_folders
+from simsift.core.pipeline.check import (
+    ARCHIVE_MARK,
+    _cut_and_fingerprint,
+    compare_with_archive,
+    read_new,
+)
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.pipeline.stages import fingerprint_documents
+from simsift.core.progress import Progress
+from simsift.core.report.tables import pair_rows
+from simsift.core.store.archive import Archive
+
 from bench.process_tree import ProcessTree
-from core.archive import Archive, add_folders
-from core.check import ARCHIVE_MARK, _cut_and_fingerprint, compare_with_archive, read_new
-from core.index import HammingIndex
-from core.progress import Progress
-from core.report import pair_rows
-from core.scan import ScanOptions, fingerprint_documents, scan
 
 
 def peak_rss_mb() -> float:

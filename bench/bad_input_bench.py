@@ -61,8 +61,9 @@ def make_huge(folder: Path, megabytes: int) -> None:
 
 def run_case(name: str, folder: Path) -> None:
     """Scan `folder` in this process and print time, peak RSS and the summary."""
-    from core.progress import Progress
-    from core.scan import ScanOptions, scan
+    from simsift.core.pipeline.options import ScanOptions
+    from simsift.core.pipeline.scan import scan
+    from simsift.core.progress import Progress
 
     stages: list[str] = []
 

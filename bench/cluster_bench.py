@@ -22,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.scan import ScanOptions, scan
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
 
 
 def local_cluster(workers: int):
@@ -80,9 +81,8 @@ def peak_mb() -> float:
 def bench_pairs(n: int, k: int, workers: int) -> None:
     import numpy as np
     from distributed import Client
-
-    from core.distributed import pairs_on_cluster
-    from core.index import HammingIndex
+    from simsift.core.index.memory import HammingIndex
+    from simsift.core.pipeline.distributed import pairs_on_cluster
 
     rng = np.random.default_rng(0)
     fps = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)

@@ -21,12 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
-
-from app.cluster_model import COL_SIZE, COL_TITLE, ClusterFilterProxy, ClusterModel
-from app.main_window import _make_tree
-from core.cluster import build_clusters
-from core.document import FileRecord
-from core.index import Matches
+from simsift.app.main_window import _make_tree
+from simsift.app.models.clusters import COL_SIZE, COL_TITLE, ClusterFilterProxy, ClusterModel
+from simsift.core.analysis.cluster import build_clusters
+from simsift.core.document import FileRecord
+from simsift.core.index.memory import Matches
 
 
 def synthetic_clusters(n: int, seed: int = 1):

@@ -22,9 +22,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
-
-from app.documents_view import COL_FOLDER, COL_INDEX, COL_NAME, COL_VERDICT, DocumentsPanel
-from core.document import FileRecord
+from simsift.app.panels.documents import (
+    COL_FOLDER,
+    COL_INDEX,
+    COL_NAME,
+    COL_VERDICT,
+    DocumentsPanel,
+)
+from simsift.core.document import FileRecord
 
 
 class SyntheticResult:

@@ -12,7 +12,7 @@ Score of a page: words of the extracted title + paragraphs that are also in the 
 and digits; every CJK character counts as one word. Pages whose dump has no word are left
 out (and counted). Time per page is one extraction (read + decode + parse + extract) in this
 process, after the references are made; the machine may be shared, so compare within a run.
-Extractors: simsift (core.extract.extract, as a scan reads), alltext (every visible text,
+Extractors: simsift (core.read.extract.extract, as a scan reads), alltext (every visible text,
 SimSift's fallback), nochrome (every text outside the navigation, footer,
 sidebar... blocks SimSift drops by tag, ARIA role, id or class: a ceiling for any extractor
 that drops them), trafilatura (favor_recall=True; only if installed).
@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.document import ExtractionError  # noqa: E402
+from simsift.core.document import ExtractionError  # noqa: E402
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _WORD = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
@@ -71,15 +71,20 @@ def w3m_dump(path: Path) -> str:
 
 
 def simsift_text(path: Path) -> str:
-    from core.extract import extract
+    from simsift.core.read.extract import extract
 
     result = extract(path)
     return "\n".join((result.title, *result.paragraphs))
 
 
 def alltext_text(path: Path) -> str:
-    from core.extract.encoding import decode_bytes
-    from core.extract.html import all_text_paragraphs, declared_charset, page_title, parse_html
+    from simsift.core.read.extract.encoding import decode_bytes
+    from simsift.core.read.extract.html import (
+        all_text_paragraphs,
+        declared_charset,
+        page_title,
+        parse_html,
+    )
 
     data = path.read_bytes()
     root = parse_html(decode_bytes(data, declared_charset(data)))
@@ -88,8 +93,8 @@ def alltext_text(path: Path) -> str:
 
 def nochrome_text(path: Path) -> str:
     """Every text outside the blocks SimSift drops as chrome: the most it could keep."""
-    from core.extract.encoding import decode_bytes
-    from core.extract.html import (
+    from simsift.core.read.extract.encoding import decode_bytes
+    from simsift.core.read.extract.html import (
         all_text_paragraphs,
         declared_charset,
         drop_boilerplate_blocks,

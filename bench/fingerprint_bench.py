@@ -17,10 +17,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.catalog import Catalog
-from core.features import FeatureWeights
-from core.passages import PassageOptions, cut_passages, passage_fingerprints
-from core.scan import ScanOptions, fingerprint_documents, scan
+from simsift.core.match.passages import PassageOptions, cut_passages, passage_fingerprints
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.pipeline.stages import fingerprint_documents
+from simsift.core.store.catalog import Catalog
+from simsift.core.text.features import FeatureWeights
 
 
 def best_of(repeat: int, run) -> tuple[float, object]:

@@ -28,9 +28,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from ingest_bench import sentence_essays  # noqa: E402
 from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from app.main_window import MainWindow  # noqa: E402
-from app.settings import Settings  # noqa: E402
+from simsift.app.main_window import MainWindow  # noqa: E402
+from simsift.app.settings import Settings  # noqa: E402
 
 
 def measure_scan(window: MainWindow, files: int) -> None:

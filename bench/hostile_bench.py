@@ -102,7 +102,7 @@ def main() -> None:
     folder.mkdir(parents=True)
     build(folder)
     out = work / "report"
-    command = [sys.executable, "-m", "core.cli", "scan", str(folder), "--out", str(out),
+    command = [sys.executable, "-m", "simsift.core.cli", "scan", str(folder), "--out", str(out),
                "--no-catalog", "--quiet"]  # fmt: skip
     started = time.monotonic()
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

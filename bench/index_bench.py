@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.index import BRUTE_FORCE, HammingIndex
+from simsift.core.index.memory import BRUTE_FORCE, HammingIndex
 
 
 def planted(n: int, k: int, seed: int = 0) -> np.ndarray:

@@ -28,8 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.catalog import Catalog  # noqa: E402
-from core.scan import ScanOptions, scan  # noqa: E402
+from simsift.core.pipeline.options import ScanOptions  # noqa: E402
+from simsift.core.pipeline.scan import scan  # noqa: E402
+from simsift.core.store.catalog import Catalog  # noqa: E402
 
 SEEDS = ROOT / "tests" / "data" / "zh_text"
 CHROME = (

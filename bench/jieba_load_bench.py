@@ -19,7 +19,7 @@ import sys, threading, time
 sys.path.insert(0, {root!r})
 def load():
     if {ours}:
-        from core.segmenter import jieba_module
+        from simsift.core.text.word_segmenter import jieba_module
         jieba_module()
     else:
         import jieba
@@ -48,7 +48,10 @@ def measure(ours: bool) -> tuple[float, float]:
 def main() -> None:
     measure(True)  # make sure both caches exist: the first load ever builds them
     measure(False)
-    for name, ours in (("jieba.initialize()", False), ("core.segmenter (parts)", True)):
+    for name, ours in (
+        ("jieba.initialize()", False),
+        ("simsift.core.text.word_segmenter (parts)", True),
+    ):
         runs = [measure(ours) for _ in range(3)]
         took = min(t for t, _ in runs)
         worst = max(w for _, w in runs)

@@ -28,10 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.progress import Progress
+from simsift.core.store.catalog import Catalog
+
 from bench.process_tree import ProcessTree
-from core.catalog import Catalog
-from core.progress import Progress
-from core.scan import ScanOptions, scan
 
 
 def man_sources(root: Path = Path("/usr/share/man")) -> list[Path]:
@@ -140,8 +142,8 @@ def cancel_bench(corpus: Path, workers: int) -> None:
     """How long the compare stage takes to stop after Cancel, at several points in it."""
     import threading
 
-    from core.progress import Cancelled, CancelToken
-    from core.scan import find_passages
+    from simsift.core.pipeline.stages import find_passages
+    from simsift.core.progress import Cancelled, CancelToken
 
     result = scan(ScanOptions(roots=(str(corpus),), workers=workers))
     options = result.options

@@ -27,11 +27,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import simsift.core.index.packed as packed_index
 from index_bench import planted
-
-import core.packed_index as packed_index
-from core.index import HammingIndex, make_plan
-from core.packed_index import PackedIndex, _decode_groups, _extract, choose_packed_plan
+from simsift.core.index.memory import HammingIndex, make_plan
+from simsift.core.index.packed import PackedIndex, _decode_groups, _extract, choose_packed_plan
 
 
 def queries_for(fps: np.ndarray, n: int) -> np.ndarray:
@@ -53,7 +52,7 @@ def time_queries(index, queries: np.ndarray) -> tuple[float, float, int]:
 def load_in_fresh_process(directory: Path) -> float:
     code = (
         "import time; t = time.perf_counter();"
-        "from core.packed_index import PackedIndex;"
+        "from simsift.core.index.packed import PackedIndex;"
         "t = time.perf_counter();"
         f"PackedIndex.load({str(directory)!r});"
         "print(time.perf_counter() - t)"

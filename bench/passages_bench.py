@@ -23,15 +23,16 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.features import FeatureWeights
-from core.passages import (
+from simsift.core.match.passages import (
     PassageOptions,
     analyze_passages,
     cut_passages,
     passage_fingerprints,
 )
-from core.simhash import hamming
-from core.tokens import token_stream
+from simsift.core.text.features import FeatureWeights
+from simsift.core.text.simhash import hamming
+from simsift.core.text.tokens import token_stream
+
 from tests.core.corpus import chinese_paragraphs
 
 
@@ -242,7 +243,7 @@ def run_scale(args) -> None:
 
 
 def _time_stages(streams) -> None:
-    from core.index import HammingIndex
+    from simsift.core.index.memory import HammingIndex
 
     opts = PassageOptions()
     t0 = time.perf_counter()

@@ -17,15 +17,15 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-
-from core import __version__
-from core.cluster import KIND_NAMES
-from core.passages import PassageOptions
-from core.progress import Cancelled, CancelToken, Progress, format_duration, throughput
-from core.report_language import LANGUAGES, environment_language
-from core.result import ScanResult
-from core.scan import DEFAULT_K, MAX_K, ScanOptions, scan
-from core.verbatim import SHARE_MIN_RUN
+from simsift.core import __version__
+from simsift.core.analysis.cluster import KIND_NAMES
+from simsift.core.match.passages import PassageOptions
+from simsift.core.match.verbatim import SHARE_MIN_RUN
+from simsift.core.pipeline.options import DEFAULT_K, MAX_K, ScanOptions
+from simsift.core.pipeline.result import ScanResult
+from simsift.core.pipeline.scan import scan
+from simsift.core.progress import Cancelled, CancelToken, Progress, format_duration, throughput
+from simsift.core.report.language import LANGUAGES, environment_language
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,8 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         stream.reconfigure(errors="backslashreplace")
     if getattr(args, "ship_files", False) and not args.scheduler:
         parser.error("--ship-files needs --scheduler")
-    from core.archive import ArchiveError
-    from core.distributed import ClusterError
+    from simsift.core.pipeline.distributed import ClusterError
+    from simsift.core.store.archive import ArchiveError
 
     try:
         if args.command == "scan":
@@ -206,7 +206,7 @@ def _check_report_options(parser: argparse.ArgumentParser, args: argparse.Namesp
         parser.error(f"--common-docs must be at least 2, not {args.common_docs}")
     if not 0.0 <= args.common_share <= 1.0:
         parser.error(f"--common-share must be between 0 and 1, not {args.common_share}")
-    from core.report import ReportError, check_output_folder
+    from simsift.core.report.tables import ReportError, check_output_folder
 
     try:
         check_output_folder(args.out)
@@ -267,7 +267,7 @@ def run_scan(args: argparse.Namespace) -> int:
         if catalog is not None:
             catalog.close()
     reporter.finish()
-    from core.report import ReportError, write_report
+    from simsift.core.report.tables import ReportError, write_report
 
     try:
         written = write_report(result, args.k, args.out, args.format, verdicts=verdicts)
@@ -288,7 +288,7 @@ def run_scan(args: argparse.Namespace) -> int:
 
 
 def _write_html(result: ScanResult, args: argparse.Namespace, verdicts, ignored) -> Path:
-    from core.html_report import write_html_report
+    from simsift.core.report.html import write_html_report
 
     return write_html_report(
         result,
@@ -302,9 +302,9 @@ def _write_html(result: ScanResult, args: argparse.Namespace, verdicts, ignored)
 
 def run_check(args: argparse.Namespace) -> int:
     """`simsift check`: new documents against an archive, report as `scan` writes it."""
-    from core.archive import Archive
-    from core.check import check
-    from core.report import ReportError, write_report
+    from simsift.core.pipeline.check import check
+    from simsift.core.report.tables import ReportError, write_report
+    from simsift.core.store.archive import Archive
 
     archive = Archive.open(args.archive)
     reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
@@ -330,7 +330,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def check_summary(result: ScanResult, k: int, archived: int, seconds: float) -> str:
     """A few lines a user reads after a check."""
-    from core.check import ARCHIVE_MARK
+    from simsift.core.pipeline.check import ARCHIVE_MARK
 
     is_old = np.array([d.path.startswith(ARCHIVE_MARK) for d in result.documents], bool)
     pairs = result.pairs.within(k)
@@ -354,7 +354,7 @@ def check_summary(result: ScanResult, k: int, archived: int, seconds: float) -> 
 
 def run_archive_add(args: argparse.Namespace) -> int:
     """`simsift archive add`: read folders into the archive."""
-    from core.archive import add_folders
+    from simsift.core.pipeline.archiving import add_folders
 
     reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
     started = time.monotonic()
@@ -381,7 +381,7 @@ def run_archive_add(args: argparse.Namespace) -> int:
 
 
 def run_archive_list(args: argparse.Namespace) -> int:
-    from core.archive import Archive
+    from simsift.core.store.archive import Archive
 
     try:
         for path in Archive.open(args.archive).paths():
@@ -392,7 +392,7 @@ def run_archive_list(args: argparse.Namespace) -> int:
 
 
 def run_archive_remove(args: argparse.Namespace) -> int:
-    from core.archive import Archive
+    from simsift.core.store.archive import Archive
 
     archive = Archive.open(args.archive)
     paths = [os.path.abspath(p) if p not in archive else p for p in args.paths]
@@ -403,7 +403,7 @@ def run_archive_remove(args: argparse.Namespace) -> int:
 
 def _verdicts(catalog):
     """The teacher's verdicts kept in the catalog, for the report (none without one)."""
-    from core.catalog import CatalogError
+    from simsift.core.store.catalog import CatalogError
 
     if catalog is None:
         return None
@@ -414,7 +414,7 @@ def _verdicts(catalog):
 
 
 def _open_catalog(path: Path | None):
-    from core.catalog import Catalog, CatalogError, default_catalog_path
+    from simsift.core.store.catalog import Catalog, CatalogError, default_catalog_path
 
     target = path or default_catalog_path()
     try:

@@ -58,7 +58,7 @@ class FileRecord:
     which). `warning` is set on "ok" records whose text may be garbled. `content_hash`
     is blake2b of the bytes (exact copies), `text_hash` blake2b of the normalized text
     (same text in another format).
-    `tokens` is a `core.tokens.DocumentTokens` for "ok" records.
+    `tokens` is a `core.text.tokens.DocumentTokens` for "ok" records.
     """
 
     path: str

@@ -15,4 +15,4 @@ def resource_path(*parts: str) -> Path:
     source_tree = Path(__file__).resolve().parents[1] / "resources"
     if source_tree.is_dir():
         return source_tree.joinpath(*parts)
-    return Path(str(importlib_resources.files("resources").joinpath(*parts)))
+    return Path(str(importlib_resources.files("simsift.resources").joinpath(*parts)))

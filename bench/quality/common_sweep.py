@@ -17,9 +17,10 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
 from score import load_truth, sweep_distances  # noqa: E402
-
-from core.passages import PassageOptions  # noqa: E402
-from core.scan import DEFAULT_K, ScanOptions, find_passages, scan  # noqa: E402
+from simsift.core.match.passages import PassageOptions  # noqa: E402
+from simsift.core.pipeline.options import DEFAULT_K, ScanOptions  # noqa: E402
+from simsift.core.pipeline.scan import scan  # noqa: E402
+from simsift.core.pipeline.stages import find_passages  # noqa: E402
 
 
 def main() -> None:

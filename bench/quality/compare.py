@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from core.passages import PassageOptions  # noqa: E402
-from core.scan import DEFAULT_K  # noqa: E402
+from simsift.core.match.passages import PassageOptions  # noqa: E402
+from simsift.core.pipeline.options import DEFAULT_K  # noqa: E402
 
 KINDS = ("exact", "format", "repost", "edit", "partial", "duplicates")
 

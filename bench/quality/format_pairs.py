@@ -21,7 +21,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from core.scan import ScanOptions, scan  # noqa: E402
+from simsift.core.pipeline.options import ScanOptions  # noqa: E402
+from simsift.core.pipeline.scan import scan  # noqa: E402
 
 
 def first_difference(a: str, b: str, context: int = 40) -> str:

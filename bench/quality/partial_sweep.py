@@ -20,8 +20,8 @@ sys.path.insert(0, str(HERE.parents[1]))
 import numpy as np  # noqa: E402
 import reuse  # noqa: E402
 from score import load_truth, score_pairs  # noqa: E402
-
-from core.scan import DEFAULT_K, ScanOptions, scan  # noqa: E402
+from simsift.core.pipeline.options import DEFAULT_K, ScanOptions  # noqa: E402
+from simsift.core.pipeline.scan import scan  # noqa: E402
 
 RUNS = (0, 10, 12, 15, 18, 20, 25, 30, 40)
 

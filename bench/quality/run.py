@@ -34,10 +34,10 @@ import generate  # noqa: E402
 import report  # noqa: E402
 import reuse  # noqa: E402
 from score import Scores, Truth, load_truth, recall_by_bucket, sweep_distances  # noqa: E402
-
-from core.features import FeatureWeights  # noqa: E402
-from core.result import ScanResult  # noqa: E402
-from core.scan import DEFAULT_K, ScanOptions, reweight, scan  # noqa: E402
+from simsift.core.pipeline.options import DEFAULT_K, ScanOptions  # noqa: E402
+from simsift.core.pipeline.result import ScanResult  # noqa: E402
+from simsift.core.pipeline.scan import reweight, scan  # noqa: E402
+from simsift.core.text.features import FeatureWeights  # noqa: E402
 
 K_MAX = 12
 KS = list(range(K_MAX + 1))
@@ -153,10 +153,15 @@ def buckets(corpus: Path, result: ScanResult, truth: Truth, ks: list[int]) -> di
 
 def all_text_documents(result: ScanResult) -> tuple:
     """The scan's documents with HTML pages read as all text (main content extraction off)."""
-    from core.extract.encoding import decode_bytes
-    from core.extract.html import all_text_paragraphs, declared_charset, page_title, parse_html
-    from core.extract.paragraphs import build_result
-    from core.tokens import document_tokens
+    from simsift.core.read.extract.encoding import decode_bytes
+    from simsift.core.read.extract.html import (
+        all_text_paragraphs,
+        declared_charset,
+        page_title,
+        parse_html,
+    )
+    from simsift.core.read.extract.paragraphs import build_result
+    from simsift.core.text.tokens import document_tokens
 
     docs = []
     for d in result.documents:
@@ -206,9 +211,17 @@ def baseline_curves(result: ScanResult, truth: Truth) -> dict[str, dict]:
 
 
 def cli_check(corpus: Path, result: ScanResult, k: int, workers: int) -> dict:
-    """Run `python -m core.cli scan` and compare its pairs with the in-process scan at k."""
+    """Run `python -m simsift.core.cli scan` and compare its pairs with the in-process scan at k."""
     with tempfile.TemporaryDirectory() as out:
-        command = [sys.executable, "-m", "core.cli", "scan", str(corpus / "docs"), "--k", str(k)]
+        command = [
+            sys.executable,
+            "-m",
+            "simsift.core.cli",
+            "scan",
+            str(corpus / "docs"),
+            "--k",
+            str(k),
+        ]
         command += ["--out", out, "--format", "csv", "--no-catalog", "--quiet"]
         command += ["--workers", str(workers)]
         started = time.monotonic()

@@ -30,19 +30,14 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import generate  # noqa: E402
+import signatures_lib as sig  # noqa: E402
 from score import Scores, Truth, all_pairs_within, load_truth, score_pairs  # noqa: E402
-
-from core import signatures as sig  # noqa: E402
-from core.features import corpus_features  # noqa: E402
-from core.result import ScanResult  # noqa: E402
-from core.scan import (  # noqa: E402
-    DEFAULT_K,
-    ScanOptions,
-    find_passages,
-    fingerprint_documents,
-    scan,
-)
-from core.simhash import simhash_features  # noqa: E402
+from simsift.core.pipeline.options import DEFAULT_K, ScanOptions  # noqa: E402
+from simsift.core.pipeline.result import ScanResult  # noqa: E402
+from simsift.core.pipeline.scan import scan  # noqa: E402
+from simsift.core.pipeline.stages import find_passages, fingerprint_documents  # noqa: E402
+from simsift.core.text.features import corpus_features  # noqa: E402
+from simsift.core.text.simhash import simhash_features  # noqa: E402
 
 
 def simhash_batch(vectors):

@@ -17,17 +17,17 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import simsift.app.workers.scan  # noqa: E402
 from PySide6.QtCore import QSettings, QTimer  # noqa: E402
 from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from simsift.app.dialogs.text import ExtractedTextDialog  # noqa: E402
+from simsift.app.i18n import Translations  # noqa: E402
+from simsift.app.main_window import MainWindow  # noqa: E402
+from simsift.app.settings import Settings  # noqa: E402
+from simsift.core.pipeline.scan import scan as real_scan  # noqa: E402
+from simsift.core.store.catalog import Catalog  # noqa: E402
 
-import app.scan_worker  # noqa: E402
-from app.i18n import Translations  # noqa: E402
-from app.main_window import MainWindow  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from app.text_dialog import ExtractedTextDialog  # noqa: E402
-from core.catalog import Catalog  # noqa: E402
-from core.scan import scan as real_scan  # noqa: E402
 from tests.core.corpus import write_corpus  # noqa: E402
 
 
@@ -116,7 +116,7 @@ def main() -> None:
 
         return real_scan(options, progress=slow, **kwargs)
 
-    app.scan_worker.scan = slow_scan
+    simsift.app.workers.scan.scan = slow_scan
     window.folders.add_paths([str(tmp / "essays")])
     window.start_scan()
     wait(application, lambda: "Reading" in window.scan_status._counts.text()
@@ -157,7 +157,7 @@ def main() -> None:
 def class_shots(application: QApplication, window: MainWindow, tmp: Path) -> None:
     """The teacher's views on a class: Documents and Overview."""
     make_class(tmp)
-    app.scan_worker.scan = real_scan
+    simsift.app.workers.scan.scan = real_scan
     window.folders._list.selectAll()
     window.folders.remove_selected()
     window.folders.add_paths([str(tmp / "class 2026")])

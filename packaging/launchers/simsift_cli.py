@@ -8,6 +8,6 @@ multiprocessing.freeze_support()
 
 import sys  # noqa: E402
 
-from core.cli import main  # noqa: E402
+from simsift.core.cli import main  # noqa: E402
 
 sys.exit(main())

@@ -8,6 +8,6 @@ multiprocessing.freeze_support()
 
 import sys  # noqa: E402
 
-from app.main import main  # noqa: E402
+from simsift.app.main import main  # noqa: E402
 
 sys.exit(main())

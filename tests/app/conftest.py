@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
+from simsift.app.main_window import MainWindow
+from simsift.app.settings import Settings
+from simsift.core.store.catalog import Catalog
 
-from app.main_window import MainWindow
-from app.settings import Settings
-from core.catalog import Catalog
 from tests.core.corpus import write_corpus
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from simsift.app.models.partial import COL_FOLDER_A, COL_NAME_A, COL_NAME_B
+from simsift.app.panels.documents import COL_FOLDER as DOC_FOLDER
+from simsift.app.panels.documents import COL_NAME as DOC_NAME
+from simsift.app.readable import NAMES
 
-from app.documents_view import COL_FOLDER as DOC_FOLDER
-from app.documents_view import COL_NAME as DOC_NAME
-from app.partial_model import COL_FOLDER_A, COL_NAME_A, COL_NAME_B
-from app.readable import NAMES
 from tests.app.conftest import scan_and_wait
 from tests.core.corpus import write_partial_copy
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.archive import Archive
-from core.archive_folders import archive_directory
-from core.check import ARCHIVE_MARK
+from simsift.core.pipeline.archive_folders import archive_directory
+from simsift.core.pipeline.check import ARCHIVE_MARK
+from simsift.core.store.archive import Archive
+
 from tests.app.conftest import scan_and_wait
 from tests.core.corpus import prose_paragraphs
 

@@ -6,11 +6,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
-from app.main import _open_catalog
-from core import catalog as catalog_module
-from core.catalog import Catalog
-from core.document import FileRecord
+from simsift.app.main import _open_catalog
+from simsift.core.document import FileRecord
+from simsift.core.store import catalog as catalog_module
+from simsift.core.store.catalog import Catalog
 
 
 @pytest.fixture

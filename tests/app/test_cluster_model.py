@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
-
-from app.cluster_model import (
+from simsift.app.models.clusters import (
     COL_DISTANCE,
     COL_FOLDER,
     COL_KIND,
@@ -16,10 +15,11 @@ from app.cluster_model import (
     ClusterFilterProxy,
     ClusterModel,
 )
-from app.roles import DocRole
-from core.cluster import KIND_NEAR, KIND_REFERENCE, Clusters
-from core.document import FileRecord
-from core.scan import ScanOptions, scan
+from simsift.app.models.roles import DocRole
+from simsift.core.analysis.cluster import KIND_NEAR, KIND_REFERENCE, Clusters
+from simsift.core.document import FileRecord
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
 
 
 @pytest.fixture(scope="module")

@@ -10,12 +10,12 @@ from itertools import pairwise
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QPalette, QTextCursor
+from simsift.app.diff.view import DiffView
+from simsift.core.document import FileRecord
+from simsift.core.match.align import CHANGED, DELETED, INSERTED, SAME, display_text, sentence_bounds
+from simsift.core.match.evidence import PairEvidence, TermRarity
+from simsift.core.text.tokens import document_tokens
 
-from app.diff_view import DiffView
-from core.align import CHANGED, DELETED, INSERTED, SAME, display_text, sentence_bounds
-from core.document import FileRecord
-from core.evidence import PairEvidence, TermRarity
-from core.tokens import document_tokens
 from tests.core.corpus import long_texts
 
 

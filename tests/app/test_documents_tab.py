@@ -10,10 +10,10 @@ from types import SimpleNamespace
 import numpy as np
 from pdfminer.high_level import extract_text
 from PySide6.QtCore import Qt, QUrl
+from simsift.app.models.roles import DocRole
+from simsift.app.panels.documents import COL_INDEX, COL_NAME, COL_SOURCES, DocumentsModel
+from simsift.core.document import FileRecord
 
-from app.documents_view import COL_INDEX, COL_NAME, COL_SOURCES, DocumentsModel
-from app.roles import DocRole
-from core.document import FileRecord
 from tests.app.conftest import scan_and_wait
 from tests.core.test_passages import english_paragraphs
 
@@ -101,7 +101,7 @@ def test_the_report_to_hand_over_is_saved_as_html_and_pdf(qtbot, window, tmp_pat
 def test_ten_thousand_documents_sort_fast(qtbot):
     n = 10_000
 
-    class Similarity:  # what the model reads from core.similarity.DocumentSimilarity
+    class Similarity:  # what the model reads from a DocumentSimilarity
         index = np.random.default_rng(1).random(n)
         source_count = np.ones(n, np.int64)
         top_source = np.roll(np.arange(n), 1)
@@ -119,7 +119,7 @@ def test_ten_thousand_documents_sort_fast(qtbot):
     model = DocumentsModel()
     started = time.perf_counter()
     model.set_result(Result())  # type: ignore[arg-type]
-    from app.documents_view import DocumentsProxy
+    from simsift.app.panels.documents import DocumentsProxy
 
     proxy = DocumentsProxy()
     proxy.setSourceModel(model)

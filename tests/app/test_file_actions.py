@@ -30,7 +30,7 @@ def test_reveal_asks_the_file_manager_to_select_the_file(tmp_path):
         for i in $(seq 50); do [ -e "{log}.ready" ] && break; sleep 0.1; done
         "{sys.executable}" -c 'from PySide6.QtWidgets import QApplication
         app = QApplication([])
-        from app.file_actions import reveal_in_folder
+        from simsift.app.file_actions import reveal_in_folder
         print(reveal_in_folder("{target}"))'
         kill $!
         """

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QLocale, Qt
+from simsift.app.i18n import Translations, system_language
+from simsift.app.models.clusters import COL_KIND
+from simsift.app.models.roles import DocRole
+from simsift.core.paths import resource_path
 
-from app.cluster_model import COL_KIND
-from app.i18n import Translations, system_language
-from app.roles import DocRole
-from core.paths import resource_path
 from tests.app.conftest import scan_and_wait
 
 
@@ -67,7 +67,7 @@ def test_side_by_side_view_switches_language_with_a_pair_open(qtbot, window, cor
 
 
 def test_the_user_guide_opens_in_the_ui_language(qtbot, window):
-    from app.guide import GuideDialog
+    from simsift.app.dialogs.guide import GuideDialog
 
     window.guide_action.trigger()
     [guide] = window.findChildren(GuideDialog)
@@ -83,7 +83,7 @@ def test_the_user_guide_opens_in_the_ui_language(qtbot, window):
 
 
 def test_per_file_problems_read_in_the_ui_language(qtbot, window, tmp_path):
-    from app.messages import translated
+    from simsift.app.messages import translated
 
     (tmp_path / "essay.txt").write_text("An essay long enough to be read. " * 20)
     (tmp_path / "empty.txt").write_bytes(b"")

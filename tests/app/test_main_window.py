@@ -11,13 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import simsift.app.workers.scan
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
+from simsift.core.pipeline.scan import scan as real_scan
+from simsift.core.store.verdicts import COPYING, Verdict
 
-import app.scan_worker
-from core.scan import scan as real_scan
-from core.verdicts import COPYING, Verdict
 from tests.app.conftest import scan_and_wait
 
 
@@ -36,7 +36,8 @@ def test_window_opens_without_heavy_imports():
         "import sys\n"
         "from PySide6.QtWidgets import QApplication; app = QApplication([])\n"
         "from PySide6.QtCore import QSettings\n"
-        "from app.main_window import MainWindow; from app.settings import Settings\n"
+        "from simsift.app.main_window import MainWindow\n"
+        "from simsift.app.settings import Settings\n"
         "w = MainWindow(Settings(QSettings(sys.argv[1], QSettings.Format.IniFormat)))\n"
         "w.show(); app.processEvents()\n"
         "heavy = [m for m in ('jieba', 'pdfminer', 'docx', 'lxml') if m in sys.modules]\n"
@@ -107,7 +108,7 @@ def test_cancel_stops_scan_and_keeps_read_files(qtbot, window, corpus, catalog, 
 
         return real_scan(options, progress=slow, **kwargs)
 
-    monkeypatch.setattr(app.scan_worker, "scan", slow_scan)
+    monkeypatch.setattr(simsift.app.workers.scan, "scan", slow_scan)
     window.folders.add_paths([str(root)])
     reading = []
     window.controller.progress.connect(lambda p: reading.append(p) if p.done >= 2 else None)
@@ -299,9 +300,9 @@ def test_exports_leave_out_files_moved_to_the_trash(qtbot, window, corpus, tmp_p
 
 def slow_passages(monkeypatch, reports: list):
     """Passage matching that takes a while per progress step, so Cancel lands mid-stage."""
-    import core.scan
+    import simsift.core.pipeline.scan
 
-    real = core.scan.find_passages
+    real = simsift.core.pipeline.scan.find_passages
 
     def slow(documents, is_reference, options, progress, cancel=None, **kwargs):
         def report(p):
@@ -311,7 +312,7 @@ def slow_passages(monkeypatch, reports: list):
 
         return real(documents, is_reference, options, report, cancel, **kwargs)
 
-    monkeypatch.setattr(core.scan, "find_passages", slow)
+    monkeypatch.setattr(simsift.core.pipeline.scan, "find_passages", slow)
 
 
 def cancel_when_passages_start(qtbot, window, reports: list) -> None:
@@ -417,8 +418,8 @@ def test_trash_confirmation_lists_every_file(qtbot, window, monkeypatch):
 
 
 def test_mark_all_leaves_reference_and_far_members_unmarked(qtbot, window, corpus):
-    from app.cluster_model import COL_NAME
-    from core.cluster import KIND_REFERENCE
+    from simsift.app.models.clusters import COL_NAME
+    from simsift.core.analysis.cluster import KIND_REFERENCE
 
     root, _ = corpus
     window.folders.add_paths([str(root)])
@@ -450,7 +451,7 @@ def test_shutdown_waits_for_the_cancelled_scan(qtbot, window, corpus, monkeypatc
         finally:
             stopped.append(time.monotonic())
 
-    monkeypatch.setattr(app.scan_worker, "scan", slow_scan)
+    monkeypatch.setattr(simsift.app.workers.scan, "scan", slow_scan)
     window.folders.add_paths([str(root)])
     with qtbot.waitSignal(window.controller.started, timeout=5000):
         window.start_scan()
@@ -479,7 +480,7 @@ def test_undo_puts_trashed_files_back_and_in_the_results(qtbot, window, corpus, 
     assert {p: Path(p).read_bytes() for p in checked} == contents  # the same files, back
     from urllib.parse import quote
 
-    from app.trash import _home_trash  # fixed when send2trash is first imported
+    from simsift.app.trash import _home_trash  # fixed when send2trash is first imported
 
     infos = " ".join(i.read_text() for i in (_home_trash() / "info").iterdir())
     assert not any(quote(p) in infos for p in checked)  # their trash entries are gone
@@ -607,7 +608,7 @@ def test_the_summary_says_when_the_folder_list_changed_since_the_scan(
 
 
 def test_last_results_reopen_at_start_without_reading_a_file(qtbot, window, corpus, monkeypatch):
-    import core.scan
+    import simsift.core.pipeline.stages
 
     root, _ = corpus
     window.folders.add_paths([str(root)])
@@ -615,8 +616,10 @@ def test_last_results_reopen_at_start_without_reading_a_file(qtbot, window, corp
     first = window.result
     window.editor.result = None  # as a new window: nothing shown yet
     read = []
-    real = core.scan.read_file
-    monkeypatch.setattr(core.scan, "read_file", lambda task: read.append(task) or real(task))
+    real = simsift.core.pipeline.stages.read_file
+    monkeypatch.setattr(
+        simsift.core.pipeline.stages, "read_file", lambda task: read.append(task) or real(task)
+    )
     with qtbot.waitSignal(window.result_shown, timeout=30_000):
         window.reopen_last_results()
     assert read == []  # taken from the catalog
@@ -654,8 +657,7 @@ def test_make_original_changes_the_copy_to_keep(qtbot, window, corpus):
 
 def test_rows_are_tall_enough_for_chinese_names_with_underscores(qtbot, window, tmp_path):
     from PySide6.QtGui import QFontDatabase
-
-    from app.row_height import text_line_height
+    from simsift.app.row_height import text_line_height
 
     if not any("CJK" in family for family in QFontDatabase.families()):
         pytest.skip("no CJK font installed: Chinese falls back to boxes of the Latin height")

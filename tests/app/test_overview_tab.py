@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
+from simsift.app.models.roles import DocRole
 
-from app.roles import DocRole
 from tests.app.test_documents_tab import scan_collage
 
 

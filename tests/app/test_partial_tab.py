@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
-
-from app.partial_model import (
+from simsift.app.models.partial import (
     COL_CONTAINMENT_AB,
     COL_DISTANCE,
     COL_NAME_A,
@@ -16,8 +15,9 @@ from app.partial_model import (
     PartialModel,
     PartialProxy,
 )
-from app.roles import PairRole, SortRole
-from core.document import FileRecord
+from simsift.app.models.roles import PairRole, SortRole
+from simsift.core.document import FileRecord
+
 from tests.app.conftest import scan_and_wait
 from tests.core.corpus import write_partial_copy
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog
+from simsift.app.dialogs.text import DocumentPicker, ExtractedTextDialog
+from simsift.app.models.problems import COL_FILE, COL_PROBLEM, COL_STATUS
 
-from app.problems_model import COL_FILE, COL_PROBLEM, COL_STATUS
-from app.text_dialog import DocumentPicker, ExtractedTextDialog
 from tests.app.conftest import scan_and_wait
 
 
@@ -91,7 +91,7 @@ def test_a_document_in_no_pair_can_be_picked_and_shown(qtbot, window, corpus, mo
 
 
 def test_extracted_text_dialog_shows_title_and_warning(qtbot):
-    from core.document import FileRecord
+    from simsift.core.document import FileRecord
 
     record = FileRecord(
         "/x/essay.txt", 10, 0, "ok", format="text", title="My summer",
@@ -109,8 +109,8 @@ def test_a_name_that_is_not_utf8_is_shown_readable_and_acted_on_exactly(
     import os
     import shutil
 
-    import app.main_window as main_window
-    from app.cluster_model import COL_NAME
+    import simsift.app.main_window as main_window
+    from simsift.app.models.clusters import COL_NAME
 
     root, paths = corpus
     odd = os.fsdecode(b"copy_\xff.txt")
@@ -129,8 +129,9 @@ def test_a_name_that_is_not_utf8_is_shown_readable_and_acted_on_exactly(
 
 
 def test_a_damaged_catalog_replaced_at_start_up_is_told_in_the_window(qtbot, settings, tmp_path):
-    from app.main_window import MainWindow
-    from core.catalog import Catalog
+    from simsift.app.main_window import MainWindow
+    from simsift.core.store.catalog import Catalog
+
     from tests.core.test_catalog import damage, filled_catalog
 
     path = tmp_path / "catalog.sqlite3"
@@ -146,7 +147,7 @@ def test_a_damaged_catalog_replaced_at_start_up_is_told_in_the_window(qtbot, set
 
 
 def test_long_paths_and_titles_never_widen_the_window(qtbot, window, corpus):
-    from core.document import FileRecord
+    from simsift.core.document import FileRecord
 
     window.resize(1280, 800)
     window.show()

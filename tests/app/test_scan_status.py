@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.scan_status import ScanStatus
-from core.progress import Progress
+from simsift.app.panels.scan_status import ScanStatus
+from simsift.core.progress import Progress
 
 
 def test_passage_matching_shows_a_percentage_not_files(qtbot):

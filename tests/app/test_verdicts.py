@@ -6,11 +6,11 @@ from __future__ import annotations
 import csv
 
 from PySide6.QtWidgets import QDialog, QFileDialog
+from simsift.app.dialogs.verdict import VerdictDialog
+from simsift.app.models.partial import COL_FOLDER_A, COL_VERDICT
+from simsift.app.panels.documents import COL_VERDICT as DOC_VERDICT
+from simsift.core.store.verdicts import COPYING, NOT_COPYING, Verdict
 
-from app.documents_view import COL_VERDICT as DOC_VERDICT
-from app.partial_model import COL_FOLDER_A, COL_VERDICT
-from app.verdict_view import VerdictDialog
-from core.verdicts import COPYING, NOT_COPYING, Verdict
 from tests.app.conftest import scan_and_wait
 from tests.app.test_documents_tab import scan_collage
 from tests.core.corpus import write_partial_copy

@@ -7,8 +7,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from core.align import (
+from simsift.core.match.align import (
     CHANGED,
     DELETED,
     INSERTED,
@@ -20,8 +19,9 @@ from core.align import (
     display_text,
     sentence_bounds,
 )
-from core.progress import Cancelled, CancelToken
-from core.tokens import tokenize
+from simsift.core.progress import Cancelled, CancelToken
+from simsift.core.text.tokens import tokenize
+
 from tests.core.corpus import long_texts
 
 ZH = (

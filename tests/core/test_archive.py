@@ -15,11 +15,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from simsift.core.index.packed import FILE_NAME as INDEX_FILE
+from simsift.core.pipeline.archiving import add_folders
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.stages import find_files, fingerprint_documents, read_files
+from simsift.core.progress import Cancelled, CancelToken
+from simsift.core.store.archive import MANIFEST, MAX_SEGMENTS, Archive, ArchiveError
 
-from core.archive import MANIFEST, MAX_SEGMENTS, Archive, ArchiveError, add_folders
-from core.packed_index import FILE_NAME as INDEX_FILE
-from core.progress import Cancelled, CancelToken
-from core.scan import ScanOptions, find_files, fingerprint_documents, read_files
 from tests.core.test_check import write_collections
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -211,8 +213,8 @@ def test_cancel_during_an_add_leaves_the_archive_unchanged(tmp_path):
 CHILD = textwrap.dedent(
     """
     import os, signal, sys
-    import core.archive as archive
-    from core.scan import ScanOptions
+    from simsift.core.pipeline.archiving import add_folders
+    from simsift.core.pipeline.options import ScanOptions
     where = sys.argv[3]
     real_replace = os.replace
 
@@ -228,7 +230,7 @@ CHILD = textwrap.dedent(
     os.replace = dying_replace
     if where == "sleep":
         print("started", flush=True)
-    archive.add_folders(sys.argv[1], ScanOptions(roots=(sys.argv[2],), workers=0))
+    add_folders(sys.argv[1], ScanOptions(roots=(sys.argv[2],), workers=0))
     """
 )
 

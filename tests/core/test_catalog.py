@@ -14,12 +14,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from core import catalog as catalog_module
-from core.catalog import SCHEMA_VERSION, Catalog, CatalogError, default_catalog_path
-from core.document import FileRecord
-from core.tokens import DocumentTokens, TokenStream, document_tokens
-from core.verdicts import COPYING, NOT_COPYING, Verdict
+from simsift.core.document import FileRecord
+from simsift.core.store import catalog as catalog_module
+from simsift.core.store.catalog import SCHEMA_VERSION, Catalog, CatalogError, default_catalog_path
+from simsift.core.store.verdicts import COPYING, NOT_COPYING, Verdict
+from simsift.core.text.tokens import DocumentTokens, TokenStream, document_tokens
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -232,8 +231,8 @@ def test_a_failing_record_rolls_back_its_whole_batch(
 _KILLED_WRITER = textwrap.dedent(
     """
     import sys, time
-    from core.catalog import Catalog
-    from core.document import FileRecord
+    from simsift.core.store.catalog import Catalog
+    from simsift.core.document import FileRecord
 
     catalog = Catalog(sys.argv[1])
     catalog.store(FileRecord(f"/done/{i}.txt", i, i, "skipped") for i in range(50))

@@ -12,14 +12,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from simsift.core.index.memory import HammingIndex
+from simsift.core.match.passages import PassageOptions
+from simsift.core.pipeline.archiving import add_folders, archive_settings
+from simsift.core.pipeline.check import ARCHIVE_MARK, check
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.progress import Cancelled, CancelToken
+from simsift.core.report.tables import pair_rows
+from simsift.core.store.archive import Archive, ArchiveError
 
-from core.archive import Archive, ArchiveError, ArchiveSettings, add_folders
-from core.check import ARCHIVE_MARK, check
-from core.index import HammingIndex
-from core.passages import PassageOptions
-from core.progress import Cancelled, CancelToken
-from core.report import pair_rows
-from core.scan import ScanOptions, scan
 from tests.core.corpus import edit_words
 from tests.core.test_passages import english_paragraphs
 
@@ -119,14 +121,14 @@ def test_check_refuses_an_archive_built_with_other_settings(tmp_path):
     add_folders(tmp_path / "archive", options(old))
     with pytest.raises(ArchiveError, match="other weights or passage sizes"):
         check(Archive.open(tmp_path / "archive"), options(new, min_tokens=30))
-    settings = ArchiveSettings.of(options(new, min_tokens=30))
+    settings = archive_settings(options(new, min_tokens=30))
     with pytest.raises(ArchiveError, match="other weights"):
         Archive.create(tmp_path / "archive", settings)
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "core.cli", *args],
+        [sys.executable, "-m", "simsift.core.cli", *args],
         cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
         text=True,

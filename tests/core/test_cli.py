@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from core.scan import DEFAULT_K
+from simsift.core.pipeline.options import DEFAULT_K
+
 from tests.core.corpus import write_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "core.cli", *args],
+        [sys.executable, "-m", "simsift.core.cli", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

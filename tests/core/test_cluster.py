@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-
-from core.cluster import (
+from simsift.core.analysis.cluster import (
     KIND_EXACT,
     KIND_NEAR,
     KIND_REFERENCE,
@@ -12,7 +11,7 @@ from core.cluster import (
     build_clusters,
     connected_components,
 )
-from core.index import HammingIndex
+from simsift.core.index.memory import HammingIndex
 
 
 def naive_components(n, edges):

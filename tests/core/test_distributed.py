@@ -11,9 +11,10 @@ import time
 
 import numpy as np
 import pytest
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.progress import Cancelled, CancelToken
 
-from core.progress import Cancelled, CancelToken
-from core.scan import ScanOptions, scan
 from tests.core.corpus import write_corpus
 
 distributed = pytest.importorskip("distributed")
@@ -80,7 +81,7 @@ def test_a_cluster_scan_equals_a_local_scan(cluster, corpus, ship_files):
 
 def crash_on_marked_files(batch, shipped, timeout):
     """A reader that takes its worker down on files named crash*.txt (runs on a worker)."""
-    from core.distributed import read_batch
+    from simsift.core.pipeline.distributed import read_batch
 
     if any(os.path.basename(task.path).startswith("crash") for task in batch):
         os._exit(1)
@@ -88,14 +89,14 @@ def crash_on_marked_files(batch, shipped, timeout):
 
 
 def test_a_file_that_kills_workers_is_a_per_file_error(doomed_cluster, tmp_path, monkeypatch):
-    import core.distributed
+    import simsift.core.pipeline.distributed
 
     folder = tmp_path / "essays"
     folder.mkdir()
     for i in range(5):
         (folder / f"essay{i}.txt").write_text(f"Essay {i} " + "text " * 30)
     (folder / "crash.txt").write_text("this one takes the worker down")
-    monkeypatch.setattr(core.distributed, "read_batch", crash_on_marked_files)
+    monkeypatch.setattr(simsift.core.pipeline.distributed, "read_batch", crash_on_marked_files)
     result = scan(ScanOptions(roots=(str(folder),), scheduler=doomed_cluster.scheduler_address))
     assert sorted(os.path.basename(d.path) for d in result.documents) == [
         f"essay{i}.txt" for i in range(5)
@@ -106,16 +107,16 @@ def test_a_file_that_kills_workers_is_a_per_file_error(doomed_cluster, tmp_path,
 
 def slow_read_batch(batch, shipped, timeout):
     time.sleep(0.5)
-    from core.distributed import read_batch
+    from simsift.core.pipeline.distributed import read_batch
 
     return read_batch(batch, shipped, timeout)
 
 
 def test_cancel_stops_a_cluster_scan_within_a_second(cluster, corpus, monkeypatch):
-    import core.distributed
+    import simsift.core.pipeline.distributed
 
-    monkeypatch.setattr(core.distributed, "read_batch", slow_read_batch)
-    monkeypatch.setattr(core.distributed, "BATCH_FILES", 1)
+    monkeypatch.setattr(simsift.core.pipeline.distributed, "read_batch", slow_read_batch)
+    monkeypatch.setattr(simsift.core.pipeline.distributed, "BATCH_FILES", 1)
     cancel = CancelToken()
     stopped = []
 
@@ -131,7 +132,7 @@ def test_cancel_stops_a_cluster_scan_within_a_second(cluster, corpus, monkeypatc
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(corpus):
-    from core.distributed import ClusterError
+    from simsift.core.pipeline.distributed import ClusterError
 
     options = ScanOptions(roots=(str(corpus),), scheduler="tcp://127.0.0.1:9")
     with pytest.raises(ClusterError, match="cannot reach the scheduler"):
@@ -140,7 +141,9 @@ def test_an_unreachable_scheduler_is_a_clear_error(corpus):
 
 def test_a_scan_without_scheduler_and_the_gui_never_import_dask(corpus):
     code = (
-        "import sys; from core.scan import ScanOptions, scan; import app.main_window; "
+        "import sys, simsift.app.main_window; "
+        "from simsift.core.pipeline.options import ScanOptions; "
+        "from simsift.core.pipeline.scan import scan; "
         f"scan(ScanOptions(roots=({str(corpus)!r},), workers=0)); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
     )
@@ -151,14 +154,14 @@ def test_a_scan_without_scheduler_and_the_gui_never_import_dask(corpus):
 
 
 def test_a_file_over_its_time_budget_is_a_per_file_error(doomed_cluster, tmp_path, monkeypatch):
-    import core.distributed
+    import simsift.core.pipeline.distributed
 
     folder = tmp_path / "essays"
     folder.mkdir()
     for i in range(3):
         (folder / f"essay{i}.txt").write_text(f"Essay {i} " + "text " * 30)
     (folder / "slow.txt").write_text("a file whose reader never returns")
-    monkeypatch.setattr(core.distributed, "read_batch", hang_on_marked_files)
+    monkeypatch.setattr(simsift.core.pipeline.distributed, "read_batch", hang_on_marked_files)
     options = ScanOptions(
         roots=(str(folder),), scheduler=doomed_cluster.scheduler_address, file_timeout=0.5
     )
@@ -172,27 +175,27 @@ def test_a_file_over_its_time_budget_is_a_per_file_error(doomed_cluster, tmp_pat
 
 def hang_on_marked_files(batch, shipped, timeout):
     """A reader that never returns on files named slow*.txt (runs on a worker)."""
-    import core.reader
-    from core.distributed import read_batch
+    import simsift.core.read.reader
+    from simsift.core.pipeline.distributed import read_batch
 
-    real = core.reader.read_file
+    real = simsift.core.read.reader.read_file
 
     def hanging(task):
         if os.path.basename(task.path).startswith("slow"):
             time.sleep(3600)
         return real(task)
 
-    core.reader.read_file = hanging
+    simsift.core.read.reader.read_file = hanging
     try:
         return read_batch(batch, shipped, timeout)
     finally:
-        core.reader.read_file = real
+        simsift.core.read.reader.read_file = real
 
 
 @pytest.mark.parametrize("k", [3, 8])
 def test_all_pairs_one_task_per_table_equal_the_local_search(cluster, k):
-    from core.distributed import pairs_on_cluster
-    from core.index import HammingIndex
+    from simsift.core.index.memory import HammingIndex
+    from simsift.core.pipeline.distributed import pairs_on_cluster
 
     rng = np.random.default_rng(k)
     base = rng.integers(0, 2**64 - 1, 30_000, dtype=np.uint64, endpoint=True)
@@ -212,7 +215,7 @@ def test_all_pairs_one_task_per_table_equal_the_local_search(cluster, k):
 
 
 def test_the_cli_scans_on_a_cluster_and_says_when_it_cannot(cluster, corpus, tmp_path):
-    from core.cli import main
+    from simsift.core.cli import main
 
     address = cluster.scheduler_address
     out = tmp_path / "report"

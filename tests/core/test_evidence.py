@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from simsift.core.match.evidence import PairEvidence, TermRarity, _merged_runs
+from simsift.core.text.tokens import token_hash, tokenize
 
-from core.evidence import PairEvidence, TermRarity, _merged_runs
-from core.tokens import token_hash, tokenize
 from tests.core.test_similarity import collage  # noqa: F401  (a fixture)
 
 

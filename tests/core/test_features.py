@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from core.features import (
+from simsift.core.text.features import (
     FeatureWeights,
     IdfTable,
     corpus_features,
     document_features,
     shingle_hashes,
 )
-from core.tokens import document_tokens, hash_tokens, token_hash, tokenize
+from simsift.core.text.tokens import document_tokens, hash_tokens, token_hash, tokenize
 
 
 def weight_of(vector, token: str) -> float:
@@ -114,9 +113,9 @@ def test_long_documents_weighed_in_pieces_get_the_same_features(shingle_size, to
 
 def test_cancel_is_checked_inside_one_long_document(monkeypatch):
     """Fingerprinting a 200 MB text takes seconds: Cancel must not wait for the end."""
-    import core.features as features_module
-    from core.progress import Cancelled, CancelToken
-    from core.scan import fingerprint_documents
+    import simsift.core.text.features as features_module
+    from simsift.core.pipeline.stages import fingerprint_documents
+    from simsift.core.progress import Cancelled, CancelToken
 
     class CancelOnThirdCheck(CancelToken):
         checks = 0

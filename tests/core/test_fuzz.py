@@ -14,8 +14,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from core.scan import ScanOptions, scan
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
 
 SAMPLES = sorted((Path(__file__).resolve().parents[1] / "data" / "extract").iterdir())
 SAMPLES = [p for p in SAMPLES if p.is_file() and p.stat().st_size < 200_000]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from core.arrays import owners, pair_keys, ragged_arange, split_keys
-from core.files import atomic_write
-from core.progress import format_duration, throughput
+from simsift.core.arrays import owners, pair_keys, ragged_arange, split_keys
+from simsift.core.files import atomic_write
+from simsift.core.progress import format_duration, throughput
 
 
 def test_pair_keys_sort_as_the_pairs_and_split_back():

@@ -15,15 +15,16 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import simsift.core.report.html as html_report
+from simsift.core import __version__
+from simsift.core.analysis.cluster import Clusters
+from simsift.core.match.passages import PassageOptions
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.report.html import EXCERPT_CHARS, render_html_report, write_html_report
+from simsift.core.store.verdicts import COPYING, NOT_COPYING, Verdict, Verdicts
+from simsift.core.text.features import FeatureWeights
 
-import core.html_report as html_report
-from core import __version__
-from core.cluster import Clusters
-from core.features import FeatureWeights
-from core.html_report import EXCERPT_CHARS, render_html_report, write_html_report
-from core.passages import PassageOptions
-from core.scan import ScanOptions, scan
-from core.verdicts import COPYING, NOT_COPYING, Verdict, Verdicts
 from tests.core.corpus import chinese_paragraphs, prose_paragraphs, write_corpus, write_partial_copy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -307,7 +308,7 @@ def test_cli_writes_the_html_report_with_the_scan(tmp_path):
     write_partial_copy(tmp_path / "docs")
     report = tmp_path / "handed over" / "report.html"
     proc = subprocess.run(
-        [sys.executable, "-m", "core.cli", "scan", str(tmp_path / "docs"), "--no-catalog",
+        [sys.executable, "-m", "simsift.core.cli", "scan", str(tmp_path / "docs"), "--no-catalog",
          "--workers", "0", "--out", str(tmp_path / "csv"), "--k", "4", "--html", str(report)],
         capture_output=True, text=True, cwd=ROOT, timeout=300,
     )  # fmt: skip
@@ -349,8 +350,8 @@ def test_cli_report_language_follows_the_locale_unless_given(tmp_path):
         report = tmp_path / f"{name}.html"
         env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
         proc = subprocess.run(
-            [sys.executable, "-m", "core.cli", "scan", str(tmp_path / "docs"), "--no-catalog",
-             "--workers", "0", "--out", str(tmp_path / f"csv-{name}"), "--quiet",
+            [sys.executable, "-m", "simsift.core.cli", "scan", str(tmp_path / "docs"),
+             "--no-catalog", "--workers", "0", "--out", str(tmp_path / f"csv-{name}"), "--quiet",
              "--html", str(report), *extra],
             capture_output=True, text=True, cwd=ROOT, timeout=300, env={**env, "LANG": lang},
         )  # fmt: skip

@@ -6,11 +6,10 @@ import math
 
 import numpy as np
 import pytest
+import simsift.core.index.memory as index_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import core.index as index_module
-from core.index import (
+from simsift.core.index.memory import (
     BRUTE_FORCE,
     HammingIndex,
     IndexPlan,
@@ -18,7 +17,7 @@ from core.index import (
     cover_plan,
     make_plan,
 )
-from core.progress import Cancelled, CancelToken
+from simsift.core.progress import Cancelled, CancelToken
 
 
 def brute_pairs(fps: np.ndarray, k: int) -> set[tuple[int, int, int]]:

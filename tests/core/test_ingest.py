@@ -6,10 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from core.catalog import Catalog
-from core.cluster import KIND_NAMES
-from core.scan import ScanOptions, scan
+from simsift.core.analysis.cluster import KIND_NAMES
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.store.catalog import Catalog
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "extract"
 

@@ -6,9 +6,10 @@ import shutil
 
 import numpy as np
 import pytest
+from simsift.core.analysis.overview import HISTOGRAM_BINS, _groups, _layout, overview
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
 
-from core.overview import HISTOGRAM_BINS, _groups, _layout, overview
-from core.scan import ScanOptions, scan
 from tests.core.test_similarity import collage  # noqa: F401  (a fixture)
 
 
@@ -79,7 +80,7 @@ def test_groups_never_overlap_in_the_drawing():
 def test_a_crowded_drawing_keeps_the_documents_most_found_elsewhere(collage, monkeypatch):  # noqa: F811
     result, doc = collage
     sim = result.similarity()
-    monkeypatch.setattr("core.overview.MAX_GRAPH_NODES", 2)
+    monkeypatch.setattr("simsift.core.analysis.overview.MAX_GRAPH_NODES", 2)
     graph = overview(result, sim, k=3, threshold=0.1).graph
     assert graph.dropped == 2 and len(graph.nodes) == 2
     linked = [doc[n] for n in ("essay", "source0", "source1", "source2")]

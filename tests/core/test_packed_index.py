@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from core.index import HammingIndex, cover_plan, make_plan
-from core.packed_index import (
+from simsift.core.index.memory import HammingIndex, cover_plan, make_plan
+from simsift.core.index.packed import (
     FILE_NAME,
     FORMAT_VERSION,
     PackedIndex,
     PackedIndexError,
     choose_packed_plan,
 )
-from core.progress import Cancelled, CancelToken
+from simsift.core.progress import Cancelled, CancelToken
+
 from tests.core.test_index import as_set, brute_query
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from core.pair_graph import PairGraph
+from simsift.core.index.pair_graph import PairGraph
 
 
 def near_copies(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -74,7 +73,7 @@ def components(n: int, left, right) -> list[int]:
 
 
 def test_many_identical_copies_are_listed_with_the_first_and_cluster_the_same():
-    from core.pair_graph import Groups, search_pairs
+    from simsift.core.index.pair_graph import Groups, search_pairs
 
     rng = np.random.default_rng(2)
     values = np.r_[np.full(40, 7, np.uint64), np.full(30, 8, np.uint64), near_copies(rng, 50)]

@@ -8,19 +8,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-import core.passages as passages_module
-from core.arrays import bounded_runs
-from core.features import FeatureWeights, document_features
-from core.passages import (
+import simsift.core.match.passages as passages_module
+from simsift.core.arrays import bounded_runs
+from simsift.core.match.passages import (
     PassageOptions,
     analyze_passages,
     cut_passages,
     passage_fingerprints,
 )
-from core.scan import ScanOptions, scan
-from core.simhash import simhash_features
-from core.tokens import DocumentTokens, TokenStream, token_stream
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.text.features import FeatureWeights, document_features
+from simsift.core.text.simhash import simhash_features
+from simsift.core.text.tokens import DocumentTokens, TokenStream, token_stream
+
 from tests.core.corpus import chinese_paragraphs, edit_words, module_text
 
 ENGLISH_MODULES = ("argparse", "subprocess", "logging", "pickle", "tarfile", "decimal", "email")
@@ -316,7 +317,7 @@ def test_extension_work_follows_matches_not_document_lengths(english, monkeypatc
 
 
 def test_cancel_stops_passage_matching(english):
-    from core.progress import Cancelled, CancelToken
+    from simsift.core.progress import Cancelled, CancelToken
 
     cancel = CancelToken()
     reports = []
@@ -341,7 +342,7 @@ def test_cancel_stops_passage_matching(english):
 
 
 def test_report_lists_common_text_with_its_document_count(tmp_path, english):
-    from core.report import write_report
+    from simsift.core.report.tables import write_report
 
     docs = tmp_path / "site"
     docs.mkdir()
@@ -418,7 +419,7 @@ def test_distinct_near_counts_each_document_once():
 
 
 def test_neighbour_sums_packed_in_one_pass_equal_two_passes():
-    from core.index import Matches
+    from simsift.core.index.memory import Matches
 
     rng = np.random.default_rng(9)
     left = rng.integers(0, 50, 300)

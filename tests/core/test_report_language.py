@@ -8,11 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
-
-import core.html_report as html_report
-from core.cluster import KIND_NAMES
-from core.features import TF_SCHEMES
-from core.report_language import LANGUAGES, environment_language, report_language
+import simsift.core.report.html as html_report
+from simsift.core.analysis.cluster import KIND_NAMES
+from simsift.core.report.language import LANGUAGES, environment_language, report_language
+from simsift.core.text.features import TF_SCHEMES
 
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 

@@ -12,10 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+import simsift.core.report.tables as report
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.report.tables import ReportError, check_output_folder, write_report
 
-import core.report as report
-from core.report import ReportError, check_output_folder, write_report
-from core.scan import ScanOptions, scan
 from tests.core.corpus import write_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,7 @@ ODD = os.fsdecode(b"b_\xff\xfe.txt")  # not valid UTF-8: a lone-surrogate str in
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "core.cli", *args],
+        [sys.executable, "-m", "simsift.core.cli", *args],
         capture_output=True,
         cwd=ROOT,
         timeout=300,
@@ -105,7 +106,7 @@ def test_report_files_get_the_users_umask(tmp_path, result, umask):
 
 
 def test_html_report_gets_the_umask_and_survives_odd_names(tmp_path, result):
-    from core.html_report import write_html_report
+    from simsift.core.report.html import write_html_report
 
     old = os.umask(0o022)
     try:
@@ -118,7 +119,7 @@ def test_html_report_gets_the_umask_and_survives_odd_names(tmp_path, result):
 
 
 def test_the_teachers_verdicts_are_exported_with_pairs_and_documents(tmp_path, result):
-    from core.verdicts import COPYING, NOT_COPYING, Verdict, Verdicts
+    from simsift.core.store.verdicts import COPYING, NOT_COPYING, Verdict, Verdicts
 
     pair = result.partial_pairs()
     a, b = (result.documents[int(pair.left[0])].path, result.documents[int(pair.right[0])].path)

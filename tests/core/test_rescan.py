@@ -6,12 +6,14 @@ import os
 import random
 from pathlib import Path
 
+import simsift.core.pipeline.scan as scan_module
+import simsift.core.pipeline.stages as stages_module
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.store.catalog import Catalog
 
-import core.scan as scan_module
-from core.catalog import Catalog
-from core.scan import ScanOptions, scan
 from tests.core.test_passages import english_paragraphs
 
 PARAGRAPHS = english_paragraphs()
@@ -133,7 +135,7 @@ def test_incremental_rescan_equals_a_cold_scan(tmp_path_factory, seed, steps):
 
 
 def test_rescan_after_a_change_updates_the_pair_graphs_instead_of_searching(tmp_path, monkeypatch):
-    from core.pair_graph import PairGraph
+    from simsift.core.index.pair_graph import PairGraph
 
     root = write_folder(tmp_path / "essays", 10, 5)
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
@@ -158,7 +160,7 @@ def test_rescan_after_a_change_updates_the_pair_graphs_instead_of_searching(tmp_
 
 
 def test_cache_keeps_only_the_most_recent_folder_sets(tmp_path, monkeypatch):
-    import core.result_cache as cache_module
+    import simsift.core.store.result_cache as cache_module
 
     monkeypatch.setattr(cache_module, "KEEP_FOLDER_SETS", 2)
     rng = random.Random(6)
@@ -175,8 +177,7 @@ def test_cache_keeps_only_the_most_recent_folder_sets(tmp_path, monkeypatch):
 
 
 def test_rescan_after_a_change_fingerprints_only_the_changed_documents(tmp_path, monkeypatch):
-    import core.passages as passages_module
-    import core.scan as scan_module
+    import simsift.core.match.passages as passages_module
 
     root = write_folder(tmp_path / "essays", 10, 8)
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
@@ -195,7 +196,9 @@ def test_rescan_after_a_change_fingerprints_only_the_changed_documents(tmp_path,
             passages.append(len(streams))
             return real_passages(streams, *args, **kwargs)
 
+        # the scan calls it, and it calls itself for the documents it does not know
         monkeypatch.setattr(scan_module, "fingerprint_documents", count_docs)
+        monkeypatch.setattr(stages_module, "fingerprint_documents", count_docs)
         monkeypatch.setattr(passages_module, "passage_fingerprints", count_passages)
         write_essay(root / "e3.txt", random.Random(42))
         result = scan(options(root), catalog=catalog)
@@ -247,6 +250,7 @@ def test_a_document_whose_id_ends_in_a_zero_byte_is_still_recognised(tmp_path, m
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
         scan(options(root), catalog=catalog)
         monkeypatch.setattr(scan_module, "fingerprint_documents", count_docs)
+        monkeypatch.setattr(stages_module, "fingerprint_documents", count_docs)
         write_essay(root / "e1.txt", random.Random(7))
         scan(options(root), catalog=catalog)
     assert counted[-1] == 1  # the changed essay alone

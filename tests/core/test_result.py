@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.report.tables import cluster_rows, pair_rows, template_rows
+from simsift.core.text.simhash import hamming
 
-from core.report import cluster_rows, pair_rows, template_rows
-from core.scan import ScanOptions, scan
-from core.simhash import hamming
 from tests.core.corpus import write_corpus, write_partial_copy
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from simsift.core.analysis.cluster import KIND_EXACT, KIND_NAMES, KIND_NEAR, KIND_SAME_TEXT
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import reweight, scan
+from simsift.core.progress import Cancelled, CancelToken
+from simsift.core.text.features import FeatureWeights
 
-from core.cluster import KIND_EXACT, KIND_NAMES, KIND_NEAR, KIND_SAME_TEXT
-from core.features import FeatureWeights
-from core.progress import Cancelled, CancelToken
-from core.scan import ScanOptions, reweight, scan
 from tests.core.corpus import write_corpus
 
 
@@ -115,14 +116,14 @@ def test_folder_where_every_file_is_broken_still_finishes(tmp_path):
 
 def test_files_read_are_stored_at_least_every_few_seconds(tmp_path, monkeypatch):
     """A slow scan killed early keeps what it read, not only whole batches."""
-    import core.scan as scan_module
-    from core.catalog import Catalog
-    from core.progress import Progress
+    import simsift.core.pipeline.stages as stages_module
+    from simsift.core.progress import Progress
+    from simsift.core.store.catalog import Catalog
 
     root = tmp_path / "docs"
     write_corpus(root)
-    monkeypatch.setattr(scan_module, "_STORE_BATCH", 10_000)
-    monkeypatch.setattr(scan_module, "_STORE_SECONDS", 0.0)
+    monkeypatch.setattr(stages_module, "_STORE_BATCH", 10_000)
+    monkeypatch.setattr(stages_module, "_STORE_SECONDS", 0.0)
     stored = []
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
 

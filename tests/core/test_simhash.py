@@ -7,10 +7,9 @@ import sys
 
 import numpy as np
 import pytest
-
-from core.features import Features, FeatureWeights, corpus_features
-from core.simhash import hamming, simhash, simhash_features
-from core.tokens import document_tokens, token_hash
+from simsift.core.text.features import Features, FeatureWeights, corpus_features
+from simsift.core.text.simhash import hamming, simhash, simhash_features
+from simsift.core.text.tokens import document_tokens, token_hash
 
 
 def test_hand_computed_fingerprint():
@@ -34,9 +33,11 @@ def test_bit_i_of_the_fingerprint_is_bit_i_of_the_features():
 
 
 def test_many_feature_sets_at_once_equal_one_by_one(monkeypatch):
-    import core.simhash
+    import simsift.core.text.simhash
 
-    monkeypatch.setattr(core.simhash, "_CHUNK_FEATURES", 64)  # sets cross chunk boundaries
+    monkeypatch.setattr(
+        simsift.core.text.simhash, "_CHUNK_FEATURES", 64
+    )  # sets cross chunk boundaries
     rng = np.random.default_rng(3)
     sizes = [0, 1, 5, 300, 2, 0, 70]
     sets = [
@@ -54,7 +55,10 @@ def test_many_feature_sets_at_once_equal_one_by_one(monkeypatch):
 
 
 def test_token_hash_is_stable_across_processes():
-    code = "from core.tokens import token_hash; print(token_hash('相似度'), token_hash('simhash'))"
+    code = (
+        "from simsift.core.text.tokens import token_hash; "
+        "print(token_hash('相似度'), token_hash('simhash'))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == [str(token_hash("相似度")), str(token_hash("simhash"))]
     # pinned value: blake2b-64 little-endian, the same on every platform and release
@@ -118,13 +122,15 @@ def test_timestamps_and_counters_do_not_move_the_fingerprint_when_digits_are_ign
 
 @pytest.mark.parametrize("use_idf", [False, True])
 def test_documents_fingerprinted_in_steps_equal_all_at_once(monkeypatch, use_idf):
-    import core.scan
+    import simsift.core.pipeline.stages
 
-    monkeypatch.setattr(core.scan, "_FINGERPRINT_TOKENS", 40)  # steps of a few documents
+    monkeypatch.setattr(
+        simsift.core.pipeline.stages, "_FINGERPRINT_TOKENS", 40
+    )  # steps of a few documents
     texts = [ARTICLE, UNRELATED, ARTICLE[:1], [], ARTICLE[1:] + UNRELATED]
     tokens = [document_tokens(f"title {i}", t) for i, t in enumerate(texts)]
     weights = FeatureWeights(use_idf=use_idf, shingle_size=2)
     documents = [type("Doc", (), {"tokens": t})() for t in tokens]
-    stepwise = core.scan.fingerprint_documents(documents, weights)
+    stepwise = simsift.core.pipeline.stages.fingerprint_documents(documents, weights)
     assert stepwise.tolist() == simhash_features(corpus_features(tokens, weights)).tolist()
     assert stepwise[3] != 0  # a document of a title alone

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from simsift.core.analysis.similarity import document_similarity
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
 
-from core.scan import ScanOptions, scan
-from core.similarity import document_similarity
 from tests.core.test_passages import english_paragraphs
 
 PARAGRAPHS = english_paragraphs()
@@ -71,7 +72,7 @@ def test_reference_documents_have_no_index(collage):
 def test_documents_csv_lists_the_collage_first(collage, tmp_path):
     import csv
 
-    from core.report import write_report
+    from simsift.core.report.tables import write_report
 
     result, _ = collage
     write_report(result, 8, tmp_path)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from simsift.core.text.normalize import normalize_text
+from simsift.core.text.tokens import hash_tokens, iter_tokens, safe_pieces, token_stream, tokenize
 
-from core.normalize import normalize_text
-from core.tokens import hash_tokens, iter_tokens, safe_pieces, token_stream, tokenize
 from tests.core.corpus import chinese_paragraphs
 
 TRICKY = [

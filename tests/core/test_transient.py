@@ -6,10 +6,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import core.extract
-import core.scan as scan_module
-from core.catalog import Catalog
-from core.scan import ScanOptions, scan
+import simsift.core.pipeline.stages as stages_module
+import simsift.core.read.extract
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.store.catalog import Catalog
+
 from tests.core.corpus import write_corpus
 
 
@@ -23,7 +25,7 @@ def test_a_file_unreadable_once_is_read_on_the_next_scan(tmp_path, monkeypatch):
     docs = tmp_path / "docs"
     paths = write_corpus(docs)
     shutil.copy(paths["first"], docs / "locked.txt")
-    real = core.extract._run_reader
+    real = simsift.core.read.extract._run_reader
 
     def locked(fmt, path, max_bytes):  # what chmod 000 does to a user who is not root
         if path.name == "locked.txt":
@@ -32,7 +34,7 @@ def test_a_file_unreadable_once_is_read_on_the_next_scan(tmp_path, monkeypatch):
 
     options = ScanOptions(roots=(str(docs),), workers=0)
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
-        monkeypatch.setattr(core.extract, "_run_reader", locked)
+        monkeypatch.setattr(simsift.core.read.extract, "_run_reader", locked)
         first = scan(options, catalog=catalog)
         assert [Path(r.path).name for r in first.errors] == ["locked.txt"]
         assert first.errors[0].message == "cannot read file (Permission denied)"
@@ -44,12 +46,12 @@ def test_a_file_unreadable_once_is_read_on_the_next_scan(tmp_path, monkeypatch):
 def test_time_outs_and_crashes_are_not_stored(tmp_path, monkeypatch):
     docs = tmp_path / "docs"
     write_corpus(docs)
-    real = scan_module._read_all
+    real = stages_module._read_all
 
     def one_times_out(tasks, options, cancel):
         for record in real(tasks, options, cancel):
             if Path(record.path).name == sorted(Path(t.path).name for t in tasks)[0]:
-                yield scan_module.FileRecord(
+                yield stages_module.FileRecord(
                     record.path, record.size, record.mtime_ns, "error",
                     "took longer than 60 s to read; skipped", retry=True,
                 )  # fmt: skip
@@ -58,7 +60,7 @@ def test_time_outs_and_crashes_are_not_stored(tmp_path, monkeypatch):
 
     options = ScanOptions(roots=(str(docs),), workers=0)
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
-        monkeypatch.setattr(scan_module, "_read_all", one_times_out)
+        monkeypatch.setattr(stages_module, "_read_all", one_times_out)
         first = scan(options, catalog=catalog)
         monkeypatch.undo()
         second = scan(options, catalog=catalog)
@@ -67,7 +69,7 @@ def test_time_outs_and_crashes_are_not_stored(tmp_path, monkeypatch):
 
 
 def test_a_catalog_that_fails_mid_scan_is_dropped_with_a_notice(tmp_path, monkeypatch):
-    from core.catalog import CatalogError
+    from simsift.core.store.catalog import CatalogError
 
     docs = tmp_path / "docs"
     write_corpus(docs)

@@ -1,14 +1,13 @@
-"""Longest verbatim runs between documents (core/verbatim.py)."""
+"""Longest verbatim runs between documents (core/match/verbatim.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from core.passages import PairOverlaps
-from core.tokens import TokenStream
-from core.verbatim import GRAM, SHARE_MIN_RUN, longest_runs
+from simsift.core.match.passages import PairOverlaps
+from simsift.core.match.verbatim import GRAM, SHARE_MIN_RUN, longest_runs
+from simsift.core.text.tokens import TokenStream
 
 
 def stream(tokens) -> TokenStream:
@@ -104,7 +103,7 @@ def test_a_pair_is_partial_by_a_long_run_or_by_a_share_holding_a_run():
 
 
 def test_the_longer_document_streamed_in_chunks_gives_the_same_runs(monkeypatch):
-    import core.verbatim as verbatim
+    import simsift.core.match.verbatim as verbatim
 
     rng = np.random.default_rng(3)
     cases = []

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from core.walk import walk_files
+from simsift.core.read.walk import walk_files
 
 
 def names(found) -> list[str]:
@@ -206,7 +206,8 @@ def test_folders_nested_1100_deep_are_walked(tmp_path):
 
 def test_core_never_imports_qt():
     code = (
-        "import sys, core.scan, core.cli, core.report, core.catalog, core.extract;"
+        "import sys, simsift.core.pipeline.scan, simsift.core.cli, simsift.core.report.tables;"
+        "import simsift.core.store.catalog, simsift.core.read.extract;"
         "qt = ('PySide6', 'PyQt5', 'PyQt6', 'shiboken6');"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in qt))"
     )

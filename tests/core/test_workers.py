@@ -6,9 +6,8 @@ import os
 import time
 
 import pytest
-
-from core.progress import Cancelled, CancelToken
-from core.workers import TaskFailure, run_isolated
+from simsift.core.progress import Cancelled, CancelToken
+from simsift.core.read.workers import TaskFailure, run_isolated
 
 
 def misbehave(task: str) -> str:
@@ -51,8 +50,8 @@ def test_cancel_stops_promptly():
 
 
 def test_readers_share_half_the_machine_memory_within_bounds(monkeypatch):
-    import core.workers as workers_module
-    from core.workers import reader_memory_limit
+    import simsift.core.read.workers as workers_module
+    from simsift.core.read.workers import reader_memory_limit
 
     gib = 1024**3
     monkeypatch.setattr(workers_module, "physical_memory", lambda: 8 * gib)
@@ -65,7 +64,7 @@ def test_readers_share_half_the_machine_memory_within_bounds(monkeypatch):
 
 
 def test_each_task_can_have_its_own_time_budget():
-    """A big file gets a longer budget than a small one (`core.scan.read_budget`)."""
+    """A big file gets a longer budget than a small one (`core.pipeline.scan.read_budget`)."""
     budgets = {"hang": 1.0, "a": 1.0}
     results = dict(
         run_isolated(misbehave, ["hang", "a"], workers=2, timeout=budgets.get, cancel=CancelToken())
@@ -75,8 +74,8 @@ def test_each_task_can_have_its_own_time_budget():
 
 
 def test_a_big_file_gets_a_budget_scaled_by_its_size():
-    from core.reader import ReadTask
-    from core.scan import read_budget
+    from simsift.core.pipeline.stages import read_budget
+    from simsift.core.read.reader import ReadTask
 
     def task(megabytes: int) -> ReadTask:
         return ReadTask("f.txt", megabytes * 2**20, 0, 2**31, True)

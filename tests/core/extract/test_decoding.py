@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from core.document import ExtractionError
-from core.extract import extract
-from core.extract.pdf import without_glyph_numbers
+from simsift.core.document import ExtractionError
+from simsift.core.read.extract import extract
+from simsift.core.read.extract.pdf import without_glyph_numbers
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "extract"
 ESSAY = (DATA / "zh_utf8_lines.txt").read_text(encoding="utf-8")
@@ -76,7 +75,7 @@ def test_utf16_without_bom_is_read_as_text(tmp_path) -> None:
 def test_binary_with_nul_bytes_stays_unsupported(tmp_path) -> None:
     import random
 
-    from core.document import UnsupportedFormat
+    from simsift.core.document import UnsupportedFormat
 
     (tmp_path / "data.txt").write_bytes(b"text\x00" + random.Random(1).randbytes(4000))
     with pytest.raises(UnsupportedFormat, match="binary data"):
@@ -84,7 +83,8 @@ def test_binary_with_nul_bytes_stays_unsupported(tmp_path) -> None:
 
 
 def test_garbled_text_is_left_out_of_the_comparison_unless_asked(tmp_path) -> None:
-    from core.scan import ScanOptions, scan
+    from simsift.core.pipeline.options import ScanOptions
+    from simsift.core.pipeline.scan import scan
 
     garbled = ESSAY.encode("utf-8").decode("gbk", errors="ignore")
     (tmp_path / "garbled.txt").write_text(garbled, encoding="utf-8")
@@ -105,7 +105,7 @@ def test_garbled_text_is_left_out_of_the_comparison_unless_asked(tmp_path) -> No
 
 
 def test_mostly_undecodable_text_is_garbled() -> None:
-    from core.extract.checks import is_garbled, text_warnings
+    from simsift.core.read.extract.checks import is_garbled, text_warnings
 
     [few] = text_warnings(["Good text " * 100 + "\ufffd"])
     [many] = text_warnings(["\ufffd\ufffd text " * 100])

@@ -7,10 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from core.document import ExtractionError, UnsupportedFormat
-from core.extract import extract
-from core.extract.doc import NO_CONVERTER
+from simsift.core.document import ExtractionError, UnsupportedFormat
+from simsift.core.read.extract import extract
+from simsift.core.read.extract.doc import NO_CONVERTER
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "extract"
 
@@ -48,7 +47,7 @@ def test_a_converter_that_fails_is_reported_with_its_reason(tmp_path, monkeypatc
 
 
 def test_a_converter_that_hangs_is_stopped(tmp_path, monkeypatch) -> None:
-    import core.extract.doc as doc_module
+    import simsift.core.read.extract.doc as doc_module
 
     fake = tmp_path / "bin" / "catdoc"
     fake.parent.mkdir()

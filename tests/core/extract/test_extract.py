@@ -6,9 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-
-from core.document import ExtractionError, UnsupportedFormat
-from core.extract import SUPPORTED_SUFFIXES, extract, sniff_format
+from simsift.core.document import ExtractionError, UnsupportedFormat
+from simsift.core.read.extract import SUPPORTED_SUFFIXES, extract, sniff_format
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "extract"
 

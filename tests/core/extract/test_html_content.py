@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from core.extract.html import extract_html, is_furniture
+from simsift.core.read.extract.html import extract_html, is_furniture
 
 # A Sphinx page: top and bottom navigation bars, a sidebar with the table of contents,
 # a footer, and an article split over sections, API entries (dl/dt/dd) and code blocks.

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from core.extract.html import extract_html, parse_html
+from simsift.core.read.extract.html import extract_html, parse_html
 
 # Paragraphs left in unclosed inline tags (<b>, <font>, <span>) or blocks (<div>), as
 # old editors and broken templates write them: every paragraph is one level deeper.

@@ -7,9 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdfminer.fontmetrics import FONT_METRICS
-
-from core.extract import extract
-from core.extract.pdf import join_lines, joined_paragraphs
+from simsift.core.read.extract import extract
+from simsift.core.read.extract.pdf import join_lines, joined_paragraphs
 
 SIZE = 10
 LEADING = 12

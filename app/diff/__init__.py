@@ -1,0 +1,1 @@
+"""The side-by-side view of two documents."""

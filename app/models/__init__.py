@@ -1,0 +1,1 @@
+"""Qt item models of the results, with their roles."""

@@ -1,0 +1,1 @@
+"""The window's panels and tabs."""

@@ -1,0 +1,271 @@
+"""Scan parameters: the k slider (instant re-clustering) and the feature weights."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+from simsift.core.match.passages import PassageOptions
+from simsift.core.pipeline.options import DEFAULT_K, DEFAULT_K_MAX
+from simsift.core.text.features import TF_SCHEMES, FeatureWeights
+
+WEIGHTS_DELAY_MS = 600  # wait for the user to stop typing before re-fingerprinting
+
+
+class ParamsPanel(QWidget):
+    """Emits `k_changed` at once and `weights_changed` once edits of the weights or of the
+    common-text threshold settle."""
+
+    k_changed = Signal(int)
+    weights_changed = Signal(object)  # FeatureWeights
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._k = QSlider(Qt.Orientation.Horizontal)
+        self._k.setRange(0, DEFAULT_K_MAX)
+        self._k.setValue(DEFAULT_K)
+        self._k.setTickPosition(QSlider.TickPosition.TicksBelow)
+        self._k.setPageStep(1)
+        self._k_value = QLabel()
+        self._k.valueChanged.connect(self._on_k)
+        self._build_weight_controls()
+        self._weights_timer = QTimer(self)
+        self._weights_timer.setSingleShot(True)
+        self._weights_timer.setInterval(WEIGHTS_DELAY_MS)
+        self._weights_timer.timeout.connect(lambda: self.weights_changed.emit(self.weights()))
+        self._layout_widgets()
+        self._connect_weight_controls()
+        self.retranslate()
+        self._on_k(self._k.value())
+
+    def _build_weight_controls(self) -> None:
+        self._title_boost = QDoubleSpinBox()
+        self._title_boost.setRange(0.0, 10.0)
+        self._title_boost.setSingleStep(0.5)
+        self._tf = QComboBox()
+        self._tf.addItems(["", "", ""])
+        self._idf = QCheckBox()
+        self._digits = QCheckBox()
+        self._shingle = QSpinBox()
+        self._shingle.setRange(1, 8)
+        self._stopwords = QCheckBox()
+        self._common_docs = QSpinBox()
+        self._common_docs.setRange(2, 10_000_000)
+        self._common_docs.setValue(PassageOptions().common_max_docs)
+        self._terms = QTableWidget(0, 2)
+        self._terms.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self._terms.verticalHeader().hide()
+        self._terms.setMinimumHeight(90)
+        self._add_term = QPushButton()
+        self._add_term.clicked.connect(lambda: self._append_term("", 0.0))
+        self._remove_term = QPushButton()
+        self._remove_term.clicked.connect(self._remove_selected_terms)
+        self._weights_box = QGroupBox()
+        self._k_box = QGroupBox()
+        self._form = QFormLayout()
+        self.set_weights(FeatureWeights())
+
+    def _layout_widgets(self) -> None:
+        k_row = QHBoxLayout(self._k_box)
+        k_row.addWidget(self._k, 1)
+        k_row.addWidget(self._k_value)
+        self._form_labels = [QLabel(), QLabel(), QLabel(), QLabel()]
+        fields = (self._title_boost, self._tf, self._shingle, self._common_docs)
+        for label, field in zip(self._form_labels, fields, strict=True):
+            self._form.addRow(label, field)
+        self._form.addRow(self._idf)
+        self._form.addRow(self._digits)
+        self._form.addRow(self._stopwords)
+        term_buttons = QHBoxLayout()
+        term_buttons.addWidget(self._add_term)
+        term_buttons.addWidget(self._remove_term)
+        box = QVBoxLayout(self._weights_box)
+        box.addLayout(self._form)
+        box.addWidget(self._terms)
+        box.addLayout(term_buttons)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._k_box)
+        layout.addWidget(self._weights_box)
+
+    def _connect_weight_controls(self) -> None:
+        restart = self._weights_timer.start
+        self._title_boost.valueChanged.connect(restart)
+        self._tf.currentIndexChanged.connect(restart)
+        self._shingle.valueChanged.connect(restart)
+        self._common_docs.valueChanged.connect(restart)
+        for box in (self._idf, self._digits, self._stopwords):
+            box.toggled.connect(restart)
+        self._terms.itemChanged.connect(restart)
+
+    def retranslate(self) -> None:
+        self._k_box.setTitle(self.tr("Distance k (0 = identical fingerprints)"))
+        self._weights_box.setTitle(self.tr("Weights"))
+        labels = (
+            self.tr("Title boost"),
+            self.tr("Term frequency"),
+            self.tr("Shingle size"),
+            self.tr("Common text above"),
+        )
+        for label, text in zip(self._form_labels, labels, strict=True):
+            label.setText(text)
+        for i, text in enumerate((self.tr("raw count"), self.tr("logarithmic"), self.tr("binary"))):
+            self._tf.setItemText(i, text)
+        self._idf.setText(self.tr("Inverse document frequency (idf)"))
+        self._digits.setText(self.tr("Ignore digits (dates, counters)"))
+        self._stopwords.setText(self.tr("Remove stopwords"))
+        self._terms.setHorizontalHeaderLabels([self.tr("Term"), self.tr("Weight")])
+        self._terms.setToolTip(
+            self.tr("Weight 0 removes a template word; above 1 boosts a topic word")
+        )
+        self._common_docs.setSuffix(self.tr(" documents"))
+        self._common_docs.setToolTip(
+            self.tr(
+                "Passages found in more documents than this (licences, boilerplate, a shared "
+                "prompt) are common text and never count as copying"
+            )
+        )
+        self._add_term.setText(self.tr("Add term"))
+        self._remove_term.setText(self.tr("Remove term"))
+        self._k.setToolTip(
+            self.tr(
+                "Hamming distance: in how many of the 64 bits two documents' fingerprints may "
+                "differ and still be near duplicates. 0: the same words; 8 (default): light "
+                "edits and re-posts; above 10 unrelated texts on one topic start to pair."
+            )
+        )
+        tips = {
+            self._title_boost: self.tr(
+                "How much more a word of the title counts than a word of the body (1: the same)"
+            ),
+            self._tf: self.tr(
+                "How a word repeated in a document counts: each time (raw count), less and "
+                "less (logarithmic), or once (binary)"
+            ),
+            self._shingle: self.tr(
+                "Words per feature: 1 compares vocabularies; 2 or more also word order "
+                "(stricter; reordered copies then differ more)"
+            ),
+            self._idf: self.tr(
+                "Weigh words by how rare they are across the scanned documents: common words "
+                "count less (every fingerprint then depends on the whole folder)"
+            ),
+            self._digits: self.tr(
+                "Leave numbers out of the fingerprints, so dates, counters and page numbers "
+                "do not make copies look different"
+            ),
+            self._stopwords: self.tr(
+                "Leave out words like 'the', 'and', '的', '了' that every text uses"
+            ),
+        }
+        for widget, tip in tips.items():
+            widget.setToolTip(tip)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    # -- k -------------------------------------------------------------------
+
+    def k(self) -> int:
+        return self._k.value()
+
+    def set_k(self, k: int) -> None:
+        self._k.setValue(k)
+
+    def set_k_max(self, k_max: int) -> None:
+        self._k.setMaximum(k_max)
+
+    def _on_k(self, k: int) -> None:
+        self._k_value.setText(f"{k} / {self._k.maximum()}")
+        self.k_changed.emit(k)
+
+    # -- weights -------------------------------------------------------------
+
+    def weights(self) -> FeatureWeights:
+        """The weights the controls show now."""
+        return FeatureWeights(
+            tf_scheme=TF_SCHEMES[self._tf.currentIndex()],
+            use_idf=self._idf.isChecked(),
+            title_boost=self._title_boost.value(),
+            ignore_digits=self._digits.isChecked(),
+            shingle_size=self._shingle.value(),
+            remove_stopwords=self._stopwords.isChecked(),
+            term_weights=self._term_weights(),
+        )
+
+    def common_docs(self) -> int:
+        """Passages in more documents than this are common text."""
+        return self._common_docs.value()
+
+    def set_common_docs(self, value: int) -> None:
+        """Show `value` without emitting `weights_changed`."""
+        self._common_docs.blockSignals(True)
+        self._common_docs.setValue(value)
+        self._common_docs.blockSignals(False)
+
+    def set_weights(self, weights: FeatureWeights) -> None:
+        """Show `weights` without emitting `weights_changed`."""
+        controls = (
+            self._title_boost,
+            self._tf,
+            self._idf,
+            self._digits,
+            self._shingle,
+            self._stopwords,
+            self._terms,
+        )
+        for control in controls:
+            control.blockSignals(True)
+        self._title_boost.setValue(weights.title_boost)
+        self._tf.setCurrentIndex(TF_SCHEMES.index(weights.tf_scheme))
+        self._idf.setChecked(weights.use_idf)
+        self._digits.setChecked(weights.ignore_digits)
+        self._shingle.setValue(weights.shingle_size)
+        self._stopwords.setChecked(weights.remove_stopwords)
+        self._terms.setRowCount(0)
+        for term, weight in weights.term_weights:
+            self._append_term(term, weight)
+        for control in controls:
+            control.blockSignals(False)
+
+    def _append_term(self, term: str, weight: float) -> None:
+        row = self._terms.rowCount()
+        self._terms.insertRow(row)
+        self._terms.setItem(row, 0, QTableWidgetItem(term))
+        self._terms.setItem(row, 1, QTableWidgetItem(f"{weight:g}"))
+
+    def _remove_selected_terms(self) -> None:
+        for row in sorted({i.row() for i in self._terms.selectedIndexes()}, reverse=True):
+            self._terms.removeRow(row)
+        self._weights_timer.start()
+
+    def _term_weights(self) -> tuple[tuple[str, float], ...]:
+        """Rows with a term and a valid non-negative weight; others are ignored while typed."""
+        terms = []
+        for row in range(self._terms.rowCount()):
+            term_item, weight_item = self._terms.item(row, 0), self._terms.item(row, 1)
+            term = term_item.text().strip() if term_item else ""
+            try:
+                weight = float(weight_item.text()) if weight_item else -1.0
+            except ValueError:
+                continue
+            if term and weight >= 0:
+                terms.append((term, weight))
+        return tuple(terms)

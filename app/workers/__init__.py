@@ -1,0 +1,1 @@
+"""Background jobs run off the GUI thread."""

@@ -1,0 +1,1 @@
+"""What the pairs mean: clusters, the similarity index per document, the overview."""

@@ -1,0 +1,106 @@
+"""The teacher's view of a scan: per document, how much of it is found in other documents
+(its *similarity index*), and which documents it is found in (its *sources*).
+
+A document's similarity index is the union of its own tokens inside passages matched in
+any other document, over its own tokens; template, common and reference text never count
+(as for containment). So an essay stitched from three sources at 15% each has an index
+near 45% although no single pair reaches the partial-copy threshold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from simsift.core.arrays import pair_keys
+from simsift.core.match.passages import PassageResult, covered_mask, per_doc_sum
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Another document holding part of this one: `share` of this one's own text."""
+
+    doc: int
+    share: float
+    matched_tokens: int
+
+
+@dataclass(frozen=True)
+class DocumentSimilarity:
+    """Per document: similarity index, number of sources, the largest source and its share.
+
+    Arrays have one entry per document; `top_source` is -1 for a document found nowhere.
+    Reference documents (prompts, last year's essays) get 0: they are sources, not essays.
+    """
+
+    index: np.ndarray  # float
+    own_tokens: np.ndarray  # int, body tokens that are not template or common text
+    source_count: np.ndarray  # int
+    top_source: np.ndarray  # int
+    top_share: np.ndarray  # float
+    _owner: np.ndarray  # per (document, source) row, sorted by owner then share desc
+    _other: np.ndarray
+    _share: np.ndarray
+    _matched: np.ndarray
+
+    def sources(self, doc: int) -> list[Source]:
+        """The documents holding part of `doc`, largest share first."""
+        lo, hi = np.searchsorted(self._owner, [doc, doc + 1])
+        return [
+            Source(int(o), float(s), int(m))
+            for o, s, m in zip(
+                self._other[lo:hi], self._share[lo:hi], self._matched[lo:hi], strict=True
+            )
+        ]
+
+
+def document_similarity(passages: PassageResult, is_reference: np.ndarray) -> DocumentSimilarity:
+    """Similarity index and sources of every document of a scan's passage result."""
+    p, overlaps = passages.passages, passages.overlaps
+    n = p.n_docs
+    own = np.maximum(p.doc_lengths() - passages.template_tokens, 0)
+    index = _matched_share(passages, own)
+    index[is_reference[:n]] = 0.0
+    # each overlap row is two (owner, source) rows: left in right, right in left
+    owner = np.r_[overlaps.left, overlaps.right]
+    other = np.r_[overlaps.right, overlaps.left]
+    share = np.r_[overlaps.containment_lr, overlaps.containment_rl]
+    matched = np.r_[overlaps.matched_left, overlaps.matched_right]
+    keep = (matched > 0) & ~is_reference[owner] if len(owner) else np.zeros(0, bool)
+    owner, other, share, matched = owner[keep], other[keep], share[keep], matched[keep]
+    order = np.lexsort((other, -share, owner))
+    owner, other, share, matched = owner[order], other[order], share[order], matched[order]
+    count = np.bincount(owner, minlength=n)
+    first = np.searchsorted(owner, np.arange(n))
+    has = count > 0
+    top_source = np.full(n, -1, np.int64)
+    top_share = np.zeros(n)
+    top_source[has] = other[first[has]]
+    top_share[has] = share[first[has]]
+    return DocumentSimilarity(
+        index, own, count, top_source, top_share, owner, other, share, matched
+    )
+
+
+def _matched_share(passages: PassageResult, own: np.ndarray) -> np.ndarray:
+    """Per document: share of its own tokens inside a passage matched in another document
+    of a pair that is still reported (ignored and removed pairs no longer count)."""
+    p, matches, overlaps = passages.passages, passages.matches, passages.overlaps
+    n = max(p.n_docs, 1)
+    left_doc, right_doc = p.doc[matches.left], p.doc[matches.right]
+    low, high = np.minimum(left_doc, right_doc), np.maximum(left_doc, right_doc)
+    reported = np.isin(pair_keys(low, high, n), pair_keys(overlaps.left, overlaps.right, n))
+    matched_rows = np.zeros(len(p), dtype=bool)
+    matched_rows[matches.left[reported]] = True
+    matched_rows[matches.right[reported]] = True
+    ignore = passages.is_template | passages.is_common
+    credited = covered_mask(_credited(p), matched_rows) & ~covered_mask(p, ignore)
+    counts = per_doc_sum(credited, p.offsets)
+    return np.minimum(np.divide(counts, own, out=np.zeros(len(own)), where=own > 0), 1.0)
+
+
+def _credited(p):
+    """The passages with each one's extent cut to what a match vouches for (`credit_stop`)."""
+    from dataclasses import replace
+
+    return replace(p, stop=p.credit_stop)

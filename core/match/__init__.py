@@ -1,0 +1,1 @@
+"""Partial copying: passages, verbatim runs, alignment of two documents, evidence."""

@@ -1,0 +1,149 @@
+"""Why two documents were paired: the measures behind a match, in one place.
+
+The measures, each with one name across code, CSV, HTML report and window (the README's
+"Measures" section defines them):
+
+* Hamming distance: bits in which the two 64-bit document fingerprints differ;
+* containment of A in B: share of A's own text (template and common text left out) inside
+  passages that match a passage of B, and of B in A;
+* shared passages: maximal runs of A's text covered by passages matched in B, and the
+  longest of them in words;
+* words in a row: the longest run of words A and B share verbatim (what makes a pair a
+  partial copy whatever its share);
+* rarest shared terms: words both documents use that few other documents of the scan use
+  (document frequency over the scan): the evidence a reader checks first.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from simsift.core.document import FileRecord
+from simsift.core.progress import CancelToken
+from simsift.core.text.normalize import normalize_text
+from simsift.core.text.tokens import iter_tokens, token_hash
+
+_MIN_TERM_CHARS = 2  # single letters and single Chinese characters say little alone
+
+
+@dataclass(frozen=True, slots=True)
+class PairEvidence:
+    """The measures of one pair of documents a and b."""
+
+    distance: int
+    containment_ab: float  # of a in b
+    containment_ba: float  # of b in a
+    shared_passages: int
+    longest_passage: int  # tokens of a's longest run inside matched passages
+    longest_run: int = 0  # tokens both share in a row, verbatim
+
+    @classmethod
+    def of(cls, result, a: int, b: int) -> PairEvidence:
+        """The evidence for documents a and b of a `core.pipeline.scan.ScanResult`."""
+        fps = result.fingerprints
+        ab, ba, _ = result.overlap(a, b)
+        runs = _merged_runs([link.tokens_a for link in result.passages.links(a, b)])
+        return cls(
+            distance=int(np.bitwise_count(fps[a] ^ fps[b])),
+            containment_ab=ab,
+            containment_ba=ba,
+            shared_passages=len(runs),
+            longest_passage=max((stop - start for start, stop in runs), default=0),
+            longest_run=result.passages.longest_run(a, b),
+        )
+
+
+def _merged_runs(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping or touching [start, stop) ranges merged into maximal runs."""
+    runs: list[tuple[int, int]] = []
+    for start, stop in sorted(ranges):
+        if runs and start <= runs[-1][1]:
+            runs[-1] = (runs[-1][0], max(runs[-1][1], stop))
+        else:
+            runs.append((start, stop))
+    return runs
+
+
+class TermRarity:
+    """Document frequency of every body token over a scan's documents.
+
+    Built on first use (a second for tens of thousands of documents), from the token
+    hashes the scan already holds; safe to use from a worker thread.
+    """
+
+    def __init__(self, documents: Sequence[FileRecord], t2s: bool = True) -> None:
+        self.documents = documents
+        self._t2s = t2s
+        self._lock = threading.Lock()
+        self._hashes: np.ndarray | None = None
+        self._counts: np.ndarray | None = None
+
+    def document_frequency(self, hashes: np.ndarray) -> np.ndarray:
+        """How many documents contain each token hash (0 for unknown tokens)."""
+        known, counts = self._table()
+        hashes = np.asarray(hashes, dtype=np.uint64)
+        pos = np.minimum(np.searchsorted(known, hashes), max(len(known) - 1, 0))
+        found = known[pos] == hashes if len(known) else np.zeros(len(hashes), bool)
+        return np.where(found, counts[pos] if len(known) else 0, 0)
+
+    def rarest_shared(
+        self,
+        left: FileRecord,
+        right: FileRecord,
+        count: int = 8,
+        cancel: CancelToken | None = None,
+    ) -> list[tuple[str, int]]:
+        """Up to `count` words both documents use, fewest documents of the scan first:
+        (word, documents using it)."""
+        left_terms = self._terms(left.paragraphs, cancel)
+        right_terms = self._terms(right.paragraphs, cancel)
+        shared = sorted(left_terms.keys() & right_terms.keys())
+        if not shared:
+            return []
+        frequency = self.document_frequency(np.array(shared, dtype=np.uint64))
+        # ties: the word used more often in the two documents first, then alphabetical
+        ranked = sorted(
+            zip(shared, frequency.tolist(), strict=True),
+            key=lambda item: (
+                item[1],
+                -(left_terms[item[0]][1] + right_terms[item[0]][1]),
+                left_terms[item[0]][0],
+            ),
+        )
+        return [(left_terms[h][0], int(f)) for h, f in ranked[:count]]
+
+    def _terms(self, paragraphs: Sequence[str], cancel: CancelToken | None):
+        """hash -> (word, uses) for the words worth showing."""
+        terms: dict[int, tuple[str, int]] = {}
+        for paragraph in paragraphs:
+            if cancel is not None:
+                cancel.check()
+            text = normalize_text(paragraph, traditional_to_simplified=self._t2s)
+            for token, is_digit in iter_tokens(text):
+                if is_digit or len(token) < _MIN_TERM_CHARS:
+                    continue
+                h = token_hash(token)
+                word, uses = terms.get(h, (token, 0))
+                terms[h] = (word, uses + 1)
+        return terms
+
+    def _table(self) -> tuple[np.ndarray, np.ndarray]:
+        with self._lock:
+            if self._hashes is None:
+                self._hashes, self._counts = _document_frequencies(self.documents)
+            return self._hashes, self._counts
+
+
+def _document_frequencies(documents: Sequence[FileRecord]) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct body-token hashes and the number of documents holding each."""
+    per_doc = [
+        np.unique(d.tokens.body.hashes)
+        for d in documents
+        if d.tokens is not None and len(d.tokens.body.hashes)
+    ]
+    if not per_doc:
+        return np.zeros(0, np.uint64), np.zeros(0, np.int64)
+    return np.unique(np.concatenate(per_doc), return_counts=True)

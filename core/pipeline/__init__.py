@@ -1,0 +1,1 @@
+"""The scan and the check: options, stages, results, cluster runs."""

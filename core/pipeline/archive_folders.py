@@ -1,0 +1,75 @@
+"""Archive folders of the desktop app: previous years' folders, kept in an archive beside
+the catalog, brought up to date before every scan (unchanged files are not read again),
+and checked against (`core.pipeline.check`) instead of being compared among themselves.
+
+The archive is SimSift's own cache of those folders: one per set of folders and settings,
+rebuilt when damaged; the user's files are only read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
+from simsift.core.pipeline.archiving import add_folders, archive_settings
+from simsift.core.pipeline.check import check
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.result import ScanResult
+from simsift.core.progress import CancelToken, ProgressCallback, no_progress
+from simsift.core.store.archive import Archive, ArchiveError
+
+ARCHIVES = "archives"  # folder beside the catalog
+
+
+def archive_directory(base: Path, folders: Sequence[str], options: ScanOptions) -> Path:
+    """Where the archive of `folders` scanned with `options`' settings is kept."""
+    names = "\0".join(sorted(os.path.abspath(f) for f in folders))
+    key = archive_settings(options).key() + names
+    digest = hashlib.blake2b(key.encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
+    return Path(base) / ARCHIVES / digest
+
+
+def scan_with_archive(
+    options: ScanOptions,
+    archive_folders: Sequence[str],
+    base: Path,
+    *,
+    ignored: Iterable[frozenset[str]] = (),
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> ScanResult:
+    """The archive folders brought up to date, then `options`' folders checked against
+    them and each other. Files of the archive folders that could not be read are listed
+    with the result's problems."""
+    cancel = cancel or CancelToken()
+    directory = archive_directory(base, archive_folders, options)
+    archive_options = replace(options, roots=tuple(archive_folders), reference_roots=())
+    try:
+        report = add_folders(directory, archive_options, progress=progress, cancel=cancel)
+    except ArchiveError:  # damaged: it is our cache of those folders, built again
+        shutil.rmtree(directory, ignore_errors=True)
+        report = add_folders(directory, archive_options, progress=progress, cancel=cancel)
+    result = check(report.archive, options, progress=progress, cancel=cancel)
+    return _with_problems(result, report.not_added).without_ignored(ignored)
+
+
+def open_archive(base: Path, archive_folders: Sequence[str], options: ScanOptions) -> Archive:
+    """The archive a `scan_with_archive` with these folders and options kept."""
+    return Archive.open(archive_directory(base, archive_folders, options))
+
+
+def _with_problems(result: ScanResult, not_added: Sequence[FileRecord]) -> ScanResult:
+    errors = tuple(r for r in not_added if r.status == STATUS_ERROR)
+    skipped = tuple(r for r in not_added if r.status == STATUS_SKIPPED)
+    garbled = tuple(r for r in not_added if r.ok)
+    return replace(
+        result,
+        errors=result.errors + errors,
+        skipped=result.skipped + skipped,
+        garbled=result.garbled + garbled,
+    )

@@ -1,0 +1,272 @@
+"""Checking new documents against an archive (as JPlag's `-old`): near duplicates and
+partial copies of the new documents, against archive documents and among themselves;
+archive documents are never compared with each other again. Documents under the
+options' reference folders are template text, as in a scan: text matching them never
+counts, and they are never paired with each other or with archive documents.
+
+The result equals what a full scan of the archive and the new documents reports for the
+pairs involving a new document. Only the archive documents a new one touches are taken
+into the comparison: those within k_max of a new document, and those holding a passage
+within the passage distance of a new passage that is not common text. Whether a passage
+is common text depends on all documents, so the others' share is counted from the
+archive's passage table and handed to the passage analysis (`OutsideCounts`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from simsift.core.arrays import pair_keys, ragged_arange, sorted_unique, split_keys
+from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
+from simsift.core.index.memory import Matches
+from simsift.core.index.packed import PackedIndex
+from simsift.core.match.passages import (
+    OutsideCounts,
+    PassageResult,
+    analyze_passages,
+    cut_passages,
+    passage_fingerprints,
+)
+from simsift.core.pipeline.archiving import archive_settings
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.result import ScanResult
+from simsift.core.pipeline.stages import (
+    find_files,
+    find_pairs,
+    fingerprint_documents,
+    hash_codes,
+    is_compared,
+    read_files,
+    reference_rank_of,
+    under_any,
+)
+from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from simsift.core.store.archive import Archive
+
+ARCHIVE_MARK = "archive:"  # archive documents' paths in a check's results start with this
+
+
+def read_new(
+    options: ScanOptions,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> tuple[list[FileRecord], list[FileRecord]]:
+    """(records compared: read and not garbled, all other records) of the options' roots."""
+    cancel = cancel or CancelToken()
+    found, left_out = find_files(options, progress, cancel)
+    records = read_files(found, options, progress, cancel) + left_out
+    compared = [r for r in records if is_compared(r, options)]
+    return compared, [r for r in records if not is_compared(r, options)]
+
+
+def check(
+    archive: Archive,
+    options: ScanOptions,
+    *,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> ScanResult:
+    """Compare the documents under `options.roots` with the archive and with each other.
+
+    The result's documents are the new documents, then the archive documents they touch
+    (paths starting with `ARCHIVE_MARK`); pairs of two archive documents are left out.
+    Raises `core.store.archive.ArchiveError` when the archive was built with other settings.
+    """
+    cancel = cancel or CancelToken()
+    archive.require(archive_settings(options))
+    new, others = read_new(options, progress, cancel)
+    return compare_with_archive(archive, new, others, options, progress=progress, cancel=cancel)
+
+
+def compare_with_archive(
+    archive: Archive,
+    new: list[FileRecord],
+    others: list[FileRecord],
+    options: ScanOptions,
+    *,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> ScanResult:
+    """`check` for documents already read (`others`: records not compared)."""
+    cancel = cancel or CancelToken()
+    new_fps = fingerprint_documents(new, options.weights, progress, cancel)
+    progress(Progress("archive", 0, 0))
+    # a new document already archived (same path) is compared as new, never with itself
+    same = np.array([archive.number(r.path) for r in new if r.path in archive], np.int64)
+    seeded, asked = _passage_neighbours(archive, new, same, options, cancel)
+    near = archive.near_documents(new_fps, options.k_max, cancel).right
+    touched = np.setdiff1d(np.union1d(near, seeded), same)
+    old = _archive_records(archive, touched, np.isin(touched, seeded), options, progress, cancel)
+    documents = tuple(new + old)
+    is_archive = np.r_[np.zeros(len(new), bool), np.ones(len(old), bool)]
+    is_reference = np.zeros(len(documents), bool)
+    is_reference[: len(new)] = [under_any(r.path, options.reference_roots) for r in new]
+    fingerprints = np.r_[new_fps, archive.fingerprints()[touched]].astype(np.uint64)
+    pairs = find_pairs(fingerprints, options.k_max, is_archive | is_reference, progress, cancel)
+    passages = _new_pairs_only(
+        analyze_passages(
+            [d.tokens.body for d in documents],
+            is_reference,
+            options.weights,
+            options.passages,
+            progress=progress,
+            cancel=cancel,
+            outside=_outside_counts(archive, documents, is_archive, same, options, asked),
+        ),
+        is_archive,
+    )
+    return ScanResult(
+        options=options,
+        documents=documents,
+        errors=tuple(r for r in others if r.status == STATUS_ERROR),
+        skipped=tuple(r for r in others if r.status == STATUS_SKIPPED),
+        is_reference=is_reference,
+        fingerprints=fingerprints,
+        pairs=pairs,
+        content_codes=hash_codes([d.content_hash for d in documents]),
+        text_codes=hash_codes([d.text_hash for d in documents]),
+        reference_rank=reference_rank_of(documents, is_archive | is_reference),
+        passages=passages,
+        garbled=tuple(r for r in others if r.ok),
+    )
+
+
+def _archive_records(archive: Archive, docs, with_text, options: ScanOptions, progress, cancel):
+    """The archive documents `docs` as records, paths marked as archived. Only those
+    `with_text` (a passage seed with a new document) get their text and tokens: a document
+    that is only near a new one shares no passage with any, so its passages change nothing
+    (its share of the common-text counts is in the archive's counts)."""
+    records = []
+    for i, (doc, text) in enumerate(zip(docs.tolist(), with_text.tolist(), strict=True)):
+        if i % 64 == 0:
+            cancel.check()
+            progress(Progress("archive", i, len(docs)))
+        record = archive.record(doc, options.traditional_to_simplified, with_text=text)
+        records.append(replace(record, path=ARCHIVE_MARK + record.path))
+    progress(Progress("archive", len(docs), len(docs)))
+    return records
+
+
+def _cut_and_fingerprint(records, options: ScanOptions):
+    """Passages, their fingerprints and feature counts, as the passage analysis makes them."""
+    streams = [r.tokens.body for r in records]
+    passages = cut_passages(streams, options.passages)
+    fps, n_features = passage_fingerprints(
+        streams, passages, options.weights, options.passages.shingle_size
+    )
+    return passages, fps, n_features
+
+
+def _passage_neighbours(
+    archive: Archive, new, same: np.ndarray, options: ScanOptions, cancel
+) -> tuple[np.ndarray, tuple[np.ndarray, Matches]]:
+    """Archive documents holding a passage within the passage distance of a new passage
+    such that neither can be common text: each within `common_max_docs` archive documents'
+    passages (a licence in every document would otherwise bring them all); and the
+    question asked (the new passages, their archive neighbours), to be asked only once."""
+    _, fps, n_features = _cut_and_fingerprint(new, options)
+    queries = np.unique(fps[n_features >= options.passages.min_features])
+    k, most = options.passages.max_distance, options.passages.common_max_docs
+    table = archive.passage_table()
+    found = archive.near_passages(queries, k, cancel)
+    holders = _docs_near(table, found.left, found.right, len(queries), ~_is_in(table, same))
+    seed = holders[found.left] <= most
+    if len(same) == 0 and len(found):  # else the counts include the replaced documents
+        seed &= archive.neighbour_counts(k, cancel)[0][found.right] <= most
+    seeds = np.unique(found.right[seed])
+    counts = table.ptr[seeds + 1] - table.ptr[seeds]
+    rows = np.repeat(table.ptr[seeds], counts) + ragged_arange(counts)[1]
+    return np.unique(table.docs[rows]), (queries, found)
+
+
+def _near_again(
+    archive: Archive, asked: tuple[np.ndarray, Matches], wanted: np.ndarray, k: int
+) -> Matches:
+    """`archive.near_passages(wanted, k)`, reusing the answers already found for the
+    sorted distinct fingerprints `asked[0]` (a query of real passages has dozens of
+    neighbours each: its answer costs as much as the search)."""
+    queries, found = asked
+    pos = np.searchsorted(queries, wanted).clip(max=max(len(queries) - 1, 0))
+    have = queries[pos] == wanted if len(queries) else np.zeros(len(wanted), bool)
+    row_of = np.full(len(queries), -1, np.int64)
+    row_of[pos[have]] = np.flatnonzero(have)
+    left = row_of[found.left]
+    again = Matches(left, found.right, found.distance).subset(left >= 0)
+    missing = np.flatnonzero(~have)
+    rest = archive.near_passages(wanted[missing], k)
+    return Matches(
+        np.r_[again.left, missing[rest.left]].astype(np.int64),
+        np.r_[again.right, rest.right].astype(np.int64),
+        np.r_[again.distance, rest.distance].astype(np.int8),
+    )
+
+
+def _outside_counts(
+    archive: Archive,
+    documents,
+    is_archive: np.ndarray,
+    same: np.ndarray,
+    options: ScanOptions,
+    asked: tuple[np.ndarray, Matches],
+) -> OutsideCounts:
+    """Per passage of `documents` (as the analysis cuts them): the archive's documents and
+    passages near it, but for the archived versions of new documents (`same`). The
+    analysis counts only the new documents; `is_archive` marks the counted ones."""
+    _, fps, n_features = _cut_and_fingerprint(documents, options)
+    usable = n_features >= options.passages.min_features
+    values, value_of = np.unique(fps[usable], return_inverse=True)
+    k = options.passages.max_distance
+    table = archive.passage_table()
+    near = np.zeros((2, len(values)), np.int64)
+    pos = np.searchsorted(table.values, values).clip(max=max(len(table.values) - 1, 0))
+    known = (table.values[pos] == values) if len(table.values) else np.zeros(len(values), bool)
+    if known.any():
+        holders, times = archive.neighbour_counts(k)
+        near[:, known] = holders[pos[known]], times[pos[known]]
+    rest = np.flatnonzero(~known)  # passages of new documents the archive has not
+    found = _near_again(archive, asked, values[rest], k)
+    near[0, rest] = _docs_near(table, found.left, found.right, len(rest))
+    times = table.times_in[found.right]
+    near[1, rest] = np.bincount(found.left, weights=times, minlength=len(rest))
+    if len(same):
+        same_docs, same_times = archive.passage_counts(same)
+        have = np.flatnonzero(same_docs)
+        # the few passage values of the checked files' archived versions
+        found = PackedIndex.build(table.values[have], k).query(values)
+        counted = _is_in(table, same)
+        near[0] -= _docs_near(table, found.left, have[found.right], len(values), counted)
+        near[1] -= np.bincount(
+            found.left, weights=same_times[have][found.right], minlength=len(values)
+        ).astype(np.int64)
+    per_passage = np.zeros((2, len(fps)), np.int64)
+    per_passage[:, usable] = near[:, value_of]
+    return OutsideCounts(per_passage[0], per_passage[1], len(archive) - len(same), is_archive)
+
+
+def _is_in(table, docs: np.ndarray) -> np.ndarray:
+    """Per entry of `table.docs`: whether it is one of `docs`."""
+    return np.isin(table.docs, docs)
+
+
+def _docs_near(table, left, right, n_left: int, counted: np.ndarray | None = None):
+    """Per left item: the distinct archive documents holding one of its table values
+    (`right`), only those of `table.docs` entries marked `counted` when given."""
+    sizes = table.ptr[right + 1] - table.ptr[right]
+    owner, k = ragged_arange(sizes)
+    entry = table.ptr[right][owner] + k
+    if counted is not None:
+        owner, entry = owner[counted[entry]], entry[counted[entry]]
+    n = int(table.docs.max()) + 1 if len(table.docs) else 1
+    keys = sorted_unique(pair_keys(np.asarray(left)[owner], table.docs[entry], n))
+    return np.bincount(split_keys(keys, n)[0], minlength=n_left).astype(np.int64)
+
+
+def _new_pairs_only(result: PassageResult, is_archive: np.ndarray) -> PassageResult:
+    """The analysis without pairs of two archive documents (compared in no check)."""
+    o = result.overlaps
+    overlaps = o.subset(~(is_archive[o.left] & is_archive[o.right]))
+    doc = result.passages.doc
+    m = result.matches
+    matches = m.subset(~(is_archive[doc[m.left]] & is_archive[doc[m.right]]))
+    return replace(result, overlaps=overlaps, matches=matches)

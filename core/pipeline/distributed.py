@@ -1,0 +1,239 @@
+"""Reading files on a Dask cluster (`simsift scan --scheduler tcp://HOST:8786`).
+
+Optional: `pip install "simsift[distributed]"`; nothing here is imported by a scan without
+a scheduler, nor by the GUI. Files go to the workers in batches, a bounded number in
+flight, so memory stays flat at any archive size. Workers that die mid-task (a crash, the
+nanny's memory limit, a file over its time budget) have their tasks retried: the files
+of such a batch are tried alone, and a file that fails alone twice is a per-file error,
+never a failed scan.
+
+Workers read the files from the same paths (a shared filesystem), or, with `ship_files`,
+get each file's bytes from this machine.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from simsift.core import __version__
+from simsift.core.document import STATUS_ERROR, FileRecord
+from simsift.core.progress import Cancelled, CancelToken
+
+BATCH_FILES = 32  # per task: amortizes scheduling (~1 ms a task) over ~1 s of reading
+IN_FLIGHT_PER_THREAD = 3  # batches queued per worker thread: busy, yet bounded memory
+_POLL_SECONDS = 0.1
+CRASHED = "this file made a cluster worker fail (a crash, or over the time budget), twice"
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used: unreachable scheduler, no workers, another version."""
+
+
+def connect(address: str, timeout: float = 10.0):
+    """A `distributed.Client` for `address`, checked to run this SimSift version."""
+    try:
+        from distributed import Client
+    except ImportError as error:
+        raise ClusterError(
+            'a cluster scan needs Dask: pip install "simsift[distributed]"'
+        ) from error
+    try:
+        client = Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError) as error:
+        raise ClusterError(f"cannot reach the scheduler at {address} ({error})") from error
+    try:  # workers may still be starting (or restarting after a crash)
+        client.wait_for_workers(1, timeout=timeout)
+    except TimeoutError:
+        client.close()
+        raise ClusterError(f"the scheduler at {address} has no workers") from None
+    try:
+        versions = set(client.run(_worker_version).values())
+    except Exception as error:  # a worker without simsift fails to unpickle the call
+        client.close()
+        raise ClusterError(f"the workers cannot run SimSift ({error})") from error
+    if not versions:
+        client.close()
+        raise ClusterError(f"the scheduler at {address} has no workers")
+    if versions != {__version__}:
+        client.close()
+        found = ", ".join(sorted(versions))
+        raise ClusterError(f"the workers run SimSift {found}, this is SimSift {__version__}")
+    return client
+
+
+def _worker_version() -> str:
+    from simsift.core import __version__ as version
+
+    return version
+
+
+def read_on_cluster(
+    client,
+    tasks: Sequence,
+    *,
+    ship_files: bool,
+    timeout: float,
+    cancel: CancelToken,
+) -> Iterator[FileRecord]:
+    """Read `tasks` (`core.read.reader.ReadTask`) on the cluster; records in completion order.
+
+    Raises `Cancelled` (after cancelling the cluster's work) when `cancel` is set.
+    """
+    threads = max(sum(client.nthreads().values()), 1)
+    limit = threads * IN_FLIGHT_PER_THREAD
+    batches = [list(tasks[i : i + BATCH_FILES]) for i in range(0, len(tasks), BATCH_FILES)]
+    batches.reverse()
+    suspects: deque = deque()  # (file, times tried alone) of batches a worker died with
+    running: dict = {}  # future -> (its batch, times tried alone; 0 for a batch)
+
+    def submit(batch: list, tries: int) -> None:
+        running[_submit(client, batch, ship_files, timeout)] = (batch, tries)
+
+    try:
+        while batches or suspects or running:
+            while batches and len(running) < limit:
+                submit(batches.pop(), 0)
+            # one suspect at a time: a worker's death then names its file, not a bystander
+            if suspects and not any(tries for _, tries in running.values()):
+                task, tries = suspects.popleft()
+                submit([task], tries + 1)
+            cancel.check()
+            done = [future for future in running if future.done()]
+            if not done:
+                time.sleep(_POLL_SECONDS)
+            for future in done:
+                batch, tries = running.pop(future)
+                records, again = _outcome(future, batch, tries)
+                yield from records
+                suspects.extend(again)
+    except Cancelled:
+        client.cancel(list(running), force=True)
+        raise
+
+
+def _submit(client, batch: list, ship_files: bool, timeout: float):
+    shipped = [_file_bytes(task) for task in batch] if ship_files else None
+    # pure=False: the same batch after a crash is a new task, not a cached failure
+    return client.submit(read_batch, batch, shipped, timeout, pure=False)
+
+
+def _outcome(future, batch: list, tries: int) -> tuple[list[FileRecord], list]:
+    """(records, [(file, times tried alone)] to try alone) of a finished batch.
+
+    A worker's death fails every task it held, not only the culprit's: the files of a
+    batch are tried alone, and a file is an error only when it failed alone twice.
+    """
+    from distributed import KilledWorker
+
+    try:
+        return future.result(), []
+    except KilledWorker:
+        if tries < 2:
+            return [], [(task, tries) for task in batch]
+        task = batch[0]
+        return [FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR, CRASHED)], []
+
+
+def _file_bytes(task) -> bytes | None:
+    """The file's bytes for a worker without the file; None when it is too big to ship or
+    cannot be read here (the worker then reports it)."""
+    if task.size > task.max_bytes:
+        return None
+    try:
+        with open(task.path, "rb") as f:
+            return f.read(task.max_bytes + 1)
+    except OSError:
+        return None
+
+
+def read_batch(batch: list, shipped: list[bytes | None] | None, timeout: float) -> list[FileRecord]:
+    """Runs on a worker: read a batch of files, each a record (errors included)."""
+    if shipped is None:
+        return _read_here(batch, timeout)
+    with tempfile.TemporaryDirectory(prefix="simsift-") as folder:
+        local = []
+        for i, (task, data) in enumerate(zip(batch, shipped, strict=True)):
+            path = os.path.join(folder, f"{i}-{os.path.basename(task.path)}")
+            if data is not None:
+                with open(path, "wb") as f:
+                    f.write(data)
+            local.append(replace(task, path=path))
+        records = _read_here(local, timeout)
+        by_path = {task.path: original for task, original in zip(local, batch, strict=True)}
+        return [replace(r, path=by_path[r.path].path) for r in records]
+
+
+def _read_here(batch: list, timeout: float) -> list[FileRecord]:
+    """Read files in this worker process. A file over its time budget takes the worker
+    down (a hung parser cannot be stopped otherwise): the nanny starts a new worker and
+    the file is tried alone, then reported."""
+    from simsift.core.read.reader import read_file
+
+    records = []
+    for task in batch:
+        outcome: list[FileRecord] = []
+        reader = threading.Thread(
+            target=lambda t=task, out=outcome: out.append(read_file(t)), daemon=True
+        )
+        reader.start()
+        reader.join(timeout)
+        if not outcome:
+            os._exit(3)
+        records.append(outcome[0])
+    return records
+
+
+def wait_for_workers(client, count: int, timeout: float = 30.0) -> None:
+    """Block until the cluster has `count` workers (tests, benchmarks)."""
+    end = time.monotonic() + timeout
+    while len(client.scheduler_info()["workers"]) < count:
+        if time.monotonic() > end:
+            raise ClusterError(f"fewer than {count} workers after {timeout:.0f} s")
+        time.sleep(0.1)
+
+
+def cluster_tables(client):
+    """A `core.index.memory.RunTables` that runs each permuted table of an all-pairs search as a
+    task on the cluster (the index is sent to every worker once); parts come back here."""
+
+    def run(index, k: int, n_tables: int, progress, cancel: CancelToken) -> list:
+        shared = client.scatter(index, broadcast=True, hash=False)
+        futures = [client.submit(_table_task, shared, t, k, pure=False) for t in range(n_tables)]
+        parts: list = []
+        pending = list(futures)
+        try:
+            while pending:
+                cancel.check()
+                done = [f for f in pending if f.done()]
+                if not done:
+                    time.sleep(_POLL_SECONDS)
+                for future in done:
+                    pending.remove(future)
+                    parts.extend(future.result())
+                    progress(n_tables - len(pending), n_tables)
+        except Cancelled:
+            client.cancel(pending, force=True)
+            raise
+        return parts
+
+    return run
+
+
+def _table_task(index, table: int, k: int) -> list:
+    """Runs on a worker: one table's pairs."""
+    return index.table_pairs(table, k)
+
+
+def pairs_on_cluster(client, fingerprints, k: int, progress=None, cancel=None):
+    """All pairs within k of `fingerprints` (`core.index.memory.Matches`), one task per table."""
+    from simsift.core.index.memory import HammingIndex
+
+    return HammingIndex(fingerprints, k).pairs(
+        progress=progress, cancel=cancel, run_tables=cluster_tables(client)
+    )

@@ -1,0 +1,155 @@
+"""What a scan found, and the edits of it that need no rescan.
+
+A `ScanResult` keeps the token streams, pairs at k_max and passage matches, so changing k
+(filter pairs, re-cluster) never re-reads a file; files moved away, pairs dismissed as
+"not a duplicate" and the remembered ignored pairs are taken out here, in one place, so
+clusters at any k, the partial-copies list and every export agree on what is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+from simsift.core.analysis.cluster import Clusters, build_clusters, pair_kinds
+from simsift.core.analysis.similarity import document_similarity
+from simsift.core.arrays import pair_keys
+from simsift.core.document import FileRecord
+from simsift.core.index.memory import Matches
+from simsift.core.match.passages import PairOverlaps, PassageResult
+
+if TYPE_CHECKING:
+    from simsift.core.pipeline.options import ScanOptions
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """Everything a scan found. Documents are the readable files, numbered 0..n-1.
+
+    `pairs` holds every pair of documents within `k_max` (reference-only pairs and
+    ignored pairs removed); `clusters(k)` groups them for any k <= k_max.
+    """
+
+    options: ScanOptions
+    documents: tuple[FileRecord, ...]
+    errors: tuple[FileRecord, ...]
+    skipped: tuple[FileRecord, ...]
+    is_reference: np.ndarray  # bool per document
+    fingerprints: np.ndarray  # uint64 per document
+    pairs: Matches
+    content_codes: np.ndarray  # int64 per document: equal codes = same bytes
+    text_codes: np.ndarray  # int64 per document: equal codes = same normalized text
+    reference_rank: np.ndarray  # int64 per document: lower = better cluster reference
+    passages: PassageResult  # partial copying, template and common text
+    reused: int = 0  # files taken unchanged from the catalog
+    notices: tuple[str, ...] = ()  # about the scan as a whole, e.g. the catalog was unusable
+    garbled: tuple[FileRecord, ...] = ()  # read, but garbled: left out of the comparison
+
+    @property
+    def k_max(self) -> int:
+        return self.options.k_max
+
+    def similarity(self):
+        """Per document: similarity index and sources (`DocumentSimilarity`)."""
+        return document_similarity(self.passages, self.is_reference)
+
+    @property
+    def warned(self) -> tuple[FileRecord, ...]:
+        """Documents read with a warning: their text may not be what the file shows."""
+        return tuple(d for d in self.documents if d.warning)
+
+    @property
+    def template_share(self) -> np.ndarray:
+        """Share of each document's body that is template text (prompt, shared boilerplate)."""
+        return self.passages.template_share
+
+    def distance(self, a: int | np.ndarray, b: int | np.ndarray) -> int | np.ndarray:
+        """Hamming distance of the fingerprints of documents a and b (elementwise for
+        arrays of document numbers)."""
+        bits = np.bitwise_count(self.fingerprints[a] ^ self.fingerprints[b])
+        return int(bits) if np.ndim(bits) == 0 else bits.astype(np.int64)
+
+    def passage_text(self, row: int, max_chars: int = 300) -> str:
+        """The text of passage `row` (its paragraphs, cut at `max_chars`)."""
+        p = self.passages.passages
+        paragraphs = self.documents[int(p.doc[row])].paragraphs
+        text = " ".join(paragraphs[int(p.para_start[row]) : int(p.para_stop[row])])
+        return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
+
+    def partial_pairs(self, threshold: float | None = None) -> PairOverlaps:
+        """Pairs whose larger containment reaches `threshold` (default: the scan options').
+
+        Arrays `left`, `right`, `containment_lr`, `containment_rl`, `overlap`.
+        """
+        return self.passages.partial(threshold)
+
+    def overlap(self, a: int, b: int) -> tuple[float, float, float]:
+        """(containment of a in b, of b in a, overlap) of any two documents (0 if none)."""
+        return self.passages.overlap(a, b)
+
+    def overlap_many(
+        self, left: np.ndarray, right: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`overlap` for many pairs (left < right): containment_lr, containment_rl, overlap."""
+        return self.passages.overlap_many(left, right)
+
+    def clusters(self, k: int) -> Clusters:
+        """Clusters at distance k (0 <= k <= k_max), from the stored pairs."""
+        if not 0 <= k <= self.k_max:
+            raise ValueError(f"k must be between 0 and {self.k_max}, not {k}")
+        return build_clusters(
+            self.pairs,
+            k,
+            self.fingerprints,
+            self.content_codes,
+            self.text_codes,
+            self.reference_rank,
+        )
+
+    def pair_kinds(self, pairs: Matches) -> np.ndarray:
+        return pair_kinds(pairs.left, pairs.right, self.content_codes, self.text_codes)
+
+    def without_files(self, removed: np.ndarray) -> ScanResult:
+        """This result as if the documents flagged in `removed` (bool per document) were gone.
+
+        Their pairs and partial-copy overlaps are dropped, so clusters are rebuilt from the
+        pairs that remain: a cluster held together only by a removed document falls apart.
+        """
+        if not removed.any():
+            return self
+        edited = self._keep_pairs(lambda left, right: ~(removed[left] | removed[right]))
+        passages = edited.passages  # nor do they count among documents holding template text
+        template_tokens = np.where(removed, 0, passages.template_tokens)
+        return replace(edited, passages=replace(passages, template_tokens=template_tokens))
+
+    def without_pair(self, a: int, b: int) -> ScanResult:
+        """This result with the pair of documents (a, b) dismissed as "not a duplicate"."""
+        low, high = min(a, b), max(a, b)
+        return self._keep_pairs(lambda left, right: ~((left == low) & (right == high)))
+
+    def without_ignored(self, ignored: Iterable[frozenset[str]]) -> ScanResult:
+        """This result without the pairs of paths the user marked "not a duplicate"
+        (pairs naming a path that is not a document here are left aside)."""
+        number = {d.path: i for i, d in enumerate(self.documents)}
+        n = max(len(self.documents), 1)
+        pairs = [
+            sorted((number[a], number[b]))
+            for a, b in (sorted(pair) for pair in ignored if len(pair) == 2)
+            if a in number and b in number
+        ]
+        if not pairs:
+            return self
+        keys = pair_keys(*np.array(pairs, dtype=np.int64).T, n)
+        return self._keep_pairs(lambda left, right: ~np.isin(pair_keys(left, right, n), keys))
+
+    def _keep_pairs(self, keep: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> ScanResult:
+        """This result with only the document pairs (left < right) for which `keep` is true."""
+        overlaps = self.passages.overlaps
+        overlaps = overlaps.subset(keep(overlaps.left, overlaps.right))
+        return replace(
+            self,
+            pairs=self.pairs.subset(keep(self.pairs.left, self.pairs.right)),
+            passages=replace(self.passages, overlaps=overlaps),
+        )

@@ -1,0 +1,1 @@
+"""Reading files: the walk, isolated reader processes, per-format extraction."""

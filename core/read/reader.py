@@ -1,0 +1,104 @@
+"""Reading one file: extract its text, tokenize it and hash it, in a worker process.
+
+Every per-file problem becomes a `FileRecord` with a message a user understands; the
+scan (`core.pipeline.scan`) decides which files to read and runs this in isolated processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from simsift.core.document import (
+    STATUS_ERROR,
+    STATUS_OK,
+    STATUS_SKIPPED,
+    ExtractionError,
+    FileRecord,
+    TransientError,
+    UnsupportedFormat,
+)
+from simsift.core.text.normalize import normalize_text
+from simsift.core.text.tokens import document_tokens, safe_pieces
+
+
+@dataclass(frozen=True, slots=True)
+class ReadTask:
+    """One file to read, with the settings its record depends on."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    max_bytes: int
+    traditional_to_simplified: bool
+
+
+def read_file(task: ReadTask) -> FileRecord:
+    """Extract and tokenize one file; every per-file problem becomes an error record."""
+    base = FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR)
+    from simsift.core.read.extract import extract  # keeps GUI start-up free of parser imports
+
+    try:
+        extracted = extract(Path(task.path), max_bytes=task.max_bytes)
+        content_hash = _file_hash(task.path)
+    except UnsupportedFormat as error:
+        return replace(base, status=STATUS_SKIPPED, message=str(error))
+    except TransientError as error:
+        return replace(base, message=str(error), retry=True)
+    except ExtractionError as error:
+        return replace(base, message=str(error))
+    except OSError as error:
+        return replace(base, message=f"cannot read file ({error.strerror or error})", retry=True)
+    except RecursionError:
+        return replace(base, message="document is nested too deeply to read")
+    except Exception as error:  # parsers raise anything on hostile input
+        return replace(base, message=_reader_failure(Path(task.path), error))
+    tokens = document_tokens(
+        extracted.title,
+        extracted.paragraphs,
+        traditional_to_simplified=task.traditional_to_simplified,
+    )
+    if len(tokens.body) == 0:
+        return replace(base, format=extracted.format, message="no words found in the text")
+    return replace(
+        base,
+        status=STATUS_OK,
+        format=extracted.format,
+        warning="; ".join(extracted.warnings),
+        title=extracted.title,
+        content_hash=content_hash,
+        text_hash=_text_hash(
+            (extracted.title, *extracted.paragraphs), task.traditional_to_simplified
+        ),
+        paragraphs=extracted.paragraphs,
+        tokens=tokens,
+    )
+
+
+def _reader_failure(path: Path, error: Exception) -> str:
+    """A reader's unexpected exception, in words a user can act on (and report to us)."""
+    kind = path.suffix.lower().lstrip(".").upper() or "this"
+    return f"the {kind} reader failed on this file ({type(error).__name__}: {str(error)[:120]})"
+
+
+def _file_hash(path: str) -> bytes:
+    digest = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.digest()
+
+
+def _text_hash(parts: Sequence[str], t2s: bool) -> bytes:
+    """Hash of the normalized title and body with all whitespace removed: same text, any
+    format, wherever a format puts its first line (a title, or a first paragraph).
+
+    Hashed piece by piece (`safe_pieces`): a huge text never exists whole, normalized,
+    or split into one string per word."""
+    digest = hashlib.blake2b(digest_size=16)
+    for piece in safe_pieces(parts):
+        text = normalize_text(piece, traditional_to_simplified=t2s)
+        digest.update("".join(text.split()).encode("utf-8"))
+    return digest.digest()

@@ -1,0 +1,226 @@
+"""A process pool that survives bad files: per-task time budget, crashed workers replaced.
+
+`concurrent.futures` cannot stop one hung task (a PDF that loops pdfminer forever),
+so each worker here has its own pipe; the parent hands out one task at a time,
+watches deadlines, and kills and replaces a worker that overruns or dies. Cancelling
+terminates all workers at once, so a cancel takes effect well within a second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import os
+import pickle
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from simsift.core.progress import CancelToken
+
+_POLL_SECONDS = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class TaskFailure:
+    """A task that produced no result: it overran its budget or its worker died."""
+
+    message: str
+
+
+def _limit_memory(max_bytes: int | None) -> None:
+    if not max_bytes:
+        return
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (max_bytes, max_bytes))
+    except (ImportError, ValueError, OSError):
+        pass  # not available on this platform: the time budget still applies
+
+
+def _worker_main(conn: Connection, fn: Callable[[Any], Any], memory_limit: int | None) -> None:
+    _limit_memory(memory_limit)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if task is None:
+            return
+        try:
+            result = fn(task)
+        except MemoryError:
+            result = TaskFailure("out of memory while reading this file")
+        send_result(conn, result)
+        del result
+
+
+def send_result(conn: Connection, result: Any) -> None:
+    """Send `result` with its numpy arrays out of band: a huge file's token arrays go
+    down the pipe as they are, never copied into one pickle beside themselves."""
+    buffers: list[pickle.PickleBuffer] = []
+    head = pickle.dumps(result, protocol=5, buffer_callback=buffers.append)
+    conn.send_bytes(len(buffers).to_bytes(4, "little"))
+    conn.send_bytes(head)
+    del head
+    for buffer in buffers:
+        conn.send_bytes(buffer.raw())
+
+
+def receive_result(conn: Connection) -> Any:
+    """What `send_result` sent; arrays are read-only views of the received bytes."""
+    count = int.from_bytes(conn.recv_bytes(), "little")
+    head = conn.recv_bytes()
+    return pickle.loads(head, buffers=[conn.recv_bytes() for _ in range(count)])
+
+
+class _Worker:
+    def __init__(self, ctx, fn, memory_limit):
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, args=(child, fn, memory_limit), daemon=True)
+        self.process.start()
+        child.close()
+        self.task: Any = None
+        self.started = 0.0
+        self.budget = 0.0
+
+    def give(self, task: Any, budget: float) -> None:
+        self.task = task
+        self.started = time.monotonic()
+        self.budget = budget
+        self.conn.send(task)
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.join(timeout=2)
+        self.conn.close()
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.conn.send(None)
+        self.process.join(timeout=1)
+        if self.process.is_alive():
+            self.process.kill()
+        self.conn.close()
+
+
+def _context():
+    """Forkserver where there is one: fork is unsafe beside GUI threads, and each spawned
+    reader imports SimSift again (0.4 s before the first file of every scan); the fork
+    server is started once per process, with the readers' parsers and jieba loaded
+    (`core.read.preload`), and forks readers.
+    A frozen bundle spawns: its readers are its own children (.ci/frozen-smoke.sh checks
+    that no reader starts processes of its own)."""
+    if getattr(sys, "frozen", False) or "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["simsift.core.read.preload"])
+    return ctx
+
+
+def run_isolated(
+    fn: Callable[[Any], Any],
+    tasks: Iterable[Any],
+    *,
+    workers: int,
+    timeout: float | Callable[[Any], float],
+    cancel: CancelToken,
+    memory_limit: int | None = None,
+) -> Iterator[tuple[Any, Any]]:
+    """Yield (task, result) as workers finish; result is a `TaskFailure` on timeout or crash.
+
+    `fn` must be a picklable top-level function. `timeout` is each task's time budget in
+    seconds, or a function giving it per task. Raises `Cancelled` (after stopping all
+    workers) when `cancel` is set. Results come in completion order.
+    """
+    budget = timeout if callable(timeout) else lambda _task: timeout
+    ctx = _context()
+    pending = list(tasks)
+    pending.reverse()
+    pool = [_Worker(ctx, fn, memory_limit) for _ in range(max(1, min(workers, len(pending))))]
+
+    def hand_out(w: _Worker) -> None:
+        if pending:
+            task = pending.pop()
+            w.give(task, budget(task))
+
+    try:
+        for w in pool:
+            hand_out(w)
+        while any(w.task is not None for w in pool):
+            cancel.check()
+            busy = [w for w in pool if w.task is not None]
+            ready = wait([w.conn for w in busy], timeout=_POLL_SECONDS)
+            for i, w in enumerate(pool):
+                if w.task is None:
+                    continue
+                outcome = _collect(w, ready)
+                if outcome is None:
+                    continue
+                task, result, healthy = outcome
+                if not healthy:
+                    pool[i] = w = _Worker(ctx, fn, memory_limit)
+                w.task = None
+                hand_out(w)
+                yield task, result
+                cancel.check()
+    finally:
+        for w in pool:
+            (w.kill if cancel.cancelled or w.task is not None else w.stop)()
+
+
+def _collect(w: _Worker, ready: list) -> tuple[Any, Any, bool] | None:
+    """(task, result, worker still usable) if the worker's task ended, else None."""
+    if w.conn in ready:
+        try:
+            return w.task, receive_result(w.conn), True
+        except (EOFError, OSError):
+            w.kill()
+            return w.task, TaskFailure(_death_message(w)), False
+    if not w.process.is_alive():
+        w.kill()
+        return w.task, TaskFailure(_death_message(w)), False
+    if time.monotonic() - w.started > w.budget:
+        w.kill()
+        return w.task, TaskFailure(f"took longer than {w.budget:.0f} s to read; skipped"), False
+    return None
+
+
+def _death_message(w: _Worker) -> str:
+    code = w.process.exitcode
+    if code is not None and code < 0 and -code == 9:
+        return "reader was killed (out of memory?)"
+    return f"reader crashed on this file (exit code {code})"
+
+
+# Address space per reader: enough for jieba's dictionary and a big PDF (a reader peaks
+# near 270 MB), never so much that a few zip bombs together exhaust the machine.
+MAX_READER_BYTES = 3 * 1024**3
+MIN_READER_BYTES = 1024**3
+
+
+def reader_memory_limit(workers: int) -> int:
+    """Memory cap of each of `workers` readers: together at most half the machine's
+    memory, each between 1 and 3 GB."""
+    total = physical_memory()
+    if total is None:
+        return MAX_READER_BYTES
+    share = total // 2 // max(1, workers)
+    return max(MIN_READER_BYTES, min(MAX_READER_BYTES, share))
+
+
+def physical_memory() -> int | None:
+    """Bytes of RAM, or None where the platform does not say (Windows without psutil)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def default_workers() -> int:
+    """All cores (at least one)."""
+    return max(1, os.cpu_count() or 1)

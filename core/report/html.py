@@ -1,0 +1,684 @@
+"""A self-contained HTML report of a scan that opens in any browser, to hand over.
+
+No scripts, no external files: one HTML file with inline CSS that follows the reader's
+light or dark preference, safe to mail to a colleague or keep with the essays. It records
+what an examination board asks for: the settings used, how to read each measure, the
+teacher's decisions, every file left out and why, and excerpts of the matched text.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+from simsift.core import __version__
+from simsift.core.analysis.cluster import KIND_NAMES, KIND_NEAR, KIND_REFERENCE, Clusters
+from simsift.core.files import atomic_write
+from simsift.core.match.verbatim import SHARE_MIN_RUN
+from simsift.core.pipeline.result import ScanResult
+from simsift.core.report.language import ReportLanguage, report_language
+from simsift.core.report.tables import document_rows
+from simsift.core.store.verdicts import COPYING, Verdict, Verdicts
+from simsift.core.text.normalize import normalize_text
+from simsift.core.text.tokens import iter_tokens
+
+MAX_PAIR_ROWS = 20_000  # beyond this a browser struggles; the CSV export has them all
+MAX_EXCERPTS = 200  # pairs per table shown with an excerpt: ~0.2 MB, whatever the scan
+EXCERPT_CHARS = 300
+
+_CSS = """
+:root { color-scheme: light dark; --line: #8884; --muted: #888; --accent: #2a7ae2; }
+body { font: 14px/1.45 system-ui, "Noto Sans CJK SC", "Microsoft YaHei", sans-serif;
+       margin: 2em auto; max-width: 72em; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+.meta, .note { color: var(--muted); }
+.meta { margin-bottom: 1.5em; }
+table { border-collapse: collapse; width: 100%; margin: 0.5em 0 1.5em; }
+th, td { border-bottom: 1px solid var(--line); padding: 0.3em 0.6em; text-align: left;
+         vertical-align: top; }
+th { position: sticky; top: 0; background: Canvas; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.reference td { font-style: italic; }
+h2 { margin-top: 2em; }
+h3 { margin: 1.2em 0 0.2em; font-size: 1.05em; }
+dt { font-weight: 600; margin-top: 0.6em; }
+dd { margin-left: 1.5em; }
+.path { word-break: break-all; }
+.bar { display: inline-block; height: 0.7em; background: var(--accent); border-radius: 2px;
+       vertical-align: middle; margin-right: 0.4em; }
+.copying { color: #c92a2a; font-weight: 600; }
+tr.excerpt td { border-bottom-width: 2px; font-size: 0.92em; }
+blockquote { margin: 0.2em 0 0.4em 1em; padding-left: 0.6em; border-left: 3px solid var(--accent); }
+"""
+
+_SECTIONS = (
+    ("settings", "Settings"),
+    ("reading", "How to read this report"),
+    ("decisions", "Decisions"),
+    ("documents", "Documents"),
+    ("clusters", "Clusters"),
+    ("pairs", "Pairs"),
+    ("partial", "Partial copies"),
+    ("files", "Problems"),
+)
+
+
+def render_html_report(
+    result: ScanResult,
+    clusters: Clusters,
+    title: str | None = None,
+    *,
+    verdicts: Verdicts | None = None,
+    dismissed: Iterable[frozenset[str]] = (),
+    language: str = "en",
+) -> str:
+    """The report as one HTML string: summary, settings, how to read it, decisions,
+    documents, clusters, pairs, partial copies with excerpts, problems (files not
+    compared or read with a warning).
+
+    Args:
+        title: the page's heading (default "SimSift report", in `language`).
+        verdicts: the teacher's verdicts, shown beside their pairs and documents.
+        dismissed: pairs marked "Not a duplicate" (two paths each); those between
+            documents of this scan are listed as decisions.
+        language: the report's language ("en", "zh_CN"; see `core.report.language`).
+    """
+    verdicts = verdicts or Verdicts()
+    w = report_language(language)
+    title = title or w("SimSift report")
+    parts = [
+        "<!DOCTYPE html>",
+        f'<html lang="{w.html_lang}"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+        _summary(result, clusters, w),
+        _contents(w),
+        _settings_section(result, clusters, w),
+        _reading_section(clusters.k, w),
+        _decisions_section(result, verdicts, dismissed, w),
+        _documents_section(result, verdicts, w),
+        _clusters_section(result, clusters, verdicts, w),
+        _pairs_section(result, clusters, verdicts, w),
+        _partial_section(result, verdicts, w),
+        _files_section(result, w),
+        "</body></html>",
+    ]
+    return "\n".join(p for p in parts if p)
+
+
+def write_html_report(
+    result: ScanResult,
+    clusters: Clusters,
+    path: Path,
+    title: str | None = None,
+    *,
+    verdicts: Verdicts | None = None,
+    dismissed: Iterable[frozenset[str]] = (),
+    language: str = "en",
+) -> Path:
+    """Write the report to `path` atomically (temporary file, then rename), with the
+    user's umask; file names that are not UTF-8 show their odd bytes as "?"."""
+    text = render_html_report(
+        result, clusters, title, verdicts=verdicts, dismissed=dismissed, language=language
+    )
+    return write_html(text, path)
+
+
+def write_html(text: str, path: Path) -> Path:
+    """Write an HTML page to `path` atomically (temporary file, then rename), with the
+    user's umask; odd bytes in the text are written as "?"."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path, "w", encoding="utf-8", errors="replace") as f:
+        f.write(text)
+    return path
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _summary(result: ScanResult, clusters: Clusters, w: ReportLanguage) -> str:
+    roots = ", ".join(result.options.roots)
+    stamp = time.strftime("%Y-%m-%d %H:%M")
+    left_out = len(result.errors) + len(result.garbled) + len(result.skipped)
+    notices = "".join(f"<br>{_e(w('Note: {notice}', notice=n))}" for n in result.notices)
+    figures = [
+        w.count(len(result.documents), "{n} document", "{n} documents"),
+        w.count(len(clusters), "{n} cluster", "{n} clusters"),
+        w.count(len(clusters.doc), "{n} file in clusters", "{n} files in clusters"),
+        w("{n} unreadable", n=f"{len(result.errors):,}"),
+        w.count(left_out, "{n} file not compared", "{n} files not compared"),
+        w("Hamming distance k = {k} of 64 bits", k=clusters.k),
+    ]
+    return (
+        f'<p class="meta">SimSift {_e(__version__)} · {stamp} · {_e(w("folders:"))} '
+        f'<span class="path">{_e(roots)}</span><br>'
+        f"{_e(' · '.join(figures))}{notices}</p>"
+    )
+
+
+def _contents(w: ReportLanguage) -> str:
+    links = " · ".join(f'<a href="#{anchor}">{_e(w(name))}</a>' for anchor, name in _SECTIONS)
+    return f"<p>{_e(w('Contents:'))} {links}</p>"
+
+
+def _heading(anchor: str, text: str) -> str:
+    """A section heading (`text` already in the report's language)."""
+    return f'<h2 id="{anchor}">{_e(text)}</h2>'
+
+
+# -- settings -------------------------------------------------------------------------
+
+
+def _settings_section(result: ScanResult, clusters: Clusters, w: ReportLanguage) -> str:
+    """Everything needed to repeat the scan and get the same figures."""
+    options, weights = result.options, result.options.weights
+    passages = options.passages
+    none = w("none")
+    term_weights = ", ".join(f"{term} × {weight:g}" for term, weight in weights.term_weights)
+    partial = w(
+        "containment of {share} or more with {run} words in a row",
+        share=f"{passages.partial_threshold:.0%}",
+        run=SHARE_MIN_RUN,
+    )
+    if passages.partial_min_run:
+        partial += w(", or {run} words in a row or more", run=f"{passages.partial_min_run:,}")
+    rows = [
+        (w("SimSift version"), __version__),
+        (w("Report written"), time.strftime("%Y-%m-%d %H:%M")),
+        (w("Folders scanned"), "; ".join(options.roots)),
+        (w("Reference folders"), "; ".join(options.reference_roots) or none),
+        (w("Excluded patterns"), "; ".join(options.exclude) or none),
+        (
+            w("Hamming distance k"),
+            w("{k} of 64 bits (pairs searched up to {k_max})", k=clusters.k, k_max=options.k_max),
+        ),
+        (w("Term frequency"), w(weights.tf_scheme)),
+        (w("Inverse document frequency (idf)"), _yes_no(weights.use_idf, w)),
+        (w("Title boost"), f"{weights.title_boost:g}"),
+        (w("Digits ignored"), _yes_no(weights.ignore_digits, w)),
+        (w("Shingle size"), w.count(weights.shingle_size, "{n} word", "{n} words")),
+        (w("Stopwords removed"), _yes_no(weights.remove_stopwords, w)),
+        (w("Term weights"), term_weights or none),
+        (
+            w("Traditional Chinese compared as Simplified"),
+            _yes_no(options.traditional_to_simplified, w),
+        ),
+        (w("Partial copy"), partial),
+        (
+            w("Common text (never counted as copying)"),
+            w(
+                "found in more than {max_docs} documents, or in more than {share} of them "
+                "(and in at least {min_docs})",
+                max_docs=f"{passages.common_max_docs:,}",
+                share=f"{passages.common_share:.0%}",
+                min_docs=f"{passages.common_min_docs:,}",
+            ),
+        ),
+        (
+            w("Passages"),
+            w(
+                "{low}–{high} words; matched within {bits} bits",
+                low=passages.min_tokens,
+                high=passages.max_tokens,
+                bits=passages.max_distance,
+            ),
+        ),
+        (w("Garbled documents compared"), _yes_no(options.compare_garbled, w)),
+    ]
+    body = "".join(f"<tr><th>{_e(name)}</th><td>{_e(value)}</td></tr>" for name, value in rows)
+    return f'{_heading("settings", w("Settings"))}<table class="settings">{body}</table>'
+
+
+def _yes_no(flag: bool, w: ReportLanguage) -> str:
+    return w("yes") if flag else w("no")
+
+
+# -- how to read it -------------------------------------------------------------------
+
+_MEASURES = (
+    (
+        "Hamming distance (Distance)",
+        "SimSift gives each document a 64-bit fingerprint computed from its words "
+        "(SimHash). The Hamming distance of two documents is the number of those 64 bits "
+        "in which their fingerprints differ: 0 means the same words with the same weights, "
+        "and the fewer bits differ, the more alike the documents are. This report lists as "
+        "near duplicates the pairs whose distance is at most k = {k} of 64 bits.",
+    ),
+    (
+        "Kind",
+        "exact: the same bytes; same text: the same text in another format or markup; "
+        "near: fingerprints within k; partial: passages of one document found in the other.",
+    ),
+    (
+        "Containment (A in B, B in A)",
+        "A in B is the share of document A's own text that lies inside passages also found "
+        "in document B; B in A the reverse. A short essay copied whole into a long one has "
+        "A in B = 100% and a small B in A. Template text (from reference folders) and common "
+        "text (found in many documents) never count.",
+    ),
+    (
+        "Overlap",
+        "Both documents' text inside shared passages, over both texts: one figure for the "
+        "pair, the same in both directions.",
+    ),
+    (
+        "Similarity index",
+        "The share of a document's own text found in any other document (the union over "
+        "all its sources), so an essay stitched from three sources at 15% each has an index "
+        "near 45% although no single pair is large. Sources: the other documents holding "
+        "part of it; largest source: the one holding most, with its share.",
+    ),
+    (
+        "Excerpt",
+        "The longest passage matched between the two documents, as it reads in each (the "
+        "paragraph numbers count from 1). Passages are compared by fingerprint, so the two "
+        "sides may differ by a few edited words.",
+    ),
+    (
+        "Verdict, Not a duplicate",
+        "The teacher's decisions, with their note and date. SimSift only finds similarity; "
+        "a person decides whether it is copying.",
+    ),
+)
+
+
+def _reading_section(k: int, w: ReportLanguage) -> str:
+    items = "".join(
+        f"<dt>{_e(w(name))}</dt><dd>{_e(w(text, k=k))}</dd>" for name, text in _MEASURES
+    )
+    return f"{_heading('reading', w('How to read this report'))}<dl>{items}</dl>"
+
+
+# -- decisions -------------------------------------------------------------------------
+
+
+def _verdict_cell(verdict: Verdict | None, w: ReportLanguage) -> str:
+    if verdict is None:
+        return "<td></td>"
+    css = ' class="copying"' if verdict.verdict == COPYING else ""
+    note = f"<br>{_e(verdict.note)}" if verdict.note else ""
+    date = f'<br><span class="note">{_e(verdict.date)}</span>'
+    label = w("copying confirmed") if verdict.verdict == COPYING else w("not copying")
+    return f"<td><span{css}>{_e(label)}</span>{note}{date}</td>"
+
+
+def _pair_verdict(verdicts: Verdicts, a: str, b: str) -> Verdict | None:
+    return verdicts.of_pair(a, b) if verdicts.pairs else None
+
+
+def _decisions_section(
+    result: ScanResult, verdicts: Verdicts, dismissed: Iterable[frozenset[str]], w: ReportLanguage
+) -> str:
+    """Verdicts and "Not a duplicate" pairs about documents of this scan (the catalog keeps
+    decisions about other folders too; they do not belong in this report)."""
+    here = {d.path for d in result.documents}
+    documents = sorted((p, v) for p, v in verdicts.documents.items() if p in here)
+    pairs = sorted(
+        (sorted(key), v) for key, v in verdicts.pairs.items() if len(key) == 2 and key <= here
+    )
+    ignored = sorted(sorted(key) for key in dismissed if len(key) == 2 and key <= here)
+    out = [_heading("decisions", w("Decisions"))]
+    if not (documents or pairs or ignored):
+        none = w("No verdict and no pair marked “Not a duplicate” for these documents.")
+        out.append(f"<p>{_e(none)}</p>")
+        return "\n".join(out)
+    if documents:
+        out.append(f"<h3>{_e(w('Verdicts on documents ({n})', n=f'{len(documents):,}'))}</h3>")
+        out.append(_header_row(w, "File", "Verdict"))
+        out += [
+            f'<tr><td class="path">{_e(p)}</td>{_verdict_cell(v, w)}</tr>' for p, v in documents
+        ]
+        out.append("</table>")
+    if pairs:
+        out.append(f"<h3>{_e(w('Verdicts on pairs ({n})', n=f'{len(pairs):,}'))}</h3>")
+        out.append(_header_row(w, "File A", "File B", "Verdict"))
+        out += [
+            f'<tr><td class="path">{_e(a)}</td><td class="path">{_e(b)}</td>'
+            f"{_verdict_cell(v, w)}</tr>"
+            for (a, b), v in pairs
+        ]
+        out.append("</table>")
+    if ignored:
+        out.append(f"<h3>{_e(w('Marked “Not a duplicate” ({n})', n=f'{len(ignored):,}'))}</h3>")
+        dismissed_note = w(
+            "These pairs were dismissed by the user and are left out of every table below."
+        )
+        out.append(f'<p class="note">{_e(dismissed_note)}</p>')
+        out.append(_header_row(w, "File A", "File B"))
+        out += [
+            f'<tr><td class="path">{_e(a)}</td><td class="path">{_e(b)}</td></tr>'
+            for a, b in ignored
+        ]
+        out.append("</table>")
+    return "\n".join(out)
+
+
+# -- documents, clusters, pairs ---------------------------------------------------------
+
+
+def _header_row(w: ReportLanguage, *names: str) -> str:
+    """A table's opening tag and its row of column names, in the report's language."""
+    cells = "".join(f"<th>{_e(w(name))}</th>" for name in names)
+    return f"<table><tr>{cells}</tr>"
+
+
+def _share_cell(share: float) -> str:
+    """A containment as a bar and a percentage (the same number the CSV and the app show)."""
+    return (
+        f'<td class="num"><span class="bar" style="width:{share * 4:.2f}em"></span>{share:.0%}</td>'
+    )
+
+
+def _documents_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> str:
+    """The teacher's list: documents found in part elsewhere, highest similarity index first."""
+    rows = document_rows(result)
+    title = w("Documents found in part elsewhere ({n})", n=f"{len(rows):,}")
+    out = [_heading("documents", title)]
+    if not rows:
+        out.append(f"<p>{_e(w('No passage of any document was found in another document.'))}</p>")
+        return "\n".join(out)
+    out.append(
+        _header_row(
+            w, "File", "Similarity index", "Sources", "Largest source", "Its share", "Verdict"
+        )
+    )
+    for row in rows[:MAX_PAIR_ROWS]:
+        out.append(
+            f'<tr><td class="path">{_e(row["path"])}</td>{_share_cell(row["similarity_index"])}'
+            f'<td class="num">{row["sources"]:,}</td>'
+            f'<td class="path">{_e(row["largest_source"])}</td>'
+            f"{_share_cell(row['largest_share'])}"
+            f"{_verdict_cell(verdicts.of_document(row['path']), w)}</tr>"
+        )
+    out.append("</table>")
+    if len(rows) > MAX_PAIR_ROWS:
+        shown = w("First {n} documents shown; documents.csv lists all.", n=f"{MAX_PAIR_ROWS:,}")
+        out.append(f"<p>{_e(shown)}</p>")
+    return "\n".join(out)
+
+
+def _clusters_section(
+    result: ScanResult, clusters: Clusters, verdicts: Verdicts, w: ReportLanguage
+) -> str:
+    heading = _heading("clusters", w("Clusters"))
+    if len(clusters) == 0:
+        return f"{heading}<p>{_e(w('No near-duplicates at this distance.'))}</p>"
+    order = np.argsort(-np.diff(clusters.ptr), kind="stable")  # biggest clusters first
+    out = [heading]
+    for c in order.tolist():
+        s = clusters.members(c)
+        reference = int(clusters.doc[s.start])
+        title = w(
+            "Cluster {number} · {files} files · max distance {distance}",
+            number=c + 1,
+            files=s.stop - s.start,
+            distance=int(clusters.max_distance[c]),
+        )
+        out.append(f"<h3>{_e(title)}</h3>")
+        out.append(_header_row(w, "File", "Kind", "Distance", "In reference", "Title", "Verdict"))
+        for doc, kind, distance in zip(
+            clusters.doc[s].tolist(),
+            clusters.kind[s].tolist(),
+            clusters.distance[s].tolist(),
+            strict=True,
+        ):
+            record = result.documents[doc]
+            is_reference = kind == KIND_REFERENCE
+            css = ' class="reference"' if is_reference else ""
+            share = "<td></td>" if is_reference else _share_cell(result.overlap(doc, reference)[0])
+            out.append(
+                f'<tr{css}><td class="path">{_e(record.path)}</td>'
+                f"<td>{_e(w(KIND_NAMES[kind]))}</td>"
+                f'<td class="num">{distance}</td>{share}'
+                f"<td>{_e(record.title)}</td>{_verdict_cell(verdicts.of_document(record.path), w)}"
+                "</tr>"
+            )
+        out.append("</table>")
+    return "\n".join(out)
+
+
+def _pairs_section(
+    result: ScanResult, clusters: Clusters, verdicts: Verdicts, w: ReportLanguage
+) -> str:
+    shown = np.zeros(len(result.documents), dtype=bool)
+    shown[clusters.doc] = True
+    pairs = result.pairs.within(clusters.k)
+    keep = shown[pairs.left] & shown[pairs.right]
+    left, right, distance = pairs.left[keep], pairs.right[keep], pairs.distance[keep]
+    order = np.argsort(distance, kind="stable")[:MAX_PAIR_ROWS]
+    kinds = result.pair_kinds(pairs)[keep]
+    # whole copies (exact, same text) need no excerpt: their text is the same
+    all_near = order[kinds[order] == KIND_NEAR]
+    near = all_near[:MAX_EXCERPTS]
+    excerpts = _excerpts(result, left[near], right[near], near.tolist(), w)
+    out = [
+        _heading("pairs", w("Pairs ({n})", n=f"{len(left):,}")),
+        _header_row(w, "File A", "File B", "Kind", "Distance", "A in B", "B in A", "Verdict"),
+    ]
+    docs = result.documents
+    a_in_b, b_in_a, _ = result.overlap_many(left, right)
+    for i in order.tolist():
+        d = int(distance[i])
+        path_a, path_b = docs[int(left[i])].path, docs[int(right[i])].path
+        out.append(
+            f'<tr><td class="path">{_e(path_a)}</td><td class="path">{_e(path_b)}</td>'
+            f'<td>{_e(w(KIND_NAMES[int(kinds[i])]))}</td><td class="num">{d}</td>'
+            f"{_share_cell(a_in_b[i])}{_share_cell(b_in_a[i])}"
+            f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b), w)}</tr>"
+        )
+        if i in excerpts:
+            out.append(f'<tr class="excerpt"><td colspan="7">{excerpts[i]}</td></tr>')
+    out.append("</table>")
+    if len(left) > MAX_PAIR_ROWS:
+        shown = w("Closest {n} pairs shown; the CSV export lists all.", n=f"{MAX_PAIR_ROWS:,}")
+        out.append(f"<p>{_e(shown)}</p>")
+    if len(all_near) > MAX_EXCERPTS:
+        out.append(_excerpt_cap_note(w))
+    return "\n".join(out)
+
+
+def _partial_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> str:
+    """Partial copies (containment), largest first, with excerpts of the first pairs."""
+    overlaps = result.partial_pairs()
+    if len(overlaps) == 0:
+        return ""
+    larger = np.maximum(overlaps.containment_lr, overlaps.containment_rl)
+    order = np.argsort(-larger, kind="stable")[:MAX_PAIR_ROWS]
+    first = order[:MAX_EXCERPTS]
+    excerpts = _excerpts(result, overlaps.left[first], overlaps.right[first], first.tolist(), w)
+    docs = result.documents
+    out = [
+        _heading("partial", w("Partial copies ({n})", n=f"{len(overlaps):,}")),
+        _header_row(w, "File A", "File B", "A in B", "B in A", "Overlap", "Verdict"),
+    ]
+    for i in order.tolist():
+        path_a, path_b = docs[int(overlaps.left[i])].path, docs[int(overlaps.right[i])].path
+        out.append(
+            f'<tr><td class="path">{_e(path_a)}</td><td class="path">{_e(path_b)}</td>'
+            f"{_share_cell(overlaps.containment_lr[i])}{_share_cell(overlaps.containment_rl[i])}"
+            f'<td class="num">{overlaps.overlap[i]:.0%}</td>'
+            f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b), w)}</tr>"
+        )
+        if i in excerpts:
+            out.append(f'<tr class="excerpt"><td colspan="6">{excerpts[i]}</td></tr>')
+    out.append("</table>")
+    if len(overlaps) > MAX_PAIR_ROWS:
+        shown = w(
+            "The {n} pairs with the largest containment shown; the CSV export lists all.",
+            n=f"{MAX_PAIR_ROWS:,}",
+        )
+        out.append(f"<p>{_e(shown)}</p>")
+    if len(overlaps) > MAX_EXCERPTS:
+        out.append(_excerpt_cap_note(w))
+    return "\n".join(out)
+
+
+def _excerpt_cap_note(w: ReportLanguage) -> str:
+    note = w(
+        "Excerpts are shown for the first {n} pairs of this table only, to keep the file "
+        "small; the app shows any pair side by side.",
+        n=f"{MAX_EXCERPTS:,}",
+    )
+    return f'<p class="note">{_e(note)}</p>'
+
+
+# -- excerpts ---------------------------------------------------------------------------
+
+
+def _excerpts(
+    result: ScanResult, left: np.ndarray, right: np.ndarray, rows: Sequence[int], w: ReportLanguage
+) -> dict[int, str]:
+    """HTML of the longest matched passage of each pair (left[i], right[i]), by rows[i];
+    pairs without a matched passage get none."""
+    best = _longest_matches(result, left, right)
+    out = {}
+    for row, a, b, (passage_a, passage_b) in zip(
+        rows, left.tolist(), right.tolist(), best, strict=True
+    ):
+        if passage_a >= 0:
+            out[row] = (
+                _e(w("Longest matched passage:"))
+                + " "
+                + _passage_quote(result, "A", a, passage_a, w)
+                + _passage_quote(result, "B", b, passage_b, w)
+            )
+    return out
+
+
+def _longest_matches(
+    result: ScanResult, left: np.ndarray, right: np.ndarray
+) -> list[tuple[int, int]]:
+    """Per pair, the passage rows (in left's document, in right's) of its longest matched
+    passage pair, (-1, -1) where none matched. One pass over all matches, not one per pair."""
+    p, m = result.passages.passages, result.passages.matches
+    n = max(p.n_docs, 1)
+    if len(left) == 0 or len(m) == 0:
+        return [(-1, -1)] * len(left)
+    doc_l, doc_r = p.doc[m.left], p.doc[m.right]
+    keys = np.minimum(doc_l, doc_r) * n + np.maximum(doc_l, doc_r)
+    wanted = np.minimum(left, right) * n + np.maximum(left, right)
+    hit = np.flatnonzero(np.isin(keys, wanted))
+    size = (p.stop - p.start)[m.left[hit]] + (p.stop - p.start)[m.right[hit]]
+    hit = hit[np.lexsort((-size, keys[hit]))]
+    first = np.r_[True, keys[hit][1:] != keys[hit][:-1]] if len(hit) else np.zeros(0, bool)
+    best, best_keys = hit[first], keys[hit][first]
+    pos = np.minimum(np.searchsorted(best_keys, wanted), max(len(best_keys) - 1, 0))
+    found = best_keys[pos] == wanted if len(best_keys) else np.zeros(len(wanted), bool)
+    out = []
+    for a, j, ok in zip(left.tolist(), pos.tolist(), found.tolist(), strict=True):
+        if not ok:
+            out.append((-1, -1))
+            continue
+        row_l, row_r = int(m.left[best[j]]), int(m.right[best[j]])
+        out.append((row_l, row_r) if int(p.doc[row_l]) == a else (row_r, row_l))
+    return out
+
+
+def _passage_quote(result: ScanResult, side: str, doc: int, row: int, w: ReportLanguage) -> str:
+    """One side of an excerpt: where the passage is in the document, and its text."""
+    p = result.passages.passages
+    first, last = int(p.para_start[row]) + 1, int(p.para_stop[row])
+    if first == last:
+        where = w("paragraph {first}", first=first)
+    else:
+        where = w("paragraphs {first}–{last}", first=first, last=last)
+    offset = int(p.offsets[doc])
+    text = _passage_text(
+        result.documents[doc],
+        int(p.start[row]) - offset,
+        int(p.stop[row]) - offset,
+        result.options.traditional_to_simplified,
+    )
+    words = int(p.stop[row] - p.start[row])
+    place = w("In {side} ({where}, {words} words):", side=side, where=where, words=f"{words:,}")
+    return f"<div>{_e(place)}<blockquote>{_e(_cut(text, EXCERPT_CHARS))}</blockquote></div>"
+
+
+def _passage_text(record, start: int, stop: int, t2s: bool) -> str:
+    """The text of body tokens start..stop of a document: the paragraphs they are in, cut
+    to the passage's first and last token where the text maps onto its tokens."""
+    para_starts = np.asarray(record.tokens.body.para_starts, dtype=np.int64)
+    if len(para_starts) == 0:
+        para_starts = np.zeros(1, np.int64)
+    first = int(np.searchsorted(para_starts, start, side="right")) - 1
+    last = int(np.searchsorted(para_starts, stop - 1, side="right")) - 1
+    pieces = []
+    for number in range(max(first, 0), last + 1):
+        paragraph = record.paragraphs[number]
+        begin, end = 0, len(paragraph)
+        if number == first:
+            begin = _token_position(paragraph, start - int(para_starts[number]), t2s, begin)
+        if number == last:
+            end = _token_position(paragraph, stop - int(para_starts[number]), t2s, end)
+        piece = paragraph[begin:end].strip()
+        # an ellipsis where the passage starts or ends inside a paragraph
+        pieces.append(("…" if begin > 0 else "") + piece + ("…" if end < len(paragraph) else ""))
+    text = " ".join(pieces)
+    return text if text else " ".join(record.paragraphs[max(first, 0) : last + 1])
+
+
+def _token_position(paragraph: str, token: int, t2s: bool, fallback: int) -> int:
+    """Where token number `token` of `paragraph` starts (the paragraph's end past its last
+    token); `fallback` when normalizing changes the text's length (positions differ)."""
+    if token <= 0:
+        return 0
+    norm = normalize_text(paragraph, traditional_to_simplified=t2s)
+    if len(norm) != len(paragraph):
+        return fallback
+    position = 0
+    for number, (word, _) in enumerate(iter_tokens(norm)):
+        position = norm.index(word, position)
+        if number == token:
+            return position
+        position += len(word)
+    return len(paragraph)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+# -- files not compared -----------------------------------------------------------------
+
+
+def _files_section(result: ScanResult, w: ReportLanguage) -> str:
+    """Every file found that was not compared, or compared with a warning, and why."""
+    lists = (
+        ("Unreadable files ({n})", "Problem", [(r.path, r.message) for r in result.errors]),
+        (
+            "Garbled files left out of the comparison ({n})",
+            "Why",
+            [(r.path, r.warning) for r in result.garbled],
+        ),
+        (
+            "Files read with a warning (compared) ({n})",
+            "Warning",
+            [(r.path, r.warning) for r in result.warned],
+        ),
+        ("Skipped files ({n})", "Reason", [(r.path, r.message) for r in result.skipped]),
+    )
+    out = [_heading("files", w("Problems"))]
+    if not any(rows for _, _, rows in lists):
+        out.append(f"<p>{_e(w('Every file found was read and compared.'))}</p>")
+    else:
+        listed = w("Every file found that was not compared, or was read with a warning.")
+        out.append(f"<p>{_e(listed)}</p>")
+    for title, column, rows in lists:
+        if not rows:
+            continue
+        out.append(f"<h3>{_e(w(title, n=f'{len(rows):,}'))}</h3>")
+        out.append(_header_row(w, "File", column))
+        out += [
+            f'<tr><td class="path">{_e(path)}</td><td>{_e(why)}</td></tr>'
+            for path, why in rows[:MAX_PAIR_ROWS]
+        ]
+        out.append("</table>")
+        if len(rows) > MAX_PAIR_ROWS:
+            shown = w("First {n} shown; the CSV export lists all.", n=f"{MAX_PAIR_ROWS:,}")
+            out.append(f"<p>{_e(shown)}</p>")
+    return "\n".join(out)

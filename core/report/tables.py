@@ -1,0 +1,277 @@
+r"""Writing scan results: pairs, clusters and errors as CSV or JSON.
+
+File names that are not valid UTF-8 (they reach Python as lone surrogates) keep their
+bytes: CSV files carry them as they are, JSON as "\udcXX" escapes that `json.load` and
+`os.fsencode` turn back into the same name.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from simsift.core.analysis.cluster import KIND_NAMES, KIND_PARTIAL, Clusters
+from simsift.core.arrays import pair_keys
+from simsift.core.pipeline.result import ScanResult
+from simsift.core.store.verdicts import Verdicts, export_columns
+
+FORMATS = ("csv", "json")
+PAIR_COLUMNS = [
+    "a",
+    "b",
+    "kind",
+    "distance",
+    "containment_ab",
+    "containment_ba",
+    "overlap",
+    "longest_run",
+]
+
+
+def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None) -> list[dict]:
+    """Pairs within k, then partial pairs not within k, as rows.
+
+    Every row has full paths, the kind name, the fingerprints' Hamming distance,
+    containment of a in b and of b in a, their overlap (shares rounded to 3 digits) and the
+    longest run of words they share verbatim.
+
+    Args:
+        partial_threshold: containment a partial pair must reach (default: the scan's).
+    """
+    pairs = result.pairs.within(k)
+    kinds = result.pair_kinds(pairs)
+    partial = result.partial_pairs(partial_threshold)
+    n = max(len(result.documents), 1)
+    extra = ~np.isin(
+        pair_keys(partial.left, partial.right, n), pair_keys(pairs.left, pairs.right, n)
+    )
+    left = np.r_[pairs.left, partial.left[extra]]
+    right = np.r_[pairs.right, partial.right[extra]]
+    kind = np.r_[kinds, np.full(int(extra.sum()), KIND_PARTIAL, np.int8)]
+    distance = result.distance(left, right)
+    c_ab, c_ba, sim = result.overlap_many(left, right)
+    run = result.passages.longest_runs(left, right)
+    docs = result.documents
+    return [
+        {
+            "a": docs[a].path,
+            "b": docs[b].path,
+            "kind": KIND_NAMES[kd],
+            "distance": int(d),
+            "containment_ab": round(x, 3),
+            "containment_ba": round(y, 3),
+            "overlap": round(z, 3),
+            "longest_run": r,
+        }
+        for a, b, kd, d, x, y, z, r in zip(
+            left.tolist(),
+            right.tolist(),
+            kind.tolist(),
+            distance.tolist(),
+            c_ab.tolist(),
+            c_ba.tolist(),
+            sim.tolist(),
+            run.tolist(),
+            strict=True,
+        )
+    ]
+
+
+def cluster_rows(result: ScanResult, clusters: Clusters) -> list[dict]:
+    """One row per cluster member; cluster numbers start at 1, the reference first."""
+    rows = []
+    for cluster in clusters:
+        for m in cluster.members:
+            rows.append(
+                {
+                    "cluster": cluster.number + 1,
+                    "path": result.documents[m.doc].path,
+                    "kind": KIND_NAMES[m.kind],
+                    "distance": m.distance,
+                }
+            )
+    return rows
+
+
+def error_rows(result: ScanResult) -> list[dict]:
+    return [{"path": r.path, "error": r.message} for r in result.errors]
+
+
+def skipped_rows(result: ScanResult) -> list[dict]:
+    return [{"path": r.path, "reason": r.message} for r in result.skipped]
+
+
+def warning_rows(result: ScanResult) -> list[dict]:
+    rows = [{"path": r.path, "warning": r.warning, "compared": "yes"} for r in result.warned]
+    return rows + [{"path": r.path, "warning": r.warning, "compared": "no"} for r in result.garbled]
+
+
+VERDICT_COLUMNS = ["verdict", "note", "decided"]
+DOCUMENT_COLUMNS = ["path", "similarity_index", "sources", "largest_source", "largest_share"]
+
+
+def with_verdicts(rows: list[dict], verdicts: Verdicts) -> list[dict]:
+    """Rows of pairs ("a", "b") or documents ("path") with the teacher's verdict columns."""
+    for row in rows:
+        found = verdicts.of_pair(row["a"], row["b"]) if "a" in row else None
+        if "path" in row:
+            found = verdicts.of_document(row["path"])
+        row.update(export_columns(found))
+    return rows
+
+
+def document_rows(result: ScanResult) -> list[dict]:
+    """Documents found in part elsewhere, highest similarity index first (the teacher's list)."""
+    sim = result.similarity()
+    rows = []
+    for doc in np.argsort(-sim.index, kind="stable").tolist():
+        if sim.source_count[doc] == 0:
+            break
+        top = int(sim.top_source[doc])
+        rows.append(
+            {
+                "path": result.documents[doc].path,
+                "similarity_index": round(float(sim.index[doc]), 3),
+                "sources": int(sim.source_count[doc]),
+                "largest_source": result.documents[top].path,
+                "largest_share": round(float(sim.top_share[doc]), 3),
+            }
+        )
+    return rows
+
+
+def template_rows(result: ScanResult) -> list[dict]:
+    """Documents containing template text, with the template share of their body."""
+    share = result.template_share
+    return [
+        {"path": result.documents[i].path, "template_share": round(float(share[i]), 3)}
+        for i in np.flatnonzero((share > 0) & ~result.is_reference).tolist()
+    ]
+
+
+def common_rows(result: ScanResult, limit: int = 1000) -> list[dict]:
+    """Common text (passages found in many documents), most widespread first."""
+    common = result.passages.common_text
+    docs = result.passages.passages.doc
+    return [
+        {
+            "text": result.passage_text(int(row)),
+            "documents": int(n_docs),
+            "occurrences": int(times),
+            "example": result.documents[int(docs[row])].path,
+        }
+        for row, n_docs, times in zip(
+            common.passage[:limit],
+            common.documents[:limit],
+            common.occurrences[:limit],
+            strict=True,
+        )
+    ]
+
+
+def write_report(
+    result: ScanResult,
+    k: int,
+    out_dir: Path,
+    fmt: str = "csv",
+    partial_threshold: float | None = None,
+    verdicts: Verdicts | None = None,
+) -> list[Path]:
+    """Write pairs, clusters, template shares, common text, errors, warnings (documents
+    read whose text may be garbled) and skipped files (with the reason) into `out_dir`.
+
+    Returns the files written.
+
+    The files are written as a set: all into a temporary folder beside them first, then
+    moved into `out_dir`, so a failure (a full disk) leaves the previous report whole,
+    never new pairs beside old errors. Raises `ReportError` with a clear message.
+
+    Args:
+        partial_threshold: containment a partial pair must reach (default: the scan's).
+        verdicts: the teacher's verdicts, added to pairs and documents (verdict, note, date).
+    """
+    verdicts = verdicts or Verdicts()
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, not {fmt!r}")
+    check_output_folder(out_dir)
+    tables = {
+        "pairs": (
+            [*PAIR_COLUMNS, *VERDICT_COLUMNS],
+            with_verdicts(pair_rows(result, k, partial_threshold), verdicts),
+        ),
+        "clusters": (
+            ["cluster", "path", "kind", "distance"],
+            cluster_rows(result, result.clusters(k)),
+        ),
+        "documents": (
+            [*DOCUMENT_COLUMNS, *VERDICT_COLUMNS],
+            with_verdicts(document_rows(result), verdicts),
+        ),
+        "template": (["path", "template_share"], template_rows(result)),
+        "common": (["text", "documents", "occurrences", "example"], common_rows(result)),
+        "errors": (["path", "error"], error_rows(result)),
+        "warnings": (["path", "warning", "compared"], warning_rows(result)),
+        "skipped": (["path", "reason"], skipped_rows(result)),
+    }
+    out_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=".simsift-report-"))
+    try:
+        for name, (columns, rows) in tables.items():
+            _write_table(staging / f"{name}.{fmt}", fmt, columns, rows)
+        written = []
+        for name in tables:
+            written.append(out_dir / f"{name}.{fmt}")
+            os.replace(staging / f"{name}.{fmt}", written[-1])
+    except OSError as error:
+        raise ReportError(f"cannot write the report into {out_dir}: {_reason(error)}") from error
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return written
+
+
+class ReportError(Exception):
+    """The report could not be written; the message says where and why."""
+
+
+def check_output_folder(out_dir: Path) -> None:
+    """Raise ReportError unless `out_dir` is, or can become, a folder we can write in.
+
+    Called before a scan too, so a bad --out fails at once, not after an hour of reading.
+    """
+    existing = out_dir
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ReportError(f"cannot write the report into {out_dir}: {existing} is a file")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ReportError(f"cannot write the report into {out_dir}: {existing} is read-only")
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def _write_table(path: Path, fmt: str, columns: list[str], rows: list[dict]) -> None:
+    # utf-8-sig so spreadsheet programs open Chinese paths correctly; plain open() so the
+    # file gets the user's umask
+    encoding = "utf-8-sig" if fmt == "csv" else "utf-8"
+    with open(path, "w", encoding=encoding, errors="surrogateescape", newline="") as f:
+        if fmt == "json":
+            f.write(_LONE_SURROGATE.sub(_escape, json.dumps(rows, ensure_ascii=False, indent=1)))
+            return
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match) -> str:
+    return f"\\u{ord(match.group()):04x}"

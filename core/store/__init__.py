@@ -1,0 +1,1 @@
+"""What is kept on disk: the catalog, archives, the result cache, verdicts."""

@@ -1,0 +1,1 @@
+"""Text: normalisation, word segmentation, tokens, weighted features, SimHash."""
