@@ -658,8 +658,8 @@ class MainWindow(QMainWindow):
             result.documents,
             pairs.left,
             pairs.right,
-            pairs.containment_lr,
-            pairs.containment_rl,
+            pairs.containment_ab,
+            pairs.containment_ba,
             pairs.overlap,
             distance,
             longest_run=pairs.longest_run,
@@ -809,7 +809,7 @@ class MainWindow(QMainWindow):
         self.ignore_action.setEnabled(self._pair_to_dismiss() is not None)
         selected = self.selected_documents()
         self.original_action.setEnabled(
-            len(selected) == 1 and self.model.reference_of(selected[0]) != selected[0]
+            len(selected) == 1 and self.model.original_of(selected[0]) != selected[0]
         )
         self.verdict_action.setEnabled(bool(self._verdict_subject()))
         self.trash_action.setEnabled(files_free and bool(self.model.checked_documents()))
@@ -830,7 +830,7 @@ class MainWindow(QMainWindow):
         if len(docs) == 2:
             return docs[0], docs[1]
         if len(docs) == 1:
-            reference = self.model.reference_of(docs[0])
+            reference = self.model.original_of(docs[0])
             return (reference, docs[0]) if reference != docs[0] else None
         return None
 
@@ -920,7 +920,7 @@ class MainWindow(QMainWindow):
 
     def mark_all_but_reference(self) -> None:
         """Check the copies within k of their reference; say how many farther were not."""
-        farther = self.model.check_all_but_reference()
+        farther = self.model.check_all_but_original()
         if farther:
             self.statusBar().showMessage(
                 self.tr(

@@ -121,11 +121,11 @@ class ResultEditor(QObject):
             if isinstance(action, _Dismissed):
                 shown = shown.without_pair(action.a, action.b)
         if self._originals:  # the latest choice first: lowest rank wins a cluster
-            rank = shown.reference_rank.copy()
+            rank = shown.original_rank.copy()
             best = int(rank.min()) if len(rank) else 0
             for i, doc in enumerate(reversed(self._originals)):
                 rank[doc] = best - 1 - i
-            shown = replace(shown, reference_rank=rank)
+            shown = replace(shown, original_rank=rank)
         self.result = shown
         self.result_changed.emit(shown)
 

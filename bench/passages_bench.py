@@ -202,7 +202,7 @@ def report_planted(lang, result, truth, essays, threshold) -> None:
     for c, s, share, _edited in truth:
         cin, _, _ = result.overlap(c, s)
         errors.append(cin - share)
-    share = result.template_share[: len(essays)]
+    share = result.excluded_share[: len(essays)]
     print(
         f"{lang} threshold {threshold}: recall {tp}/{len(planted)} = "
         f"{tp / max(len(planted), 1):.3f},"
@@ -237,7 +237,7 @@ def run_scale(args) -> None:
             f"run {repeat + 1}: {args.docs} documents, {tokens} tokens, {len(result.passages)} "
             f"passages: {seconds:.2f} s; {len(result.matches)} passage matches, "
             f"{len(result.overlaps)} overlapping pairs, {len(result.partial())} partial, "
-            f"template share {result.template_share.mean():.3f}"
+            f"template share {result.excluded_share.mean():.3f}"
         )
     _time_stages(streams)
 

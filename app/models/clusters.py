@@ -24,7 +24,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QFont
 from simsift.app.models.roles import DocRole
 from simsift.app.readable import NAMES, readable
-from simsift.core.analysis.cluster import KIND_NAMES, KIND_REFERENCE, Clusters
+from simsift.core.analysis.cluster import KIND_NAMES, KIND_ORIGINAL, Clusters
 from simsift.core.arrays import owners
 from simsift.core.document import FileRecord
 
@@ -118,8 +118,8 @@ class ClusterModel(QAbstractItemModel):
     def clusters(self) -> Clusters:
         return self._clusters
 
-    def reference_of(self, doc: int) -> int:
-        """The reference document of the cluster holding `doc`."""
+    def original_of(self, doc: int) -> int:
+        """The original of the cluster holding `doc`."""
         position = int(np.flatnonzero(self._clusters.doc == doc)[0])
         return int(self._clusters.doc[self._clusters.ptr[self._cluster_of[position]]])
 
@@ -129,29 +129,29 @@ class ClusterModel(QAbstractItemModel):
         return sorted(self._checked)
 
     def set_checked(self, docs: set[int]) -> None:
-        """Check exactly `docs` (among shown members; a reference, the copy to keep, never)."""
+        """Check exactly `docs` (among shown members; an original, the copy to keep, never)."""
         c = self._clusters
-        self._checked = docs & set(c.doc[c.kind != KIND_REFERENCE].tolist())
+        self._checked = docs & set(c.doc[c.kind != KIND_ORIGINAL].tolist())
         # one layout signal instead of a dataChanged per cluster (seconds at 25,000)
         self.layoutAboutToBeChanged.emit()
         self.layoutChanged.emit()
         self.checks_changed.emit()
 
-    def check_all_but_reference(self) -> int:
-        """Check every member within k of its cluster's reference (the copy to keep).
+    def check_all_but_original(self) -> int:
+        """Check every member within k of its cluster's original (the copy to keep).
 
-        Clusters chain pairs, so a member can be farther than k from the reference
+        Clusters chain pairs, so a member can be farther than k from the original
         (similar only to another member): it is left unchecked. Returns how many were.
         """
         c = self._clusters
-        members = c.kind != KIND_REFERENCE
+        members = c.kind != KIND_ORIGINAL
         self.set_checked(set(c.doc[members & (c.distance <= c.k)].tolist()))
         return int(np.count_nonzero(members & (c.distance > c.k)))
 
     # -- sorting and filtering -----------------------------------------------
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """Sort clusters by `column`, and members within each cluster (reference first)."""
+        """Sort clusters by `column`, and members within each cluster (original first)."""
         if not 0 <= column < COLUMN_COUNT:
             return
         self._order = (column, order)
@@ -191,7 +191,7 @@ class ClusterModel(QAbstractItemModel):
             column, order = self._order
             sign = -1 if order == Qt.SortOrder.DescendingOrder else 1
             self._rows = np.lexsort((np.arange(n), sign * self._cluster_keys(column)))
-            keys = (np.arange(m), sign * self._member_keys(column), c.kind != KIND_REFERENCE)
+            keys = (np.arange(m), sign * self._member_keys(column), c.kind != KIND_ORIGINAL)
             self._positions = np.lexsort((*keys, self._cluster_of))
         self._row_of = _inverse(self._rows)
         self._row_clusters = self._rows.tolist()
@@ -201,7 +201,7 @@ class ClusterModel(QAbstractItemModel):
 
     def _cluster_keys(self, column: int) -> np.ndarray:
         c = self._clusters
-        references = c.doc[c.ptr[:-1]]
+        originals = c.doc[c.ptr[:-1]]
         if column == COL_NAME:
             return np.diff(c.ptr)
         if column == COL_KIND:
@@ -210,11 +210,11 @@ class ClusterModel(QAbstractItemModel):
             return c.max_distance.astype(np.int64)
         if column == COL_SIZE:
             return np.add.reduceat(self._document_keys(COL_SIZE)[c.doc], c.ptr[:-1])
-        return self._document_keys(column)[references]  # folder or title of the reference
+        return self._document_keys(column)[originals]  # folder or title of the original
 
     def _member_keys(self, column: int) -> np.ndarray:
         c = self._clusters
-        if column == COL_NAME:  # members keep their order: by distance to the reference
+        if column == COL_NAME:  # members keep their order: by distance to the original
             return np.zeros(len(c.doc), np.int64)
         if column == COL_KIND:
             return c.kind.astype(np.int64)
@@ -286,7 +286,7 @@ class ClusterModel(QAbstractItemModel):
             return _NO_FLAGS
         if index.internalId() == 0:
             return _CLUSTER_FLAGS
-        if index.column() != COL_NAME or self._is_reference(index):
+        if index.column() != COL_NAME or self._is_original(index):
             return _MEMBER_FLAGS
         return _CHECKABLE_MEMBER_FLAGS
 
@@ -313,13 +313,13 @@ class ClusterModel(QAbstractItemModel):
         """Where the member at `index` sits in the cluster arrays."""
         return int(self._positions[self._clusters.ptr[index.internalId() - 1] + index.row()])
 
-    def _is_reference(self, index: _Index) -> bool:
-        return int(self._clusters.kind[self._position(index)]) == KIND_REFERENCE
+    def _is_original(self, index: _Index) -> bool:
+        return int(self._clusters.kind[self._position(index)]) == KIND_ORIGINAL
 
     def setData(self, index: _Index, value, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.CheckStateRole or not index.isValid() or index.internalId() == 0:
             return False
-        if self._is_reference(index):
+        if self._is_original(index):
             return False
         doc = self.data(index, DocRole)
         if _is_checked(value):
@@ -374,13 +374,13 @@ class ClusterModel(QAbstractItemModel):
         if role == DocRole:
             return doc
         if role == Qt.ItemDataRole.CheckStateRole and column == COL_NAME:
-            if kind == KIND_REFERENCE:
+            if kind == KIND_ORIGINAL:
                 return None  # the copy to keep has no box
             checked = doc in self._checked
             return Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
             return NAMES.path(record.path)
-        if role == Qt.ItemDataRole.FontRole and kind == KIND_REFERENCE and column == COL_NAME:
+        if role == Qt.ItemDataRole.FontRole and kind == KIND_ORIGINAL and column == COL_NAME:
             font = QFont()
             font.setItalic(True)
             return font
@@ -409,7 +409,7 @@ def _member_text(record: FileRecord, kind: int, distance: int, column: int):
     if column == COL_KIND:
         return kind_label(kind)
     if column == COL_DISTANCE:
-        return "—" if kind == KIND_REFERENCE else str(distance)
+        return "—" if kind == KIND_ORIGINAL else str(distance)
     if column == COL_SIZE:
         return human_size(record.size)
     return NAMES.title(record.title)

@@ -67,8 +67,8 @@ class PartialModel(QAbstractTableModel):
         documents: Sequence[FileRecord],
         left: np.ndarray,
         right: np.ndarray,
-        containment_lr: np.ndarray,
-        containment_rl: np.ndarray,
+        containment_ab: np.ndarray,
+        containment_ba: np.ndarray,
         overlap: np.ndarray,
         distance: np.ndarray,
         longest_run: np.ndarray | None = None,
@@ -81,8 +81,8 @@ class PartialModel(QAbstractTableModel):
         self._documents = documents
         self._left = np.asarray(left, dtype=np.int64)
         self._right = np.asarray(right, dtype=np.int64)
-        self._lr = np.asarray(containment_lr, dtype=np.float64)
-        self._rl = np.asarray(containment_rl, dtype=np.float64)
+        self._lr = np.asarray(containment_ab, dtype=np.float64)
+        self._rl = np.asarray(containment_ba, dtype=np.float64)
         self._overlap = np.asarray(overlap, dtype=np.float64)
         self._distance = np.asarray(distance, dtype=np.int64)
         run = np.zeros(len(self._left), np.int64) if longest_run is None else longest_run

@@ -93,7 +93,7 @@ def simsift_curves(result: ScanResult, truth: Truth, name: str) -> dict[str, dic
 def containment_curve(result: ScanResult, truth: Truth) -> dict[str, dict]:
     """Partial pairs alone, swept over the containment threshold (larger direction)."""
     o = result.partial_pairs(min(CONTAINMENTS))
-    score = np.round(1 - np.maximum(o.containment_lr, o.containment_rl), 4)
+    score = np.round(1 - np.maximum(o.containment_ab, o.containment_ba), 4)
     points = sweep_distances(
         truth,
         np.asarray(o.left),

@@ -347,12 +347,12 @@ class SentenceOverlaps:
     left: np.ndarray
     right: np.ndarray
     shared_units: np.ndarray
-    containment_lr: np.ndarray
-    containment_rl: np.ndarray
+    containment_ab: np.ndarray
+    containment_ba: np.ndarray
 
     def partial(self, threshold: float, min_units: float) -> SignaturePairs:
         """Pairs whose larger containment reaches `threshold` or that share `min_units`."""
-        larger = np.maximum(self.containment_lr, self.containment_rl)
+        larger = np.maximum(self.containment_ab, self.containment_ba)
         keep = (larger >= threshold) | (self.shared_units >= min_units)
         return SignaturePairs(self.left[keep], self.right[keep], self.shared_units[keep])
 

@@ -159,7 +159,7 @@ def test_sentence_overlaps_measure_shared_text():
     overlaps = sig.sentence_overlaps(signatures)
     assert overlaps.left.tolist() == [0] and overlaps.right.tolist() == [1]
     assert overlaps.shared_units[0] == 20  # two sentences of ten words
-    assert overlaps.containment_lr[0] == pytest.approx(20 / 30)
+    assert overlaps.containment_ab[0] == pytest.approx(20 / 30)
     partial = overlaps.partial(0.9, 100)
     assert len(partial) == 0
     assert len(overlaps.partial(0.5, 100)) == 1

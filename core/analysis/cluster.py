@@ -14,7 +14,7 @@ import numpy as np
 from simsift.core.arrays import owners
 from simsift.core.index.memory import Matches
 
-KIND_REFERENCE = 0
+KIND_ORIGINAL = 0
 KIND_EXACT = 1
 KIND_SAME_TEXT = 2
 KIND_NEAR = 3
@@ -61,7 +61,7 @@ def pair_kinds(
 
 @dataclass(frozen=True, slots=True)
 class Member:
-    """One document of a cluster, relative to the cluster's reference member."""
+    """One document of a cluster, relative to the cluster's original."""
 
     doc: int
     kind: int
@@ -70,14 +70,14 @@ class Member:
 
 @dataclass(frozen=True, slots=True)
 class Cluster:
-    """A cluster: its reference document first, then the others by distance."""
+    """A cluster: its original first, then the others by distance."""
 
     number: int
     members: tuple[Member, ...]
     max_distance: int
 
     @property
-    def reference(self) -> int:
+    def original(self) -> int:
         return self.members[0].doc
 
 
@@ -85,8 +85,8 @@ class Cluster:
 class Clusters:
     """All clusters at one k, as flat arrays (cheap to rebuild, cheap to show lazily).
 
-    Members of cluster c are `doc[ptr[c]:ptr[c+1]]`, the reference first;
-    `distance` is each member's Hamming distance to its reference and `kind` its
+    Members of cluster c are `doc[ptr[c]:ptr[c+1]]`, the original first;
+    `distance` is each member's Hamming distance to its original and `kind` its
     relation to it (KIND_* codes).
     """
 
@@ -127,7 +127,7 @@ def build_clusters(
     fingerprints: np.ndarray,
     content_hash: np.ndarray,
     text_hash: np.ndarray,
-    reference_rank: np.ndarray,
+    original_rank: np.ndarray,
 ) -> Clusters:
     """Single-link clusters of the pairs within k.
 
@@ -137,15 +137,15 @@ def build_clusters(
         fingerprints: fingerprint of each document (uint64).
         content_hash, text_hash: per-document hash codes (any integer dtype) used to tell
             exact copies and same-text copies apart from near-duplicates.
-        reference_rank: lower is a better reference (e.g. in a reference folder, oldest,
-            largest); the best-ranked member of each cluster is its reference.
+        original_rank: lower is a better original (e.g. in a reference folder, oldest,
+            largest); the best-ranked member of each cluster is its original.
     """
     n = len(fingerprints)
     close = pairs.within(k)
     labels = connected_components(n, close.left, close.right)
     sizes = np.bincount(labels, minlength=n)
     clustered = np.flatnonzero(sizes[labels] > 1)
-    order = np.lexsort((reference_rank[clustered], labels[clustered]))
+    order = np.lexsort((original_rank[clustered], labels[clustered]))
     doc = clustered[order]
     lab = labels[doc]
     starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]]) if len(doc) else np.zeros(0, np.int64)
@@ -153,7 +153,7 @@ def build_clusters(
     ref = np.repeat(doc[starts], np.diff(ptr))
     distance = np.bitwise_count(fingerprints[doc] ^ fingerprints[ref]).astype(np.int8)
     kind = pair_kinds(doc, ref, content_hash, text_hash)
-    kind[doc == ref] = KIND_REFERENCE
+    kind[doc == ref] = KIND_ORIGINAL
     doc, distance, kind = _members_by_distance(doc, distance, kind, ptr)
     max_distance = (
         np.maximum.reduceat(distance, starts) if len(doc) else np.zeros(0, np.int8)
@@ -162,8 +162,8 @@ def build_clusters(
 
 
 def _members_by_distance(doc, distance, kind, ptr):
-    """Within each cluster: reference first, then by distance, then document number."""
+    """Within each cluster: original first, then by distance, then document number."""
     cluster = owners(np.diff(ptr))
-    not_ref = (kind != KIND_REFERENCE).astype(np.int8)
+    not_ref = (kind != KIND_ORIGINAL).astype(np.int8)
     order = np.lexsort((doc, distance, not_ref, cluster))
     return doc[order], distance[order], kind[order]

@@ -98,7 +98,7 @@ def _links(result: ScanResult, k: int, threshold: float | None):
     partial = result.partial_pairs(threshold)
     a = np.r_[near.left, partial.left].astype(np.int64)
     b = np.r_[near.right, partial.right].astype(np.int64)
-    strength = np.r_[np.ones(len(near)), np.maximum(partial.containment_lr, partial.containment_rl)]
+    strength = np.r_[np.ones(len(near)), np.maximum(partial.containment_ab, partial.containment_ba)]
     ref = result.is_reference
     keep = ~ref[a] & ~ref[b]
     a, b, strength = a[keep], b[keep], strength[keep]

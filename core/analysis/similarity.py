@@ -58,13 +58,13 @@ def document_similarity(passages: PassageResult, is_reference: np.ndarray) -> Do
     """Similarity index and sources of every document of a scan's passage result."""
     p, overlaps = passages.passages, passages.overlaps
     n = p.n_docs
-    own = np.maximum(p.doc_lengths() - passages.template_tokens, 0)
+    own = np.maximum(p.doc_lengths() - passages.excluded_tokens, 0)
     index = _matched_share(passages, own)
     index[is_reference[:n]] = 0.0
     # each overlap row is two (owner, source) rows: left in right, right in left
     owner = np.r_[overlaps.left, overlaps.right]
     other = np.r_[overlaps.right, overlaps.left]
-    share = np.r_[overlaps.containment_lr, overlaps.containment_rl]
+    share = np.r_[overlaps.containment_ab, overlaps.containment_ba]
     matched = np.r_[overlaps.matched_left, overlaps.matched_right]
     keep = (matched > 0) & ~is_reference[owner] if len(owner) else np.zeros(0, bool)
     owner, other, share, matched = owner[keep], other[keep], share[keep], matched[keep]

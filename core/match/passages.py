@@ -390,8 +390,8 @@ class PairOverlaps:
     """Documents pairs (left < right) sharing non-template passages, as parallel arrays.
 
     `matched_*` count each side's non-template tokens inside matched passages;
-    `containment_lr` is the share of left's non-template tokens found in right,
-    `containment_rl` the reverse, `overlap` the symmetric share (both sides' matched tokens
+    `containment_ab` is the share of left's non-template tokens found in right,
+    `containment_ba` the reverse, `overlap` the symmetric share (both sides' matched tokens
     over both sides' own tokens); `longest_run` the most tokens the two share in a row,
     outside template and common text (0 when under `core.match.verbatim.GRAM`).
     """
@@ -400,8 +400,8 @@ class PairOverlaps:
     right: np.ndarray  # int64
     matched_left: np.ndarray  # int64
     matched_right: np.ndarray  # int64
-    containment_lr: np.ndarray  # float64
-    containment_rl: np.ndarray  # float64
+    containment_ab: np.ndarray  # float64
+    containment_ba: np.ndarray  # float64
     overlap: np.ndarray  # float64
     longest_run: np.ndarray  # int64
 
@@ -415,7 +415,7 @@ class PairOverlaps:
         """The pairs whose larger containment is at least `threshold` with a verbatim run
         of `SHARE_MIN_RUN` tokens, or (when `min_run` > 0) that share `min_run` tokens in
         a row: matched passages without such a run are two texts on one topic."""
-        keep = np.maximum(self.containment_lr, self.containment_rl) >= threshold
+        keep = np.maximum(self.containment_ab, self.containment_ba) >= threshold
         keep &= self.longest_run >= SHARE_MIN_RUN
         if min_run > 0:
             keep |= self.longest_run >= min_run
@@ -445,7 +445,7 @@ class PassageResult:
         passages: all passages.
         fingerprints: uint64 per passage (0 for passages too short to fingerprint).
         is_template: bool per passage: matches a reference document.
-        template_tokens: per document, how many body tokens are left out of containment
+        excluded_tokens: per document, how many body tokens are left out of containment
             (template or common text, or in a reference document).
         matches: passage pairs of different documents, neither template nor common
             (passage rows, left < right).
@@ -459,7 +459,7 @@ class PassageResult:
     passages: Passages
     fingerprints: np.ndarray
     is_template: np.ndarray
-    template_tokens: np.ndarray
+    excluded_tokens: np.ndarray
     matches: Matches
     overlaps: PairOverlaps
     is_common: np.ndarray
@@ -467,11 +467,11 @@ class PassageResult:
     n_features: np.ndarray
 
     @property
-    def template_share(self) -> np.ndarray:
+    def excluded_share(self) -> np.ndarray:
         """Share of each document's body tokens that is template text (0 for empty ones)."""
         lengths = self.passages.doc_lengths()
         return np.divide(
-            self.template_tokens,
+            self.excluded_tokens,
             lengths,
             out=np.zeros(len(lengths)),
             where=lengths > 0,
@@ -490,8 +490,8 @@ class PassageResult:
         if i < 0:
             return 0.0, 0.0, 0.0
         lr, rl, sim = (
-            float(self.overlaps.containment_lr[i]),
-            float(self.overlaps.containment_rl[i]),
+            float(self.overlaps.containment_ab[i]),
+            float(self.overlaps.containment_ba[i]),
             float(self.overlaps.overlap[i]),
         )
         return (lr, rl, sim) if a < b else (rl, lr, sim)
@@ -503,7 +503,7 @@ class PassageResult:
         out = [np.zeros(len(i)) for _ in range(3)]
         for arr, src in zip(
             out,
-            (self.overlaps.containment_lr, self.overlaps.containment_rl, self.overlaps.overlap),
+            (self.overlaps.containment_ab, self.overlaps.containment_ba, self.overlaps.overlap),
             strict=True,
         ):
             arr[found] = src[i[found]]
@@ -595,7 +595,7 @@ def analyze_passages(
         passages, fingerprints, usable, is_reference, options, steps, pair_search, outside
     )
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
-    template_mask = covered_mask(passages, ignore)
+    excluded_mask = covered_mask(passages, ignore)
     ignore |= n_features < options.min_features
     seeds = seeds.subset(~(ignore[seeds.left] | ignore[seeds.right]))
     carried, clean = Matches.empty(), np.zeros(passages.n_docs, dtype=bool)
@@ -609,17 +609,17 @@ def analyze_passages(
         passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
     )
     matches = _union(passages, matches, carried)
-    template_tokens = per_doc_sum(template_mask, passages.offsets)
-    overlaps = _pair_overlaps(passages, matches, template_mask, template_tokens, steps.cancel)
+    excluded_tokens = per_doc_sum(excluded_mask, passages.offsets)
+    overlaps = _pair_overlaps(passages, matches, excluded_mask, excluded_tokens, steps.cancel)
     overlaps = _with_runs(
-        overlaps, streams, passages, template_mask, known, clean, steps.step("runs")
+        overlaps, streams, passages, excluded_mask, known, clean, steps.step("runs")
     )
     return PassageResult(
         options,
         passages,
         fingerprints,
         shared.is_template,
-        template_tokens,
+        excluded_tokens,
         matches,
         overlaps,
         shared.is_common,
@@ -966,13 +966,13 @@ def per_doc_sum(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 def _pair_overlaps(
     passages: Passages,
     matches: Matches,
-    template_mask: np.ndarray,
-    template_tokens: np.ndarray,
+    excluded_mask: np.ndarray,
+    excluded_tokens: np.ndarray,
     cancel: CancelToken,
 ) -> PairOverlaps:
     """Containment and overlap of every document pair with matched passages."""
     n_docs = max(passages.n_docs, 1)
-    keys, counts = _matched_tokens(passages, matches, template_mask, cancel)
+    keys, counts = _matched_tokens(passages, matches, excluded_mask, cancel)
     owner, other = split_keys(keys, n_docs)
     # fold (owner, other) and (other, owner) into one row per pair, left < right
     forward = owner < other
@@ -984,7 +984,7 @@ def _pair_overlaps(
     matched_left[row[forward]] = counts[forward]
     matched_right[row[~forward]] = counts[~forward]
     left, right = split_keys(keys, n_docs)
-    own_tokens = passages.doc_lengths() - template_tokens
+    own_tokens = passages.doc_lengths() - excluded_tokens
     size_l, size_r = own_tokens[left], own_tokens[right]
     return PairOverlaps(
         left,
@@ -1015,7 +1015,7 @@ def _with_runs(overlaps: PairOverlaps, streams, passages, left_out, known, clean
 
 
 def _matched_tokens(
-    passages: Passages, matches: Matches, template_mask: np.ndarray, cancel: CancelToken
+    passages: Passages, matches: Matches, excluded_mask: np.ndarray, cancel: CancelToken
 ):
     """Per (owner document, other document) key: the owner's non-template tokens covered
     by its passages matched in the other, in bounded steps aligned to whole keys."""
@@ -1026,12 +1026,12 @@ def _matched_tokens(
     order = np.lexsort((passages.start[own], group))
     own, group = own[order], group[order]
     del order
-    prefix = _prefix_counts(template_mask)
+    prefix = _prefix_counts(excluded_mask)
     keys, counts = [], []
     for lo, hi in _aligned_runs(group, _OVERLAP_CHUNK):
         cancel.check()
         rows = own[lo:hi]
-        k, c = _covered_non_template(
+        k, c = _covered_not_excluded(
             group[lo:hi], passages.start[rows], passages.credit_stop[rows], prefix
         )
         keys.append(k)
@@ -1052,7 +1052,7 @@ def _aligned_runs(sorted_keys: np.ndarray, budget: int) -> list[tuple[int, int]]
     return list(pairwise(bounds))
 
 
-def _covered_non_template(group, start, stop, prefix):
+def _covered_not_excluded(group, start, stop, prefix):
     """Per group: non-template tokens in the union of its [start, stop) intervals.
 
     Input is sorted by (group, start); `prefix` counts template tokens.

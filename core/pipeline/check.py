@@ -37,14 +37,19 @@ from simsift.core.pipeline.stages import (
     fingerprint_documents,
     hash_codes,
     is_compared,
+    original_rank_of,
     read_files,
-    reference_rank_of,
     under_any,
 )
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from simsift.core.store.archive import Archive
 
 ARCHIVE_MARK = "archive:"  # archive documents' paths in a check's results start with this
+
+
+def is_archive_path(path: str) -> bool:
+    """True for the path of an archive document in a check's results (see `ARCHIVE_MARK`)."""
+    return path.startswith(ARCHIVE_MARK)
 
 
 def read_new(
@@ -126,7 +131,7 @@ def compare_with_archive(
         pairs=pairs,
         content_codes=hash_codes([d.content_hash for d in documents]),
         text_codes=hash_codes([d.text_hash for d in documents]),
-        reference_rank=reference_rank_of(documents, is_archive | is_reference),
+        original_rank=original_rank_of(documents, is_archive | is_reference),
         passages=passages,
         garbled=tuple(r for r in others if r.ok),
     )

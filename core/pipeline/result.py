@@ -41,7 +41,7 @@ class ScanResult:
     pairs: Matches
     content_codes: np.ndarray  # int64 per document: equal codes = same bytes
     text_codes: np.ndarray  # int64 per document: equal codes = same normalized text
-    reference_rank: np.ndarray  # int64 per document: lower = better cluster reference
+    original_rank: np.ndarray  # int64 per document: lower = better cluster reference
     passages: PassageResult  # partial copying, template and common text
     reused: int = 0  # files taken unchanged from the catalog
     notices: tuple[str, ...] = ()  # about the scan as a whole, e.g. the catalog was unusable
@@ -61,9 +61,9 @@ class ScanResult:
         return tuple(d for d in self.documents if d.warning)
 
     @property
-    def template_share(self) -> np.ndarray:
+    def excluded_share(self) -> np.ndarray:
         """Share of each document's body that is template text (prompt, shared boilerplate)."""
-        return self.passages.template_share
+        return self.passages.excluded_share
 
     def distance(self, a: int | np.ndarray, b: int | np.ndarray) -> int | np.ndarray:
         """Hamming distance of the fingerprints of documents a and b (elementwise for
@@ -81,7 +81,7 @@ class ScanResult:
     def partial_pairs(self, threshold: float | None = None) -> PairOverlaps:
         """Pairs whose larger containment reaches `threshold` (default: the scan options').
 
-        Arrays `left`, `right`, `containment_lr`, `containment_rl`, `overlap`.
+        Arrays `left`, `right`, `containment_ab`, `containment_ba`, `overlap`.
         """
         return self.passages.partial(threshold)
 
@@ -92,7 +92,7 @@ class ScanResult:
     def overlap_many(
         self, left: np.ndarray, right: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """`overlap` for many pairs (left < right): containment_lr, containment_rl, overlap."""
+        """`overlap` for many pairs (left < right): containment_ab, containment_ba, overlap."""
         return self.passages.overlap_many(left, right)
 
     def clusters(self, k: int) -> Clusters:
@@ -105,7 +105,7 @@ class ScanResult:
             self.fingerprints,
             self.content_codes,
             self.text_codes,
-            self.reference_rank,
+            self.original_rank,
         )
 
     def pair_kinds(self, pairs: Matches) -> np.ndarray:
@@ -121,8 +121,8 @@ class ScanResult:
             return self
         edited = self._keep_pairs(lambda left, right: ~(removed[left] | removed[right]))
         passages = edited.passages  # nor do they count among documents holding template text
-        template_tokens = np.where(removed, 0, passages.template_tokens)
-        return replace(edited, passages=replace(passages, template_tokens=template_tokens))
+        excluded_tokens = np.where(removed, 0, passages.excluded_tokens)
+        return replace(edited, passages=replace(passages, excluded_tokens=excluded_tokens))
 
     def without_pair(self, a: int, b: int) -> ScanResult:
         """This result with the pair of documents (a, b) dismissed as "not a duplicate"."""

@@ -29,8 +29,8 @@ from simsift.core.pipeline.stages import (
     hash_codes,
     is_compared,
     is_garbled_record,
+    original_rank_of,
     read_with_catalog,
-    reference_rank_of,
     under_any,
 )
 from simsift.core.progress import CancelToken, ProgressCallback, no_progress
@@ -81,7 +81,7 @@ def scan(
         pairs=pairs,
         content_codes=hash_codes([d.content_hash for d in documents]),
         text_codes=hash_codes([d.text_hash for d in documents]),
-        reference_rank=reference_rank_of(documents, is_reference),
+        original_rank=original_rank_of(documents, is_reference),
         reused=reused,
         passages=passages,
         notices=guarded.notices(),

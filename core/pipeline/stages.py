@@ -336,7 +336,7 @@ def under_any(path: str, roots: Iterable[str]) -> bool:
     return False
 
 
-def reference_rank_of(documents: Sequence[FileRecord], is_reference: np.ndarray) -> np.ndarray:
+def original_rank_of(documents: Sequence[FileRecord], is_reference: np.ndarray) -> np.ndarray:
     """Best cluster reference first: in a reference folder, then oldest, then largest."""
     if not documents:
         return np.zeros(0, np.int64)

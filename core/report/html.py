@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 from simsift.core import __version__
-from simsift.core.analysis.cluster import KIND_NAMES, KIND_NEAR, KIND_REFERENCE, Clusters
+from simsift.core.analysis.cluster import KIND_NAMES, KIND_NEAR, KIND_ORIGINAL, Clusters
 from simsift.core.files import atomic_write
 from simsift.core.match.verbatim import SHARE_MIN_RUN
 from simsift.core.pipeline.result import ScanResult
@@ -41,7 +41,7 @@ th, td { border-bottom: 1px solid var(--line); padding: 0.3em 0.6em; text-align:
          vertical-align: top; }
 th { position: sticky; top: 0; background: Canvas; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.reference td { font-style: italic; }
+tr.original td { font-style: italic; }
 h2 { margin-top: 2em; }
 h3 { margin: 1.2em 0 0.2em; font-size: 1.05em; }
 dt { font-weight: 600; margin-top: 0.6em; }
@@ -412,7 +412,7 @@ def _clusters_section(
     out = [heading]
     for c in order.tolist():
         s = clusters.members(c)
-        reference = int(clusters.doc[s.start])
+        original = int(clusters.doc[s.start])
         title = w(
             "Cluster {number} · {files} files · max distance {distance}",
             number=c + 1,
@@ -420,7 +420,7 @@ def _clusters_section(
             distance=int(clusters.max_distance[c]),
         )
         out.append(f"<h3>{_e(title)}</h3>")
-        out.append(_header_row(w, "File", "Kind", "Distance", "In reference", "Title", "Verdict"))
+        out.append(_header_row(w, "File", "Kind", "Distance", "In original", "Title", "Verdict"))
         for doc, kind, distance in zip(
             clusters.doc[s].tolist(),
             clusters.kind[s].tolist(),
@@ -428,9 +428,9 @@ def _clusters_section(
             strict=True,
         ):
             record = result.documents[doc]
-            is_reference = kind == KIND_REFERENCE
-            css = ' class="reference"' if is_reference else ""
-            share = "<td></td>" if is_reference else _share_cell(result.overlap(doc, reference)[0])
+            is_original = kind == KIND_ORIGINAL
+            css = ' class="original"' if is_original else ""
+            share = "<td></td>" if is_original else _share_cell(result.overlap(doc, original)[0])
             out.append(
                 f'<tr{css}><td class="path">{_e(record.path)}</td>'
                 f"<td>{_e(w(KIND_NAMES[kind]))}</td>"
@@ -487,7 +487,7 @@ def _partial_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) 
     overlaps = result.partial_pairs()
     if len(overlaps) == 0:
         return ""
-    larger = np.maximum(overlaps.containment_lr, overlaps.containment_rl)
+    larger = np.maximum(overlaps.containment_ab, overlaps.containment_ba)
     order = np.argsort(-larger, kind="stable")[:MAX_PAIR_ROWS]
     first = order[:MAX_EXCERPTS]
     excerpts = _excerpts(result, overlaps.left[first], overlaps.right[first], first.tolist(), w)
@@ -500,7 +500,7 @@ def _partial_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) 
         path_a, path_b = docs[int(overlaps.left[i])].path, docs[int(overlaps.right[i])].path
         out.append(
             f'<tr><td class="path">{_e(path_a)}</td><td class="path">{_e(path_b)}</td>'
-            f"{_share_cell(overlaps.containment_lr[i])}{_share_cell(overlaps.containment_rl[i])}"
+            f"{_share_cell(overlaps.containment_ab[i])}{_share_cell(overlaps.containment_ba[i])}"
             f'<td class="num">{overlaps.overlap[i]:.0%}</td>'
             f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b), w)}</tr>"
         )

@@ -84,7 +84,7 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
 
 
 def cluster_rows(result: ScanResult, clusters: Clusters) -> list[dict]:
-    """One row per cluster member; cluster numbers start at 1, the reference first."""
+    """One row per cluster member; cluster numbers start at 1, the original first."""
     rows = []
     for cluster in clusters:
         for m in cluster.members:
@@ -146,11 +146,11 @@ def document_rows(result: ScanResult) -> list[dict]:
     return rows
 
 
-def template_rows(result: ScanResult) -> list[dict]:
+def excluded_rows(result: ScanResult) -> list[dict]:
     """Documents containing template text, with the template share of their body."""
-    share = result.template_share
+    share = result.excluded_share
     return [
-        {"path": result.documents[i].path, "template_share": round(float(share[i]), 3)}
+        {"path": result.documents[i].path, "excluded_share": round(float(share[i]), 3)}
         for i in np.flatnonzero((share > 0) & ~result.is_reference).tolist()
     ]
 
@@ -213,7 +213,7 @@ def write_report(
             [*DOCUMENT_COLUMNS, *VERDICT_COLUMNS],
             with_verdicts(document_rows(result), verdicts),
         ),
-        "template": (["path", "template_share"], template_rows(result)),
+        "excluded": (["path", "excluded_share"], excluded_rows(result)),
         "common": (["text", "documents", "occurrences", "example"], common_rows(result)),
         "errors": (["path", "error"], error_rows(result)),
         "warnings": (["path", "warning", "compared"], warning_rows(result)),

@@ -32,7 +32,7 @@ from simsift.core.match.passages import (
 )
 
 # bump when the engine's results change for the same inputs
-RESULT_FORMAT = 5  # 5: pairs carry their longest verbatim run
+RESULT_FORMAT = 6  # 6: excluded_tokens, containment_ab/_ba (the arrays are stored by field name)
 KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,

@@ -16,7 +16,7 @@ from simsift.app.models.clusters import (
     ClusterModel,
 )
 from simsift.app.models.roles import DocRole
-from simsift.core.analysis.cluster import KIND_NEAR, KIND_REFERENCE, Clusters
+from simsift.core.analysis.cluster import KIND_NEAR, KIND_ORIGINAL, Clusters
 from simsift.core.document import FileRecord
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
@@ -34,7 +34,7 @@ def synthetic(n_docs: int, size: int) -> tuple[list[FileRecord], Clusters]:
     n_clusters = n_docs // size
     ptr = np.arange(0, n_clusters * size + 1, size, dtype=np.int64)
     position = np.arange(n_clusters * size) % size
-    kind = np.where(position == 0, KIND_REFERENCE, KIND_NEAR).astype(np.int8)
+    kind = np.where(position == 0, KIND_ORIGINAL, KIND_NEAR).astype(np.int8)
     distance = (position % 4).astype(np.int8)
     max_distance = np.full(n_clusters, min(size - 1, 3), np.int8)
     return docs, Clusters(3, np.arange(n_clusters * size), ptr, distance, kind, max_distance)
@@ -84,7 +84,7 @@ def test_check_all_but_reference_and_set_data(result):
     model = ClusterModel()
     clusters = result.clusters(3)
     model.set_clusters(result.documents, clusters)
-    model.check_all_but_reference()
+    model.check_all_but_original()
     references = set(clusters.doc[clusters.ptr[:-1]].tolist())
     assert set(model.checked_documents()) == set(clusters.doc.tolist()) - references
     member = model.index(1, COL_NAME, model.index(0, 0))
@@ -178,5 +178,5 @@ def test_mark_all_but_reference_skips_members_chained_beyond_k():
                    clusters.max_distance)  # fmt: skip
     model = ClusterModel()
     model.set_clusters(docs, far)
-    assert model.check_all_but_reference() == 2  # the two members at distance 3 > k=2
+    assert model.check_all_but_original() == 2  # the two members at distance 3 > k=2
     assert sorted(model.checked_documents()) == [1, 2, 5, 6]

@@ -164,7 +164,7 @@ def test_trash_asks_first_and_moves_only_checked(qtbot, window, corpus, monkeypa
         return answer == QMessageBox.StandardButton.Yes
 
     monkeypatch.setattr(window, "confirm_trash", fake_confirm)
-    window.model.check_all_but_reference()
+    window.model.check_all_but_original()
     checked = {window.result.documents[d].path for d in window.model.checked_documents()}
     assert len(checked) == 3
     window.trash_action.trigger()
@@ -419,7 +419,7 @@ def test_trash_confirmation_lists_every_file(qtbot, window, monkeypatch):
 
 def test_mark_all_leaves_reference_and_far_members_unmarked(qtbot, window, corpus):
     from simsift.app.models.clusters import COL_NAME
-    from simsift.core.analysis.cluster import KIND_REFERENCE
+    from simsift.core.analysis.cluster import KIND_ORIGINAL
 
     root, _ = corpus
     window.folders.add_paths([str(root)])
@@ -428,9 +428,9 @@ def test_mark_all_leaves_reference_and_far_members_unmarked(qtbot, window, corpu
     window.mark_all_but_reference()
     marked = set(window.model.checked_documents())
     near = {int(d) for d, kd, dist in zip(c.doc, c.kind, c.distance, strict=True)
-            if kd != KIND_REFERENCE and dist <= c.k}  # fmt: skip
+            if kd != KIND_ORIGINAL and dist <= c.k}  # fmt: skip
     assert marked == near
-    reference = next(int(d) for d, kd in zip(c.doc, c.kind, strict=True) if kd == KIND_REFERENCE)
+    reference = next(int(d) for d, kd in zip(c.doc, c.kind, strict=True) if kd == KIND_ORIGINAL)
     window.model.set_checked({reference})
     assert window.model.checked_documents() == []  # the copy to keep cannot be marked
     window.tree.expandAll()
@@ -643,12 +643,12 @@ def test_make_original_changes_the_copy_to_keep(qtbot, window, corpus):
     docs = [d.path for d in window.result.documents]
     edited = docs.index(str(paths["edited"]))
     first = docs.index(str(paths["first"]))
-    assert window.model.reference_of(edited) == first
+    assert window.model.original_of(edited) == first
     window.select_documents([edited])
     assert window.original_action.isEnabled()
     window.original_action.trigger()
-    assert window.model.reference_of(first) == edited  # now the copy to keep
-    window.model.check_all_but_reference()
+    assert window.model.original_of(first) == edited  # now the copy to keep
+    window.model.check_all_but_original()
     assert edited not in window.model.checked_documents()
     assert first in window.model.checked_documents()
     window.select_documents([edited])

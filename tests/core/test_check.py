@@ -281,6 +281,6 @@ def test_a_reference_folder_is_template_text_in_a_check_as_in_a_full_scan(tmp_pa
     assert ref not in set(partial.left.tolist()) | set(partial.right.tolist())
     # the prompt in each new essay is template text, which it is not without the reference
     essays = [i for i, d in enumerate(checked.documents) if Path(d.path).name.startswith("n")]
-    assert (checked.passages.template_tokens[essays] > 0).all()
+    assert (checked.passages.excluded_tokens[essays] > 0).all()
     plain = check(Archive.open(tmp_path / "archive"), options(new, reference))
     assert not plain.passages.is_template.any()

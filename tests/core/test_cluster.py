@@ -6,7 +6,7 @@ import numpy as np
 from simsift.core.analysis.cluster import (
     KIND_EXACT,
     KIND_NEAR,
-    KIND_REFERENCE,
+    KIND_ORIGINAL,
     KIND_SAME_TEXT,
     build_clusters,
     connected_components,
@@ -69,15 +69,15 @@ def test_clusters_reference_distance_kind_and_max_distance():
     fps, content, text, rank = make_corpus()
     pairs = HammingIndex(fps, 3).pairs()
     clusters = build_clusters(pairs, 1, fps, content, text, rank)
-    by_ref = {c.reference: c for c in clusters}
+    by_ref = {c.original: c for c in clusters}
     chain = by_ref[0]  # 0-1-2-3 chain at k=1: single link joins them
     assert [m.doc for m in chain.members] == [0, 1, 2, 3]
     assert [m.distance for m in chain.members] == [0, 1, 2, 3]
     assert chain.max_distance == 3  # reported so the chaining is visible
-    assert chain.members[0].kind == KIND_REFERENCE and chain.members[1].kind == KIND_NEAR
+    assert chain.members[0].kind == KIND_ORIGINAL and chain.members[1].kind == KIND_NEAR
     copies = by_ref[4]
     assert {(m.doc, m.kind) for m in copies.members} == {
-        (4, KIND_REFERENCE),
+        (4, KIND_ORIGINAL),
         (5, KIND_EXACT),
         (6, KIND_SAME_TEXT),
     }
@@ -89,7 +89,7 @@ def test_reference_rank_picks_the_reference():
     rank = np.array([9, 9, 0, 9, 9, 9, 9, 9])
     clusters = build_clusters(HammingIndex(fps, 3).pairs(), 1, fps, content, text, rank)
     chain = next(c for c in clusters if 2 in [m.doc for m in c.members])
-    assert chain.reference == 2
+    assert chain.original == 2
 
 
 def test_changing_k_reclusters_from_the_same_pairs():

@@ -127,7 +127,7 @@ def test_shared_prompt_in_reference_folder_makes_no_pair(language, request):
     assert result.overlap(0, 1) == (0.0, 0.0, 0.0)
     prompt_tokens = len(token_stream(prompt))
     lengths = result.passages.doc_lengths()
-    assert result.template_share[:2] == pytest.approx(prompt_tokens / lengths[:2], abs=0.02)
+    assert result.excluded_share[:2] == pytest.approx(prompt_tokens / lengths[:2], abs=0.02)
 
 
 def test_text_in_many_documents_is_template(english):
@@ -135,9 +135,9 @@ def test_text_in_many_documents_is_template(english):
     essays = [boiler + english[8 * i : 8 * i + 6] for i in range(8)]
     result = analyze(essays, common_min_docs=5, common_share=0.2)
     assert len(result.partial(0.05)) == 0
-    assert (result.template_share[:8] > 0.05).all()
+    assert (result.excluded_share[:8] > 0.05).all()
     few = analyze(essays[:3], common_min_docs=5)  # three documents: could be copying
-    assert (few.template_share == 0).all() and len(few.partial(0.05)) == 3
+    assert (few.excluded_share == 0).all() and len(few.partial(0.05)) == 3
 
 
 def test_options_are_validated():
@@ -172,7 +172,7 @@ def test_scan_reports_partial_pairs_and_template_share(tmp_path, english):
     copy, src = names.index("copy.txt"), names.index("source.txt")
     in_src, _, _ = result.overlap(copy, src)
     assert 0.2 < in_src < 0.45
-    assert (result.template_share[~result.is_reference] > 0.05).all()
+    assert (result.excluded_share[~result.is_reference] > 0.05).all()
 
 
 @pytest.mark.parametrize("shingle_size", [1, 2])

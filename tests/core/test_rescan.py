@@ -55,8 +55,8 @@ def summary(result) -> dict:
             for a, b, x, y in zip(
                 partial.left,
                 partial.right,
-                partial.containment_lr,
-                partial.containment_rl,
+                partial.containment_ab,
+                partial.containment_ba,
                 strict=True,
             )
         ),
@@ -64,7 +64,7 @@ def summary(result) -> dict:
         "common": p.is_common.tolist(),
         "passage_fingerprints": p.fingerprints.tolist(),
         "features": p.n_features.tolist(),
-        "template_tokens": p.template_tokens.tolist(),
+        "excluded_tokens": p.excluded_tokens.tolist(),
     }
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
-from simsift.core.report.tables import cluster_rows, pair_rows, template_rows
+from simsift.core.report.tables import cluster_rows, excluded_rows, pair_rows
 from simsift.core.text.simhash import hamming
 
 from tests.core.corpus import write_corpus, write_partial_copy
@@ -63,7 +63,7 @@ def test_removed_files_leave_partial_copies(partial):
     edited = result.without_files(_removed(result, docs["copy"]))
     assert len(edited.partial_pairs()) == 0
     copy = result.documents[docs["copy"]].path
-    assert copy not in _paths_in(pair_rows(edited, 8) + template_rows(edited))
+    assert copy not in _paths_in(pair_rows(edited, 8) + excluded_rows(edited))
 
 
 def test_dismissed_pair_leaves_clusters_and_partial_copies(copies, partial):

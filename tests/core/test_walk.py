@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from simsift.core.read.walk import walk_files
@@ -202,14 +200,3 @@ def test_folders_nested_1100_deep_are_walked(tmp_path):
     finally:
         remove_folder_chain(bottom, tmp_path)
     assert [f.path for f in found] == [str(bottom / "essay.txt")]
-
-
-def test_core_never_imports_qt():
-    code = (
-        "import sys, simsift.core.pipeline.scan, simsift.core.cli, simsift.core.report.tables;"
-        "import simsift.core.store.catalog, simsift.core.read.extract;"
-        "qt = ('PySide6', 'PyQt5', 'PyQt6', 'shiboken6');"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in qt))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
