@@ -25,7 +25,7 @@ from simsift.app.main_window import _make_tree
 from simsift.app.models.clusters import COL_SIZE, COL_TITLE, ClusterFilterProxy, ClusterModel
 from simsift.core.analysis.cluster import build_clusters
 from simsift.core.document import FileRecord
-from simsift.core.index.memory import Matches
+from simsift.core.index.matches import Matches
 
 
 def synthetic_clusters(n: int, seed: int = 1):

@@ -28,7 +28,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from simsift.core.index.memory import BRUTE_FORCE, HammingIndex
+from simsift.core.index.memory import HammingIndex
+from simsift.core.index.plan import BRUTE_FORCE
 
 
 def planted(n: int, k: int, seed: int = 0) -> np.ndarray:

@@ -29,8 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import simsift.core.index.packed as packed_index
 from index_bench import planted
-from simsift.core.index.memory import HammingIndex, make_plan
+from simsift.core.index.memory import HammingIndex
 from simsift.core.index.packed import PackedIndex, _decode_groups, _extract, choose_packed_plan
+from simsift.core.index.plan import make_plan
 
 
 def queries_for(fps: np.ndarray, n: int) -> np.ndarray:

@@ -23,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from simsift.core.index.matches import hamming
 from simsift.core.match.passages import (
     PassageOptions,
     analyze_passages,
@@ -30,7 +31,6 @@ from simsift.core.match.passages import (
     passage_fingerprints,
 )
 from simsift.core.text.features import FeatureWeights
-from simsift.core.text.simhash import hamming
 from simsift.core.text.tokens import token_stream
 
 from tests.core.corpus import chinese_paragraphs

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from simsift.core.arrays import owners
-from simsift.core.index.memory import Matches
+from simsift.core.index.matches import Matches, hamming
 
 KIND_ORIGINAL = 0
 KIND_EXACT = 1
@@ -151,7 +151,7 @@ def build_clusters(
     starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]]) if len(doc) else np.zeros(0, np.int64)
     ptr = np.r_[starts, len(doc)].astype(np.int64)
     ref = np.repeat(doc[starts], np.diff(ptr))
-    distance = np.bitwise_count(fingerprints[doc] ^ fingerprints[ref]).astype(np.int8)
+    distance = hamming(fingerprints[doc], fingerprints[ref]).astype(np.int8)
     kind = pair_kinds(doc, ref, content_hash, text_hash)
     kind[doc == ref] = KIND_ORIGINAL
     doc, distance, kind = _members_by_distance(doc, distance, kind, ptr)

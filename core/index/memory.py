@@ -24,205 +24,47 @@ on as many threads as cores (numpy sorts and ufuncs release the GIL), up to `_WO
 
 from __future__ import annotations
 
-import functools
-import itertools
-import math
 import os
 import threading
-from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 from simsift.core.arrays import bounded_runs, owners, ragged_arange
+from simsift.core.index.matches import (
+    Matches,
+    as_fingerprints,
+    brute_pairs,
+    brute_query,
+    concat_matches,
+    concat_parts,
+    sorted_in_place,
+    sorted_matches,
+)
+from simsift.core.index.parallel import run_in_order
+from simsift.core.index.plan import (
+    BITS,
+    MAX_DISTANCE,
+    IndexPlan,
+    agreement,
+    cheapest_plan,
+    first_table_lookup,
+    id_bits_for,
+)
 from simsift.core.progress import CancelToken
-from simsift.core.text.simhash import BITS
 
-MAX_DISTANCE = 32
-
-# Rough per-element costs in nanoseconds, measured on a 2-core x86-64 machine with numpy 2
-# (bench/index_bench.py --calibrate); only their ratios matter to the planner.
 _COST_SORT = 13.0  # build one table: hash the masked bits, pack with the id, sort (per fingerprint)
 _COST_CANDIDATE = 35.0  # generate and verify one candidate pair
 _COST_BRUTE = 6.0  # one xor + popcount in a vectorized brute-force sweep
 _COST_PROBE = 25.0  # one query in one table: its key and a binary search
 _COST_TABLE = 50_000.0  # fixed cost of one table (a few dozen numpy calls)
-_MAX_TABLES = 2000
-_MAX_MASK_TABLE = 1 << 22  # bound on 2^b, the entries of the duplicate-suppression lookup
-_BRUTE_CHUNK = 1 << 20  # elements per brute-force block (8 MB of uint64; short GIL holds)
 _PAIR_CHUNK = 1 << 20  # candidates verified at once (each takes ~60 bytes, per thread)
-_COVER_BLOCKS = 16  # covering layouts split the 64 bits into 16 blocks of 4
 _HASH = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection of uint64
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
 _PARALLEL_MIN = 1 << 15  # fewer distinct fingerprints than this: one thread is quicker
 _BUCKETED_NEEDLES = 16  # needles per table entry from which `_maybe_held` screens them
 _BUCKET_BITS = 16  # top key bits it looks up (a 64 KB array)
 _QUERY_CACHE_BYTES = 1 << 30  # tables `query` keeps between calls (the rest are rebuilt)
-
-
-@dataclass(frozen=True, slots=True)
-class IndexPlan:
-    """How the index is laid out: blocks (start bit, width) and, per table, its blocks.
-
-    An empty `tables` means brute force.
-    """
-
-    blocks: tuple[tuple[int, int], ...]
-    tables: tuple[tuple[int, ...], ...]
-
-    @property
-    def brute_force(self) -> bool:
-        return not self.tables
-
-    def key_bits(self, table: int) -> int:
-        """Bits of the fingerprint a table is keyed on."""
-        return sum(self.blocks[i][1] for i in self.tables[table])
-
-    def prefix_bits(self, table: int, n: int = 1) -> int:
-        """Bits of the table's key; with `n` entries, capped so key and id fit 64 bits."""
-        return min(self.key_bits(table), BITS - _id_bits(n))
-
-    def mask(self, table: int) -> int:
-        """The table's bits as a 64-bit mask."""
-        blocks = (self.blocks[i] for i in self.tables[table])
-        return sum(((1 << width) - 1) << start for start, width in blocks)
-
-    def block_masks(self) -> list[int]:
-        """Each table's blocks as a bitmask over block numbers."""
-        return [sum(1 << b for b in blocks) for blocks in self.tables]
-
-    def recall_distance(self) -> int:
-        """The largest k at which every pair within k shares some table's blocks exactly."""
-        return MAX_DISTANCE if self.brute_force else _recall_distance(self)
-
-    def describe(self) -> str:
-        if self.brute_force:
-            return "brute force"
-        n_blocks, sizes = len(self.blocks), {len(t) for t in self.tables}
-        if len(sizes) == 1:
-            size = sizes.pop()
-            if len(self.tables) != math.comb(n_blocks, size):
-                bits = {self.key_bits(t) for t in range(len(self.tables))}
-                return (
-                    f"{len(self.tables)} tables, {size} of {n_blocks} blocks "
-                    f"({'/'.join(str(b) for b in sorted(bits))}-bit keys)"
-                )
-        widths = "/".join(str(w) for _, w in self.blocks)
-        return f"{len(self.tables)} tables, blocks {widths}"
-
-
-def split_blocks(n_blocks: int) -> tuple[tuple[int, int], ...]:
-    """Split 64 bits into `n_blocks` contiguous blocks whose widths differ by at most one."""
-    if not 1 <= n_blocks <= BITS:
-        raise ValueError(f"n_blocks must be between 1 and {BITS}, not {n_blocks}")
-    base, extra = divmod(BITS, n_blocks)
-    blocks, start = [], 0
-    for i in range(n_blocks):
-        width = base + (1 if i < extra else 0)
-        blocks.append((start, width))
-        start += width
-    return tuple(blocks)
-
-
-def make_plan(n_blocks: int, k: int) -> IndexPlan:
-    """The permuted-table plan with `n_blocks` blocks for distance `k` (C(n_blocks, k) tables)."""
-    if not 0 <= k < n_blocks:
-        raise ValueError(f"need 0 <= k < n_blocks, got k={k}, n_blocks={n_blocks}")
-    tables = tuple(itertools.combinations(range(n_blocks), n_blocks - k))
-    return IndexPlan(split_blocks(n_blocks), tables)
-
-
-def cover_plan(k: int, size: int, n_blocks: int = _COVER_BLOCKS) -> IndexPlan:
-    """A covering plan: tables of `size` of `n_blocks` blocks such that every set of `k`
-    blocks misses one of them, so every pair within k meets in some table.
-
-    Found by greedy set cover (each step takes the table that covers the most sets of k
-    blocks not yet covered); fewer tables than the classic C(n_blocks, k) when `size` is
-    below n_blocks − k. Deterministic, and cached per process.
-    """
-    if not (k >= 0 and 1 <= size <= n_blocks - k and n_blocks <= 20):
-        raise ValueError(f"no covering plan for k={k}, size={size}, n_blocks={n_blocks}")
-    tables = _cover_design(n_blocks, k, size)
-    return IndexPlan(
-        split_blocks(n_blocks),
-        tuple(tuple(b for b in range(n_blocks) if m >> b & 1) for m in tables),
-    )
-
-
-def _subset_sums(values: np.ndarray, n_bits: int) -> None:
-    """In place: values[m] becomes the sum of values[s] over all subsets s of m."""
-    for i in range(n_bits):
-        view = values.reshape(-1, 2, 1 << i)
-        view[:, 1, :] += view[:, 0, :]
-
-
-@functools.lru_cache(maxsize=128)
-def _cover_design(n_blocks: int, k: int, size: int) -> tuple[int, ...]:
-    """Greedy covering: block bitmasks of `size` bits meeting every `k`-set's complement."""
-    full = (1 << n_blocks) - 1
-    popcount = np.bitwise_count(np.arange(1 << n_blocks, dtype=np.uint32))
-    uncovered = np.flatnonzero(popcount == k)
-    choices = np.flatnonzero(popcount == size)
-    count = np.zeros(1 << n_blocks, np.int32)
-    chosen: list[int] = []
-    while uncovered.size:
-        count[:] = 0
-        count[uncovered] = 1
-        _subset_sums(count, n_blocks)  # count[m]: uncovered k-sets inside m
-        table = int(choices[np.argmax(count[full ^ choices])])
-        chosen.append(table)
-        uncovered = uncovered[(uncovered & table) != 0]
-        if len(chosen) > _MAX_TABLES:
-            return ()
-    return tuple(chosen)
-
-
-@functools.lru_cache(maxsize=256)
-def _recall_distance(plan: IndexPlan) -> int:
-    n_blocks = len(plan.blocks)
-    masks = plan.block_masks()
-    if n_blocks > 22:
-        # only the classic layout is recognised here: all sets of `size` blocks
-        sizes = {len(t) for t in plan.tables}
-        size = sizes.pop()
-        if sizes or len(set(masks)) != math.comb(n_blocks, size):
-            raise ValueError(f"cannot check recall of a {n_blocks}-block plan")
-        return n_blocks - size
-    # good[m]: some table lies inside the block set m (the blocks two fingerprints agree on)
-    good = np.zeros(1 << n_blocks, np.int32)
-    good[masks] = 1
-    _subset_sums(good, n_blocks)
-    popcount = np.bitwise_count(np.arange(1 << n_blocks, dtype=np.uint32))
-    bad = popcount[good == 0]
-    # agreeing on more blocks than any bad set always meets a table
-    largest_bad = int(bad.max()) if bad.size else -1
-    return n_blocks - largest_bad - 1
-
-
-# Tables of `cover_plan(k, size)` (0: more than _MAX_TABLES), row k, column size - 1: the
-# planner prices every layout from these and searches only the one it picks
-# (tests/core/test_index.py checks them against the search).
-_COVER_TABLES = (
-    (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),  # k=0
-    (2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 4, 4, 6, 8),  # k=1
-    (3, 3, 3, 3, 3, 5, 5, 6, 9, 10, 17, 24, 43),  # k=2
-    (4, 4, 4, 4, 7, 10, 14, 17, 27, 43, 74, 140),  # k=3
-    (5, 5, 5, 12, 15, 23, 34, 55, 96, 192, 443),  # k=4
-    (6, 6, 8, 16, 27, 47, 84, 118, 361, 840),  # k=5
-    (7, 7, 14, 20, 51, 105, 225, 546, 1599),  # k=6
-    (8, 8, 18, 48, 102, 244, 651, 0),  # k=7
-    (9, 12, 35, 72, 214, 627, 0),  # k=8
-    (10, 16, 55, 142, 479, 1687),  # k=9
-    (11, 20, 87, 291, 1257),  # k=10
-    (12, 24, 147, 540),  # k=11
-    (13, 40, 270),  # k=12
-    (14, 56),  # k=13
-    (15,),  # k=14
-)
-
-
-BRUTE_FORCE = IndexPlan(blocks=(), tables=())
 
 
 def plan_cost(plan: IndexPlan, n: int, n_queries: int | None = None) -> float:
@@ -243,64 +85,10 @@ def plan_cost(plan: IndexPlan, n: int, n_queries: int | None = None) -> float:
     return cost
 
 
-def _classic_plans(k: int) -> Iterator[IndexPlan]:
-    for n_blocks in range(k + 1, min(BITS, k + 12) + 1):
-        n_tables = math.comb(n_blocks, k)
-        if n_tables <= _MAX_TABLES and 1 << n_blocks <= _MAX_MASK_TABLE:
-            yield make_plan(n_blocks, k)
-
-
 def choose_plan(n: int, k: int, n_queries: int | None = None) -> IndexPlan:
-    """Cheapest plan for `n` distinct fingerprints and distance `k` under the cost model,
-    for all pairs or, with `n_queries`, for that many queries.
-
-    Candidates are the classic layouts (b = k+1 … k+12 blocks) and the covering layouts
-    over 16 blocks, priced from their known table counts (`_COVER_TABLES`).
-    """
-    if not 0 <= k <= MAX_DISTANCE:
-        raise ValueError(f"max_distance must be between 0 and {MAX_DISTANCE}, not {k}")
-    best, best_cost = BRUTE_FORCE, plan_cost(BRUTE_FORCE, n, n_queries)
-    for plan in _classic_plans(k):
-        cost = plan_cost(plan, n, n_queries)
-        if cost < best_cost:
-            best, best_cost = plan, cost
-    b, best_size = _COVER_BLOCKS, 0
-    for size in range(1, b - k) if k < len(_COVER_TABLES) else ():
-        n_tables = _COVER_TABLES[k][size - 1]
-        one_table = IndexPlan(split_blocks(b), (tuple(range(size)),))
-        cost = n_tables * plan_cost(one_table, n, n_queries)
-        if n_tables and cost < best_cost:
-            best_size, best_cost = size, cost
-    return cover_plan(k, best_size) if best_size else best
-
-
-@dataclass(frozen=True, slots=True)
-class Matches:
-    """Result of a search: parallel arrays, one entry per matching pair.
-
-    For `HammingIndex.pairs`, `left < right` are both row numbers of the indexed
-    fingerprints; for `HammingIndex.query`, `left` is the query row and `right` the
-    indexed row.
-    """
-
-    left: np.ndarray  # int64
-    right: np.ndarray  # int64
-    distance: np.ndarray  # int8
-
-    def __len__(self) -> int:
-        return len(self.left)
-
-    def within(self, k: int) -> Matches:
-        """The subset with distance <= k."""
-        return self.subset(self.distance <= k)
-
-    def subset(self, keep: np.ndarray) -> Matches:
-        """The entries where the bool mask `keep` is set."""
-        return Matches(self.left[keep], self.right[keep], self.distance[keep])
-
-    @classmethod
-    def empty(cls) -> Matches:
-        return cls(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8))
+    """Cheapest plan for `n` distinct fingerprints and distance `k` under this index's
+    cost model, for all pairs or, with `n_queries`, for that many queries."""
+    return cheapest_plan(k, lambda plan: plan_cost(plan, n, n_queries))
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,7 +187,7 @@ class HammingIndex:
             raise ValueError(
                 f"max_distance must be between 0 and {MAX_DISTANCE}, not {max_distance}"
             )
-        fps = _as_fingerprints(fingerprints)
+        fps = as_fingerprints(fingerprints)
         self.max_distance = max_distance
         self._fingerprints = fps
         # rows grouped by distinct fingerprint: rows of id u are _rows[_row_ptr[u]:_row_ptr[u+1]]
@@ -461,7 +249,7 @@ class HammingIndex:
     def _low_bits(self, table: int) -> tuple[int, int]:
         """(id bits, filter bits) of a table: the key keeps 4 bits more than the table's
         bits (few hash collisions); what is left of 64 bits holds fingerprint bits."""
-        id_bits = _id_bits(self.distinct_count)
+        id_bits = id_bits_for(self.distinct_count)
         spare = BITS - id_bits - (self.plan.key_bits(table) + 4)
         return id_bits, max(0, min(spare, 24))
 
@@ -529,9 +317,9 @@ class HammingIndex:
             # no identical rows: ids map to rows one to one (saves the expansion's copies)
             left, right = self._rows[u], self._rows[v]
             del u, v
-            return _sorted_in_place(left, right, d)
-        return _sorted(
-            _concat([self._identical_row_pairs(), self._expand(u, v, d, symmetric=True)])
+            return sorted_in_place(left, right, d)
+        return sorted_matches(
+            concat_matches([self._identical_row_pairs(), self._expand(u, v, d, symmetric=True)])
         )
 
     def query(
@@ -542,9 +330,9 @@ class HammingIndex:
         Returns `Matches(left=query row, right=indexed row, distance)`, sorted.
         """
         k = self._check_k(max_distance)
-        q = _as_fingerprints(fingerprints)
+        q = as_fingerprints(fingerprints)
         qi, u, d = self._query_distinct(q, k, cancel or CancelToken())
-        return _sorted(self._expand(qi, u, d, symmetric=False))
+        return sorted_matches(self._expand(qi, u, d, symmetric=False))
 
     def _check_k(self, max_distance: int | None) -> int:
         k = self.max_distance if max_distance is None else max_distance
@@ -560,12 +348,12 @@ class HammingIndex:
         cancel = cancel or CancelToken()
         if self.plan.brute_force:
             parts = []
-            for part in _brute_pairs(self._distinct, k):
+            for part in brute_pairs(self._distinct, k):
                 cancel.check()
                 parts.append(part)
             if progress is not None:
                 progress(1, 1)
-            return _concat3(parts)
+            return concat_parts(parts)
         n_tables = len(self.plan.tables)
         if run_tables is not None:
             parts = run_tables(self, k, n_tables, progress or (lambda done, total: None), cancel)
@@ -581,7 +369,7 @@ class HammingIndex:
                 parts.extend(found)
                 if progress is not None:
                     progress(done, n_tables)
-        u, v, d = _concat3(parts)
+        u, v, d = concat_parts(parts)
         swap = u > v
         u[swap], v[swap] = v[swap], u[swap]
         return u, v, d
@@ -622,10 +410,10 @@ class HammingIndex:
     def _query_distinct(self, q: np.ndarray, k: int, cancel: CancelToken):
         if self.plan.brute_force:
             parts = []
-            for part in _brute_query(q, self._distinct, k):
+            for part in brute_query(q, self._distinct, k):
                 cancel.check()
                 parts.append(part)
-            return _concat3(parts)
+            return concat_parts(parts)
 
         def one_table(t: int, stop: CancelToken) -> list:
             table = self._table(t)
@@ -640,7 +428,7 @@ class HammingIndex:
         parts = []
         for found in run_in_order(one_table, range(len(self.plan.tables)), workers, cancel):
             parts.extend(found)
-        return _concat3(parts)
+        return concat_parts(parts)
 
     # -- expanding collapsed fingerprints back to rows -------------------------------------
 
@@ -651,7 +439,7 @@ class HammingIndex:
         for i, j in _equal_run_pairs(group_of):
             a, b = self._rows[i], self._rows[j]
             parts.append(Matches(np.minimum(a, b), np.maximum(a, b), np.zeros(len(a), np.int8)))
-        return _concat(parts)
+        return concat_matches(parts)
 
     def _expand(
         self, left: np.ndarray, u: np.ndarray, d: np.ndarray, *, symmetric: bool
@@ -673,95 +461,6 @@ class HammingIndex:
             lrows = self._rows[self._row_ptr[left[owner]] + ri]
             return Matches(np.minimum(lrows, right), np.maximum(lrows, right), d[owner])
         return Matches(left[owner].astype(np.int64), right, d[owner])
-
-
-def first_table_lookup(plan: IndexPlan) -> np.ndarray:
-    """For each set of agreeing blocks (bitmask over blocks), the first table inside it
-    (−1 if none): the table that reports a pair, so that no pair comes out twice."""
-    n_blocks, n_tables = len(plan.blocks), len(plan.tables)
-    first = np.full(1 << n_blocks, n_tables, dtype=np.int32)
-    first[plan.block_masks()[::-1]] = np.arange(n_tables, dtype=np.int32)[::-1]
-    for i in range(n_blocks):  # minimum over subsets, one block at a time
-        view = first.reshape(-1, 2, 1 << i)
-        np.minimum(view[:, 1, :], view[:, 0, :], out=view[:, 1, :])
-    first[first == n_tables] = -1
-    return first
-
-
-def agreement(x: np.ndarray, plan: IndexPlan) -> np.ndarray:
-    """Bitmask of the plan's blocks where the xor `x` of two fingerprints is zero."""
-    out = np.zeros(len(x), dtype=np.int64)
-    for b, (start, width) in enumerate(plan.blocks):
-        mask = np.uint64((1 << width) - 1)
-        out |= (((x >> np.uint64(start)) & mask) == 0).astype(np.int64) << b
-    return out
-
-
-def run_in_order(
-    work: Callable[[int, CancelToken], list],
-    items: range,
-    workers: int,
-    cancel: CancelToken | None = None,
-) -> Iterator[list]:
-    """`work(item, stop)` for every item, on up to `workers` threads, results in order.
-
-    At most `workers` + 1 items are in flight, so only that many tables live at once.
-    `stop` is set when the caller's `cancel` is, and when the consumer stops early (an
-    exception, Cancelled raised by a progress callback): workers check it between chunks.
-    """
-    cancel = cancel or CancelToken()
-    stop = _LinkedToken(cancel)
-    if workers <= 1 or len(items) <= 1:
-        for item in items:
-            cancel.check()
-            yield work(item, stop)
-        return
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="index")
-    pending: deque[Future] = deque()
-    queue = iter(items)
-    try:
-        for item in itertools.islice(queue, workers + 1):
-            pending.append(pool.submit(work, item, stop))
-        while pending:
-            result = pending.popleft().result()
-            for item in itertools.islice(queue, 1):
-                pending.append(pool.submit(work, item, stop))
-            cancel.check()
-            yield result
-    finally:
-        stop.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-class _LinkedToken(CancelToken):
-    """Cancelled when set itself or when its parent is."""
-
-    def __init__(self, parent: CancelToken) -> None:
-        super().__init__()
-        self._parent = parent
-
-    @property
-    def cancelled(self) -> bool:
-        return super().cancelled or self._parent.cancelled
-
-    def check(self) -> None:
-        self._parent.check()
-        super().check()
-
-
-def _id_bits(n: int) -> int:
-    return max(1, int(n - 1).bit_length())
-
-
-def _as_fingerprints(values) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise ValueError(f"fingerprints must be a 1-D array, got shape {arr.shape}")
-    if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
-        raise ValueError("fingerprints must be unsigned 64-bit values")
-    if arr.size == 0:
-        return np.zeros(0, dtype=np.uint64)
-    return arr.astype(np.uint64, copy=False)
 
 
 def _equal_run_pairs(sorted_keys: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -803,80 +502,3 @@ def _ranges(
     for start, stop in bounded_runs(counts, _PAIR_CHUNK):
         owner, k = ragged_arange(counts[start:stop])
         yield needles[start:stop][owner], lo[start:stop][owner] + k
-
-
-def _brute_pairs(fps: np.ndarray, k: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    n = len(fps)
-    rows = max(1, _BRUTE_CHUNK // max(n, 1))
-    for i0 in range(0, n, rows):
-        block = fps[i0 : i0 + rows]
-        dist = np.bitwise_count(block[:, None] ^ fps[None, :])
-        a, b = np.nonzero(dist <= k)
-        a = a + i0
-        upper = b > a
-        a, b = a[upper], b[upper]
-        yield a, b, dist[a - i0, b].astype(np.int8)
-
-
-def _brute_query(
-    q: np.ndarray, fps: np.ndarray, k: int
-) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    rows = max(1, _BRUTE_CHUNK // max(len(fps), 1))
-    for i0 in range(0, len(q), rows):
-        dist = np.bitwise_count(q[i0 : i0 + rows, None] ^ fps[None, :])
-        a, b = np.nonzero(dist <= k)
-        yield a + i0, b, dist[a, b].astype(np.int8)
-
-
-def _concat3(parts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    parts = list(parts)
-    if not parts:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)
-    a, b, d = zip(*parts, strict=True)
-    return (
-        np.concatenate(a, dtype=np.int64),
-        np.concatenate(b, dtype=np.int64),
-        np.concatenate(d, dtype=np.int8),
-    )
-
-
-def _concat(parts: list[Matches]) -> Matches:
-    parts = [p for p in parts if len(p)]
-    if not parts:
-        return Matches.empty()
-    return Matches(*_concat3((p.left, p.right, p.distance) for p in parts))
-
-
-def _sorted_in_place(left: np.ndarray, right: np.ndarray, distance: np.ndarray) -> Matches:
-    """Pairs (left, right) as `Matches` with left < right, sorted; the int64 arrays given
-    are overwritten (tens of millions of pairs: every copy counts)."""
-    n = int(max(left.max(), right.max())) + 1 if len(left) else 0
-    if n * n >= 1 << 56:
-        return _sorted(Matches(np.minimum(left, right), np.maximum(left, right), distance))
-    swap = left > right
-    left[swap], right[swap] = right[swap], left[swap]
-    del swap
-    key = left
-    key *= n
-    key += right
-    del right
-    key <<= 6
-    key |= distance
-    key.sort()
-    distance = (key & 63).astype(np.int8)
-    key >>= 6
-    left, right = np.divmod(key, n)
-    return Matches(left, right, distance)
-
-
-def _sorted(m: Matches) -> Matches:
-    """`m` sorted by (left, right); by one packed int64 key where it fits (less memory)."""
-    n = int(max(m.left.max(), m.right.max())) + 1 if len(m) else 0
-    if n * n < 1 << 56:
-        key = (m.left * n + m.right) << 6 | m.distance.astype(np.int64)
-        key.sort()
-        distance = (key & 63).astype(np.int8)
-        left, right = np.divmod(key >> 6, n)
-        return Matches(left, right, distance)
-    order = np.lexsort((m.right, m.left))
-    return Matches(m.left[order], m.right[order], m.distance[order])

@@ -51,22 +51,20 @@ from pathlib import Path
 
 import numpy as np
 from simsift.core.arrays import ragged_arange
-from simsift.core.index.memory import (
-    _COVER_TABLES,
-    BRUTE_FORCE,
+from simsift.core.index.matches import (
+    Matches,
+    as_fingerprints,
+    brute_query,
+    concat_parts,
+    sorted_matches,
+)
+from simsift.core.index.parallel import run_in_order
+from simsift.core.index.plan import (
     MAX_DISTANCE,
     IndexPlan,
-    Matches,
-    _as_fingerprints,
-    _brute_query,
-    _concat3,
-    _sorted,
     agreement,
-    cover_plan,
+    cheapest_plan,
     first_table_lookup,
-    make_plan,
-    run_in_order,
-    split_blocks,
 )
 from simsift.core.progress import CancelToken
 
@@ -78,7 +76,6 @@ _ALIGN = 64
 _GROUP_TARGET = 8  # fewest entries per group on average (fewer: heads would cost more bits)
 _CHUNK = 1 << 21  # decoded entries per step (bounded memory, cancel checked between)
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
-_MAX_TABLES = 2000
 
 # Per-query costs in nanoseconds for the planner (bench/packed_index_bench.py, 2 cores)
 _COST_PROBE = 700.0  # find one group: key, heads, bit ranges, bookkeeping
@@ -238,7 +235,7 @@ class PackedIndex:
             raise ValueError(
                 f"max_distance must be between 0 and {MAX_DISTANCE}, not {max_distance}"
             )
-        fps = _as_fingerprints(fingerprints)
+        fps = as_fingerprints(fingerprints)
         rows = np.argsort(fps, kind="stable")
         ordered = fps[rows]
         starts = (
@@ -312,16 +309,16 @@ class PackedIndex:
             raise ValueError(
                 f"max_distance must be between 0 and the index's {self.max_distance}, not {k}"
             )
-        q = _as_fingerprints(fingerprints)
+        q = as_fingerprints(fingerprints)
         cancel = cancel or CancelToken()
         if not len(q) or not len(self._distinct):
             return Matches.empty()
         if self.plan.brute_force:
             parts = []
-            for part in _brute_query(q, self._distinct, k):
+            for part in brute_query(q, self._distinct, k):
                 cancel.check()
                 parts.append(part)
-            qi, u, d = _concat3(parts)
+            qi, u, d = concat_parts(parts)
         else:
             offsets = self._prefix_offsets()
             workers = _WORKERS if len(q) * len(self._tables) >= 1 << 14 else 1
@@ -333,8 +330,8 @@ class PackedIndex:
                 cancel,
             ):
                 parts.extend(found)
-            qi, u, d = _concat3(parts)
-        return _sorted(_expand(qi, u, d, self._rows, self._row_ptr))
+            qi, u, d = concat_parts(parts)
+        return sorted_matches(_expand(qi, u, d, self._rows, self._row_ptr))
 
     # -- saving and loading -------------------------------------------------------------
 
@@ -530,25 +527,9 @@ def packed_plan_cost(plan: IndexPlan, n: int) -> float:
 
 
 def choose_packed_plan(n: int, k: int) -> IndexPlan:
-    """The layout with the cheapest queries for `n` distinct fingerprints at distance k:
-    covering layouts over 16 blocks, classic layouts, or brute force."""
-    best, best_cost = BRUTE_FORCE, packed_plan_cost(BRUTE_FORCE, n)
-    candidates = [
-        make_plan(b, k) for b in range(k + 1, min(22, k + 12) + 1) if math.comb(b, k) <= _MAX_TABLES
-    ]
-    for plan in candidates:
-        cost = packed_plan_cost(plan, n)
-        if cost < best_cost:
-            best, best_cost = plan, cost
-    best_size = 0
-    for size in range(1, 16 - k) if k < len(_COVER_TABLES) else ():
-        n_tables = _COVER_TABLES[k][size - 1]
-        one_table = IndexPlan(split_blocks(16), (tuple(range(size)),))
-        cost = n_tables * packed_plan_cost(one_table, n)
-        if n_tables and cost < best_cost:
-            best_size, best_cost = size, cost
-    if best_size:
-        best = cover_plan(k, best_size)
+    """The layout with the cheapest queries for `n` distinct fingerprints at distance k,
+    its most used blocks in the top bits."""
+    best = cheapest_plan(k, lambda plan: packed_plan_cost(plan, n))
     return _top_blocks_first(best) if not best.brute_force else best
 
 

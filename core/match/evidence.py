@@ -43,11 +43,10 @@ class PairEvidence:
     @classmethod
     def of(cls, result, a: int, b: int) -> PairEvidence:
         """The evidence for documents a and b of a `core.pipeline.scan.ScanResult`."""
-        fps = result.fingerprints
         ab, ba, _ = result.overlap(a, b)
         runs = _merged_runs([link.tokens_a for link in result.passages.links(a, b)])
         return cls(
-            distance=int(np.bitwise_count(fps[a] ^ fps[b])),
+            distance=int(result.distance(a, b)),
             containment_ab=ab,
             containment_ba=ba,
             shared_passages=len(runs),

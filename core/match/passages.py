@@ -32,7 +32,7 @@ from itertools import pairwise
 
 import numpy as np
 from simsift.core.arrays import bounded_runs, pair_keys, ragged_arange, sorted_unique, split_keys
-from simsift.core.index.memory import Matches
+from simsift.core.index.matches import Matches, hamming
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
 from simsift.core.match.verbatim import SHARE_MIN_RUN, longest_runs
 from simsift.core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
@@ -901,7 +901,7 @@ def _extend_matches(
         known = np.sort(np.concatenate([known, frontier]), kind="stable")
     progress(1, 1)
     left, right = split_keys(known, n)
-    distance = np.bitwise_count(fingerprints[left] ^ fingerprints[right]).astype(np.int8)
+    distance = hamming(fingerprints[left], fingerprints[right]).astype(np.int8)
     return Matches(left, right, distance)
 
 
@@ -922,7 +922,7 @@ def _neighbour_matches(passages, fingerprints, keys, ignore, k) -> np.ndarray:
     size = passages.stop - passages.start
     size_l, size_r = size[left], size[right]
     keep = (
-        (np.bitwise_count(fingerprints[left] ^ fingerprints[right]) <= k)
+        (hamming(fingerprints[left], fingerprints[right]) <= k)
         & (np.minimum(size_l, size_r) >= _MIN_LENGTH_RATIO * np.maximum(size_l, size_r))
         & ~ignore[left]
         & ~ignore[right]

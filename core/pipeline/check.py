@@ -19,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 from simsift.core.arrays import pair_keys, ragged_arange, sorted_unique, split_keys
 from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
-from simsift.core.index.memory import Matches
+from simsift.core.index.matches import Matches
 from simsift.core.index.packed import PackedIndex
 from simsift.core.match.passages import (
     OutsideCounts,

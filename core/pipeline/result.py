@@ -17,7 +17,7 @@ from simsift.core.analysis.cluster import Clusters, build_clusters, pair_kinds
 from simsift.core.analysis.similarity import document_similarity
 from simsift.core.arrays import pair_keys
 from simsift.core.document import FileRecord
-from simsift.core.index.memory import Matches
+from simsift.core.index.matches import Matches, hamming
 from simsift.core.match.passages import PairOverlaps, PassageResult
 
 if TYPE_CHECKING:
@@ -68,8 +68,8 @@ class ScanResult:
     def distance(self, a: int | np.ndarray, b: int | np.ndarray) -> int | np.ndarray:
         """Hamming distance of the fingerprints of documents a and b (elementwise for
         arrays of document numbers)."""
-        bits = np.bitwise_count(self.fingerprints[a] ^ self.fingerprints[b])
-        return int(bits) if np.ndim(bits) == 0 else bits.astype(np.int64)
+        bits = hamming(self.fingerprints[a], self.fingerprints[b])
+        return int(bits) if np.ndim(bits) == 0 else bits
 
     def passage_text(self, row: int, max_chars: int = 300) -> str:
         """The text of passage `row` (its paragraphs, cut at `max_chars`)."""

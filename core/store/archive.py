@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 from simsift.core.document import FileRecord
-from simsift.core.index.memory import Matches
+from simsift.core.index.matches import Matches
 from simsift.core.index.packed import FILE_NAME as INDEX_FILE
 from simsift.core.index.packed import PackedIndex, PackedIndexError
 from simsift.core.index.pair_graph import search_pairs

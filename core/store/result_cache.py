@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from simsift.core import __version__
 from simsift.core.files import load_arrays, save_arrays
-from simsift.core.index.memory import Matches
+from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import PairGraph, PairSearch, search_pairs
 from simsift.core.match.passages import (
     CommonText,

@@ -11,7 +11,6 @@ import numpy as np
 from simsift.core.arrays import bounded_runs
 from simsift.core.text.features import Features
 
-BITS = 64
 # features fingerprinted at once: bounded memory, and numpy calls short enough that a
 # GUI thread waiting for the GIL is never held up for long
 _CHUNK_FEATURES = 1 << 18
@@ -55,10 +54,3 @@ def _simhash_rows(hashes: np.ndarray, weights: np.ndarray, owner: np.ndarray, ou
             # sum over features of ±w is positive when the set bits carry over half the weight
             positive = np.add.reduceat(weighted, starts) > half
             out[present[positive]] |= np.uint64(1 << (8 * byte + bit))
-
-
-def hamming(a: int | np.ndarray, b: int | np.ndarray) -> np.ndarray | int:
-    """Number of differing bits between fingerprints (elementwise for arrays)."""
-    if isinstance(a, int) and isinstance(b, int):
-        return (a ^ b).bit_count()
-    return np.bitwise_count(np.asarray(a, np.uint64) ^ np.asarray(b, np.uint64)).astype(np.int64)

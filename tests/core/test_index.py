@@ -9,14 +9,8 @@ import pytest
 import simsift.core.index.memory as index_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from simsift.core.index.memory import (
-    BRUTE_FORCE,
-    HammingIndex,
-    IndexPlan,
-    choose_plan,
-    cover_plan,
-    make_plan,
-)
+from simsift.core.index.memory import HammingIndex, choose_plan
+from simsift.core.index.plan import BRUTE_FORCE, COVER_TABLES, IndexPlan, cover_plan, make_plan
 from simsift.core.progress import Cancelled, CancelToken
 
 
@@ -106,7 +100,7 @@ def test_covering_layouts_find_every_pair_and_query(k, size):
 
 
 def test_planner_table_counts_are_those_of_the_search():
-    for k, row in enumerate(index_module._COVER_TABLES):
+    for k, row in enumerate(COVER_TABLES):
         for size, n_tables in enumerate(row, 1):
             if n_tables and n_tables <= 300:
                 assert len(cover_plan(k, size).tables) == n_tables, (k, size)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from simsift.core.index.memory import HammingIndex, cover_plan, make_plan
+from simsift.core.index.memory import HammingIndex
 from simsift.core.index.packed import (
     FILE_NAME,
     FORMAT_VERSION,
@@ -17,6 +17,7 @@ from simsift.core.index.packed import (
     PackedIndexError,
     choose_packed_plan,
 )
+from simsift.core.index.plan import cover_plan, make_plan
 from simsift.core.progress import Cancelled, CancelToken
 
 from tests.core.test_index import as_set, brute_query
@@ -234,3 +235,13 @@ def test_loaded_index_is_read_only_and_memory_mapped(saved):
     loaded = PackedIndex.load(directory)
     with pytest.raises(ValueError):
         loaded.fingerprints[0] = 1
+
+
+def test_both_indexes_answer_as_a_fingerprint_index():
+    from simsift.core.index.matches import FingerprintIndex
+
+    values = np.array([0b1011, 0b1010, 0xFF00], np.uint64)
+    memory, packed = HammingIndex(values, 2), PackedIndex.build(values, 2)
+    assert isinstance(memory, FingerprintIndex) and isinstance(packed, FingerprintIndex)
+    expected = {(0, 0, 0), (0, 1, 1)}
+    assert as_set(memory.query(values[:1])) == as_set(packed.query(values[:1])) == expected

@@ -419,7 +419,7 @@ def test_distinct_near_counts_each_document_once():
 
 
 def test_neighbour_sums_packed_in_one_pass_equal_two_passes():
-    from simsift.core.index.memory import Matches
+    from simsift.core.index.matches import Matches
 
     rng = np.random.default_rng(9)
     left = rng.integers(0, 50, 300)

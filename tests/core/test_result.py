@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from simsift.core.index.matches import hamming
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 from simsift.core.report.tables import cluster_rows, excluded_rows, pair_rows
-from simsift.core.text.simhash import hamming
 
 from tests.core.corpus import write_corpus, write_partial_copy
 

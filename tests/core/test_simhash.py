@@ -7,8 +7,9 @@ import sys
 
 import numpy as np
 import pytest
+from simsift.core.index.matches import hamming
 from simsift.core.text.features import Features, FeatureWeights, corpus_features
-from simsift.core.text.simhash import hamming, simhash, simhash_features
+from simsift.core.text.simhash import simhash, simhash_features
 from simsift.core.text.tokens import document_tokens, token_hash
 
 
