@@ -6,7 +6,7 @@ import json
 import os
 import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO
 
@@ -14,13 +14,17 @@ import numpy as np
 
 
 @contextmanager
-def atomic_write(path: Path, mode: str = "wb", **open_args) -> Iterator[IO]:
+def atomic_write(
+    path: Path, mode: str = "wb", *, durable: bool = False, **open_args
+) -> Iterator[IO]:
     """A file to write `path` at once: the block writes a temporary file beside it, which
     then replaces `path` by a rename; on any error it is removed and `path` is untouched.
 
     The temporary name is unique per call (two processes may write the same path), and
     the file is created with the user's umask. `mode` is "wb" or "w"; `open_args` go to
-    `open` (encoding, errors).
+    `open` (encoding, errors). `durable`: the file is synced before the rename and the
+    folder after it, so a power cut leaves the old file or the new one (archives, stored
+    indexes); caches skip the cost.
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"mode must be 'w' or 'wb', not {mode!r}")
@@ -29,10 +33,31 @@ def atomic_write(path: Path, mode: str = "wb", **open_args) -> Iterator[IO]:
     try:
         with open(tmp, mode.replace("w", "x"), **open_args) as f:  # "x": never overwrite
             yield f
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        # on a read-only file system even removing a missing file fails (EROFS)
+        with suppress(OSError):
+            tmp.unlink(missing_ok=True)
         raise
+    if durable:
+        sync_folder(path.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """Make renames in `folder` durable (POSIX; a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 _ARRAYS_MAGIC = b"SimSift arrays 1\n"

@@ -51,6 +51,7 @@ from pathlib import Path
 
 import numpy as np
 from simsift.core.arrays import ragged_arange
+from simsift.core.files import atomic_write
 from simsift.core.index.matches import (
     Matches,
     as_fingerprints,
@@ -378,24 +379,15 @@ class PackedIndex:
         raw = json.dumps(header).encode()
         body_start = _aligned(_PREAMBLE + len(raw))
         path = directory / FILE_NAME
-        tmp = directory / f".{FILE_NAME}.{os.getpid()}.{threading.get_ident()}.tmp"
-        try:
-            with open(tmp, "wb") as f:
-                f.write(_MAGIC)
-                f.write(np.array([FORMAT_VERSION, len(raw), zlib.crc32(raw)], "<u4").tobytes())
-                f.write(raw)
-                f.write(b"\0" * (body_start - _PREAMBLE - len(raw)))
-                for array in arrays.values():
-                    data = np.ascontiguousarray(array)
-                    f.write(memoryview(data).cast("B"))
-                    f.write(b"\0" * (_aligned(data.nbytes) - data.nbytes))
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
-        _sync_directory(directory)
+        with atomic_write(path, durable=True) as f:
+            f.write(_MAGIC)
+            f.write(np.array([FORMAT_VERSION, len(raw), zlib.crc32(raw)], "<u4").tobytes())
+            f.write(raw)
+            f.write(b"\0" * (body_start - _PREAMBLE - len(raw)))
+            for array in arrays.values():
+                data = np.ascontiguousarray(array)
+                f.write(memoryview(data).cast("B"))
+                f.write(b"\0" * (_aligned(data.nbytes) - data.nbytes))
         return path
 
     @classmethod
@@ -731,20 +723,6 @@ def _close(mapped: mmap.mmap) -> None:
     """Close a map unless arrays still point into it (then it closes when they go)."""
     with contextlib.suppress(BufferError):
         mapped.close()
-
-
-def _sync_directory(directory: Path) -> None:
-    """Make the rename durable (POSIX; a no-op where directories cannot be opened)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _open(mapped: mmap.mmap, path: Path) -> PackedIndex:

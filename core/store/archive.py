@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 from simsift.core.document import FileRecord
+from simsift.core.files import atomic_write
 from simsift.core.index.matches import Matches
 from simsift.core.index.packed import FILE_NAME as INDEX_FILE
 from simsift.core.index.packed import PackedIndex, PackedIndexError
@@ -536,13 +537,11 @@ def _read_counts(path: Path, n: int) -> np.ndarray | None:
 
 def _write_counts(path: Path, counts: np.ndarray) -> None:
     """Keep the counts for the next check; a folder we cannot write in only costs time."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(temp, "wb") as f:
+        with atomic_write(path) as f:
             np.save(f, counts)
-        os.replace(temp, path)
     except OSError:
-        temp.unlink(missing_ok=True)
+        pass
 
 
 def _passage_table(live: tuple[np.ndarray, np.ndarray]) -> PassageTable:
@@ -573,7 +572,7 @@ def _write_segment(
 ):
     """Write `name`.text and `name`.npz, each complete on disk before the manifest names it."""
     ptr = [0]
-    with _atomic_file(directory / f"{name}.text") as f:
+    with atomic_write(directory / f"{name}.text", durable=True) as f:
         for i, r in enumerate(records):
             if i % 256 == 0:
                 cancel.check()
@@ -602,7 +601,7 @@ def _write_arrays(directory: Path, name: str, arrays: dict) -> dict:
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
     data = buffer.getvalue()
-    with _atomic_file(directory / f"{name}.npz") as f:
+    with atomic_write(directory / f"{name}.npz", durable=True) as f:
         f.write(data)
     return {
         "name": name,
@@ -752,7 +751,7 @@ def _merged(directory: Path, manifest: dict, progress, cancel: CancelToken | Non
     parts: dict[str, list] = {key: [] for key in ("fingerprint", "size", "mtime_ns")}
     hashes, texts, meta, ptr, p_doc, p_fp = [], [], [], [0], [], []
     n_before = 0
-    with _atomic_file(directory / f"{name}.text") as out:
+    with atomic_write(directory / f"{name}.text", durable=True) as out:
         for segment, entry in zip(segments, manifest["segments"], strict=True):
             cancel.check()
             live = np.setdiff1d(np.arange(len(segment)), entry["dead"])
@@ -833,25 +832,8 @@ def _check_entry(entry: dict) -> None:
 
 
 def _write_manifest(directory: Path, manifest: dict) -> None:
-    with _atomic_file(directory / MANIFEST) as f:
+    with atomic_write(directory / MANIFEST, durable=True) as f:
         f.write(json.dumps(manifest, indent=1).encode("utf-8"))
-
-
-@contextlib.contextmanager
-def _atomic_file(path: Path):
-    """A file written whole or not at all: a temp file, fsynced, renamed, folder fsynced."""
-    temp = path.with_name(f".{path.name}.tmp")
-    with open(temp, "wb") as f:
-        yield f
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temp, path)
-    if os.name != "nt":  # the rename itself is durable once the folder is synced
-        fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def _try_lock(f) -> bool:
