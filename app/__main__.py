@@ -1,4 +1,4 @@
-"""`python -m app` starts the desktop app."""
+"""`python -m simsift.app` starts the desktop app."""
 
 import sys
 

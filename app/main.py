@@ -1,4 +1,4 @@
-"""Entry point of `simsift-gui` and `python -m app`.
+"""Entry point of `simsift-gui` and `python -m simsift.app`.
 
 Only Qt and the light parts of `core` load here, so the window appears at once. Text
 extraction runs in the scan's worker processes; jieba loads in this process on first use,

@@ -114,12 +114,6 @@ class Clusters:
     def __iter__(self) -> Iterator[Cluster]:
         return (self.cluster(c) for c in range(len(self)))
 
-    def cluster_of(self, n_docs: int) -> np.ndarray:
-        """Cluster number of every document, -1 for documents in no cluster."""
-        out = np.full(n_docs, -1, dtype=np.int64)
-        out[self.doc] = owners(np.diff(self.ptr))
-        return out
-
 
 def build_clusters(
     pairs: Matches,

@@ -4,7 +4,8 @@
 run. `PackedIndex` is built once, saved, and loaded in milliseconds by an archive that is
 only queried afterwards; queries give exactly the brute-force answer.
 
-Layout (seed 002's compressed sorted tables, adapted so numpy can decode them in bulk):
+Layout (compressed sorted tables: block heads in full, then deltas of the sorted entries,
+adapted so numpy can decode them in bulk):
 
 - A plan priced per query (`choose_packed_plan`): at k=8 and a million fingerprints a
   *covering* plan over 16 blocks of 4 bits (`core.index.memory.cover_plan`), 72 tables each keyed

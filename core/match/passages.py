@@ -468,7 +468,8 @@ class PassageResult:
 
     @property
     def excluded_share(self) -> np.ndarray:
-        """Share of each document's body tokens that is template text (0 for empty ones)."""
+        """Share of each document's body tokens that is excluded text, template or common
+        (0 for empty ones)."""
         lengths = self.passages.doc_lengths()
         return np.divide(
             self.excluded_tokens,

@@ -3,8 +3,8 @@
 Passage fingerprints find documents that share text, including edited text; a run of
 identical words is the evidence a reader trusts, and it separates copying from two texts
 on one topic (near fingerprints, no sentence in common). A pair is partial when such a
-run is long enough, whatever its share of either document (issue 13's "N contiguous
-words").
+run is long enough, whatever its share of either document ("N words in a row", as
+WCopyfind and Turnitin report it).
 
 Runs are found with 8-token grams: the shorter document's grams are sorted and each gram
 of the longer one is looked up among them; hits that keep the same offset on consecutive

@@ -41,7 +41,7 @@ class ScanResult:
     pairs: Matches
     content_codes: np.ndarray  # int64 per document: equal codes = same bytes
     text_codes: np.ndarray  # int64 per document: equal codes = same normalized text
-    original_rank: np.ndarray  # int64 per document: lower = better cluster reference
+    original_rank: np.ndarray  # int64 per document: lower = better cluster original
     passages: PassageResult  # partial copying, template and common text
     reused: int = 0  # files taken unchanged from the catalog
     notices: tuple[str, ...] = ()  # about the scan as a whole, e.g. the catalog was unusable
@@ -62,7 +62,8 @@ class ScanResult:
 
     @property
     def excluded_share(self) -> np.ndarray:
-        """Share of each document's body that is template text (prompt, shared boilerplate)."""
+        """Share of each document's body that is excluded text: template (matching a reference
+        folder) or common (held by many documents)."""
         return self.passages.excluded_share
 
     def distance(self, a: int | np.ndarray, b: int | np.ndarray) -> int | np.ndarray:

@@ -337,7 +337,8 @@ def under_any(path: str, roots: Iterable[str]) -> bool:
 
 
 def original_rank_of(documents: Sequence[FileRecord], is_reference: np.ndarray) -> np.ndarray:
-    """Best cluster reference first: in a reference folder, then oldest, then largest."""
+    """Rank of each document as a cluster's original (the copy to keep), best first: in a
+    reference folder, then oldest, then largest."""
     if not documents:
         return np.zeros(0, np.int64)
     mtime = np.array([d.mtime_ns for d in documents], dtype=np.int64)

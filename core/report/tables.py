@@ -147,7 +147,7 @@ def document_rows(result: ScanResult) -> list[dict]:
 
 
 def excluded_rows(result: ScanResult) -> list[dict]:
-    """Documents containing template text, with the template share of their body."""
+    """Documents containing excluded text (template or common), with its share of their body."""
     share = result.excluded_share
     return [
         {"path": result.documents[i].path, "excluded_share": round(float(share[i]), 3)}
@@ -183,7 +183,7 @@ def write_report(
     partial_threshold: float | None = None,
     verdicts: Verdicts | None = None,
 ) -> list[Path]:
-    """Write pairs, clusters, template shares, common text, errors, warnings (documents
+    """Write pairs, clusters, excluded shares, common text, errors, warnings (documents
     read whose text may be garbled) and skipped files (with the reason) into `out_dir`.
 
     Returns the files written.

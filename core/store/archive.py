@@ -477,15 +477,6 @@ class Archive:
             _write_manifest(self.directory, manifest)
         return Archive.open(self.directory), len(doomed)
 
-    def compact(
-        self, cancel: CancelToken | None = None, progress: ProgressCallback = no_progress
-    ) -> Archive:
-        """Merge all segments into one without the removed documents."""
-        with self._writing(progress, cancel) as manifest:
-            merged = _merged(self.directory, manifest, progress, cancel)
-            _write_manifest(self.directory, merged)
-        return Archive.open(self.directory)
-
     @contextlib.contextmanager
     def _writing(self, progress: ProgressCallback = no_progress, cancel: CancelToken | None = None):
         """The manifest to change, under the archive's lock, as it was when this archive
