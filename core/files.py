@@ -81,3 +81,14 @@ def load_arrays(path: Path) -> dict:
             raise ValueError(f"{path} is not a SimSift arrays file")
         names = json.loads(f.readline())
         return {name: np.lib.format.read_array(f, allow_pickle=False) for name in names}
+
+
+def json_bytes(value) -> bytes:
+    """`value` as UTF-8 JSON; lone surrogates (file names that are not valid UTF-8) are
+    kept exact, so a path read back opens the same file."""
+    return json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+
+def json_value(data: bytes):
+    """The value `json_bytes` wrote."""
+    return json.loads(data.decode("utf-8", "surrogatepass"))

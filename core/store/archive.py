@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 from simsift.core.document import FileRecord
-from simsift.core.files import atomic_write
+from simsift.core.files import atomic_write, json_bytes, json_value
 from simsift.core.index.matches import Matches
 from simsift.core.index.packed import FILE_NAME as INDEX_FILE
 from simsift.core.index.packed import PackedIndex, PackedIndexError
@@ -282,7 +282,7 @@ class Archive:
         try:
             with open(path, "rb") as f:
                 f.seek(lo)
-                title, paragraphs = _unpack(zlib.decompress(f.read(hi - lo)))
+                title, paragraphs = json_value(zlib.decompress(f.read(hi - lo)))
         except (OSError, zlib.error, ValueError) as error:
             raise ArchiveError(f"{path}: damaged archive file ({_reason(error)})") from error
         return title, tuple(paragraphs)
@@ -549,15 +549,6 @@ def _passage_table(live: tuple[np.ndarray, np.ndarray]) -> PassageTable:
 # -- files -------------------------------------------------------------------------------
 
 
-def _pack(value) -> bytes:
-    # surrogatepass keeps file names that are not valid UTF-8 (lone surrogates) exact
-    return json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
-
-
-def _unpack(data: bytes):
-    return json.loads(data.decode("utf-8", "surrogatepass"))
-
-
 def _write_segment(
     directory: Path, name: str, records, fingerprints, passage_doc, passage_fp, cancel
 ):
@@ -567,7 +558,7 @@ def _write_segment(
         for i, r in enumerate(records):
             if i % 256 == 0:
                 cancel.check()
-            blob = zlib.compress(_pack([r.title, list(r.paragraphs)]), 6)
+            blob = zlib.compress(json_bytes([r.title, list(r.paragraphs)]), 6)
             f.write(blob)
             ptr.append(ptr[-1] + len(blob))
     arrays = {
@@ -578,7 +569,7 @@ def _write_segment(
         "content_hash": _hash_rows([r.content_hash for r in records]),
         "text_hash": _hash_rows([r.text_hash for r in records]),
         "meta": np.frombuffer(
-            zlib.compress(_pack([[r.path, r.format, r.warning, r.title] for r in records])),
+            zlib.compress(json_bytes([[r.path, r.format, r.warning, r.title] for r in records])),
             np.uint8,
         ),
         "text_ptr": np.array(ptr, np.int64),
@@ -630,7 +621,7 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
             a = {key: z[key] for key in z.files}
         if int(a["version"][0]) != SEGMENT_VERSION:
             raise ArchiveError(f"{path}: written by another archive version")
-        meta = _unpack(zlib.decompress(a["meta"].tobytes()))
+        meta = json_value(zlib.decompress(a["meta"].tobytes()))
         segment = _Segment(
             name,
             a["fingerprint"],
@@ -768,7 +759,7 @@ def _merged(directory: Path, manifest: dict, progress, cancel: CancelToken | Non
         **{key: np.concatenate(v) for key, v in parts.items()},
         "content_hash": np.concatenate([h[0] for h in hashes]).reshape(-1, 16),
         "text_hash": np.concatenate([h[1] for h in hashes]).reshape(-1, 16),
-        "meta": np.frombuffer(zlib.compress(_pack(meta)), np.uint8),
+        "meta": np.frombuffer(zlib.compress(json_bytes(meta)), np.uint8),
         "text_ptr": np.array(ptr, np.int64),
         "passage_doc": np.concatenate(p_doc),
         "passage_fp": np.concatenate(p_fp),

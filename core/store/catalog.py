@@ -51,6 +51,7 @@ from typing import TypeVar
 import numpy as np
 import platformdirs
 from simsift.core.document import READER_VERSION, STATUS_OK, FileRecord
+from simsift.core.files import json_value
 from simsift.core.store.verdicts import Verdict, Verdicts
 from simsift.core.text.tokens import DocumentTokens, TokenStream
 
@@ -422,7 +423,7 @@ def _encode_paragraphs(paragraphs: tuple[str, ...]) -> bytes:
 
 
 def _decode_paragraphs(blob: bytes) -> tuple[str, ...]:
-    return tuple(json.loads(_blob_to_text(zlib.decompress(blob))))
+    return tuple(json_value(zlib.decompress(blob)))
 
 
 class StoredParagraphs(Sequence):

@@ -31,6 +31,19 @@ def options(*roots: Path) -> ScanOptions:
     return ScanOptions(roots=tuple(map(str, roots)), workers=0)
 
 
+def merged(directory: Path, tmp_path: Path) -> Archive:
+    """The archive after an add that merges all its segments into one (a one-file add
+    with the segment limit at 1), tombstones of removed documents included."""
+    from simsift.core.store import archive as archive_module
+
+    extra = tmp_path / "extra"
+    write_texts(extra, {"x.txt": "one more document, added to force the merge " * 5})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(archive_module, "MAX_SEGMENTS", 1)
+        add_folders(directory, options(extra))
+    return Archive.open(directory)
+
+
 def write_texts(folder: Path, texts: dict[str, str]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in texts.items():
@@ -108,8 +121,10 @@ def test_new_files_go_into_a_new_segment_and_removal_leaves_the_others(tmp_path)
     reopened = Archive.open(tmp_path / "archive")
     assert sorted(reopened.paths()) == sorted(set(archive.paths()))
     assert not set(gone) & set(reopened.paths())
-    compacted = reopened.compact()
-    assert compacted.segment_count == 1 and sorted(compacted.paths()) == sorted(archive.paths())
+    compacted = merged(tmp_path / "archive", tmp_path)
+    extra = str(tmp_path / "extra" / "x.txt")
+    assert compacted.segment_count == 1
+    assert sorted(compacted.paths()) == sorted([*archive.paths(), extra])
     for doc in range(len(compacted)):
         assert compacted.text(doc)[1]  # texts moved with their documents
 
@@ -150,7 +165,8 @@ def test_stored_indexes_answer_as_brute_force_over_the_live_documents(tmp_path):
     # the removed documents' own fingerprints must no longer be found
     queries = np.r_[before.fingerprints()[gone], passage_fp[np.isin(doc, gone)]]
     queries = np.r_[queries, archive.fingerprints()[:5], archive.passage_table().values[::7]]
-    compacted = archive.compact()
+    compacted = merged(tmp_path / "archive", tmp_path)
+    assert compacted.segment_count == 1
     for current in (archive, compacted):
         for k in (0, 3, 10, 12):  # 12: beyond the stored index, built in memory
             assert found(current.near_documents(queries, k)) == brute_force(
