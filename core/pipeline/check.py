@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 from simsift.core.arrays import pair_keys, ragged_arange, sorted_unique, split_keys
-from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
+from simsift.core.document import FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.packed import PackedIndex
 from simsift.core.match.passages import (
@@ -32,12 +32,11 @@ from simsift.core.pipeline.archiving import archive_settings
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.pipeline.stages import (
+    build_result,
     find_files,
     find_pairs,
     fingerprint_documents,
-    hash_codes,
     is_compared,
-    original_rank_of,
     read_files,
     under_any,
 )
@@ -121,19 +120,13 @@ def compare_with_archive(
         ),
         is_archive,
     )
-    return ScanResult(
-        options=options,
-        documents=documents,
-        errors=tuple(r for r in others if r.status == STATUS_ERROR),
-        skipped=tuple(r for r in others if r.status == STATUS_SKIPPED),
-        is_reference=is_reference,
-        fingerprints=fingerprints,
-        pairs=pairs,
-        content_codes=hash_codes([d.content_hash for d in documents]),
-        text_codes=hash_codes([d.text_hash for d in documents]),
-        original_rank=original_rank_of(documents, is_archive | is_reference),
-        passages=passages,
-        garbled=tuple(r for r in others if r.ok),
+    return build_result(
+        options,
+        documents,
+        others,
+        is_reference,
+        (fingerprints, pairs, passages),
+        first_as_original=is_archive | is_reference,
     )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 import numpy as np
-from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
+from simsift.core.document import FileRecord
 from simsift.core.index.pair_graph import PairSearch, search_pairs
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions
@@ -22,14 +22,12 @@ from simsift.core.pipeline.result import ScanResult
 from simsift.core.pipeline.stages import (
     GuardedCatalog,
     all_roots,
+    build_result,
     find_files,
     find_pairs,
     find_passages,
     fingerprint_documents,
-    hash_codes,
     is_compared,
-    is_garbled_record,
-    original_rank_of,
     read_with_catalog,
     under_any,
 )
@@ -63,29 +61,18 @@ def scan(
     records += left_out
     guarded.prune(all_roots(options), {f.path for f in found})
     catalog = guarded.catalog
-    garbled = () if options.compare_garbled else tuple(filter(is_garbled_record, records))
     documents = tuple(r for r in records if is_compared(r, options))
     is_reference = np.array(
         [under_any(d.path, options.reference_roots) for d in documents], dtype=bool
     )
-    fingerprints, pairs, passages = _compare(
-        documents, is_reference, options, catalog, progress, cancel
-    )
-    result = ScanResult(
-        options=options,
-        documents=documents,
-        errors=tuple(r for r in records if r.status == STATUS_ERROR),
-        skipped=tuple(r for r in records if r.status == STATUS_SKIPPED),
-        is_reference=is_reference,
-        fingerprints=fingerprints,
-        pairs=pairs,
-        content_codes=hash_codes([d.content_hash for d in documents]),
-        text_codes=hash_codes([d.text_hash for d in documents]),
-        original_rank=original_rank_of(documents, is_reference),
+    result = build_result(
+        options,
+        documents,
+        [r for r in records if not is_compared(r, options)],
+        is_reference,
+        _compare(documents, is_reference, options, catalog, progress, cancel),
         reused=reused,
-        passages=passages,
         notices=guarded.notices(),
-        garbled=garbled,
     )
     return result.without_ignored(ignored)
 

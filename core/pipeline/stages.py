@@ -14,6 +14,7 @@ from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
 from simsift.core.match.passages import PassageResult, analyze_passages
 from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.result import ScanResult
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from simsift.core.read.reader import ReadTask, read_file
 from simsift.core.read.walk import FoundFile, walk_files
@@ -347,3 +348,41 @@ def original_rank_of(documents: Sequence[FileRecord], is_reference: np.ndarray) 
     rank = np.empty(len(documents), dtype=np.int64)
     rank[order] = np.arange(len(documents))
     return rank
+
+
+def build_result(
+    options: ScanOptions,
+    documents: tuple[FileRecord, ...],
+    not_compared: Sequence[FileRecord],
+    is_reference: np.ndarray,
+    comparison: tuple[np.ndarray, Matches, PassageResult],
+    *,
+    first_as_original: np.ndarray | None = None,
+    reused: int = 0,
+    notices: tuple[str, ...] = (),
+) -> ScanResult:
+    """The `ScanResult` of compared `documents` and the records `not_compared` (errors,
+    skipped files, and read but garbled ones), from (fingerprints, pairs, passages).
+
+    Args:
+        first_as_original: bool per document, ranked first as a cluster's original
+            (default: `is_reference`).
+    """
+    fingerprints, pairs, passages = comparison
+    first = is_reference if first_as_original is None else first_as_original
+    return ScanResult(
+        options=options,
+        documents=documents,
+        errors=tuple(r for r in not_compared if r.status == STATUS_ERROR),
+        skipped=tuple(r for r in not_compared if r.status == STATUS_SKIPPED),
+        is_reference=is_reference,
+        fingerprints=fingerprints,
+        pairs=pairs,
+        content_codes=hash_codes([d.content_hash for d in documents]),
+        text_codes=hash_codes([d.text_hash for d in documents]),
+        original_rank=original_rank_of(documents, first),
+        reused=reused,
+        passages=passages,
+        notices=notices,
+        garbled=tuple(r for r in not_compared if r.ok),
+    )
