@@ -267,7 +267,21 @@ def _write_table(path: Path, fmt: str, columns: list[str], rows: list[dict]) -> 
             return
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows(
+            {key: spreadsheet_safe(value) for key, value in row.items()} for row in rows
+        )
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value):
+    """A CSV cell a spreadsheet shows as the text it is: text from a user's documents that
+    starts like a formula (`=HYPERLINK(...)`, `+`, `-`, `@`, tab, CR) gets a leading
+    apostrophe (OWASP's CSV injection advice); numbers and other text are unchanged."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

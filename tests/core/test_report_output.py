@@ -136,3 +136,42 @@ def test_the_teachers_verdicts_are_exported_with_pairs_and_documents(tmp_path, r
     documents = json.loads((tmp_path / "out" / "documents.json").read_text("utf-8"))
     mine = [r for r in documents if r["path"] == a]
     assert mine and (mine[0]["verdict"], mine[0]["note"]) == ("not copying", "cites the source")
+
+
+def test_csv_cells_never_start_a_spreadsheet_formula(tmp_path):
+    """Text shared by the documents that starts like a formula is written as text."""
+    import csv
+    import random
+
+    shared = '=HYPERLINK("http://example.com/x","click me") '
+    shared += " ".join(f"boiler{i} plate" for i in range(40))
+    words = [
+        "river",
+        "essay",
+        "school",
+        "winter",
+        "music",
+        "paper",
+        "garden",
+        "window",
+        "letter",
+        "mother",
+    ]
+    rng = random.Random(5)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(8):
+        own = " ".join(rng.choice(words) + " " + rng.choice(words) for _ in range(120))
+        (docs / f"e{i}.txt").write_text(f"{shared}\n\n{own}\n", encoding="utf-8")
+    result = scan(ScanOptions(roots=(str(docs),), workers=0))
+    write_report(result, 8, tmp_path / "out")
+    with open(tmp_path / "out" / "common.csv", encoding="utf-8-sig", newline="") as f:
+        texts = [row["text"] for row in csv.DictReader(f)]
+    assert any(t.startswith("'=HYPERLINK(") for t in texts), texts
+    assert not any(t.startswith(("=", "+", "-", "@", "\t", "\r")) for t in texts)
+
+
+def test_numbers_and_plain_text_are_left_as_they_are():
+    assert report.spreadsheet_safe(-0.5) == -0.5
+    assert report.spreadsheet_safe("/home/ann/essay.txt") == "/home/ann/essay.txt"
+    assert report.spreadsheet_safe("@SUM(A1)") == "'@SUM(A1)"
