@@ -35,6 +35,10 @@ class ReadTask:
     traditional_to_simplified: bool
 
 
+OUT_OF_MEMORY = "out of memory while reading this file (it is read again on the next scan)"
+_LIBXML_NO_MEMORY = 2  # XML_ERR_NO_MEMORY
+
+
 def read_file(task: ReadTask) -> FileRecord:
     """Extract and tokenize one file; every per-file problem becomes an error record."""
     base = FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR)
@@ -43,18 +47,8 @@ def read_file(task: ReadTask) -> FileRecord:
     try:
         extracted = extract(Path(task.path), max_bytes=task.max_bytes)
         content_hash = _file_hash(task.path)
-    except UnsupportedFormat as error:
-        return replace(base, status=STATUS_SKIPPED, message=str(error))
-    except TransientError as error:
-        return replace(base, message=str(error), retry=True)
-    except ExtractionError as error:
-        return replace(base, message=str(error))
-    except OSError as error:
-        return replace(base, message=f"cannot read file ({error.strerror or error})", retry=True)
-    except RecursionError:
-        return replace(base, message="document is nested too deeply to read")
     except Exception as error:  # parsers raise anything on hostile input
-        return replace(base, message=_reader_failure(Path(task.path), error))
+        return _failed(base, error)
     tokens = document_tokens(
         extracted.title,
         extracted.paragraphs,
@@ -75,6 +69,39 @@ def read_file(task: ReadTask) -> FileRecord:
         paragraphs=extracted.paragraphs,
         tokens=tokens,
     )
+
+
+def _failed(base: FileRecord, error: Exception) -> FileRecord:
+    """The record of a file whose reading raised `error`. Failures of the moment (memory,
+    a file being written, permissions) are marked to be read again and never cached."""
+    if ran_out_of_memory(error):
+        return replace(base, message=OUT_OF_MEMORY, retry=True)
+    if isinstance(error, UnsupportedFormat):
+        return replace(base, status=STATUS_SKIPPED, message=str(error))
+    if isinstance(error, TransientError):
+        return replace(base, message=str(error), retry=True)
+    if isinstance(error, ExtractionError):
+        return replace(base, message=str(error))
+    if isinstance(error, OSError):
+        return replace(base, message=f"cannot read file ({error.strerror or error})", retry=True)
+    if isinstance(error, RecursionError):
+        return replace(base, message="document is nested too deeply to read")
+    return replace(base, message=_reader_failure(Path(base.path), error))
+
+
+def ran_out_of_memory(error: BaseException) -> bool:
+    """Whether `error`, or an error that caused it, is a failed allocation: a MemoryError,
+    or libxml2's (lxml reports it as a syntax error, so a DOCX read under a tight memory
+    limit would be called corrupt)."""
+    seen = 0
+    while error is not None and seen < 20:
+        if isinstance(error, MemoryError):
+            return True
+        if getattr(error, "code", None) == _LIBXML_NO_MEMORY and "memory" in str(error).lower():
+            return True
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return False
 
 
 def _reader_failure(path: Path, error: Exception) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 import simsift.core.pipeline.stages as stages_module
 import simsift.core.read.extract
 from simsift.core.pipeline.options import ScanOptions
@@ -88,3 +89,26 @@ def test_a_catalog_that_fails_mid_scan_is_dropped_with_a_notice(tmp_path, monkey
         "The disk holding the catalog is full; free some space there. "
         "This scan went on without the catalog.",
     )
+
+
+@pytest.mark.parametrize("failure", ["python", "libxml2"])
+def test_running_out_of_memory_is_never_kept_as_the_files_verdict(tmp_path, monkeypatch, failure):
+    """Under a tight memory limit a DOCX failed with 'not a valid DOCX', cached for good."""
+    import docx
+    from lxml import etree
+    from simsift.core.read.reader import OUT_OF_MEMORY, ReadTask, read_file
+
+    def no_memory(*args, **kwargs):
+        if failure == "python":
+            raise MemoryError
+        raise etree.XMLSyntaxError("Memory allocation failed", 2, 1, 1)
+
+    source = Path(__file__).parents[1] / "data" / "extract" / "article_en.docx"
+    path = tmp_path / "essay.docx"
+    shutil.copy(source, path)
+    task = ReadTask(str(path), path.stat().st_size, path.stat().st_mtime_ns, 1 << 30, True)
+    monkeypatch.setattr(docx, "Document", no_memory)
+    record = read_file(task)
+    assert record.retry and record.message == OUT_OF_MEMORY
+    monkeypatch.undo()
+    assert read_file(task).ok
