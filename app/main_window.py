@@ -1,8 +1,9 @@
 """The main window: folders and parameters on the left, clusters and the side-by-side below.
 
-The window wires widgets, models and the background controller together; the work itself
-is done by `core` on the controller's thread, and every model change happens here, on
-the GUI thread, when a result arrives by signal.
+The window composes panels (one per tab, each owning its view and its texts), menus and
+actions, and wires them to the background controller and the result editor; the work
+itself is done by `core` in background jobs, and every model change happens on the GUI
+thread, when a result arrives by signal.
 """
 
 from __future__ import annotations
@@ -11,62 +12,45 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
-    QLabel,
-    QLineEdit,
     QMainWindow,
     QMessageBox,
     QPushButton,
     QSplitter,
     QStyle,
-    QTableView,
     QTabWidget,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
 from simsift.app import file_actions
+from simsift.app.archive_texts import ArchiveTexts
 from simsift.app.dialogs.guide import GuideDialog
 from simsift.app.dialogs.text import DocumentPicker, ExtractedTextDialog
 from simsift.app.dialogs.verdict import VerdictDialog
 from simsift.app.diff.view import DiffView
 from simsift.app.i18n import LANGUAGES, Translations
-from simsift.app.models.clusters import (
-    COL_FOLDER,
-    COL_NAME,
-    COL_TITLE,
-    ClusterFilterProxy,
-    ClusterModel,
-)
-from simsift.app.models.common import COL_TEXT, CommonTextModel
-from simsift.app.models.partial import COL_CONTAINMENT_AB, PartialModel, PartialProxy
-from simsift.app.models.problems import COL_FILE as PROBLEM_FILE
-from simsift.app.models.problems import COL_FOLDER as PROBLEM_FOLDER
-from simsift.app.models.problems import COL_STATUS as PROBLEM_STATUS
-from simsift.app.models.problems import ProblemsModel
-from simsift.app.models.roles import DocRole, PairRole, ReadRole
+from simsift.app.panels.clusters import ClustersPanel
+from simsift.app.panels.common_text import CommonTextPanel
 from simsift.app.panels.documents import DocumentsPanel
 from simsift.app.panels.folders import FolderList
 from simsift.app.panels.overview import OverviewPanel
 from simsift.app.panels.params import ParamsPanel
+from simsift.app.panels.partial import PartialPanel
+from simsift.app.panels.problems import ProblemsPanel
 from simsift.app.panels.scan_status import ScanStatus
 from simsift.app.readable import NAMES, readable
 from simsift.app.result_editor import ResultEditor
-from simsift.app.row_height import fit_rows_to_names
 from simsift.app.settings import Settings
-from simsift.app.workers.scan import ScanController, archive_base
+from simsift.app.workers.scan import ScanController
 from simsift.core.document import FileRecord
 from simsift.core.match.evidence import PairEvidence, TermRarity
 from simsift.core.match.passages import PassageOptions
-from simsift.core.pipeline.archive_folders import open_archive
-from simsift.core.pipeline.check import ARCHIVE_MARK
 from simsift.core.pipeline.options import DEFAULT_K_MAX, ScanOptions
 from simsift.core.pipeline.result import ScanResult
-from simsift.core.store.archive import ArchiveError
 from simsift.core.text.features import FeatureWeights
 
 
@@ -88,7 +72,7 @@ class MainWindow(QMainWindow):
         self.translations = translations or Translations()
         self._workers = workers
         self._rarity: TermRarity | None = None  # word document frequencies of the result
-        self._archive = None  # the archive of the archive folders the result was checked with
+        self.archive_texts = ArchiveTexts(catalog)  # of the archive the result was checked with
         self._job_kind = "scan"  # of the background job running or last run
         self.controller = ScanController(catalog, self)
         self.editor = ResultEditor(catalog, self)
@@ -122,48 +106,27 @@ class MainWindow(QMainWindow):
         left_layout.addWidget(self.scan_button)
         left_layout.addWidget(self.params)
 
-        self.model = ClusterModel(self)
-        self.proxy = ClusterFilterProxy(self)
-        self.proxy.setSourceModel(self.model)
-        self.tree = _make_tree(self.proxy)
-        self.filter_edit = QLineEdit()
-        self.filter_edit.setClearButtonEnabled(True)
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
-        clusters_page = QWidget()
-        clusters_layout = QVBoxLayout(clusters_page)
-        clusters_layout.setContentsMargins(0, 0, 0, 0)
-        clusters_layout.addWidget(self.filter_edit)
-        clusters_layout.addWidget(self.summary)
-        clusters_layout.addWidget(self.tree, 1)
-
-        self.problems_model = ProblemsModel(self)
-        self.problems_view = _make_problems_view(self.problems_model)
-        self.tabs = QTabWidget()
-        self.tabs.addTab(clusters_page, "")
-        self.tabs.addTab(self.problems_view, "")
-        self.partial_model = PartialModel(self)
-        self.partial_proxy = PartialProxy(self)
-        self.partial_proxy.setSourceModel(self.partial_model)
-        self.partial_view = _make_partial_view(self.partial_proxy)
-        self.partial_filter = QLineEdit()
-        self.partial_filter.setClearButtonEnabled(True)
-        self.partial_proxy.setFilterKeyColumn(-1)  # any column: names, folders, verdicts
-        self.partial_proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.partial_filter.textChanged.connect(self.partial_proxy.setFilterFixedString)
-        self.partial_page = QWidget()
-        partial_layout = QVBoxLayout(self.partial_page)
-        partial_layout.setContentsMargins(0, 0, 0, 0)
-        partial_layout.addWidget(self.partial_filter)
-        partial_layout.addWidget(self.partial_view, 1)
-        self.tabs.addTab(self.partial_page, "")
-        self.common_model = CommonTextModel(self)
-        self.common_view = _make_common_view(self.common_model)
-        self.tabs.addTab(self.common_view, "")
+        self.clusters_panel = ClustersPanel()
+        self.model = self.clusters_panel.model  # checks, marks and the trash act on it
+        self.proxy = self.clusters_panel.proxy
+        self.tree = self.clusters_panel.tree
+        self.summary = self.clusters_panel.summary
+        self.problems_panel = ProblemsPanel()
+        self.partial_panel = PartialPanel()
+        self.common_panel = CommonTextPanel()
         self.documents_panel = DocumentsPanel()
-        self.tabs.addTab(self.documents_panel, "")
         self.overview_panel = OverviewPanel()
-        self.tabs.addTab(self.overview_panel, "")
+        self.tab_panels = (
+            self.clusters_panel,
+            self.problems_panel,
+            self.partial_panel,
+            self.common_panel,
+            self.documents_panel,
+            self.overview_panel,
+        )
+        self.tabs = QTabWidget()
+        for panel in self.tab_panels:
+            self.tabs.addTab(panel, "")
 
         self.diff_view = DiffView()
         self.right_splitter = QSplitter(Qt.Orientation.Vertical)
@@ -192,7 +155,7 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         sp = QStyle.StandardPixmap
-        self.add_folder_action = self._action(sp.SP_DirOpenIcon, self.folders._choose_folder)
+        self.add_folder_action = self._action(sp.SP_DirOpenIcon, self.folders.choose_folder)
         self.scan_action = self._action(sp.SP_BrowserReload, self.start_scan, QKeySequence.Refresh)
         self.export_csv_action = self._action(None, lambda: self.export_report("csv"))
         self.export_json_action = self._action(None, lambda: self.export_report("json"))
@@ -202,7 +165,7 @@ class MainWindow(QMainWindow):
         self.reveal_action = self._action(sp.SP_DirIcon, self.reveal_selected, "Ctrl+R")
         self.copy_action = self._action(None, self.copy_selected_paths, QKeySequence.Copy)
         self.mark_action = self._action(
-            sp.SP_DialogApplyButton, self.mark_all_but_reference, "Ctrl+M"
+            sp.SP_DialogApplyButton, self.mark_all_but_original, "Ctrl+M"
         )
         self.unmark_action = self._action(None, lambda: self.model.set_checked(set()))
         self.original_action = self._action(None, self.make_selected_original)
@@ -293,14 +256,16 @@ class MainWindow(QMainWindow):
             ]
         )
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.partial_view.addActions(
-            [self.show_text_action, self.ignore_action, self.verdict_action]
-        )
-        self.documents_panel.table.addActions([self.show_text_action, self.verdict_action])
-        self.documents_panel.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.partial_view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.problems_view.addAction(self.show_text_action)
-        self.problems_view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for view, actions in (
+            (
+                self.partial_panel.view,
+                [self.show_text_action, self.ignore_action, self.verdict_action],
+            ),
+            (self.documents_panel.table, [self.show_text_action, self.verdict_action]),
+            (self.problems_panel.view, [self.show_text_action]),
+        ):
+            view.addActions(actions)
+            view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
     def _connect(self) -> None:
         self.scan_button.clicked.connect(self.start_scan)
@@ -308,14 +273,13 @@ class MainWindow(QMainWindow):
         self.folders.changed.connect(self._update_summary)
         self.params.k_changed.connect(self.show_clusters)
         self.params.weights_changed.connect(self.apply_weights)
-        self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
         self.documents_panel.compare_requested.connect(self.compare)
         self.overview_panel.document_requested.connect(self.open_document)
         self.overview_panel.pair_requested.connect(self.compare)
-        self.tree.selectionModel().selectionChanged.connect(self._on_selection)
-        self.tree.doubleClicked.connect(self._on_tree_double_click)
-        self.problems_view.doubleClicked.connect(self._on_problem_double_click)
-        self.partial_view.selectionModel().selectionChanged.connect(self._on_partial_selection)
+        self.clusters_panel.selection_changed.connect(self._on_selection)
+        self.clusters_panel.document_activated.connect(self._open_document_file)
+        self.problems_panel.text_requested.connect(self.show_extracted_text)
+        self.partial_panel.pair_selected.connect(self._on_partial_selection)
         self.tabs.currentChanged.connect(lambda _: self._update_actions())
         self.model.checks_changed.connect(self._update_actions)
         self.controller.started.connect(self._on_job_started)
@@ -339,37 +303,9 @@ class MainWindow(QMainWindow):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("SimSift — near-duplicate and plagiarism checker"))
         self.scan_button.setText(self.tr("Scan"))
-        self.filter_edit.setPlaceholderText(self.tr("Filter by file name, folder or title…"))
-        self.tabs.setTabText(0, self.tr("Clusters"))
-        errors, warnings, skipped = self.problems_model.counts
-        self.tabs.setTabText(
-            1, self.tr("Problems (%1)").replace("%1", f"{errors + warnings + skipped:,}")
-        )
-        self.tabs.setTabToolTip(1, self._problem_counts_text())
-        self._update_partial_tab_text()
-        self.tabs.setTabText(
-            3, self.tr("Common text (%1)").replace("%1", f"{self.common_model.rowCount():,}")
-        )
-        self.tabs.setTabToolTip(
-            3,
-            self.tr(
-                "Passages found in many documents (licences, boilerplate, a shared prompt): "
-                "left out of partial copying"
-            ),
-        )
-        self.tabs.setTabText(
-            4,
-            self.tr("Documents (%1)").replace("%1", f"{self.documents_panel.model.rowCount():,}"),
-        )
-        self.tabs.setTabToolTip(
-            4, self.tr("Each document found in part in others: how much, and where from")
-        )
-        self.documents_panel.retranslate()
-        self.tabs.setTabText(5, self.tr("Overview"))
-        self.tabs.setTabToolTip(
-            5, self.tr("How similar the documents are, which to read first, who shares text")
-        )
-        self.overview_panel.retranslate()
+        for panel in self.tab_panels:
+            panel.retranslate()
+        self._update_tab_texts()
         self.file_menu.setTitle(self.tr("&File"))
         self.edit_menu.setTitle(self.tr("&Edit"))
         self.language_menu.setTitle(self.tr("&Language"))
@@ -400,7 +336,6 @@ class MainWindow(QMainWindow):
         for action, text in texts.items():
             action.setText(text)
         self._update_undo_text()
-        self.partial_filter.setPlaceholderText(self.tr("Filter by file name or folder…"))
         self.verdict_action.setToolTip(
             self.tr(
                 "Record your verdict on the selected pair or document: copying confirmed or "
@@ -413,11 +348,15 @@ class MainWindow(QMainWindow):
                 "(select two files, or one and its original)"
             )
         )
-        self.model.headerDataChanged.emit(
-            Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1
-        )
-        self.tree.viewport().update()
         self._update_summary()
+
+    def _update_tab_texts(self) -> None:
+        """Each tab's title and tooltip from its panel, found by widget, not position."""
+        self.problems_panel.files_read = self._files_read()
+        for panel in self.tab_panels:
+            index = self.tabs.indexOf(panel)
+            self.tabs.setTabText(index, panel.tab_title())
+            self.tabs.setTabToolTip(index, panel.tab_tip())
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -499,7 +438,7 @@ class MainWindow(QMainWindow):
             )
             return
         self.save_settings()
-        self._archive = None
+        self.archive_texts.forget()
         self.controller.start_scan(
             self.scan_options(), self._ignored_pairs(), self.folders.archive_folders()
         )
@@ -535,7 +474,7 @@ class MainWindow(QMainWindow):
     def _on_result(self, result: ScanResult) -> None:
         self.scan_status.end()
         self.params.set_k_max(result.k_max)
-        self.problems_model.set_records(
+        self.problems_panel.set_records(
             result.errors, result.warned, result.skipped, result.garbled
         )
         self.editor.set_result(result)  # shown by _show_result
@@ -587,15 +526,15 @@ class MainWindow(QMainWindow):
     def _show_result(self, result: ScanResult) -> None:
         """Every view from `result` (a new scan, or files trashed or pairs dismissed)."""
         NAMES.set_paths(d.path for d in result.documents)
-        self.common_model.set_result(result)
-        self.partial_model.set_roots((*result.options.roots, *result.options.reference_roots))
+        self.common_panel.set_result(result)
+        self.partial_panel.set_roots((*result.options.roots, *result.options.reference_roots))
         self.documents_panel.set_result(result)
         self._show_verdicts(self.editor.verdicts)
         self.show_clusters(self.params.k())
         self._update_actions()
 
     def _show_verdicts(self, verdicts) -> None:
-        self.partial_model.set_verdicts(verdicts)
+        self.partial_panel.set_verdicts(verdicts)
         self.documents_panel.set_verdicts(verdicts)
 
     def _verdict_subject(self) -> list[int]:
@@ -607,8 +546,8 @@ class MainWindow(QMainWindow):
         if page is self.documents_panel:
             doc = self.documents_panel.selected_document
             return [] if doc is None else [doc]
-        if page is self.partial_page:
-            pair = self._selected_partial_pair()
+        if page is self.partial_panel:
+            pair = self.partial_panel.selected_pair()
             return list(pair) if pair else []
         pair = self.selected_pair()
         return list(pair) if pair else self.selected_documents()[:1]
@@ -636,47 +575,17 @@ class MainWindow(QMainWindow):
             return
         k = min(k, self.result.k_max)
         clusters = self.result.clusters(k)
-        self.model.set_clusters(self.result.documents, clusters)
-        self._show_partials()
+        self.clusters_panel.show_clusters(self.result.documents, clusters)
+        self.partial_panel.show_result(self.result, clusters.k)
         self.overview_panel.set_result(self.result, self.documents_panel.model.similarity, k)
-        if len(clusters) <= 200:  # small results read best fully open
-            self.tree.expandAll()
+        self._update_tab_texts()
         self._update_summary()
         self._on_selection()
         self.result_shown.emit()
 
-    def _show_partials(self) -> None:
-        """Fill the partial-copies tab from the current result: the pairs Clusters does not
-        already show (whole copies within k are there; listing them again buried the
-        partial copies under thousands of 100% rows)."""
-        result = self.result
-        pairs = result.partial_pairs()
-        distance = result.distance(pairs.left, pairs.right)
-        beyond_k = distance > self.model.clusters.k
-        pairs, distance = pairs.subset(beyond_k), distance[beyond_k]
-        self.partial_model.set_pairs(
-            result.documents,
-            pairs.left,
-            pairs.right,
-            pairs.containment_ab,
-            pairs.containment_ba,
-            pairs.overlap,
-            distance,
-            longest_run=pairs.longest_run,
-        )
-        self._update_partial_tab_text()
-
-    def _update_partial_tab_text(self) -> None:
-        self.tabs.setTabText(
-            2, self.tr("Partial copies (%1)").replace("%1", str(self.partial_model.rowCount()))
-        )
-        self.tabs.setTabToolTip(
-            2, self.tr("Pairs sharing passages that Clusters does not already show (beyond k)")
-        )
-
     def _on_partial_selection(self, *_args) -> None:
         self._update_actions()
-        pair = self._selected_partial_pair()
+        pair = self.partial_panel.selected_pair()
         if pair is not None:
             self.compare(*pair)
 
@@ -704,21 +613,9 @@ class MainWindow(QMainWindow):
     def record_with_text(self, doc: int) -> FileRecord:
         """Document `doc`'s record, with its text read from the archive when it is an
         archive document the check did not need the text of."""
-        record = self.result.documents[doc]
-        if record.paragraphs or not record.path.startswith(ARCHIVE_MARK):
-            return record
-        try:
-            if self._archive is None:
-                self._archive = open_archive(
-                    archive_base(self.catalog),
-                    self.folders.archive_folders(),
-                    self.result.options,
-                )
-            path = record.path[len(ARCHIVE_MARK) :]
-            title, paragraphs = self._archive.text(self._archive.number(path))
-        except (ArchiveError, KeyError, ValueError):
-            return record  # shown without text; the archive changed or is gone
-        return replace(record, title=title, paragraphs=paragraphs)
+        return self.archive_texts.with_text(
+            self.result.documents[doc], self.folders.archive_folders(), self.result.options
+        )
 
     def _term_rarity(self) -> TermRarity:
         """Document frequencies of the result's words, kept while its documents stay."""
@@ -774,14 +671,7 @@ class MainWindow(QMainWindow):
         return len(self.result.documents) + len(self.result.garbled)
 
     def _problem_counts_text(self) -> str:
-        errors, warnings, skipped = self.problems_model.counts
-        return (
-            self.tr("Read %1 files · %2 not read · %3 with warnings · %4 skipped.")
-            .replace("%1", f"{self._files_read():,}")
-            .replace("%2", f"{errors:,}")
-            .replace("%3", f"{warnings:,}")
-            .replace("%4", f"{skipped:,}")
-        )
+        return self.problems_panel.counts_text(self._files_read())
 
     def _update_undo_text(self) -> None:
         """Edit ▸ Undo says what it undoes."""
@@ -820,9 +710,7 @@ class MainWindow(QMainWindow):
 
     def selected_documents(self) -> list[int]:
         """Documents of the selected member rows, in selection order."""
-        rows = self.tree.selectionModel().selectedRows(COL_NAME)
-        docs = [self.proxy.data(index, DocRole) for index in rows]
-        return [d for d in docs if d is not None and d >= 0]
+        return self.clusters_panel.selected_documents()
 
     def selected_pair(self) -> tuple[int, int] | None:
         """Two selected members, or one selected member and its cluster's reference."""
@@ -834,15 +722,11 @@ class MainWindow(QMainWindow):
             return (reference, docs[0]) if reference != docs[0] else None
         return None
 
-    def _selected_partial_pair(self) -> tuple[int, int] | None:
-        rows = self.partial_view.selectionModel().selectedRows()
-        return self.partial_proxy.data(rows[0], PairRole) if rows else None
-
     def _pair_to_dismiss(self) -> tuple[int, int] | None:
         """The pair "Not a duplicate" applies to: from the partial-copies tab when it is
         shown, else from the cluster tree."""
-        if self.tabs.currentWidget() is self.partial_page:
-            return self._selected_partial_pair()
+        if self.tabs.currentWidget() is self.partial_panel:
+            return self.partial_panel.selected_pair()
         return self.selected_pair()
 
     def _on_selection(self, *_args) -> None:
@@ -855,22 +739,7 @@ class MainWindow(QMainWindow):
 
     def select_documents(self, docs: list[int]) -> None:
         """Select the member rows of `docs` (used by tests and keyboard helpers)."""
-        selection = self.tree.selectionModel()
-        selection.clearSelection()
-        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
-        for doc in docs:
-            index = self._proxy_index_of(doc)
-            if index.isValid():
-                selection.select(index, flags)
-
-    def _proxy_index_of(self, doc: int) -> QModelIndex:
-        for row in range(self.proxy.rowCount()):
-            parent = self.proxy.index(row, 0)
-            for child in range(self.proxy.rowCount(parent)):
-                index = self.proxy.index(child, 0, parent)
-                if self.proxy.data(index, DocRole) == doc:
-                    return index
-        return QModelIndex()
+        self.clusters_panel.select_documents(docs)
 
     def _paths(self, docs: list[int]) -> list[str]:
         return [self.result.documents[d].path for d in docs] if self.result else []
@@ -918,7 +787,7 @@ class MainWindow(QMainWindow):
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         return box.exec() == QMessageBox.StandardButton.Yes
 
-    def mark_all_but_reference(self) -> None:
+    def mark_all_but_original(self) -> None:
         """Check the copies within k of their reference; say how many farther were not."""
         farther = self.model.check_all_but_original()
         if farther:
@@ -959,16 +828,8 @@ class MainWindow(QMainWindow):
         if path:
             self.editor.export_html(Path(path), self.model.clusters, self.translations.language)
 
-    def _on_tree_double_click(self, index: QModelIndex) -> None:
-        doc = self.proxy.data(index, DocRole)
-        if doc is not None and doc >= 0:
-            file_actions.open_file(self.result.documents[doc].path)
-
-    def _on_problem_double_click(self, index: QModelIndex) -> None:
-        if self.problems_model.data(index, ReadRole):
-            self.show_extracted_text()
-        else:
-            file_actions.reveal_in_folder(self.problems_model.path_at(index.row()))
+    def _open_document_file(self, doc: int) -> None:
+        file_actions.open_file(self.result.documents[doc].path)
 
     def show_extracted_text(self) -> None:
         """The text SimSift read from the selected file, or from one the user picks."""
@@ -985,13 +846,10 @@ class MainWindow(QMainWindow):
     def _record_in_current_view(self) -> FileRecord | None:
         """The read file selected in the visible tab (the first of a partial pair), or None."""
         page = self.tabs.currentWidget()
-        if page is self.problems_view:
-            rows = self.problems_view.selectionModel().selectedRows()
-            if rows and self.problems_model.data(rows[0], ReadRole):
-                return self.problems_model.record_at(rows[0].row())
-            return None
-        if page is self.partial_page:
-            pair = self._selected_partial_pair()
+        if page is self.problems_panel:
+            return self.problems_panel.selected_read_record()
+        if page is self.partial_panel:
+            pair = self.partial_panel.selected_pair()
             docs = [pair[0]] if pair else []
         else:
             docs = self.selected_documents()
@@ -1020,64 +878,3 @@ def _separator(parent) -> QAction:
     action = QAction(parent)
     action.setSeparator(True)
     return action
-
-
-def _make_tree(model) -> QTreeView:
-    tree = QTreeView()
-    tree.setModel(model)
-    tree.setUniformRowHeights(True)  # lets the view skip measuring 100,000 rows
-    tree.setSortingEnabled(True)
-    tree.sortByColumn(COL_NAME, Qt.SortOrder.DescendingOrder)
-    tree.setSelectionMode(QTreeView.SelectionMode.ExtendedSelection)
-    tree.setSelectionBehavior(QTreeView.SelectionBehavior.SelectRows)
-    tree.setAlternatingRowColors(True)
-    fit_rows_to_names(tree)
-    header = tree.header()
-    header.resizeSection(COL_NAME, 260)
-    header.resizeSection(COL_FOLDER, 220)
-    header.resizeSection(COL_TITLE, 200)
-    return tree
-
-
-def _make_table_view(model) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    fit_rows_to_names(view)
-    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-    view.horizontalHeader().setStretchLastSection(True)
-    view.verticalHeader().hide()
-    view.setAlternatingRowColors(True)
-    return view
-
-
-def _make_problems_view(model) -> QTableView:
-    view = _make_table_view(model)
-    view.setWordWrap(False)
-    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long folders keep both ends
-    header = view.horizontalHeader()
-    for column in (PROBLEM_FILE, PROBLEM_STATUS):
-        header.setSectionResizeMode(column, header.ResizeMode.ResizeToContents)
-    header.resizeSection(PROBLEM_FOLDER, 260)
-    return view
-
-
-def _make_common_view(model) -> QTableView:
-    view = _make_table_view(model)
-    view.setWordWrap(False)
-    header = view.horizontalHeader()
-    header.setSectionResizeMode(COL_TEXT, header.ResizeMode.Stretch)
-    header.setStretchLastSection(False)
-    return view
-
-
-def _make_partial_view(model) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    fit_rows_to_names(view)
-    view.setSortingEnabled(True)
-    view.sortByColumn(COL_CONTAINMENT_AB, Qt.SortOrder.DescendingOrder)
-    view.setSelectionMode(QTableView.SelectionMode.SingleSelection)
-    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-    view.verticalHeader().hide()
-    view.setAlternatingRowColors(True)
-    return view

@@ -15,9 +15,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 from simsift.app import trash
 from simsift.app.readable import readable
+from simsift.app.workers.jobs import Job, error_text
 from simsift.core.analysis.cluster import Clusters
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.store.verdicts import Verdict, Verdicts
@@ -40,30 +41,6 @@ class _Trashed:
     docs: tuple[int, ...]
 
 
-class _JobSignals(QObject):
-    progress = Signal(int, int)  # done, total
-    finished = Signal(object)  # what the job returned
-    failed = Signal(str)
-
-
-class _FileJob(QRunnable):
-    """Runs `work(progress)` on a pool thread; the outcome comes back by signal."""
-
-    def __init__(self, work: Callable, signals: _JobSignals) -> None:
-        super().__init__()
-        self.work, self.signals = work, signals
-
-    def run(self) -> None:
-        try:
-            outcome = self.work(self.signals.progress.emit)
-        except OSError as error:  # a full disk, a folder that went away
-            self.signals.failed.emit(str(error))
-        except Exception as error:  # shown to the user instead of killing the pool thread
-            self.signals.failed.emit(f"{type(error).__name__}: {error}")
-        else:
-            self.signals.finished.emit(outcome)
-
-
 class ResultEditor(QObject):
     """Owns the shown result and every change the user makes to it."""
 
@@ -84,7 +61,7 @@ class ResultEditor(QObject):
         self._originals: list[int] = []  # documents the user made their cluster's original
         self._undo: list[_Dismissed | _Trashed] = []
         self._busy = False
-        self._job: tuple | None = None  # (signals kept alive, on done, failure title)
+        self._job: tuple | None = None  # (the running Job, on done, failure title)
         self.verdicts = self._stored_verdicts()
 
     # -- state ----------------------------------------------------------------
@@ -309,23 +286,30 @@ class ResultEditor(QObject):
     # -- running file work ---------------------------------------------------------
 
     def _start(self, work: Callable, done: Callable, failure_title: str | None = None) -> None:
+        """Run `work(progress)` as a background job; `done(outcome)` follows on this thread."""
+        job = Job(lambda report, _cancel: work(report))
         # slots of this object, not lambdas: Qt then runs them on the GUI thread
-        signals = _JobSignals()
-        signals.progress.connect(self.progress)
-        signals.finished.connect(self._on_job_done)
-        signals.failed.connect(self._on_job_failed)
-        self._job = (signals, done, failure_title or self.tr("Could not finish"))
+        job.signals.progress.connect(self._on_job_progress)
+        job.signals.finished.connect(self._on_job_done)
+        job.signals.failed.connect(self._on_job_failed)
+        self._job = (job, done, failure_title or self.tr("Could not finish"))
         self._set_busy(True)
-        QThreadPool.globalInstance().start(_FileJob(work, signals))
+        job.start()
+
+    @Slot(object)
+    def _on_job_progress(self, report: tuple[int, int]) -> None:
+        self.progress.emit(*report)
 
     @Slot(object)
     def _on_job_done(self, outcome) -> None:
         _, done, _ = self._job
         self._end(lambda: done(outcome))
 
-    @Slot(str)
-    def _on_job_failed(self, text: str) -> None:
+    @Slot(object)
+    def _on_job_failed(self, error: Exception) -> None:
         _, _, title = self._job
+        # a full disk or a folder that went away says enough by itself
+        text = str(error) if isinstance(error, OSError) else error_text(error)
         self._end(lambda: self.problem.emit(title, text))
 
     def _end(self, then: Callable[[], None]) -> None:

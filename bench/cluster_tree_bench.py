@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
-from simsift.app.main_window import _make_tree
-from simsift.app.models.clusters import COL_SIZE, COL_TITLE, ClusterFilterProxy, ClusterModel
+from simsift.app.models.clusters import COL_SIZE, COL_TITLE
+from simsift.app.panels.clusters import ClustersPanel
 from simsift.core.analysis.cluster import build_clusters
 from simsift.core.document import FileRecord
 from simsift.core.index.matches import Matches
@@ -64,10 +64,8 @@ def main() -> None:
     app = QApplication.instance() or QApplication([])
     docs, clusters = synthetic_clusters(args.docs)
     print(f"{len(docs):,} documents, {len(clusters):,} clusters")
-    model = ClusterModel()
-    proxy = ClusterFilterProxy()
-    proxy.setSourceModel(model)
-    tree = _make_tree(proxy)
+    panel = ClustersPanel()  # the window's own tree, model and proxy
+    model, proxy, tree = panel.model, panel.proxy, panel.tree
     tree.resize(900, 600)
     tree.show()
     app.processEvents()
@@ -76,7 +74,7 @@ def main() -> None:
     timed(app, "sort by title", lambda: tree.sortByColumn(COL_TITLE, Qt.SortOrder.DescendingOrder))
     timed(app, "filter 'essay 77'", lambda: proxy.set_filter_text("essay 77"))
     timed(app, "clear the filter", lambda: proxy.set_filter_text(""))
-    timed(app, "mark all but the reference", model.check_all_but_original)
+    timed(app, "mark all but the original", model.check_all_but_original)
     timed(app, "expand all", tree.expandAll)
 
 

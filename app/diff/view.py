@@ -1,30 +1,22 @@
 """Side-by-side view of two documents: aligned sentences and edited words highlighted,
-scrolled together."""
+scrolled together.
+
+This module lays out the panes, the navigation and the summary; the colours are in
+`highlight`, the synchronized scrolling in `scroll_sync`, and the alignment runs as a
+background job (`app.workers.jobs`) so a long pair never freezes the window.
+"""
 
 from __future__ import annotations
 
-import html
 import time
 from bisect import bisect_left, bisect_right
 from pathlib import PurePath
 
 import numpy as np
-from PySide6.QtCore import (
-    QEvent,
-    QObject,
-    QPointF,
-    QRect,
-    QRectF,
-    QRunnable,
-    Qt,
-    QThreadPool,
-    Signal,
-    Slot,
-)
+from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QAction,
-    QColor,
     QKeySequence,
     QPainter,
     QPainterPath,
@@ -45,89 +37,45 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from simsift.app.diff.highlight import (
+    MOVED,
+    FormatKey,
+    apply_formats,
+    char_formats,
+    edited_words,
+    legend_entry,
+    sentence_runs,
+    to_utf16,
+    utf16_offsets,
+)
+from simsift.app.diff.scroll_sync import ScrollSync, reading_line, y_at
 from simsift.app.readable import NAMES, readable
+from simsift.app.workers.jobs import Job
 from simsift.core.document import FileRecord
 from simsift.core.match.align import (
     CHANGED,
     DELETED,
     INSERTED,
     SAME,
-    UNIQUE,
     Alignment,
-    Match,
-    Span,
     WordEdit,
     align,
     display_text,
 )
 from simsift.core.match.evidence import PairEvidence, TermRarity
-from simsift.core.progress import Cancelled, CancelToken
+from simsift.core.progress import CancelToken
 
-MOVED = "moved"  # display kind of "same" sentences found at another place
-_FormatKey = str | tuple[str, str]  # a sentence kind, or ("word", kind of word edit)
-
-# Highlight hues, blended into the palette's base colour so they suit light and dark themes.
-_TINTS = {SAME: QColor(240, 120, 40), CHANGED: QColor(60, 140, 235), MOVED: QColor(160, 90, 220)}
-_TINT_STRENGTH = 0.35
-# Edited words, drawn over their sentence's colour: stronger, and not told by hue alone.
-_WORD_TINTS = {
-    CHANGED: QColor(250, 200, 0),
-    INSERTED: QColor(40, 180, 70),
-    DELETED: QColor(225, 60, 60),
-}
-_WORD_STRENGTH = 0.6
 # The selection is laid over the highlights, not painted instead of them.
 _SELECTION_ALPHA = 40
-# Where synchronized scrolling lines the two panes up: a third down the viewport, where one reads.
-_READING_LINE = 1 / 3
-
-# Tasks stay referenced until they finish, whatever happens to the view that started them.
-_running: set[_AlignTask] = set()
 
 
-class _AlignSignals(QObject):
-    """Signals of an alignment task (a QRunnable is not a QObject)."""
-
-    finished = Signal(int, object, object)  # request id, Alignment, rarest shared terms
-    failed = Signal(int, str)  # request id, message
-
-
-class _AlignTask(QRunnable):
-    """Aligns two documents on a pool thread; the result comes back by signal."""
-
-    def __init__(
-        self,
-        request: int,
-        left: FileRecord,
-        right: FileRecord,
-        rarity: TermRarity | None,
-        cancel: CancelToken,
-        signals: _AlignSignals,
-    ) -> None:
-        super().__init__()
-        self.request = request
-        self.left = left
-        self.right = right
-        self.rarity = rarity
-        self.cancel = cancel
-        self.signals = signals
-
-    def run(self) -> None:
-        try:
-            result = align(self.left.paragraphs, self.right.paragraphs, cancel=self.cancel)
-            terms = (
-                self.rarity.rarest_shared(self.left, self.right, cancel=self.cancel)
-                if self.rarity is not None
-                else []
-            )
-        except Cancelled:
-            return
-        except Exception as error:  # shown in the summary instead of killing the pool thread
-            self.signals.failed.emit(self.request, str(error))
-        else:
-            self.signals.finished.emit(self.request, result, terms)
-        finally:
-            _running.discard(self)
+def _align_pair(
+    left: FileRecord, right: FileRecord, rarity: TermRarity | None, cancel: CancelToken
+) -> tuple[Alignment, list[tuple[str, int]]]:
+    """(alignment, rarest shared terms) of two documents: the alignment job's work."""
+    alignment = align(left.paragraphs, right.paragraphs, cancel=cancel)
+    terms = rarity.rarest_shared(left, right, cancel=cancel) if rarity is not None else []
+    return alignment, terms
 
 
 class _Editor(QTextEdit):
@@ -252,22 +200,20 @@ class DiffView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._request = 0
-        self._cancel: CancelToken | None = None  # of the pending alignment
+        self._job: Job | None = None  # the pending alignment
         self._evidence: PairEvidence | None = None
         self._terms: list[tuple[str, int]] = []
         self._alignment: Alignment | None = None
         self._block_starts: list[int] = []  # left offset of each navigation block
         self._edits: list[WordEdit] = []  # every word edit, by left offset
-        self._anchors: tuple[np.ndarray, np.ndarray] | None = None
         self._offsets: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
-        self._syncing = False
         self.last_highlight_seconds = 0.0  # for benchmarks: time spent applying formats
 
         self._left = _Pane()
         self._right = _Pane()
-        self._left.relaid_out.connect(self._forget_anchors)
-        self._right.relaid_out.connect(self._forget_anchors)
+        self._sync = ScrollSync(self._left.editor, self._right.editor)
+        self._left.relaid_out.connect(self._sync.forget_anchors)
+        self._right.relaid_out.connect(self._sync.forget_anchors)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self._left)
         splitter.addWidget(self._right)
@@ -302,10 +248,6 @@ class DiffView(QWidget):
         layout.addWidget(self.legend_label)
         layout.addWidget(splitter, 1)
 
-        for mine, other in ((self._left, self._right), (self._right, self._left)):
-            mine.editor.verticalScrollBar().valueChanged.connect(
-                lambda value, m=mine, o=other: self._follow_scroll(m, o, value)
-            )
         self._set_navigation_enabled(False)
         self.retranslate()
 
@@ -357,15 +299,12 @@ class DiffView(QWidget):
         self._evidence = evidence
         self._left.show_record(left)
         self._right.show_record(right)
-        # Signals are created here so that they live in (and report to) the GUI thread.
-        signals = _AlignSignals()
-        signals.finished.connect(self._on_aligned)
-        signals.failed.connect(self._on_failed)
-        self._cancel = CancelToken()
+        job = Job(lambda _report, cancel: _align_pair(left, right, rarity, cancel))
+        job.signals.finished.connect(self._on_aligned)
+        job.signals.failed.connect(self._on_failed)
+        self._job = job
         self._update_summary()
-        task = _AlignTask(self._request, left, right, rarity, self._cancel, signals)
-        _running.add(task)
-        QThreadPool.globalInstance().start(task)
+        job.start()
 
     def clear(self) -> None:
         """Show nothing; a pending alignment is cancelled and its result dropped."""
@@ -410,28 +349,32 @@ class DiffView(QWidget):
 
     def _reset(self) -> None:
         """Invalidate the pending request (its result will be dropped) and the shown alignment."""
-        self._request += 1
-        if self._cancel is not None:
-            self._cancel.cancel()
-            self._cancel = None
+        if self._job is not None:
+            self._job.cancel.cancel()  # its result, if it still comes, is dropped
+            self._job = None
         self._alignment = None
         self._terms = []
         self._failure = None
         self._block_starts = []
         self._edits = []
-        self._anchors = None
         self._offsets = (None, None)
+        self._sync.set_alignment(None)
         self._set_navigation_enabled(False)
 
-    @Slot(int, object, object)
-    def _on_aligned(self, request: int, alignment: Alignment, terms: list) -> None:
-        if request != self._request:
+    def _is_current(self, signals: object) -> bool:
+        """False for the signals of a job whose pair is no longer shown."""
+        return self._job is not None and signals is self._job.signals
+
+    @Slot(object)
+    def _on_aligned(self, outcome: tuple[Alignment, list]) -> None:
+        if not self._is_current(self.sender()):
             return  # the selection changed while this pair was being aligned
-        self._cancel = None
+        self._job = None
+        alignment, terms = outcome
         self._alignment = alignment
         self._terms = terms
-        self._anchors = None
-        self._offsets = (_utf16_offsets(alignment.left_text), _utf16_offsets(alignment.right_text))
+        self._offsets = (utf16_offsets(alignment.left_text), utf16_offsets(alignment.right_text))
+        self._sync.set_alignment(alignment, self._offsets)
         self._highlight(alignment)
         self._block_starts = [
             alignment.left_spans[alignment.matches[first].left].start
@@ -442,12 +385,12 @@ class DiffView(QWidget):
         self._update_summary()
         self.alignment_ready.emit()
 
-    @Slot(int, str)
-    def _on_failed(self, request: int, message: str) -> None:
-        if request != self._request:
+    @Slot(object)
+    def _on_failed(self, error: Exception) -> None:
+        if not self._is_current(self.sender()):
             return
-        self._cancel = None
-        self._failure = message
+        self._job = None
+        self._failure = str(error)
         self._update_summary()
 
     def _update_summary(self) -> None:
@@ -455,7 +398,7 @@ class DiffView(QWidget):
             text = self._summary(self._alignment)
         elif self._failure is not None:
             text = self.tr("Could not align: {message}").format(message=self._failure)
-        elif self._cancel is not None:
+        elif self._job is not None:
             text = self.tr("Aligning…")
         else:
             text = ""
@@ -500,47 +443,32 @@ class DiffView(QWidget):
         """Show both texts again, as new documents with the spans' colours."""
         started = time.perf_counter()
         formats = self._formats()
-        self._syncing = True  # swapping documents moves scroll bars: not a user scroll
-        try:
+        with self._sync.paused():  # swapping documents moves scroll bars: not a user scroll
             for pane, text, offsets, spans, words in (
                 (
                     self._left,
                     alignment.left_text,
                     self._offsets[0],
                     alignment.left_spans,
-                    _edited_words(alignment.matches, left=True),
+                    edited_words(alignment.matches, left=True),
                 ),
                 (
                     self._right,
                     alignment.right_text,
                     self._offsets[1],
                     alignment.right_spans,
-                    _edited_words(alignment.matches, left=False),
+                    edited_words(alignment.matches, left=False),
                 ),
             ):
                 document = pane.new_document(text)
-                runs = _runs(spans, alignment.matches) + words
-                _apply_formats(document, offsets, runs, formats)
+                runs = sentence_runs(spans, alignment.matches) + words
+                apply_formats(document, offsets, runs, formats)
                 pane.set_document(document)
-        finally:
-            self._syncing = False
         self.last_highlight_seconds = time.perf_counter() - started
 
-    def _formats(self) -> dict[_FormatKey, QTextCharFormat]:
-        """Formats of sentence kinds, and of word edits under the keys ("word", kind)."""
-        base = self.palette().color(QPalette.ColorRole.Base)
-        formats: dict[_FormatKey, QTextCharFormat] = {}
-        for kind, tint in _TINTS.items():
-            fmt = QTextCharFormat()
-            fmt.setBackground(_blend(base, tint, _TINT_STRENGTH))
-            formats[kind] = fmt
-        for kind, tint in _WORD_TINTS.items():
-            fmt = QTextCharFormat()
-            fmt.setBackground(_blend(base, tint, _WORD_STRENGTH))
-            fmt.setFontStrikeOut(kind == DELETED)
-            fmt.setFontUnderline(kind == INSERTED)
-            formats["word", kind] = fmt
-        return formats
+    def _formats(self) -> dict[FormatKey, QTextCharFormat]:
+        """Formats of sentence kinds and word edits, from the palette's base colour."""
+        return char_formats(self.palette().color(QPalette.ColorRole.Base))
 
     def _update_legend(self) -> None:
         """One line naming each colour, drawn in the formats the panes use."""
@@ -553,7 +481,7 @@ class DiffView(QWidget):
             (formats["word", INSERTED], self.tr("inserted words")),
             (formats["word", DELETED], self.tr("deleted words")),
         )
-        self.legend_label.setText("&nbsp; ".join(_legend_entry(*entry) for entry in entries))
+        self.legend_label.setText("&nbsp; ".join(legend_entry(*entry) for entry in entries))
         self.legend_label.setToolTip(
             self.tr(
                 "Words are compared from the left document to the right one: deleted words"
@@ -604,148 +532,18 @@ class DiffView(QWidget):
 
     def _select_ranges(self, left: tuple[int, int], right: tuple[int, int]) -> None:
         """Select text offsets [start, end) in each pane, scrolled to the reading line."""
-        self._syncing = True
-        try:
+        with self._sync.paused():
             for pane, offsets, (start, end) in (
                 (self._left, self._offsets[0], left),
                 (self._right, self._offsets[1], right),
             ):
-                start, end = _to_utf16(offsets, start), _to_utf16(offsets, end)
+                start, end = to_utf16(offsets, start), to_utf16(offsets, end)
                 cursor = pane.editor.textCursor()
                 cursor.setPosition(end)
                 cursor.setPosition(start, QTextCursor.MoveMode.KeepAnchor)
                 pane.editor.setTextCursor(cursor)
                 bar = pane.editor.verticalScrollBar()
-                bar.setValue(int(_y_at(pane.editor, start) - _reading_line(pane.editor)))
-        finally:
-            self._syncing = False
-
-    # Synchronized scrolling
-
-    def _follow_scroll(self, source: _Pane, target: _Pane, value: int) -> None:
-        """Scroll `target` so that the text aligned with `source`'s reading line is on its own."""
-        if self._syncing or not target.editor.document().characterCount() > 1:
-            return
-        ys_left, ys_right = self._anchor_ys()
-        ys_from, ys_to = (ys_left, ys_right) if source is self._left else (ys_right, ys_left)
-        y = float(np.interp(value + _reading_line(source.editor), ys_from, ys_to))
-        self._syncing = True
-        try:
-            target.editor.verticalScrollBar().setValue(round(y - _reading_line(target.editor)))
-        finally:
-            self._syncing = False
-
-    @Slot()
-    def _forget_anchors(self) -> None:
-        self._anchors = None  # wrapping changed: the anchors' y coordinates moved
-
-    def _anchor_ys(self) -> tuple[np.ndarray, np.ndarray]:
-        """Matching y coordinates in both documents: starts and ends of in-order blocks.
-
-        Between anchors (unique text) the other pane moves proportionally.
-        """
-        if self._anchors is None:
-            left, right = self._left.editor, self._right.editor
-            ys_left = [0.0]
-            ys_right = [0.0]
-            alignment = self._alignment
-            for first, last in alignment.blocks if alignment is not None else ():
-                a, b = alignment.matches[first], alignment.matches[last]
-                if not a.in_order:
-                    continue
-                for i, j, bottom in ((a.left, a.right, False), (b.left, b.right, True)):
-                    ys_left.append(_span_y(left, self._offsets[0], alignment.left_spans[i], bottom))
-                    ys_right.append(
-                        _span_y(right, self._offsets[1], alignment.right_spans[j], bottom)
-                    )
-            ys_left.append(left.document().size().height())
-            ys_right.append(right.document().size().height())
-            # Anchors are monotonic by construction; accumulate guards against layout rounding.
-            self._anchors = (np.maximum.accumulate(ys_left), np.maximum.accumulate(ys_right))
-        return self._anchors
-
-
-def _apply_formats(
-    document: QTextDocument,
-    offsets: np.ndarray | None,
-    runs: list[tuple[int, int, _FormatKey]],
-    formats: dict[_FormatKey, QTextCharFormat],
-) -> None:
-    """Merge `formats[key]` into each (start, end, key) run, in order, in one edit block."""
-    cursor = QTextCursor(document)
-    cursor.beginEditBlock()
-    for start, end, key in runs:
-        cursor.setPosition(_to_utf16(offsets, start))
-        cursor.setPosition(_to_utf16(offsets, end), QTextCursor.MoveMode.KeepAnchor)
-        cursor.mergeCharFormat(formats[key])
-    cursor.endEditBlock()
-
-
-def _runs(spans: tuple[Span, ...], matches: tuple[Match, ...]) -> list[tuple[int, int, _FormatKey]]:
-    """(start, end, kind) of maximal runs of highlighted spans, so the gaps between
-    sentences of one copied passage are coloured too. Moved "same" sentences are MOVED."""
-    runs: list[tuple[int, int, _FormatKey]] = []
-    previous = UNIQUE
-    for span in spans:
-        kind = span.kind
-        if kind == SAME and not matches[span.match_id].in_order:
-            kind = MOVED
-        if kind != UNIQUE:
-            if kind == previous:
-                runs[-1] = (runs[-1][0], span.end, kind)
-            else:
-                runs.append((span.start, span.end, kind))
-        previous = kind
-    return runs
-
-
-def _edited_words(matches: tuple[Match, ...], *, left: bool) -> list[tuple[int, int, _FormatKey]]:
-    """(start, end, ("word", kind)) of the edited words shown on one side."""
-    runs: list[tuple[int, int, _FormatKey]] = []
-    for match in matches:
-        for edit in match.edits:
-            start, end = edit.left if left else edit.right
-            if start < end:
-                runs.append((start, end, ("word", edit.kind)))
-    return runs
-
-
-def _legend_entry(fmt: QTextCharFormat, label: str) -> str:
-    """`label` as rich text in the background and decoration of `fmt`."""
-    styles = [f"background-color: {fmt.background().color().name()}"]
-    if fmt.fontStrikeOut():
-        styles.append("text-decoration: line-through")
-    elif fmt.fontUnderline():
-        styles.append("text-decoration: underline")
-    return f'<span style="{"; ".join(styles)}">&nbsp;{html.escape(label)}&nbsp;</span>'
-
-
-def _utf16_offsets(text: str) -> np.ndarray | None:
-    """Cumulative count of astral characters before each offset, or None if there are none.
-
-    Qt positions count UTF-16 code units; characters beyond the BMP (emoji, rare CJK)
-    take two, so Python offsets shift after each of them.
-    """
-    if not text or max(text) < "\U00010000":
-        return None
-    code_points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    return np.concatenate(([0], np.cumsum(code_points > 0xFFFF)))
-
-
-def _to_utf16(offsets: np.ndarray | None, offset: int) -> int:
-    return offset if offsets is None else offset + int(offsets[offset])
-
-
-def _y_at(editor: QTextEdit, position: int, bottom: bool = False) -> float:
-    """Document y of the line holding `position` (its top, or its bottom)."""
-    document = editor.document()
-    block = document.findBlock(position)
-    top = document.documentLayout().blockBoundingRect(block).top()
-    layout = block.layout()
-    line = layout.lineForTextPosition(position - block.position())
-    if not line.isValid():
-        return top
-    return top + line.y() + (line.height() if bottom else 0.0)
+                bar.setValue(int(y_at(pane.editor, start) - reading_line(pane.editor)))
 
 
 def _line_rects(editor: QTextEdit, start: int, end: int, visible: QRect) -> list[QRectF]:
@@ -770,24 +568,6 @@ def _line_rects(editor: QTextEdit, start: int, end: int, visible: QRect) -> list
                 rects.append(QRectF(origin.x() + x1, origin.y() + line.y(), x2 - x1, line.height()))
         block = block.next()
     return rects
-
-
-def _span_y(editor: QTextEdit, offsets: np.ndarray | None, span: Span, bottom: bool) -> float:
-    position = _to_utf16(offsets, span.end if bottom else span.start)
-    return _y_at(editor, position, bottom)
-
-
-def _reading_line(editor: QTextEdit) -> float:
-    return editor.viewport().height() * _READING_LINE
-
-
-def _blend(base: QColor, tint: QColor, strength: float) -> QColor:
-    """`tint` laid over `base` at `strength` opacity, as an opaque colour."""
-    return QColor(
-        round(base.red() + (tint.red() - base.red()) * strength),
-        round(base.green() + (tint.green() - base.green()) * strength),
-        round(base.blue() + (tint.blue() - base.blue()) * strength),
-    )
 
 
 def _never_widen(label: QLabel) -> None:

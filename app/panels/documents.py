@@ -235,6 +235,12 @@ class DocumentsPanel(QWidget):
         self._doc = None
         self.save_button.setEnabled(False)
 
+    def tab_title(self) -> str:
+        return self.tr("Documents (%1)").replace("%1", f"{self.model.rowCount():,}")
+
+    def tab_tip(self) -> str:
+        return self.tr("Each document found in part in others: how much, and where from")
+
     def retranslate(self) -> None:
         self.filter.setPlaceholderText(self.tr("Filter by file name or folder…"))
         self.save_button.setText(self.tr("Save report…"))

@@ -37,7 +37,7 @@ class FolderList(QWidget):
         self._list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
         self._list.itemChanged.connect(lambda _item: self.changed.emit())
         self._add = QPushButton()
-        self._add.clicked.connect(self._choose_folder)
+        self._add.clicked.connect(self.choose_folder)
         self._remove = QPushButton()
         self._remove.clicked.connect(self.remove_selected)
         self._exclude_label = QLabel()
@@ -191,7 +191,8 @@ class FolderList(QWidget):
             self._list.takeItem(self._list.row(item))
         self.changed.emit()
 
-    def _choose_folder(self) -> None:
+    def choose_folder(self) -> None:
+        """Ask the user for a folder and add it to the list."""
         folder = QFileDialog.getExistingDirectory(self, self.tr("Add folder"))
         if folder:
             self.add_paths([folder])

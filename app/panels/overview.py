@@ -223,6 +223,12 @@ class OverviewPanel(QWidget):
             self._similarity = similarity
         self._fill()
 
+    def tab_title(self) -> str:
+        return self.tr("Overview")
+
+    def tab_tip(self) -> str:
+        return self.tr("How similar the documents are, which to read first, who shares text")
+
     def retranslate(self) -> None:
         self.top_table.setHorizontalHeaderLabels([self.tr("Document"), self.tr("Similarity index")])
         self.top_caption.setText(self.tr("Read these first:"))

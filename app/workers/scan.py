@@ -1,7 +1,8 @@
-"""Background scanning: a QObject worker on a QThread that calls `core.pipeline.scan`.
+"""Background scanning: scans and re-weightings (`core.pipeline.scan`) as jobs.
 
-The worker never touches a model or widget; it reports progress (throttled) and hands
-its result back by signal, so every model change happens on the GUI thread.
+A job (`app.workers.jobs`) never touches a model or widget; it reports progress
+(throttled) and hands its result back by signal, so every model change happens on the
+GUI thread. The controller runs one job at a time on its own pool of one thread.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, Signal, Slot
+from simsift.app.workers.jobs import Job, Report, Work, error_text
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.pipeline.scan import reweight, scan
-from simsift.core.progress import Cancelled, CancelToken, Progress
+from simsift.core.progress import CancelToken, Progress
 from simsift.core.text.features import FeatureWeights
 
 PROGRESS_INTERVAL = 0.1  # seconds between progress signals: smooth, yet cheap for the GUI
@@ -61,113 +63,82 @@ class _Throttle:
             self._emit(report)
 
 
-class ScanWorker(QObject):
-    """Runs scans and reweightings; lives on the controller's thread."""
+def _scan_work(options: ScanOptions, ignored: set, archive_folders: tuple, catalog) -> Work:
+    """The work of a scan job: a scan, or with archive folders a check against them."""
 
-    progress = Signal(object)  # simsift.core.progress.Progress
-    finished = Signal(object)  # simsift.core.pipeline.scan.ScanResult
-    cancelled = Signal()
-    failed = Signal(str)
-
-    def __init__(self, catalog=None) -> None:
-        super().__init__()
-        self._catalog = catalog
-
-    @Slot(object, object, object, object)
-    def scan(
-        self, options: ScanOptions, ignored: set, token: CancelToken, archive_folders: tuple
-    ) -> None:
+    def work(report: Report, cancel: CancelToken) -> ScanResult:
         if archive_folders:
             from simsift.core.pipeline.archive_folders import scan_with_archive
 
-            self._run(
-                lambda: scan_with_archive(
-                    options,
-                    archive_folders,
-                    archive_base(self._catalog),
-                    ignored=ignored,
-                    progress=_Throttle(self.progress.emit),
-                    cancel=token,
-                )
-            )
-            return
-        self._run(
-            lambda: scan(
+            return scan_with_archive(
                 options,
-                catalog=self._catalog,
+                archive_folders,
+                archive_base(catalog),
                 ignored=ignored,
-                progress=_Throttle(self.progress.emit),
-                cancel=token,
+                progress=_Throttle(report),
+                cancel=cancel,
             )
+        return scan(
+            options, catalog=catalog, ignored=ignored, progress=_Throttle(report), cancel=cancel
         )
 
-    @Slot(object, object, object, object, object)
-    def reweight(
-        self,
-        result: ScanResult,
-        weights: FeatureWeights,
-        passages: PassageOptions | None,
-        ignored: set,
-        token: CancelToken,
-    ) -> None:
-        self._run(
-            lambda: reweight(
-                result,
-                weights,
-                ignored=ignored,
-                progress=_Throttle(self.progress.emit),
-                cancel=token,
-                passages=passages,
-            )
+    return work
+
+
+def _reweight_work(
+    result: ScanResult, weights: FeatureWeights, passages: PassageOptions | None, ignored: set
+) -> Work:
+    """The work of a re-weighting job: fingerprint and compare again, no file read."""
+
+    def work(report: Report, cancel: CancelToken) -> ScanResult:
+        return reweight(
+            result,
+            weights,
+            ignored=ignored,
+            progress=_Throttle(report),
+            cancel=cancel,
+            passages=passages,
         )
 
-    def _run(self, job) -> None:
-        try:
-            result = job()
-        except Cancelled:
-            self.cancelled.emit()
-        except Exception as error:  # shown to the user; the app must survive a failed scan
-            self.failed.emit(f"{type(error).__name__}: {error}")
-        else:
-            _spare_from_collection()
-            self.finished.emit(result)
+    return work
+
+
+def _spared(work: Work) -> Work:
+    """`work` whose result is kept out of the cyclic collector's reach (see above)."""
+
+    def spared(report: Report, cancel: CancelToken) -> ScanResult:
+        result = work(report, cancel)
+        _spare_from_collection()
+        return result
+
+    return spared
 
 
 class ScanController(QObject):
-    """Owns the worker thread; the window's single entry point for background work."""
+    """Runs scans and re-weightings one at a time, as jobs on a pool of one thread;
+    the window's single entry point for scanning."""
 
-    progress = Signal(object)
-    finished = Signal(object)
+    progress = Signal(object)  # simsift.core.progress.Progress
+    finished = Signal(object)  # simsift.core.pipeline.result.ScanResult
     cancelled = Signal()
     failed = Signal(str)
     started = Signal(str)  # "scan" or "reweight"
 
-    _scan_requested = Signal(object, object, object, object)
-    _reweight_requested = Signal(object, object, object, object, object)
-
     def __init__(self, catalog=None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._thread = QThread(self)
-        self._thread.setObjectName("simsift-scan")
-        self._worker = ScanWorker(catalog)
-        self._worker.moveToThread(self._thread)
-        self._token: CancelToken | None = None
+        self._catalog = catalog
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)  # one job at a time: they share the catalog
+        self._job: Job | None = None
         self.scans_started = 0
         self.reweights_started = 0
-        self._scan_requested.connect(self._worker.scan)
-        self._reweight_requested.connect(self._worker.reweight)
-        self._worker.progress.connect(self.progress)
-        self._worker.finished.connect(self._on_finished)
-        self._worker.cancelled.connect(self._on_cancelled)
-        self._worker.failed.connect(self._on_failed)
-        self._thread.start()
         app = QCoreApplication.instance()
         if app is not None:  # never leave a running thread behind at exit (Qt aborts then)
             app.aboutToQuit.connect(self.shutdown)
 
     @property
     def busy(self) -> bool:
-        return self._token is not None
+        return self._job is not None
 
     def start_scan(
         self,
@@ -179,10 +150,9 @@ class ScanController(QObject):
         folders, they are brought up to date and the others checked against them."""
         if self.busy:
             return
-        self._token = CancelToken()
         self.scans_started += 1
-        self.started.emit("scan")
-        self._scan_requested.emit(options, set(ignored), self._token, tuple(archive_folders))
+        work = _scan_work(options, set(ignored), tuple(archive_folders), self._catalog)
+        self._start("scan", work)
 
     def start_reweight(
         self,
@@ -195,34 +165,43 @@ class ScanController(QObject):
         and match passages with new passage options if given."""
         if self.busy:
             return
-        self._token = CancelToken()
         self.reweights_started += 1
-        self.started.emit("reweight")
-        self._reweight_requested.emit(result, weights, passages, set(ignored), self._token)
+        self._start("reweight", _reweight_work(result, weights, passages, set(ignored)))
 
     def cancel(self) -> None:
         """Ask the running job to stop; `cancelled` follows once it has."""
-        if self._token is not None:
-            self._token.cancel()
+        if self._job is not None:
+            self._job.cancel.cancel()
 
     def shutdown(self) -> None:
-        """Cancel any job and stop the thread once the job has stopped (call before the app
-        quits): every stage honours Cancel within a second, so this returns about as fast,
-        and the catalog is never closed under a running scan."""
+        """Cancel any job and return once it has stopped (call before the app quits):
+        every stage honours Cancel within a second, so this returns about as fast, and
+        the catalog is never closed under a running scan."""
         self.cancel()
-        if not self._thread.isRunning():
-            return
-        self._thread.quit()
-        self._thread.wait()
+        self._pool.waitForDone()
 
+    def _start(self, kind: str, work: Work) -> None:
+        job = Job(_spared(work))
+        # slots of this object, not lambdas: Qt then runs them on the GUI thread
+        job.signals.progress.connect(self.progress)
+        job.signals.finished.connect(self._on_finished)
+        job.signals.cancelled.connect(self._on_cancelled)
+        job.signals.failed.connect(self._on_failed)
+        self._job = job
+        self.started.emit(kind)
+        job.start(self._pool)
+
+    @Slot(object)
     def _on_finished(self, result: ScanResult) -> None:
-        self._token = None
+        self._job = None
         self.finished.emit(result)
 
+    @Slot()
     def _on_cancelled(self) -> None:
-        self._token = None
+        self._job = None
         self.cancelled.emit()
 
-    def _on_failed(self, message: str) -> None:
-        self._token = None
-        self.failed.emit(message)
+    @Slot(object)
+    def _on_failed(self, error: Exception) -> None:
+        self._job = None
+        self.failed.emit(error_text(error))

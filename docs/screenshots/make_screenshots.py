@@ -131,7 +131,7 @@ def main() -> None:
     wait(application, lambda: False, timeout=1.5)  # let the side-by-side view align
     save(window, "side_by_side.png")
 
-    window.tabs.setCurrentWidget(window.problems_view)
+    window.tabs.setCurrentWidget(window.problems_panel)
     wait(application, lambda: False, timeout=0.5)
     save(window, "problems.png")
     window.tabs.setCurrentIndex(0)
@@ -170,8 +170,8 @@ def class_shots(application: QApplication, window: MainWindow, tmp: Path) -> Non
     window.tabs.setCurrentWidget(window.overview_panel)
     wait(application, lambda: False, timeout=0.5)
     save(window, "overview.png")
-    window.tabs.setCurrentWidget(window.partial_page)
-    window.partial_view.selectRow(0)
+    window.tabs.setCurrentWidget(window.partial_panel)
+    window.partial_panel.view.selectRow(0)
     wait(application, lambda: False, timeout=1.5)  # let the side-by-side view align
     save(window, "partial.png")
     window.tabs.setCurrentIndex(0)

@@ -3,158 +3,184 @@
 <context>
     <name>ClusterModel</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="298" />
+        <location filename="../../app/models/clusters.py" line="297" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="299" />
+        <location filename="../../app/models/clusters.py" line="298" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="300" />
+        <location filename="../../app/models/clusters.py" line="299" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="301" />
+        <location filename="../../app/models/clusters.py" line="300" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="302" />
+        <location filename="../../app/models/clusters.py" line="301" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="303" />
+        <location filename="../../app/models/clusters.py" line="302" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="351" />
+        <location filename="../../app/models/clusters.py" line="350" />
         <source>Cluster %1 · %2 files</source>
         <translation>第 %1 组 · %2 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="358" />
+        <location filename="../../app/models/clusters.py" line="357" />
         <source>≤ %1</source>
         <translation>≤ %1</translation>
     </message>
 </context>
 <context>
+    <name>ClustersPanel</name>
+    <message>
+        <location filename="../../app/panels/clusters.py" line="56" />
+        <source>Filter by file name, folder or title…</source>
+        <translation>按文件名、文件夹或标题筛选…</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/clusters.py" line="63" />
+        <source>Clusters</source>
+        <translation>重复组</translation>
+    </message>
+</context>
+<context>
     <name>CommonTextModel</name>
     <message>
-        <location filename="../../app/common_model.py" line="46" />
+        <location filename="../../app/models/common.py" line="45" />
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/common_model.py" line="47" />
+        <location filename="../../app/models/common.py" line="46" />
         <source>Documents</source>
         <translation>文档数</translation>
     </message>
     <message>
-        <location filename="../../app/common_model.py" line="48" />
+        <location filename="../../app/models/common.py" line="47" />
         <source>Times</source>
         <translation>次数</translation>
     </message>
     <message>
-        <location filename="../../app/common_model.py" line="49" />
+        <location filename="../../app/models/common.py" line="48" />
         <source>Example</source>
         <translation>示例</translation>
     </message>
 </context>
 <context>
+    <name>CommonTextPanel</name>
+    <message>
+        <location filename="../../app/panels/common_text.py" line="30" />
+        <source>Common text (%1)</source>
+        <translation>常见文本（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/common_text.py" line="34" />
+        <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
+        <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
+    </message>
+</context>
+<context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff_view.py" line="316" />
+        <location filename="../../app/diff/view.py" line="257" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="317" />
+        <location filename="../../app/diff/view.py" line="258" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="321" />
+        <location filename="../../app/diff/view.py" line="262" />
         <source>Next difference</source>
         <translation>下一处改动</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="460" />
+        <location filename="../../app/diff/view.py" line="402" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="472" />
+        <location filename="../../app/diff/view.py" line="414" />
         <source>1 shared passage of {longest} words</source>
         <translation>1 段共有段落，{longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="474" />
+        <location filename="../../app/diff/view.py" line="416" />
         <source>{n} shared passages, longest {longest} words</source>
         <translation>{n} 段共有段落，最长 {longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="477" />
+        <location filename="../../app/diff/view.py" line="419" />
         <source> · {run} words in a row</source>
         <translation> · 连续 {run} 个词相同</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="479" />
+        <location filename="../../app/diff/view.py" line="421" />
         <source>Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}</source>
         <translation>汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {passages}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="487" />
+        <location filename="../../app/diff/view.py" line="429" />
         <source>Aligned sentences: {a} of A, {b} of B</source>
         <translation>对齐的句子：占 A 的 {a}，占 B 的 {b}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="494" />
+        <location filename="../../app/diff/view.py" line="436" />
         <source>Rarest shared words (documents using each): {words}</source>
         <translation>最罕见的共有词（使用该词的文档数）：{words}</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="550" />
+        <location filename="../../app/diff/view.py" line="477" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="551" />
+        <location filename="../../app/diff/view.py" line="478" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="552" />
+        <location filename="../../app/diff/view.py" line="479" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="553" />
+        <location filename="../../app/diff/view.py" line="480" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="554" />
+        <location filename="../../app/diff/view.py" line="481" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="555" />
+        <location filename="../../app/diff/view.py" line="482" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="560" />
+        <location filename="../../app/diff/view.py" line="487" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>
     <message>
-        <location filename="../../app/diff_view.py" line="458" />
+        <location filename="../../app/diff/view.py" line="400" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
@@ -162,12 +188,12 @@
 <context>
     <name>DocumentPicker</name>
     <message>
-        <location filename="../../app/text_dialog.py" line="73" />
+        <location filename="../../app/dialogs/text.py" line="72" />
         <source>Show extracted text</source>
         <translation>显示提取的文本</translation>
     </message>
     <message>
-        <location filename="../../app/text_dialog.py" line="76" />
+        <location filename="../../app/dialogs/text.py" line="75" />
         <source>Type part of the file name or folder…</source>
         <translation>输入文件名或文件夹的一部分…</translation>
     </message>
@@ -175,42 +201,42 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/documents_view.py" line="106" />
+        <location filename="../../app/panels/documents.py" line="105" />
         <source>Share of the document's own text found in any other document (template and common text excluded)</source>
         <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="112" />
+        <location filename="../../app/panels/documents.py" line="111" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="113" />
+        <location filename="../../app/panels/documents.py" line="112" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="114" />
+        <location filename="../../app/panels/documents.py" line="113" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="115" />
+        <location filename="../../app/panels/documents.py" line="114" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="116" />
+        <location filename="../../app/panels/documents.py" line="115" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="117" />
+        <location filename="../../app/panels/documents.py" line="116" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="118" />
+        <location filename="../../app/panels/documents.py" line="117" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
@@ -218,87 +244,97 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/documents_view.py" line="240" />
+        <location filename="../../app/panels/documents.py" line="239" />
+        <source>Documents (%1)</source>
+        <translation>文档（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="242" />
+        <source>Each document found in part in others: how much, and where from</source>
+        <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="245" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="241" />
+        <location filename="../../app/panels/documents.py" line="246" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="243" />
+        <location filename="../../app/panels/documents.py" line="248" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="275" />
+        <location filename="../../app/panels/documents.py" line="280" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="276" />
+        <location filename="../../app/panels/documents.py" line="281" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="277" />
+        <location filename="../../app/panels/documents.py" line="282" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="278" />
+        <location filename="../../app/panels/documents.py" line="283" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="279" />
+        <location filename="../../app/panels/documents.py" line="284" />
         <source>compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="280" />
+        <location filename="../../app/panels/documents.py" line="285" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="282" />
+        <location filename="../../app/panels/documents.py" line="287" />
         <source>Containment counts text inside passages matched in another document; template and common text (found in {common} or more documents) never count.</source>
         <translation>包含度只计算与其他文档匹配的段落中的文本；模板文本与常见文本（出现在 {common} 篇或更多文档中）从不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="285" />
+        <location filename="../../app/panels/documents.py" line="290" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="286" />
+        <location filename="../../app/panels/documents.py" line="291" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="287" />
+        <location filename="../../app/panels/documents.py" line="292" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="288" />
+        <location filename="../../app/panels/documents.py" line="293" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="324" />
+        <location filename="../../app/panels/documents.py" line="329" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="326" />
+        <location filename="../../app/panels/documents.py" line="331" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/documents_view.py" line="334" />
+        <location filename="../../app/panels/documents.py" line="339" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -306,17 +342,17 @@
 <context>
     <name>ExtractedTextDialog</name>
     <message>
-        <location filename="../../app/text_dialog.py" line="31" />
+        <location filename="../../app/dialogs/text.py" line="30" />
         <source>Extracted text — %1</source>
         <translation>提取的文本 — %1</translation>
     </message>
     <message>
-        <location filename="../../app/text_dialog.py" line="50" />
+        <location filename="../../app/dialogs/text.py" line="49" />
         <source>Read as %1 · %2 paragraphs · %3 characters · %4 words</source>
         <translation>按 %1 读取 · %2 段 · %3 个字符 · %4 个词</translation>
     </message>
     <message>
-        <location filename="../../app/text_dialog.py" line="57" />
+        <location filename="../../app/dialogs/text.py" line="56" />
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
@@ -324,57 +360,57 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/folder_list.py" line="68" />
+        <location filename="../../app/panels/folders.py" line="68" />
         <source>Folders to scan (drop folders here):</source>
         <translation>要扫描的文件夹（可将文件夹拖放到此处）：</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="69" />
+        <location filename="../../app/panels/folders.py" line="69" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="70" />
+        <location filename="../../app/panels/folders.py" line="70" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="71" />
+        <location filename="../../app/panels/folders.py" line="71" />
         <source>Exclude patterns:</source>
         <translation>排除模式：</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="72" />
+        <location filename="../../app/panels/folders.py" line="72" />
         <source>e.g. *.tmp, drafts/*</source>
         <translation>例如 *.tmp, drafts/*</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="74" />
+        <location filename="../../app/panels/folders.py" line="74" />
         <source>Tick a folder to use it as a reference (e.g. the assignment prompt).</source>
         <translation>勾选文件夹即作为参考文件夹（例如作业题目）。</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="76" />
+        <location filename="../../app/panels/folders.py" line="76" />
         <source>Archive (previous years)</source>
         <translation>存档（往年）</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="82" />
+        <location filename="../../app/panels/folders.py" line="82" />
         <source>Ticked: reference folder, compared with the others but not among itself</source>
         <translation>已勾选：参考文件夹，与其他文件比较，但其内部文件之间不比较</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="86" />
+        <location filename="../../app/panels/folders.py" line="86" />
         <source>Archive: indexed once and kept; the other folders are checked against it, its documents are never compared with each other (right-click to change)</source>
         <translation>存档：只建一次索引并保留；其他文件夹与之比对，存档内的文档之间从不互相比较（右键可更改）</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="161" />
+        <location filename="../../app/panels/folders.py" line="161" />
         <source>archive</source>
         <translation>存档</translation>
     </message>
     <message>
-        <location filename="../../app/folder_list.py" line="195" />
+        <location filename="../../app/panels/folders.py" line="196" />
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>
@@ -382,7 +418,7 @@
 <context>
     <name>GuideDialog</name>
     <message>
-        <location filename="../../app/guide.py" line="24" />
+        <location filename="../../app/dialogs/guide.py" line="23" />
         <source>SimSift user guide</source>
         <translation>SimSift 使用指南</translation>
     </message>
@@ -390,7 +426,7 @@
 <context>
     <name>Histogram</name>
     <message>
-        <location filename="../../app/overview_view.py" line="95" />
+        <location filename="../../app/panels/overview.py" line="94" />
         <source>%1–%2%: %3 documents</source>
         <translation>%1–%2%：%3 篇文档</translation>
     </message>
@@ -398,27 +434,27 @@
 <context>
     <name>Kinds</name>
     <message>
-        <location filename="../../app/cluster_model.py" line="61" />
+        <location filename="../../app/models/clusters.py" line="60" />
         <source>original</source>
         <translation>原件</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="62" />
+        <location filename="../../app/models/clusters.py" line="61" />
         <source>exact</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="63" />
+        <location filename="../../app/models/clusters.py" line="62" />
         <source>same text</source>
         <translation>文本相同</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="64" />
+        <location filename="../../app/models/clusters.py" line="63" />
         <source>near</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../app/cluster_model.py" line="65" />
+        <location filename="../../app/models/clusters.py" line="64" />
         <source>partial</source>
         <translation>部分抄袭</translation>
     </message>
@@ -426,329 +462,264 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="335" />
+        <location filename="../../app/main_window.py" line="303" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="336" />
-        <location filename="../../app/main_window.py" line="376" />
+        <location filename="../../app/main_window.py" line="304" />
+        <location filename="../../app/main_window.py" line="316" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="337" />
-        <source>Filter by file name, folder or title…</source>
-        <translation>按文件名、文件夹或标题筛选…</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="338" />
-        <source>Clusters</source>
-        <translation>重复组</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="341" />
-        <source>Problems (%1)</source>
-        <translation>问题（%1）</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="346" />
-        <source>Common text (%1)</source>
-        <translation>常见文本（%1）</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="351" />
-        <source>Passages found in many documents (licences, boilerplate, a shared prompt): left out of partial copying</source>
-        <translation>在许多文档中出现的段落（许可证、样板文字、共同的题目）：不计入部分抄袭</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="357" />
-        <source>Documents (%1)</source>
-        <translation>文档（%1）</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="360" />
-        <source>Each document found in part in others: how much, and where from</source>
-        <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="363" />
-        <source>Overview</source>
-        <translation>概览</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="365" />
-        <source>How similar the documents are, which to read first, who shares text</source>
-        <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="368" />
+        <location filename="../../app/main_window.py" line="308" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="369" />
+        <location filename="../../app/main_window.py" line="309" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="370" />
+        <location filename="../../app/main_window.py" line="310" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="371" />
+        <location filename="../../app/main_window.py" line="311" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="372" />
+        <location filename="../../app/main_window.py" line="312" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="373" />
+        <location filename="../../app/main_window.py" line="313" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="375" />
+        <location filename="../../app/main_window.py" line="315" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="377" />
+        <location filename="../../app/main_window.py" line="317" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="378" />
+        <location filename="../../app/main_window.py" line="318" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="379" />
+        <location filename="../../app/main_window.py" line="319" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="380" />
+        <location filename="../../app/main_window.py" line="320" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="381" />
+        <location filename="../../app/main_window.py" line="321" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="382" />
+        <location filename="../../app/main_window.py" line="322" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="383" />
+        <location filename="../../app/main_window.py" line="323" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="384" />
+        <location filename="../../app/main_window.py" line="324" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="385" />
+        <location filename="../../app/main_window.py" line="325" />
         <source>Mark all but the original</source>
         <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="386" />
+        <location filename="../../app/main_window.py" line="326" />
         <source>Make original</source>
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="922" />
+        <location filename="../../app/main_window.py" line="795" />
         <source>%1 files farther than k from their cluster's original were not marked.</source>
         <translation>%1 个与本组原件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="387" />
+        <location filename="../../app/main_window.py" line="327" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="388" />
+        <location filename="../../app/main_window.py" line="328" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="389" />
+        <location filename="../../app/main_window.py" line="329" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="390" />
+        <location filename="../../app/main_window.py" line="330" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="392" />
+        <location filename="../../app/main_window.py" line="332" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="393" />
+        <location filename="../../app/main_window.py" line="333" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="398" />
-        <source>Filter by file name or folder…</source>
-        <translation>按文件名或文件夹筛选…</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="401" />
+        <location filename="../../app/main_window.py" line="340" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="407" />
+        <location filename="../../app/main_window.py" line="346" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="539" />
+        <location filename="../../app/main_window.py" line="482" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="625" />
+        <location filename="../../app/main_window.py" line="568" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="732" />
+        <location filename="../../app/main_window.py" line="633" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="763" />
+        <location filename="../../app/main_window.py" line="664" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="785" />
+        <location filename="../../app/main_window.py" line="679" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="787" />
+        <location filename="../../app/main_window.py" line="681" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="789" />
+        <location filename="../../app/main_window.py" line="683" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="391" />
-        <location filename="../../app/main_window.py" line="1002" />
+        <location filename="../../app/main_window.py" line="331" />
+        <location filename="../../app/main_window.py" line="864" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="493" />
+        <location filename="../../app/main_window.py" line="436" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="526" />
+        <location filename="../../app/main_window.py" line="469" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="554" />
+        <location filename="../../app/main_window.py" line="497" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="562" />
+        <location filename="../../app/main_window.py" line="505" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="570" />
+        <location filename="../../app/main_window.py" line="513" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="666" />
-        <source>Partial copies (%1)</source>
-        <translation>部分抄袭（%1）</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="669" />
-        <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
-        <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="728" />
+        <location filename="../../app/main_window.py" line="629" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="737" />
+        <location filename="../../app/main_window.py" line="638" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="739" />
+        <location filename="../../app/main_window.py" line="640" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
         <location filename="../../app/main_window.py" line="774" />
-        <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
-        <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="901" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="903" />
+        <location filename="../../app/main_window.py" line="776" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="906" />
+        <location filename="../../app/main_window.py" line="779" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="909" />
+        <location filename="../../app/main_window.py" line="782" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="940" />
+        <location filename="../../app/main_window.py" line="813" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="950" />
+        <location filename="../../app/main_window.py" line="823" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="952" />
+        <location filename="../../app/main_window.py" line="825" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1003" />
+        <location filename="../../app/main_window.py" line="865" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -964,57 +935,67 @@
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../app/overview_view.py" line="228" />
+        <location filename="../../app/panels/overview.py" line="227" />
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/overview.py" line="230" />
+        <source>How similar the documents are, which to read first, who shares text</source>
+        <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/overview.py" line="233" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="228" />
+        <location filename="../../app/panels/overview.py" line="233" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="229" />
+        <location filename="../../app/panels/overview.py" line="234" />
         <source>Read these first:</source>
         <translation>请先阅读：</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="235" />
+        <location filename="../../app/panels/overview.py" line="240" />
         <source>Scan a folder to see how similar its documents are.</source>
         <translation>扫描一个文件夹，查看其中文档的相似程度。</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="243" />
+        <location filename="../../app/panels/overview.py" line="248" />
         <source>partial-copy threshold %1</source>
         <translation>部分抄袭阈值 %1</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="251" />
+        <location filename="../../app/panels/overview.py" line="256" />
         <source>Highest similarity index: %1 (%2) · median %3 over %4 documents</source>
         <translation>最高相似度指数：%1（%2）· %4 篇文档的中位数 %3</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="259" />
+        <location filename="../../app/panels/overview.py" line="264" />
         <source>No documents share text.</source>
         <translation>没有文档共有文本。</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="261" />
+        <location filename="../../app/panels/overview.py" line="266" />
         <source>%1 documents in one group are linked</source>
         <translation>%1 篇文档同属一组，</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="263" />
+        <location filename="../../app/panels/overview.py" line="268" />
         <source>%1 documents in %2 groups are linked</source>
         <translation>%1 篇文档分属 %2 组，</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="266" />
+        <location filename="../../app/panels/overview.py" line="271" />
         <source>by near duplicates within k or partial copies. Click a document to open it, a line to compare the two.</source>
         <translation>由 k 以内的近似重复或部分抄袭相连。点击文档可打开，点击连线可并排比较两篇。</translation>
     </message>
     <message>
-        <location filename="../../app/overview_view.py" line="271" />
+        <location filename="../../app/panels/overview.py" line="276" />
         <source>%1 more are left out of the drawing.</source>
         <translation>另有 %1 篇未画出。</translation>
     </message>
@@ -1022,132 +1003,132 @@
 <context>
     <name>ParamsPanel</name>
     <message>
-        <location filename="../../app/params_panel.py" line="118" />
+        <location filename="../../app/panels/params.py" line="117" />
         <source>Distance k (0 = identical fingerprints)</source>
         <translation>距离 k（0 = 指纹完全相同）</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="119" />
+        <location filename="../../app/panels/params.py" line="118" />
         <source>Weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="121" />
+        <location filename="../../app/panels/params.py" line="120" />
         <source>Title boost</source>
         <translation>标题加权</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="122" />
+        <location filename="../../app/panels/params.py" line="121" />
         <source>Term frequency</source>
         <translation>词频方式</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="123" />
+        <location filename="../../app/panels/params.py" line="122" />
         <source>Shingle size</source>
         <translation>词组长度</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="124" />
+        <location filename="../../app/panels/params.py" line="123" />
         <source>Common text above</source>
         <translation>常见文本阈值</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="128" />
+        <location filename="../../app/panels/params.py" line="127" />
         <source>raw count</source>
         <translation>原始计数</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="128" />
+        <location filename="../../app/panels/params.py" line="127" />
         <source>logarithmic</source>
         <translation>对数</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="128" />
+        <location filename="../../app/panels/params.py" line="127" />
         <source>binary</source>
         <translation>二值</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="130" />
+        <location filename="../../app/panels/params.py" line="129" />
         <source>Inverse document frequency (idf)</source>
         <translation>逆文档频率（idf）</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="131" />
+        <location filename="../../app/panels/params.py" line="130" />
         <source>Ignore digits (dates, counters)</source>
         <translation>忽略数字（日期、计数器）</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="132" />
+        <location filename="../../app/panels/params.py" line="131" />
         <source>Remove stopwords</source>
         <translation>去除停用词</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="133" />
+        <location filename="../../app/panels/params.py" line="132" />
         <source>Term</source>
         <translation>词语</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="133" />
+        <location filename="../../app/panels/params.py" line="132" />
         <source>Weight</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="135" />
+        <location filename="../../app/panels/params.py" line="134" />
         <source>Weight 0 removes a template word; above 1 boosts a topic word</source>
         <translation>权重 0 去除模板词；大于 1 则加强主题词</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="137" />
+        <location filename="../../app/panels/params.py" line="136" />
         <source> documents</source>
         <translation> 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="140" />
+        <location filename="../../app/panels/params.py" line="139" />
         <source>Passages found in more documents than this (licences, boilerplate, a shared prompt) are common text and never count as copying</source>
         <translation>出现在超过此数量文档中的段落（许可证、样板文字、共同的题目）视为常见文本，不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="144" />
+        <location filename="../../app/panels/params.py" line="143" />
         <source>Add term</source>
         <translation>添加词语</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="145" />
+        <location filename="../../app/panels/params.py" line="144" />
         <source>Remove term</source>
         <translation>删除词语</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="148" />
+        <location filename="../../app/panels/params.py" line="147" />
         <source>Hamming distance: in how many of the 64 bits two documents' fingerprints may differ and still be near duplicates. 0: the same words; 8 (default): light edits and re-posts; above 10 unrelated texts on one topic start to pair.</source>
         <translation>汉明距离：两篇文档的 64 位指纹最多可有多少位不同仍算近似重复。0：用词相同；8（默认）：轻度改写与转载；超过 10 时，同一主题的不同文章开始配对。</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="155" />
+        <location filename="../../app/panels/params.py" line="154" />
         <source>How much more a word of the title counts than a word of the body (1: the same)</source>
         <translation>标题中的词比正文中的词重要多少（1：相同）</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="158" />
+        <location filename="../../app/panels/params.py" line="157" />
         <source>How a word repeated in a document counts: each time (raw count), less and less (logarithmic), or once (binary)</source>
         <translation>文档中重复出现的词如何计数：每次都计（原始计数）、递减（对数）或只计一次（二值）</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="162" />
+        <location filename="../../app/panels/params.py" line="161" />
         <source>Words per feature: 1 compares vocabularies; 2 or more also word order (stricter; reordered copies then differ more)</source>
         <translation>每个特征包含的词数：1 只比较用词；2 或以上也比较词序（更严格；调换顺序的抄袭差别会更大）</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="166" />
+        <location filename="../../app/panels/params.py" line="165" />
         <source>Weigh words by how rare they are across the scanned documents: common words count less (every fingerprint then depends on the whole folder)</source>
         <translation>按词在所扫描文档中的罕见程度加权：常见词权重更低（此时每个指纹都取决于整个文件夹）</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="170" />
+        <location filename="../../app/panels/params.py" line="169" />
         <source>Leave numbers out of the fingerprints, so dates, counters and page numbers do not make copies look different</source>
         <translation>指纹中不计数字，使日期、计数器和页码不会让抄袭显得不同</translation>
     </message>
     <message>
-        <location filename="../../app/params_panel.py" line="174" />
+        <location filename="../../app/panels/params.py" line="173" />
         <source>Leave out words like 'the', 'and', '的', '了' that every text uses</source>
         <translation>不计“the”“and”“的”“了”这类每篇文本都用的词</translation>
     </message>
@@ -1155,200 +1136,231 @@
 <context>
     <name>PartialModel</name>
     <message>
-        <location filename="../../app/partial_model.py" line="137" />
+        <location filename="../../app/models/partial.py" line="136" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="138" />
+        <location filename="../../app/models/partial.py" line="137" />
         <source>Folder A</source>
         <translation>文件夹 A</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="139" />
+        <location filename="../../app/models/partial.py" line="138" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="140" />
+        <location filename="../../app/models/partial.py" line="139" />
         <source>Folder B</source>
         <translation>文件夹 B</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="141" />
+        <location filename="../../app/models/partial.py" line="140" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="142" />
+        <location filename="../../app/models/partial.py" line="141" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="143" />
+        <location filename="../../app/models/partial.py" line="142" />
         <source>Overlap</source>
         <translation>重合度</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="144" />
+        <location filename="../../app/models/partial.py" line="143" />
         <source>In a row</source>
         <translation>连续相同</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="146" />
+        <location filename="../../app/models/partial.py" line="145" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="152" />
+        <location filename="../../app/models/partial.py" line="151" />
         <source>Containment of A in B: share of A's own text inside passages also in B</source>
         <translation>A 在 B 中的包含度：A 自身文本中落在 B 也有的段落里的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="154" />
+        <location filename="../../app/models/partial.py" line="153" />
         <source>Containment of B in A: share of B's own text inside passages also in A</source>
         <translation>B 在 A 中的包含度：B 自身文本中落在 A 也有的段落里的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="156" />
+        <location filename="../../app/models/partial.py" line="155" />
         <source>Overlap: both documents' text inside shared passages, over both texts</source>
         <translation>重合度：两篇文档落在共有段落中的文本占两篇全文的比例</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="159" />
+        <location filename="../../app/models/partial.py" line="158" />
         <source>Words in a row: the longest run of words both share verbatim (template and common text left out); 15 or more make a partial copy whatever the share</source>
         <translation>连续相同的词：两篇共有的最长逐字相同的一段（不计模板和常见文字）；达到 15 个词即算部分抄袭，不论占比</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="163" />
+        <location filename="../../app/models/partial.py" line="162" />
         <source>Hamming distance: bits in which the two 64-bit fingerprints differ</source>
         <translation>汉明距离：两个 64 位指纹不同的位数</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="165" />
+        <location filename="../../app/models/partial.py" line="164" />
         <source>Your verdict on the pair (Edit ▸ Verdict…)</source>
         <translation>你对此对文档的结论（编辑 ▸ 结论…）</translation>
     </message>
     <message>
-        <location filename="../../app/partial_model.py" line="145" />
+        <location filename="../../app/models/partial.py" line="144" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
 </context>
 <context>
+    <name>PartialPanel</name>
+    <message>
+        <location filename="../../app/panels/partial.py" line="44" />
+        <source>Filter by file name or folder…</source>
+        <translation>按文件名或文件夹筛选…</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/partial.py" line="47" />
+        <source>Partial copies (%1)</source>
+        <translation>部分抄袭（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/partial.py" line="50" />
+        <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
+        <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
+    </message>
+</context>
+<context>
     <name>ProblemsModel</name>
     <message>
-        <location filename="../../app/problems_model.py" line="66" />
+        <location filename="../../app/models/problems.py" line="65" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="66" />
+        <location filename="../../app/models/problems.py" line="65" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="66" />
+        <location filename="../../app/models/problems.py" line="65" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="66" />
+        <location filename="../../app/models/problems.py" line="65" />
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="90" />
+        <location filename="../../app/models/problems.py" line="89" />
         <source>Not read</source>
         <translation>未读取</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="92" />
+        <location filename="../../app/models/problems.py" line="91" />
         <source>Read, with a warning</source>
         <translation>已读取，有警告</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="94" />
+        <location filename="../../app/models/problems.py" line="93" />
         <source>Garbled, not compared</source>
         <translation>乱码，未比较</translation>
     </message>
     <message>
-        <location filename="../../app/problems_model.py" line="95" />
+        <location filename="../../app/models/problems.py" line="94" />
         <source>Skipped</source>
         <translation>已跳过</translation>
     </message>
 </context>
 <context>
+    <name>ProblemsPanel</name>
+    <message>
+        <location filename="../../app/panels/problems.py" line="46" />
+        <source>Problems (%1)</source>
+        <translation>问题（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/problems.py" line="55" />
+        <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
+        <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
+    </message>
+</context>
+<context>
     <name>ResultEditor</name>
     <message>
-        <location filename="../../app/result_editor.py" line="159" />
-        <location filename="../../app/result_editor.py" line="254" />
+        <location filename="../../app/result_editor.py" line="135" />
+        <location filename="../../app/result_editor.py" line="230" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="162" />
+        <location filename="../../app/result_editor.py" line="138" />
         <source>Pair marked as not a duplicate. Edit ▸ Undo brings it back.</source>
         <translation>已将此对标记为不是重复。可用“编辑 ▸ 撤销”恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="195" />
+        <location filename="../../app/result_editor.py" line="171" />
         <source>Verdict not remembered</source>
         <translation>结论未能保存</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="225" />
+        <location filename="../../app/result_editor.py" line="201" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="226" />
+        <location filename="../../app/result_editor.py" line="202" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="229" />
+        <location filename="../../app/result_editor.py" line="205" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="231" />
+        <location filename="../../app/result_editor.py" line="207" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="256" />
+        <location filename="../../app/result_editor.py" line="232" />
         <source>The pair is shown again.</source>
         <translation>此对已重新显示。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="267" />
+        <location filename="../../app/result_editor.py" line="243" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="268" />
+        <location filename="../../app/result_editor.py" line="244" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="271" />
+        <location filename="../../app/result_editor.py" line="247" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="290" />
-        <location filename="../../app/result_editor.py" line="304" />
+        <location filename="../../app/result_editor.py" line="266" />
+        <location filename="../../app/result_editor.py" line="280" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="308" />
+        <location filename="../../app/result_editor.py" line="284" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="318" />
+        <location filename="../../app/result_editor.py" line="295" />
         <source>Could not finish</source>
         <translation>未能完成</translation>
     </message>
@@ -1356,58 +1368,58 @@
 <context>
     <name>ScanStatus</name>
     <message>
-        <location filename="../../app/scan_status.py" line="40" />
+        <location filename="../../app/panels/scan_status.py" line="39" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="80" />
+        <location filename="../../app/panels/scan_status.py" line="79" />
         <source>%1: %2%</source>
         <translation>%1：%2%</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="83" />
+        <location filename="../../app/panels/scan_status.py" line="82" />
         <source>%1: %2 of %3</source>
         <translation>%1：%2 / %3</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="88" />
+        <location filename="../../app/panels/scan_status.py" line="87" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="92" />
+        <location filename="../../app/panels/scan_status.py" line="91" />
         <source>Finding files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="93" />
+        <location filename="../../app/panels/scan_status.py" line="92" />
         <source>Reading</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="94" />
+        <location filename="../../app/panels/scan_status.py" line="93" />
         <source>Fingerprinting</source>
         <translation>计算指纹</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="95" />
+        <location filename="../../app/panels/scan_status.py" line="94" />
         <source>Comparing</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="96" />
+        <location filename="../../app/panels/scan_status.py" line="95" />
         <source>Matching passages</source>
         <translation>匹配段落</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="106" />
+        <location filename="../../app/panels/scan_status.py" line="105" />
         <source>%1 files/s</source>
         <translation>%1 个文件/秒</translation>
     </message>
     <message>
-        <location filename="../../app/scan_status.py" line="105" />
-        <location filename="../../app/scan_status.py" line="108" />
+        <location filename="../../app/panels/scan_status.py" line="104" />
+        <location filename="../../app/panels/scan_status.py" line="107" />
         <source>%1 left</source>
         <translation>剩余 %1</translation>
     </message>
@@ -1415,12 +1427,12 @@
 <context>
     <name>Verdict</name>
     <message>
-        <location filename="../../app/verdict_view.py" line="32" />
+        <location filename="../../app/dialogs/verdict.py" line="31" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/verdict_view.py" line="33" />
+        <location filename="../../app/dialogs/verdict.py" line="32" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
@@ -1428,27 +1440,27 @@
 <context>
     <name>VerdictDialog</name>
     <message>
-        <location filename="../../app/verdict_view.py" line="78" />
+        <location filename="../../app/dialogs/verdict.py" line="77" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/verdict_view.py" line="82" />
+        <location filename="../../app/dialogs/verdict.py" line="81" />
         <source>Copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/verdict_view.py" line="83" />
+        <location filename="../../app/dialogs/verdict.py" line="82" />
         <source>Not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/verdict_view.py" line="84" />
+        <location filename="../../app/dialogs/verdict.py" line="83" />
         <source>No verdict</source>
         <translation>无结论</translation>
     </message>
     <message>
-        <location filename="../../app/verdict_view.py" line="93" />
+        <location filename="../../app/dialogs/verdict.py" line="92" />
         <source>A short note (why), kept with the verdict</source>
         <translation>简短说明（原因），与结论一同保存</translation>
     </message>

@@ -22,7 +22,7 @@ def visible_texts(window) -> str:
     """Every name, folder and tooltip the tables and the side-by-side view show."""
     texts = []
     for proxy, columns in (
-        (window.partial_proxy, (COL_NAME_A, COL_FOLDER_A, COL_NAME_B)),
+        (window.partial_panel.proxy, (COL_NAME_A, COL_FOLDER_A, COL_NAME_B)),
         (window.documents_panel.proxy, (DOC_NAME, DOC_FOLDER)),
     ):
         for row in range(proxy.rowCount()):
@@ -41,19 +41,19 @@ def test_anonymize_hides_names_folders_and_titles_everywhere(
     write_partial_copy(tmp_path / "class of alice")
     window.folders.add_paths([str(tmp_path / "class of alice")])
     scan_and_wait(qtbot, window)
-    window.tabs.setCurrentWidget(window.partial_page)
-    window.partial_view.selectRow(0)
+    window.tabs.setCurrentWidget(window.partial_panel)
+    window.partial_panel.view.selectRow(0)
     window.documents_panel.table.selectRow(0)
     assert "essay_a.txt" in visible_texts(window)
 
     window.anonymize_action.trigger()
     assert NAMES.anonymous
-    window.partial_view.selectRow(0)
+    window.partial_panel.view.selectRow(0)
     window.documents_panel.table.selectRow(0)
     shown = visible_texts(window)
     for secret in ("essay_a", "source_b", "alice", str(tmp_path)):
         assert secret not in shown
-    labels = {window.partial_proxy.index(0, c).data() for c in (COL_NAME_A, COL_NAME_B)}
+    labels = {window.partial_panel.proxy.index(0, c).data() for c in (COL_NAME_A, COL_NAME_B)}
     assert labels <= {"Document 1", "Document 2"} and len(labels) == 2
 
     window.anonymize_action.trigger()

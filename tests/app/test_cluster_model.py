@@ -80,7 +80,7 @@ def test_hundred_thousand_documents_are_served_lazily(qtmodeltester):
     assert model.data(model.index(3, COL_NAME, last)) == "doc99999.html"
 
 
-def test_check_all_but_reference_and_set_data(result):
+def test_check_all_but_original_and_set_data(result):
     model = ClusterModel()
     clusters = result.clusters(3)
     model.set_clusters(result.documents, clusters)
@@ -171,7 +171,7 @@ def test_sorting_by_folder_and_title_at_scale():
     assert model.rowCount() == 25_000
 
 
-def test_mark_all_but_reference_skips_members_chained_beyond_k():
+def test_mark_all_but_original_skips_members_chained_beyond_k():
     # clusters chain pairs: a member within k of another member can be far from the reference
     docs, clusters = synthetic(8, 4)  # distances 0 (reference), 1, 2, 3
     far = Clusters(2, clusters.doc, clusters.ptr, clusters.distance, clusters.kind,

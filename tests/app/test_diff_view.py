@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QPalette, QTextCursor
 from simsift.app.diff.view import DiffView
+from simsift.app.workers.jobs import running_jobs
 from simsift.core.document import FileRecord
 from simsift.core.match.align import CHANGED, DELETED, INSERTED, SAME, display_text, sentence_bounds
 from simsift.core.match.evidence import PairEvidence, TermRarity
@@ -260,16 +261,40 @@ def test_a_stale_alignment_is_dropped(view, qtbot, copied_pair):
     view.set_pair(record("/a.txt", source), record("/b.txt", copy), measures(1))
     with qtbot.waitSignal(view.alignment_ready, timeout=10_000):
         view.set_pair(record("/c.txt", copy), record("/d.txt", source), measures(2))
-    qtbot.wait(200)  # give the first task time to report, if it was not cancelled in time
+    qtbot.waitUntil(lambda: running_jobs() == 0, timeout=10_000)  # the first one reported
     assert view.alignment.left_text == display_text(copy)
     assert view.left_editor.toPlainText() == display_text(copy)
     assert view.summary_label.text().startswith("Hamming distance 2 ")
 
 
+def test_an_alignment_finishing_after_a_new_pair_is_dropped(view, qtbot, monkeypatch):
+    import threading
+
+    import simsift.app.diff.view
+
+    release = threading.Event()
+    real_align = simsift.app.diff.view.align
+
+    def align_after_release(left, right, cancel=None):
+        if left and left[0] == "first":  # ignores Cancel: it reports a stale result
+            release.wait(10)
+            return real_align(left, right)
+        return real_align(left, right, cancel=cancel)
+
+    monkeypatch.setattr(simsift.app.diff.view, "align", align_after_release)
+    view.set_pair(record("/a.txt", ["first", "Shared words here."]), record("/b.txt", ["x"]))
+    with qtbot.waitSignal(view.alignment_ready, timeout=10_000):
+        view.set_pair(record("/c.txt", ["second"]), record("/d.txt", ["second"]))
+    release.set()
+    qtbot.waitUntil(lambda: running_jobs() == 0, timeout=10_000)
+    assert view.alignment.left_text == display_text(["second"])
+    assert view.left_editor.toPlainText() == display_text(["second"])
+
+
 def test_clear_while_aligning_drops_the_result(view, qtbot, copied_pair):
     view.set_pair(record("/a.txt", copied_pair[0]), record("/b.txt", copied_pair[1]))
     view.clear()
-    qtbot.wait(300)
+    qtbot.waitUntil(lambda: running_jobs() == 0, timeout=10_000)  # its signals were delivered
     assert view.alignment is None and view.left_editor.toPlainText() == ""
     assert highlighted(view.left_editor) == []
 

@@ -90,7 +90,7 @@ def test_per_file_problems_read_in_the_ui_language(qtbot, window, tmp_path):
     (tmp_path / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(32))
     window.folders.add_paths([str(tmp_path)])
     scan_and_wait(qtbot, window)
-    model = window.problems_model
+    model = window.problems_panel.model
     english = {model.index(r, 3).data() for r in range(model.rowCount())}
     assert "empty file" in english and any(".png" in m for m in english)
     try:
@@ -126,3 +126,24 @@ def test_the_html_report_is_written_in_the_ui_language(
     text = out.read_text("utf-8")
     assert '<html lang="zh-CN">' in text
     assert '<h2 id="settings">设置</h2>' in text and "如何阅读本报告" in text
+
+
+def test_tabs_of_the_panels_switch_language_live(qtbot, window):
+    tabs = window.tabs
+
+    def title(panel) -> str:
+        return tabs.tabText(tabs.indexOf(panel))
+
+    try:
+        window.set_language("zh_CN")
+        qtbot.waitUntil(lambda: title(window.clusters_panel) == "重复组", timeout=2000)
+        assert title(window.partial_panel) == "部分抄袭（0）"
+        for panel in window.tab_panels:
+            assert not title(panel).isascii(), title(panel)
+        placeholder = window.clusters_panel.filter_edit.placeholderText()
+        assert placeholder == "按文件名、文件夹或标题筛选…"
+        assert not window.partial_panel.filter.placeholderText().isascii()
+    finally:
+        window.set_language("en")
+    qtbot.waitUntil(lambda: title(window.clusters_panel) == "Clusters", timeout=2000)
+    assert title(window.partial_panel) == "Partial copies (0)"

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -265,7 +266,7 @@ def test_app_entry_point_starts_and_quits_cleanly(tmp_path):
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
     }
     proc = subprocess.run(
-        [sys.executable, "-m", "app", "--quit-after", "300"],
+        [sys.executable, "-m", "simsift.app", "--quit-after", "300"],
         capture_output=True,
         text=True,
         env=env,
@@ -359,12 +360,12 @@ def test_common_text_tab_lists_shared_boilerplate_with_its_document_count(qtbot,
         )
     window.folders.add_paths([str(site)])
     scan_and_wait(qtbot, window)
-    model = window.common_model
+    model = window.common_panel.model
     assert model.rowCount() >= 1
     assert model.index(0, 1).data() == "8"
     assert model.index(0, 0).data()[:30] == english[140][:30]
     assert window.tabs.tabText(3).endswith(f"({model.rowCount()})")
-    assert window.partial_model.rowCount() == 0
+    assert window.partial_panel.model.rowCount() == 0
 
 
 def test_common_text_threshold_rematches_passages_without_reading(qtbot, window, tmp_path):
@@ -381,14 +382,14 @@ def test_common_text_threshold_rematches_passages_without_reading(qtbot, window,
     window.params.set_common_docs(7)
     window.folders.add_paths([str(site)])
     scan_and_wait(qtbot, window)
-    assert window.common_model.rowCount() >= 1
+    assert window.common_panel.model.rowCount() >= 1
     documents = window.result.documents
     with qtbot.waitSignal(window.result_shown, timeout=10_000):
         window.params._common_docs.setValue(50)
     assert window.controller.scans_started == 1
     assert window.result.documents is documents
     assert window.result.options.passages.common_max_docs == 50
-    assert window.common_model.rowCount() == 0  # the footer in 8 pages is now copying
+    assert window.common_panel.model.rowCount() == 0  # the footer in 8 pages is now copying
     pairs = window.result.partial_pairs(0.05)
     names = [os.path.basename(d.path) for d in window.result.documents]
     found = {frozenset((names[a], names[b])) for a, b in zip(pairs.left, pairs.right, strict=True)}
@@ -425,7 +426,7 @@ def test_mark_all_leaves_reference_and_far_members_unmarked(qtbot, window, corpu
     window.folders.add_paths([str(root)])
     scan_and_wait(qtbot, window)
     c = window.model.clusters
-    window.mark_all_but_reference()
+    window.mark_all_but_original()
     marked = set(window.model.checked_documents())
     near = {int(d) for d, kd, dist in zip(c.doc, c.kind, c.distance, strict=True)
             if kd != KIND_ORIGINAL and dist <= c.k}  # fmt: skip
@@ -434,7 +435,7 @@ def test_mark_all_leaves_reference_and_far_members_unmarked(qtbot, window, corpu
     window.model.set_checked({reference})
     assert window.model.checked_documents() == []  # the copy to keep cannot be marked
     window.tree.expandAll()
-    index = window._proxy_index_of(reference).siblingAtColumn(COL_NAME)
+    index = window.clusters_panel.proxy_index_of(reference).siblingAtColumn(COL_NAME)
     assert not index.flags() & Qt.ItemFlag.ItemIsUserCheckable
 
 
@@ -442,7 +443,10 @@ def test_shutdown_waits_for_the_cancelled_scan(qtbot, window, corpus, monkeypatc
     root, _ = corpus
     stopped = []
 
+    running = threading.Event()
+
     def slow_scan(options, *, progress, cancel, **kwargs):
+        running.set()
         try:
             while not cancel.cancelled:
                 time.sleep(0.05)
@@ -455,11 +459,11 @@ def test_shutdown_waits_for_the_cancelled_scan(qtbot, window, corpus, monkeypatc
     window.folders.add_paths([str(root)])
     with qtbot.waitSignal(window.controller.started, timeout=5000):
         window.start_scan()
-    time.sleep(0.3)
+    qtbot.waitUntil(running.is_set, timeout=5000)  # the job is inside the scan
     began = time.monotonic()
     window.controller.shutdown()
     assert stopped and stopped[0] >= began  # the job had ended when shutdown returned
-    assert not window.controller._thread.isRunning()
+    assert window.controller._pool.activeThreadCount() == 0
 
 
 def test_undo_puts_trashed_files_back_and_in_the_results(qtbot, window, corpus, monkeypatch):
@@ -467,7 +471,7 @@ def test_undo_puts_trashed_files_back_and_in_the_results(qtbot, window, corpus, 
     window.folders.add_paths([str(root)])
     scan_and_wait(qtbot, window)
     before = {frozenset(c) for c in cluster_paths(window)}
-    window.mark_all_but_reference()
+    window.mark_all_but_original()
     checked = {window.result.documents[d].path for d in window.model.checked_documents()}
     contents = {p: Path(p).read_bytes() for p in checked}
     monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
@@ -550,12 +554,11 @@ def test_undo_takes_back_the_last_action_first(qtbot, window, corpus, catalog, m
 def test_moving_to_the_trash_reports_progress_off_the_gui_thread(
     qtbot, window, corpus, monkeypatch
 ):
-    import threading
 
     root, _ = corpus
     window.folders.add_paths([str(root)])
     scan_and_wait(qtbot, window)
-    window.mark_all_but_reference()
+    window.mark_all_but_original()
     checked = len(window.model.checked_documents())
     monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
     threads, reports = [], []

@@ -81,7 +81,7 @@ def test_scan_lists_planted_partial_copy_and_selection_shows_pair(
     window.folders.add_paths([str(tmp_path / "essays")])
     scan_and_wait(qtbot, window)
 
-    model, proxy = window.partial_model, window.partial_proxy
+    model, proxy = window.partial_panel.model, window.partial_panel.proxy
     assert model.rowCount() == 1
     assert window.tabs.count() == 6  # clusters, problems, partial, common text, documents, overview
     assert window.tabs.tabText(2) == "Partial copies (1)"
@@ -107,7 +107,7 @@ def test_scan_lists_planted_partial_copy_and_selection_shows_pair(
             original(left, right, evidence, rarity),
         ),
     )
-    window.partial_view.selectionModel().select(
+    window.partial_panel.view.selectionModel().select(
         proxy.index(0, 0),
         QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
     )
@@ -163,16 +163,16 @@ def test_not_a_duplicate_on_a_partial_copy_is_remembered(qtbot, window, tmp_path
     path_a, path_b = write_partial_copy(tmp_path / "essays")
     window.folders.add_paths([str(tmp_path / "essays")])
     scan_and_wait(qtbot, window)
-    window.tabs.setCurrentWidget(window.partial_page)
+    window.tabs.setCurrentWidget(window.partial_panel)
     assert not window.ignore_action.isEnabled()
-    window.partial_view.selectRow(0)
+    window.partial_panel.view.selectRow(0)
     assert window.ignore_action.isEnabled()
     window.ignore_action.trigger()
-    assert window.partial_model.rowCount() == 0
+    assert window.partial_panel.model.rowCount() == 0
     assert window.tabs.tabText(2) == "Partial copies (0)"
     assert frozenset({str(path_a), str(path_b)}) in catalog.ignored_pairs()
     scan_and_wait(qtbot, window)
-    assert window.partial_model.rowCount() == 0
+    assert window.partial_panel.model.rowCount() == 0
 
 
 def test_whole_copies_already_in_clusters_are_not_listed_again(qtbot, window, tmp_path):
@@ -190,8 +190,8 @@ def test_whole_copies_already_in_clusters_are_not_listed_again(qtbot, window, tm
             *(window.result.partial_pairs().left, window.result.partial_pairs().right), strict=True
         )
     )
-    listed = [window.partial_proxy.data(window.partial_proxy.index(r, 0), PairRole)
-              for r in range(window.partial_proxy.rowCount())]  # fmt: skip
+    listed = [window.partial_panel.proxy.data(window.partial_panel.proxy.index(r, 0), PairRole)
+              for r in range(window.partial_panel.proxy.rowCount())]  # fmt: skip
     assert all({documents[a].path, documents[b].path} != whole for a, b in listed)  # ... not here
     assert {str(path_a)} <= {documents[d].path for pair in listed for d in pair}
     assert window.tabs.tabText(2) == f"Partial copies ({len(listed)})"

@@ -33,7 +33,7 @@ def test_problems_tab_lists_errors_warnings_and_skipped_files(qtbot, window, cor
     window.folders.add_paths([str(root)])
     scan_and_wait(qtbot, window)
     garbled = "the Chinese text looks garbled: its encoding was probably misread"
-    assert rows(window.problems_model) == {
+    assert rows(window.problems_panel.model) == {
         "bad.pdf": ("Not read", "not a valid PDF (corrupt or renamed file)"),
         "garbled.txt": ("Garbled, not compared", garbled),
         "cut.txt": ("Read, with a warning", "1 character could not be decoded (shown as �)"),
@@ -46,8 +46,8 @@ def test_problems_tab_lists_errors_warnings_and_skipped_files(qtbot, window, cor
     )
     shown = []
     monkeypatch.setattr(ExtractedTextDialog, "show", lambda self: shown.append(self))
-    window.tabs.setCurrentWidget(window.problems_view)
-    window.problems_view.selectRow(1)  # the garbled file: read, so its text can be seen
+    window.tabs.setCurrentWidget(window.problems_panel)
+    window.problems_panel.view.selectRow(1)  # the garbled file: read, so its text can be seen
     window.show_extracted_text()
     assert garbled in shown[0].header.text()
 
@@ -119,7 +119,7 @@ def test_a_name_that_is_not_utf8_is_shown_readable_and_acted_on_exactly(
     scan_and_wait(qtbot, window)
     window.tree.expandAll()
     doc = doc_of(window, root / odd)
-    index = window._proxy_index_of(doc)
+    index = window.clusters_panel.proxy_index_of(doc)
     assert index.siblingAtColumn(COL_NAME).data() == "copy_\ufffd.txt"  # Qt would drop \xff
     opened = []
     monkeypatch.setattr(main_window.file_actions, "open_file", opened.append)
@@ -158,7 +158,7 @@ def test_long_paths_and_titles_never_widen_the_window(qtbot, window, corpus):
                    paragraphs=("Some text here.",))  # fmt: skip
     b = FileRecord(long + "/copy.txt", 10, 0, "ok", format="txt", title="U" * 400,
                    paragraphs=("Some text here.",))  # fmt: skip
-    window.diff_view.set_pair(a, b)
-    qtbot.wait(50)
+    with qtbot.waitSignal(window.diff_view.alignment_ready, timeout=10_000):
+        window.diff_view.set_pair(a, b)  # shown, then highlighted: neither may widen
     assert window.width() == width
     assert window.minimumSizeHint().width() < 1280

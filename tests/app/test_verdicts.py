@@ -35,19 +35,19 @@ def test_a_pair_verdict_is_shown_remembered_and_exported(
     path_a, path_b = write_partial_copy(tmp_path / "class" / "2026")
     window.folders.add_paths([str(tmp_path / "class")])
     scan_and_wait(qtbot, window)
-    window.tabs.setCurrentWidget(window.partial_page)
-    window.partial_view.selectRow(0)
+    window.tabs.setCurrentWidget(window.partial_panel)
+    window.partial_panel.view.selectRow(0)
     assert window.verdict_action.isEnabled()
     opened = answer(monkeypatch, Verdict(COPYING, "same three paragraphs"))
     window.verdict_action.trigger()
     assert len(opened) == 1
-    proxy = window.partial_proxy
+    proxy = window.partial_panel.proxy
     assert proxy.index(0, COL_VERDICT).data() == "copying confirmed: same three paragraphs"
     assert proxy.index(0, COL_FOLDER_A).data() == "class/2026"  # relative to the scanned folder
     assert catalog.verdicts().of_pair(str(path_a), str(path_b)).verdict == COPYING
 
     scan_and_wait(qtbot, window)  # a new scan shows it again
-    assert window.partial_proxy.index(0, COL_VERDICT).data().startswith("copying confirmed")
+    assert window.partial_panel.proxy.index(0, COL_VERDICT).data().startswith("copying confirmed")
     out = tmp_path / "export"
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(out))
     window.export_csv_action.trigger()
@@ -96,10 +96,10 @@ def test_partial_copies_can_be_filtered(qtbot, window, tmp_path):
     write_partial_copy(tmp_path / "class" / "b")
     window.folders.add_paths([str(tmp_path / "class")])
     scan_and_wait(qtbot, window)
-    total = window.partial_proxy.rowCount()
+    total = window.partial_panel.proxy.rowCount()
     assert total >= 2
-    window.partial_filter.setText("class/a")
-    shown = window.partial_proxy.rowCount()
+    window.partial_panel.filter.setText("class/a")
+    shown = window.partial_panel.proxy.rowCount()
     assert 0 < shown < total
-    window.partial_filter.clear()
-    assert window.partial_proxy.rowCount() == total
+    window.partial_panel.filter.clear()
+    assert window.partial_panel.proxy.rowCount() == total

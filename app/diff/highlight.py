@@ -1,0 +1,125 @@
+"""Highlighting for the side-by-side view: which text of an alignment gets which colour.
+
+Colours are blended into the palette's base colour so they suit light and dark themes.
+Offsets from `core.match.align` count Python characters; Qt counts UTF-16 code units,
+so positions are mapped before formats are applied.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
+from simsift.core.match.align import CHANGED, DELETED, INSERTED, SAME, UNIQUE, Match, Span
+
+MOVED = "moved"  # display kind of "same" sentences found at another place
+FormatKey = str | tuple[str, str]  # a sentence kind, or ("word", kind of word edit)
+Run = tuple[int, int, FormatKey]  # start, end, format key
+
+_TINTS = {SAME: QColor(240, 120, 40), CHANGED: QColor(60, 140, 235), MOVED: QColor(160, 90, 220)}
+_TINT_STRENGTH = 0.35
+# Edited words, drawn over their sentence's colour: stronger, and not told by hue alone.
+_WORD_TINTS = {
+    CHANGED: QColor(250, 200, 0),
+    INSERTED: QColor(40, 180, 70),
+    DELETED: QColor(225, 60, 60),
+}
+_WORD_STRENGTH = 0.6
+
+
+def char_formats(base: QColor) -> dict[FormatKey, QTextCharFormat]:
+    """Formats of sentence kinds, and of word edits under the keys ("word", kind)."""
+    formats: dict[FormatKey, QTextCharFormat] = {}
+    for kind, tint in _TINTS.items():
+        fmt = QTextCharFormat()
+        fmt.setBackground(blend(base, tint, _TINT_STRENGTH))
+        formats[kind] = fmt
+    for kind, tint in _WORD_TINTS.items():
+        fmt = QTextCharFormat()
+        fmt.setBackground(blend(base, tint, _WORD_STRENGTH))
+        fmt.setFontStrikeOut(kind == DELETED)
+        fmt.setFontUnderline(kind == INSERTED)
+        formats["word", kind] = fmt
+    return formats
+
+
+def apply_formats(
+    document: QTextDocument,
+    offsets: np.ndarray | None,
+    runs: list[Run],
+    formats: dict[FormatKey, QTextCharFormat],
+) -> None:
+    """Merge `formats[key]` into each (start, end, key) run, in order, in one edit block."""
+    cursor = QTextCursor(document)
+    cursor.beginEditBlock()
+    for start, end, key in runs:
+        cursor.setPosition(to_utf16(offsets, start))
+        cursor.setPosition(to_utf16(offsets, end), QTextCursor.MoveMode.KeepAnchor)
+        cursor.mergeCharFormat(formats[key])
+    cursor.endEditBlock()
+
+
+def sentence_runs(spans: tuple[Span, ...], matches: tuple[Match, ...]) -> list[Run]:
+    """(start, end, kind) of maximal runs of highlighted spans, so the gaps between
+    sentences of one copied passage are coloured too. Moved "same" sentences are MOVED."""
+    runs: list[Run] = []
+    previous = UNIQUE
+    for span in spans:
+        kind = span.kind
+        if kind == SAME and not matches[span.match_id].in_order:
+            kind = MOVED
+        if kind != UNIQUE:
+            if kind == previous:
+                runs[-1] = (runs[-1][0], span.end, kind)
+            else:
+                runs.append((span.start, span.end, kind))
+        previous = kind
+    return runs
+
+
+def edited_words(matches: tuple[Match, ...], *, left: bool) -> list[Run]:
+    """(start, end, ("word", kind)) of the edited words shown on one side."""
+    runs: list[Run] = []
+    for match in matches:
+        for edit in match.edits:
+            start, end = edit.left if left else edit.right
+            if start < end:
+                runs.append((start, end, ("word", edit.kind)))
+    return runs
+
+
+def legend_entry(fmt: QTextCharFormat, label: str) -> str:
+    """`label` as rich text in the background and decoration of `fmt` (label escaped)."""
+    styles = [f"background-color: {fmt.background().color().name()}"]
+    if fmt.fontStrikeOut():
+        styles.append("text-decoration: line-through")
+    elif fmt.fontUnderline():
+        styles.append("text-decoration: underline")
+    return f'<span style="{"; ".join(styles)}">&nbsp;{html.escape(label)}&nbsp;</span>'
+
+
+def utf16_offsets(text: str) -> np.ndarray | None:
+    """Cumulative count of astral characters before each offset, or None if there are none.
+
+    Qt positions count UTF-16 code units; characters beyond the BMP (emoji, rare CJK)
+    take two, so Python offsets shift after each of them.
+    """
+    if not text or max(text) < "\U00010000":
+        return None
+    code_points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    return np.concatenate(([0], np.cumsum(code_points > 0xFFFF)))
+
+
+def to_utf16(offsets: np.ndarray | None, offset: int) -> int:
+    """The Qt position of Python offset `offset`, given the text's `utf16_offsets`."""
+    return offset if offsets is None else offset + int(offsets[offset])
+
+
+def blend(base: QColor, tint: QColor, strength: float) -> QColor:
+    """`tint` laid over `base` at `strength` opacity, as an opaque colour."""
+    return QColor(
+        round(base.red() + (tint.red() - base.red()) * strength),
+        round(base.green() + (tint.green() - base.green()) * strength),
+        round(base.blue() + (tint.blue() - base.blue()) * strength),
+    )

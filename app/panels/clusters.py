@@ -1,0 +1,120 @@
+"""The Clusters tab: a filter box, a one-line summary and the tree of clusters.
+
+The panel owns the cluster model, its filter proxy and the tree; the window fills the
+summary (it spans the folders, the scan and the problems) and acts on the selection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import QLabel, QLineEdit, QTreeView, QVBoxLayout, QWidget
+from simsift.app.models.clusters import (
+    COL_FOLDER,
+    COL_NAME,
+    COL_TITLE,
+    ClusterFilterProxy,
+    ClusterModel,
+)
+from simsift.app.models.roles import DocRole
+from simsift.app.row_height import fit_rows_to_names
+from simsift.core.analysis.cluster import Clusters
+from simsift.core.document import FileRecord
+
+_OPEN_ALL_UP_TO = 200  # clusters: small results read best fully open
+
+
+class ClustersPanel(QWidget):
+    """Clusters of near-duplicates, each under its original."""
+
+    selection_changed = Signal()
+    document_activated = Signal(int)  # a member row was double-clicked
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = ClusterModel(self)
+        self.proxy = ClusterFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.tree = _make_tree(self.proxy)
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setClearButtonEnabled(True)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.filter_edit)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tree, 1)
+        self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
+        self.tree.selectionModel().selectionChanged.connect(
+            lambda *_: self.selection_changed.emit()
+        )
+        self.tree.doubleClicked.connect(self._on_double_click)
+
+    def retranslate(self) -> None:
+        self.filter_edit.setPlaceholderText(self.tr("Filter by file name, folder or title…"))
+        self.model.headerDataChanged.emit(
+            Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1
+        )
+        self.tree.viewport().update()
+
+    def tab_title(self) -> str:
+        return self.tr("Clusters")
+
+    def tab_tip(self) -> str:
+        return ""
+
+    def show_clusters(self, documents: Sequence[FileRecord], clusters: Clusters) -> None:
+        """Show `clusters` of `documents`, fully open when there are few."""
+        self.model.set_clusters(documents, clusters)
+        if len(clusters) <= _OPEN_ALL_UP_TO:
+            self.tree.expandAll()
+
+    def selected_documents(self) -> list[int]:
+        """Documents of the selected member rows, in selection order."""
+        rows = self.tree.selectionModel().selectedRows(COL_NAME)
+        docs = [self.proxy.data(index, DocRole) for index in rows]
+        return [d for d in docs if d is not None and d >= 0]
+
+    def select_documents(self, docs: list[int]) -> None:
+        """Select the member rows of `docs`."""
+        selection = self.tree.selectionModel()
+        selection.clearSelection()
+        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        for doc in docs:
+            index = self.proxy_index_of(doc)
+            if index.isValid():
+                selection.select(index, flags)
+
+    def proxy_index_of(self, doc: int) -> QModelIndex:
+        """The proxy index of document `doc`'s member row, invalid when not shown."""
+        for row in range(self.proxy.rowCount()):
+            parent = self.proxy.index(row, 0)
+            for child in range(self.proxy.rowCount(parent)):
+                index = self.proxy.index(child, 0, parent)
+                if self.proxy.data(index, DocRole) == doc:
+                    return index
+        return QModelIndex()
+
+    def _on_double_click(self, index: QModelIndex) -> None:
+        doc = self.proxy.data(index, DocRole)
+        if doc is not None and doc >= 0:
+            self.document_activated.emit(doc)
+
+
+def _make_tree(model) -> QTreeView:
+    tree = QTreeView()
+    tree.setModel(model)
+    tree.setUniformRowHeights(True)  # lets the view skip measuring 100,000 rows
+    tree.setSortingEnabled(True)
+    tree.sortByColumn(COL_NAME, Qt.SortOrder.DescendingOrder)
+    tree.setSelectionMode(QTreeView.SelectionMode.ExtendedSelection)
+    tree.setSelectionBehavior(QTreeView.SelectionBehavior.SelectRows)
+    tree.setAlternatingRowColors(True)
+    fit_rows_to_names(tree)
+    header = tree.header()
+    header.resizeSection(COL_NAME, 260)
+    header.resizeSection(COL_FOLDER, 220)
+    header.resizeSection(COL_TITLE, 200)
+    return tree
