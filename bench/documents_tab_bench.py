@@ -3,7 +3,7 @@
     QT_QPA_PLATFORM=offscreen python bench/documents_tab_bench.py [--docs 10000]
 
 A synthetic result (similarity indices, sources) is shown in the real panel at 1000 x 600;
-each step is timed until the view has painted. Target (issue 13): shown and re-sorted in
+each step is timed until the view has painted. Target: shown and re-sorted in
 at most 0.5 s.
 """
 

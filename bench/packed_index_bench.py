@@ -2,7 +2,7 @@
 
     python bench/packed_index_bench.py  # 1,000,000 fingerprints, k=8
     python bench/packed_index_bench.py packed --sizes 10000 100000 1000000 --k 3 8 10
-    python bench/packed_index_bench.py layouts  # seed 002's 4/10/20 tables at k=3
+    python bench/packed_index_bench.py layouts  # the classic 4/10/20-table layouts at k=3
     python bench/packed_index_bench.py codes  # bits per entry: EF vs Rice vs h(n)+Huffman
 
 Fingerprints are bench/index_bench.py's (random, 10% planted near-duplicates, 1% exact

@@ -1,4 +1,5 @@
-"""Seed 003's signatures against the weighted word SimHash, by relation kind (issue 15).
+"""The alternative signatures (segment, keyword MD5, sentence, punctuation) against the weighted
+word SimHash, by relation kind.
 
     python bench/quality/signatures.py --size small     # corpus of run.py, generated if missing
     python bench/quality/signatures.py --size large

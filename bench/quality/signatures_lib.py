@@ -1,4 +1,4 @@
-"""Signatures besides the weighted word SimHash, from seed 003 (measured in docs/quality.md).
+"""Signatures besides the weighted word SimHash, measured in docs/quality.md.
 
 - **Punctuation context**: the two characters (CJK) or words (Latin) on each side of every
   comma, full stop, question and exclamation mark. They mark sentence boundaries, which a
@@ -40,7 +40,7 @@ _UNIT = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+|[{re.escape(_MARKS)}]")
 _SENTENCE_END = re.compile(r"(?<=[。!?])|(?<=[.!?])(?=\s)")
 _CONTEXT_UNITS = 2
 _SEGMENT_PARTS = 3
-_TITLE_WEIGHT = 1.5  # seed 003: the title counts 1.5, each part 1.0, duplicates reach 3
+_TITLE_WEIGHT = 1.5  # the title counts 1.5, each part 1.0; duplicates reach 3
 _SEGMENT_THRESHOLD = 3.0
 _MAX_GROUP_PAIRS = 1000  # like the scan's MAX_LISTED_COPIES
 
@@ -49,7 +49,7 @@ _MAX_GROUP_PAIRS = 1000  # like the scan's MAX_LISTED_COPIES
 class SignatureOptions:
     """Side signatures a scan computes next to the SimHashes (`find_signature_matches`);
     all off by default: none found more at today's precision on bench/quality
-    (docs/quality.md). Punctuation contexts and seed 003's segment signature are
+    (docs/quality.md). Punctuation contexts and the segment signature are
     functions here but no scan option: they lost to the word SimHash everywhere.
 
     Args:
@@ -207,7 +207,7 @@ def segment_signature(title: str, paragraphs: Sequence[str]) -> np.ndarray:
 
 
 def segment_pairs(signatures: np.ndarray) -> SignaturePairs:
-    """Pairs whose shared title (1.5) and parts (1.0 each) reach 3, as in seed 003.
+    """Pairs whose shared title (1.5) and parts (1.0 each) reach 3, the segment signature's rule.
 
     Args:
         signatures: (documents, 4) uint64 from `segment_signature`.
