@@ -12,13 +12,16 @@ class ExtractedText:
     `paragraphs` keeps the document's paragraph boundaries (passages and the
     side-by-side view rely on them); `title` is empty when the format has none.
     `warnings` tell the user the text may not be what the file shows (bad bytes,
-    a misread encoding); such text is still compared.
+    a misread encoding); such text is still compared. `hidden` is text the file holds but
+    does not show (hidden or white runs, 1-pt type, invisible PDF text, text hidden by
+    style): left out of `paragraphs` and of the comparison, kept for the integrity flags.
     """
 
     title: str
     paragraphs: tuple[str, ...]
     format: str
     warnings: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -40,7 +43,7 @@ class UnsupportedFormat(ExtractionError):
 
 # Bump when reading the same file gives other text, title or tokens: the catalog then
 # reads files again instead of reusing what an older SimSift extracted.
-READER_VERSION = 3
+READER_VERSION = 4
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are reported, not read
 
@@ -57,7 +60,9 @@ class FileRecord:
     "skipped" (not read: an unsupported type, a hidden or excluded file; `message` says
     which). `warning` is set on "ok" records whose text may be garbled. `content_hash`
     is blake2b of the bytes (exact copies), `text_hash` blake2b of the normalized text
-    (same text in another format).
+    (same text in another format). `flags` are integrity flags, one sentence each (hidden
+    text, look-alike letters, invisible characters): signs of text disguised to slip past a
+    checker, shown to the user, never silently corrected.
     `tokens` is a `core.text.tokens.DocumentTokens` for "ok" records.
     """
 
@@ -74,6 +79,7 @@ class FileRecord:
     text_hash: bytes = b""
     paragraphs: tuple[str, ...] = ()
     tokens: object | None = None
+    flags: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -51,7 +51,7 @@ from typing import TypeVar
 import numpy as np
 import platformdirs
 from simsift.core.document import READER_VERSION, STATUS_OK, FileRecord
-from simsift.core.files import json_value
+from simsift.core.files import json_bytes, json_value
 from simsift.core.store.verdicts import Verdict, Verdicts
 from simsift.core.text.tokens import DocumentTokens, TokenStream
 
@@ -136,6 +136,8 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ) WITHOUT ROWID
         """,
     ),
+    # integrity flags (hidden text, look-alike letters): a JSON list of sentences
+    ("ALTER TABLE files ADD COLUMN flags BLOB NOT NULL DEFAULT x''",),
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -143,7 +145,7 @@ SCHEMA_VERSION = len(_MIGRATIONS)
 _COLUMNS = (
     "path, size, mtime_ns, status, message, format, title, content_hash, text_hash, "
     "paragraphs, title_hashes, title_is_digit, title_para_starts, "
-    "body_hashes, body_is_digit, body_para_starts, warning, reader"
+    "body_hashes, body_is_digit, body_para_starts, warning, flags, reader"
 )
 _PLACEHOLDERS = ", ".join("?" * len(_COLUMNS.split(",")))
 _VERDICT_COLUMNS = "path_a, path_b, verdict, note, decided_at"
@@ -513,13 +515,14 @@ def _record_to_row(record: FileRecord) -> tuple:
         _encode_paragraphs(record.paragraphs),
         *_encode_tokens(record),
         _text_to_blob(record.warning),
+        json_bytes(list(record.flags)) if record.flags else b"",
         READER_VERSION,
     )
 
 
 def _row_to_record(row: tuple) -> FileRecord:
     path, size, mtime_ns, status, message, fmt, title, content_hash, text_hash = row[:9]
-    paragraphs, token_blobs, warning = row[9], row[10:16], row[16]
+    paragraphs, token_blobs, warning, flags = row[9], row[10:16], row[16], row[17]
     tokens = None
     if token_blobs[0] is not None:
         tokens = DocumentTokens(
@@ -538,6 +541,7 @@ def _row_to_record(row: tuple) -> FileRecord:
         paragraphs=StoredParagraphs(paragraphs),
         tokens=tokens,
         warning=_blob_to_text(warning),
+        flags=tuple(json_value(flags)) if flags else (),
     )
 
 

