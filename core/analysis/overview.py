@@ -7,10 +7,13 @@ Everything here is plain numbers; `app/panels/overview.py` draws them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from simsift.core.analysis.similarity import DocumentSimilarity
-from simsift.core.pipeline.result import ScanResult
+
+if TYPE_CHECKING:  # only annotations: the overview reads a result, it never makes one
+    from simsift.core.pipeline.result import ScanResult
 
 HISTOGRAM_BINS = 20  # 5% wide
 TOP_COUNT = 10

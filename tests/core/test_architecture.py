@@ -18,8 +18,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE_FOLDERS = {"core": REPO / "core", "app": REPO / "app"}
 
@@ -118,10 +116,6 @@ def _private(name: str | None) -> bool:
     return bool(name) and name.startswith("_") and not name.startswith("__")
 
 
-def edge_id(edge: tuple[str, str]) -> str:
-    return "->".join(m.removeprefix("simsift.core.") for m in edge)
-
-
 # --- Qt -------------------------------------------------------------------------------------
 
 
@@ -151,18 +145,8 @@ print(json.dumps({{"imported": names, "qt": sorted(qt)}}))
 
 # --- Layering -------------------------------------------------------------------------------
 
+
 # Known violations, each reported and each expected to go: (importing module, target module).
-KNOWN_LAYER_VIOLATIONS = {
-    ("simsift.core.index.memory", "simsift.core.text.simhash"): (
-        "index/memory.py imports BITS from text/simhash.py (index sits below text)"
-    ),
-    ("simsift.core.analysis.overview", "simsift.core.pipeline.result"): (
-        "analysis/overview.py imports ScanResult from pipeline/result.py at run time, "
-        "only for annotations (analysis sits below pipeline)"
-    ),
-}
-
-
 def layer_violations() -> list[Import]:
     found = []
     for module, path in CORE.items():
@@ -180,23 +164,7 @@ def test_every_core_module_has_a_layer():
 
 
 def test_lower_stages_never_import_higher_ones():
-    unexpected = [
-        str(v) for v in layer_violations() if (v.module, v.target) not in KNOWN_LAYER_VIOLATIONS
-    ]
-    assert unexpected == []
-
-
-@pytest.mark.parametrize(
-    "edge",
-    [
-        pytest.param(edge, marks=pytest.mark.xfail(strict=True, reason=reason))
-        for edge, reason in KNOWN_LAYER_VIOLATIONS.items()
-    ],
-    ids=edge_id,
-)
-def test_known_layer_violation_is_gone(edge):
-    """Strict xfail: once the import is removed this passes, and the entry must go."""
-    assert edge not in {(v.module, v.target) for v in layer_violations()}
+    assert [str(v) for v in layer_violations()] == []
 
 
 def test_layer_check_sees_function_local_imports_and_skips_type_checking(tmp_path):
@@ -219,16 +187,44 @@ def test_layer_check_sees_function_local_imports_and_skips_type_checking(tmp_pat
 
 # --- Private names --------------------------------------------------------------------------
 
-KNOWN_PRIVATE_IMPORTS = {
-    ("simsift.core.index.packed", "simsift.core.index.memory"): (
-        "index/packed.py imports _COVER_TABLES, _as_fingerprints, _brute_query, _concat3 and "
-        "_sorted from index/memory.py (being fixed)"
-    ),
-}
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def private_attribute_uses(module: str, path: Path) -> list[Import]:
+    """`module_alias._name` where the alias is bound to another simsift module by an
+    import (`from simsift.core.store import catalog`, `import simsift.core.x as x`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound = {"simsift": "simsift"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("simsift"):
+            for alias in node.names:
+                if f"{node.module}.{alias.name}" in ALL_MODULES:
+                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("simsift.") and alias.asname:
+                    bound[alias.asname] = alias.name
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            name = _dotted(node.value)
+            head, _, rest = (name or "").partition(".")
+            target = ".".join(filter(None, [bound.get(head), rest]))
+            if target in ALL_MODULES and target != module:
+                found.append(Import(module, node.lineno, target, node.attr))
+    return found
 
 
 def private_imports(modules: dict[str, Path]) -> list[Import]:
-    """Imports of another simsift module's underscore names, or of an underscore module."""
+    """Imports of another simsift module's underscore names, or of an underscore module,
+    and underscore names read through an imported module."""
     found = []
     for module, path in modules.items():
         for imp in imports_of(module, path):
@@ -237,26 +233,12 @@ def private_imports(modules: dict[str, Path]) -> list[Import]:
             tail = imp.target.split(".")[2:]
             if _private(imp.name) or any(_private(part) for part in tail):
                 found.append(imp)
+        found.extend(private_attribute_uses(module, path))
     return found
 
 
 def test_no_core_module_imports_private_names():
-    unexpected = [
-        str(v) for v in private_imports(CORE) if (v.module, v.target) not in KNOWN_PRIVATE_IMPORTS
-    ]
-    assert unexpected == []
-
-
-@pytest.mark.parametrize(
-    "edge",
-    [
-        pytest.param(edge, marks=pytest.mark.xfail(strict=True, reason=reason))
-        for edge, reason in KNOWN_PRIVATE_IMPORTS.items()
-    ],
-    ids=edge_id,
-)
-def test_known_private_import_is_gone(edge):
-    assert edge not in {(v.module, v.target) for v in private_imports(CORE)}
+    assert [str(v) for v in private_imports(CORE)] == []
 
 
 def test_app_never_imports_private_names_from_core():
@@ -275,6 +257,13 @@ def test_private_check_sees_names_and_modules(tmp_path):
         "from simsift.core.index.memory import _sorted, HammingIndex\n"
         "def f():\n"
         "    from simsift.core.text.simhash import _top\n"
+        "    from simsift.core.store import catalog\n"
+        "    import simsift.core.index.plan as plan\n"
+        "    import simsift.core.arrays\n"
+        "    return catalog._QUERY_CHUNK, plan._COVER_BLOCKS, catalog.Catalog,\n"
+        "    return simsift.core.arrays._x\n"
     )
     found = private_imports({"simsift.app.probe": source})
-    assert [(i.line, i.name) for i in found] == [(1, "_sorted"), (3, "_top")]
+    assert sorted((i.line, i.name) for i in found) == sorted(
+        [(1, "_sorted"), (3, "_top"), (7, "_QUERY_CHUNK"), (7, "_COVER_BLOCKS"), (8, "_x")]
+    )
