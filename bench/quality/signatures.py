@@ -144,10 +144,10 @@ def whole_document_rows(
         lambda: np.array([sig.segment_signature(d.title, d.paragraphs) for d in docs])
     )
     seg, t_seg = timed(sig.segment_pairs, segments)
-    curves["seed 003 segments"] = [score_pairs(truth, seg.left, seg.right)]
+    curves["segment signature"] = [score_pairs(truth, seg.left, seg.right)]
     rows.append(
         (
-            "seed 003 segments: title 1.5 + 3 parts, score ≥ 3",
+            "segment signature: title 1.5 + 3 parts, score ≥ 3",
             score_pairs(truth, seg.left, seg.right),
             (t + t_seg) / n,
         )
