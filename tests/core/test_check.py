@@ -20,7 +20,7 @@ from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 from simsift.core.progress import Cancelled, CancelToken
 from simsift.core.report.tables import pair_rows
-from simsift.core.store.archive import Archive, ArchiveError
+from simsift.core.store.archive import MAX_SEGMENTS, Archive, ArchiveError
 
 from tests.core.corpus import edit_words
 from tests.core.test_passages import english_paragraphs
@@ -284,3 +284,89 @@ def test_a_reference_folder_is_template_text_in_a_check_as_in_a_full_scan(tmp_pa
     assert (checked.passages.excluded_tokens[essays] > 0).all()
     plain = check(Archive.open(tmp_path / "archive"), options(new, reference))
     assert not plain.passages.is_template.any()
+
+
+# -- an archive that has changed since it was built: removals, replacements, merges ------
+
+
+def assert_check_equals_full_scan(folder: Path, old_roots: list[Path], new: Path) -> dict:
+    """check(archive, new) gives the pairs with a new document that a full scan of the
+    archived folders (as they now are on disk) and `new` gives; returns those pairs."""
+    checked = check(Archive.open(folder), options(new))
+    full = scan(options(*old_roots, new))
+    k = full.k_max
+    expected = involving_new(pair_rows(full, k, 0.01), new)
+    assert involving_new(pair_rows(checked, k, 0.01), new) == expected
+    archived = {d.path.removeprefix(ARCHIVE_MARK) for d in checked.documents}
+    on_disk = {str(p) for root in old_roots for p in root.rglob("*.txt")}
+    assert archived - {str(p) for p in new.rglob("*.txt")} <= on_disk  # nothing removed came back
+    return expected
+
+
+def pair_paths(pairs: dict) -> set[str]:
+    return {path for pair in pairs for path in pair}
+
+
+def test_check_after_removals_equals_a_full_scan_without_them(tmp_path):
+    old, new = write_collections(tmp_path, 21)
+    folder = tmp_path / "archive"
+    add_folders(folder, options(old))
+    before = involving_new(pair_rows(check(Archive.open(folder), options(new)), 10, 0.01), new)
+    # remove the archived sources of the exact copy and the re-post, and one more
+    gone = [old / "o1.txt", old / "o2.txt", old / "o5.txt"]
+    assert {str(p) for p in gone[:2]} <= pair_paths(before)
+    archive, removed = Archive.open(folder).remove([str(p) for p in gone])
+    assert removed == len(gone) and len(archive) == 24 - len(gone)
+    for path in gone:
+        path.unlink()
+    after = assert_check_equals_full_scan(folder, [old], new)
+    assert not pair_paths(after) & {str(p) for p in gone}
+
+
+def test_check_after_replacements_equals_a_full_scan_of_the_changed_files(tmp_path):
+    old, new = write_collections(tmp_path, 22)
+    folder = tmp_path / "archive"
+    add_folders(folder, options(old))
+    before = involving_new(pair_rows(check(Archive.open(folder), options(new)), 10, 0.01), new)
+    rng = random.Random(22)
+    # o1 (the re-post's source) gets other text; o3 becomes a copy of a new essay
+    write_essay(old / "o1.txt", rng, footer=False)
+    (old / "o3.txt").write_text((new / "n0.txt").read_text(encoding="utf-8") + "\n\nPS.")
+    report = add_folders(folder, options(old))
+    assert (report.summary.added, report.summary.replaced) == (0, 2)
+    assert len(report.archive) == 24
+    after = assert_check_equals_full_scan(folder, [old], new)
+    assert tuple(sorted([str(old / "o3.txt"), str(new / "n0.txt")])) in after
+    repost = tuple(sorted([str(old / "o1.txt"), str(new / "repost.txt")]))
+    assert before[repost][0] == "near" and after.get(repost, ("none",))[0] != "near"
+
+
+def test_check_after_segment_merges_equals_a_full_scan(tmp_path):
+    old, new = write_collections(tmp_path, 23)
+    parts = []
+    for i, path in enumerate(sorted(old.glob("*.txt"))):  # one folder per add
+        part = old / f"part{i % (MAX_SEGMENTS + 3):02d}"
+        part.mkdir(exist_ok=True)
+        path.rename(part / path.name)
+        parts.append(part)
+    parts = sorted(set(parts))
+    assert len(parts) > MAX_SEGMENTS + 1
+    folder = tmp_path / "archive"
+    counts = []
+    for i, part in enumerate(parts):
+        archive = add_folders(folder, options(part)).archive
+        counts.append(archive.segment_count)
+        if i == MAX_SEGMENTS // 2:  # a tombstone and a replacement that the merge must honour
+            victim, changed = sorted(parts[0].glob("*.txt"))[:2]
+            archive.remove([str(victim)])
+            victim.unlink()
+            changed.write_text(
+                (new / "n1.txt").read_text(encoding="utf-8") + "\n\nAgain.", encoding="utf-8"
+            )
+            add_folders(folder, options(parts[0]))
+    assert max(counts) <= MAX_SEGMENTS
+    assert counts[-1] < len(parts), "the adds were never merged"
+    assert len(Archive.open(folder)) == 24 - 1
+    after = assert_check_equals_full_scan(folder, [old], new)
+    assert tuple(sorted([str(changed), str(new / "n1.txt")])) in after
+    assert str(victim) not in pair_paths(after)
