@@ -42,7 +42,7 @@ from simsift.app.panels.params import ParamsPanel
 from simsift.app.panels.partial import PartialPanel
 from simsift.app.panels.problems import ProblemsPanel
 from simsift.app.panels.scan_status import ScanStatus
-from simsift.app.readable import NAMES, readable
+from simsift.app.readable import NAMES, plain, readable
 from simsift.app.result_editor import ResultEditor
 from simsift.app.settings import Settings
 from simsift.app.workers.scan import ScanController
@@ -290,7 +290,9 @@ class MainWindow(QMainWindow):
         self.scan_status.cancel_requested.connect(self.controller.cancel)
         self.editor.result_changed.connect(self._show_result)
         self.editor.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
-        self.editor.problem.connect(lambda title, text: QMessageBox.warning(self, title, text))
+        self.editor.problem.connect(
+            lambda title, text: QMessageBox.warning(self, title, plain(text))
+        )
         self.editor.busy_changed.connect(lambda _: self._update_actions())
         self.editor.progress.connect(self._on_file_progress)
         self.editor.verdicts_changed.connect(self._show_verdicts)
@@ -511,7 +513,7 @@ class MainWindow(QMainWindow):
     def _on_failed(self, message: str) -> None:
         self.scan_status.end()
         self._update_actions()
-        QMessageBox.warning(self, self.tr("Scan failed"), message)
+        QMessageBox.warning(self, self.tr("Scan failed"), plain(message))
 
     # -- results -------------------------------------------------------------
 
@@ -781,6 +783,7 @@ class MainWindow(QMainWindow):
         shown = [readable(p) for p in paths[:10]]
         if len(paths) > 10:
             shown.append(self.tr("… and %1 more").replace("%1", f"{len(paths) - 10:,}"))
+        box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText(question + "\n\n" + "\n".join(shown))
         box.setDetailedText("\n".join(readable(p) for p in paths))
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)

@@ -348,6 +348,7 @@ def check_summary(result: ScanResult, k: int, archived: int, seconds: float) -> 
         f"{len(pairs)} pairs within k={k} ({with_old} with an archive document)",
         f"{len(partial)} partial pairs ({partial_old} with an archive document)",
     ]
+    lines += _flags_line(result)
     lines += _first_ten("error", [(r.path, r.message) for r in result.errors], "errors")
     return "\n".join(lines)
 
@@ -461,6 +462,7 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
         f"{result.options.passages.common_share:.0%} of them; left out of partial copying)",
     ]
     lines += [f"  note: {notice}" for notice in result.notices]
+    lines += _flags_line(result)
     lines += _first_ten("error", [(r.path, r.message) for r in result.errors], "errors")
     lines += _first_ten("warning", [(r.path, r.warning) for r in result.warned], "warnings")
     lines += _first_ten("not compared", [(r.path, r.warning) for r in result.garbled], "warnings")
@@ -472,6 +474,15 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
             + " (see the skipped file)"
         )
     return "\n".join(lines)
+
+
+def _flags_line(result: ScanResult) -> list[str]:
+    """How many documents carry integrity flags (disguised text), if any: never silent."""
+    flagged = sum(1 for d in result.documents if d.flags)
+    if not flagged:
+        return []
+    carry = "document carries" if flagged == 1 else "documents carry"
+    return [f"{flagged} {carry} integrity flags (see documents.csv)"]
 
 
 def _first_ten(label: str, items: list[tuple[str, str]], file: str) -> list[str]:

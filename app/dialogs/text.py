@@ -31,6 +31,7 @@ class ExtractedTextDialog(QDialog):
         )
         self.resize(760, 640)
         self.header = QLabel(self._header_html(record))
+        self.header.setTextFormat(Qt.TextFormat.RichText)  # built with every part escaped
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.text = QTextBrowser()
@@ -55,6 +56,9 @@ class ExtractedTextDialog(QDialog):
         if record.warning:
             warning = self.tr("Warning: %1").replace("%1", record.warning)
             lines.append(f"<span style='color:#b00020'>{html.escape(warning)}</span>")
+        for flag in record.flags:
+            text = self.tr("Integrity flag: %1").replace("%1", flag)
+            lines.append(f"<span style='color:#b00020'>{html.escape(text)}</span>")
         return "<br>".join(lines)
 
 

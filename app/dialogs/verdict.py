@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from simsift.app.readable import readable
+from simsift.app.readable import plain, readable
 from simsift.core.store.verdicts import COPYING, MAX_NOTE, NOT_COPYING, Verdict
 
 _COLOURS = {COPYING: QColor("#c92a2a"), NOT_COPYING: QColor("#2b8a3e")}
@@ -40,7 +40,7 @@ def verdict_data(model, verdict: Verdict | None, role: int):
         text = verdict_text(verdict)
         return f"{text}: {verdict.note}" if verdict.note else text
     if role == Qt.ItemDataRole.ToolTipRole:
-        return f"{verdict_text(verdict)} ({verdict.date})\n{verdict.note}".rstrip()
+        return plain(f"{verdict_text(verdict)} ({verdict.date})\n{verdict.note}".rstrip())
     if role == Qt.ItemDataRole.ForegroundRole:
         return _COLOURS[verdict.verdict]
     return None

@@ -49,7 +49,7 @@ from simsift.app.diff.highlight import (
     utf16_offsets,
 )
 from simsift.app.diff.scroll_sync import ScrollSync, reading_line, y_at
-from simsift.app.readable import NAMES, readable
+from simsift.app.readable import NAMES, plain, readable
 from simsift.app.workers.jobs import Job
 from simsift.core.document import FileRecord
 from simsift.core.match.align import (
@@ -148,8 +148,8 @@ class _Pane(QWidget):
         folder = NAMES.folder(str(path.parent))
         parts = [folder, record.format.upper(), NAMES.title(record.title)]
         self.details.setText(" · ".join(part for part in parts if part))
-        self.details.setToolTip(self.details.text())
-        self.name.setToolTip(NAMES.path(record.path))
+        self.details.setToolTip(plain(self.details.text()))
+        self.name.setToolTip(plain(NAMES.path(record.path)))
         self.set_document(self.new_document(display_text(record.paragraphs)))
 
     def clear(self) -> None:
@@ -403,7 +403,7 @@ class DiffView(QWidget):
         else:
             text = ""
         self.summary_label.setText(text)
-        self.summary_label.setToolTip(text)  # lines cut at the pane's width are whole here
+        self.summary_label.setToolTip(plain(text))  # lines cut at the pane's width are whole here
 
     def _summary(self, alignment: Alignment) -> str:
         """Why this match: the scan's measures, the aligned sentences, the rarest shared words."""

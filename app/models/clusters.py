@@ -23,7 +23,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFont
 from simsift.app.models.roles import DocRole
-from simsift.app.readable import NAMES, readable
+from simsift.app.readable import NAMES, plain, readable
 from simsift.core.analysis.cluster import KIND_NAMES, KIND_ORIGINAL, Clusters
 from simsift.core.arrays import owners
 from simsift.core.document import FileRecord
@@ -379,7 +379,7 @@ class ClusterModel(QAbstractItemModel):
             checked = doc in self._checked
             return Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
-            return NAMES.path(record.path)
+            return plain(NAMES.path(record.path))
         if role == Qt.ItemDataRole.FontRole and kind == KIND_ORIGINAL and column == COL_NAME:
             font = QFont()
             font.setItalic(True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from simsift.app.readable import readable
+from simsift.app.readable import plain, readable
 from simsift.core.pipeline.result import ScanResult
 
 COL_TEXT, COL_DOCUMENTS, COL_OCCURRENCES, COL_EXAMPLE = range(4)
@@ -64,9 +64,9 @@ class CommonTextModel(QAbstractTableModel):
             return readable(os.path.basename(self._example(passage)))
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == COL_TEXT:
-                return self._result.passage_text(passage, 2000)
+                return plain(self._result.passage_text(passage, 2000))
             if column == COL_EXAMPLE:
-                return readable(self._example(passage))
+                return plain(readable(self._example(passage)))
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (COL_DOCUMENTS, COL_OCCURRENCES):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -20,7 +20,7 @@ from PySide6.QtCore import (
 from simsift.app.dialogs.verdict import FolderNames, verdict_data, verdict_rank
 from simsift.app.models.clusters import text_ranks
 from simsift.app.models.roles import PairRole, SortRole
-from simsift.app.readable import NAMES
+from simsift.app.readable import NAMES, plain
 from simsift.core.document import FileRecord
 from simsift.core.store.verdicts import Verdict, Verdicts
 
@@ -178,9 +178,9 @@ class PartialModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             if column in (COL_NAME_A, COL_FOLDER_A):
-                return NAMES.path(self._documents[int(self._left[row])].path)
+                return plain(NAMES.path(self._documents[int(self._left[row])].path))
             if column in (COL_NAME_B, COL_FOLDER_B):
-                return NAMES.path(self._documents[int(self._right[row])].path)
+                return plain(NAMES.path(self._documents[int(self._right[row])].path))
             return None
         if role == SortRole:
             return self._sort_value(row, column)

@@ -15,7 +15,7 @@ from PySide6.QtCore import (
 )
 from simsift.app.messages import translated
 from simsift.app.models.roles import ReadRole
-from simsift.app.readable import readable
+from simsift.app.readable import plain, readable
 from simsift.core.document import STATUS_ERROR, STATUS_OK, FileRecord
 
 COL_FILE, COL_FOLDER, COL_STATUS, COL_PROBLEM = range(4)
@@ -71,7 +71,7 @@ class ProblemsModel(QAbstractTableModel):
         if role == ReadRole:
             return record.status == STATUS_OK
         if role == Qt.ItemDataRole.ToolTipRole:
-            return readable(record.path)
+            return plain(readable(record.path))
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         column = index.column()

@@ -18,6 +18,7 @@ from simsift.app.models.clusters import (
     ClusterModel,
 )
 from simsift.app.models.roles import DocRole
+from simsift.app.readable import plain_label
 from simsift.app.row_height import fit_rows_to_names
 from simsift.core.analysis.cluster import Clusters
 from simsift.core.document import FileRecord
@@ -39,7 +40,7 @@ class ClustersPanel(QWidget):
         self.tree = _make_tree(self.proxy)
         self.filter_edit = QLineEdit()
         self.filter_edit.setClearButtonEnabled(True)
-        self.summary = QLabel()
+        self.summary = plain_label(QLabel())  # notices may name files
         self.summary.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

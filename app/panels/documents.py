@@ -1,7 +1,8 @@
 """The teacher's view: one row per document with its similarity index and sources; the
 selected document's text with each source's passages in its own colour.
 
-Rows are the documents found in part elsewhere, read from the flat arrays of
+Rows are the documents found in part elsewhere, then those found nowhere else that carry
+integrity flags (disguised text may be why nothing was found), read from the flat arrays of
 `core.analysis.similarity.DocumentSimilarity` (no Python object per row), highest index first.
 """
 
@@ -20,7 +21,7 @@ from PySide6.QtCore import (
     QUrl,
     Signal,
 )
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtGui import QColor, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -37,7 +38,7 @@ from PySide6.QtWidgets import (
 from simsift.app.dialogs.verdict import FolderNames, verdict_data, verdict_rank
 from simsift.app.models.clusters import TextFilterProxy, text_ranks
 from simsift.app.models.roles import DocRole
-from simsift.app.readable import NAMES, readable
+from simsift.app.readable import NAMES, plain, readable
 from simsift.app.row_height import fit_rows_to_names
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.report.essay import EssayLabels, essay_html, essay_page
@@ -45,8 +46,10 @@ from simsift.core.report.html import write_html
 from simsift.core.store.verdicts import Verdict, Verdicts
 
 COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE, COL_VERDICT = range(7)
-COLUMN_COUNT = 7
-_NUMBER_COLUMNS = (COL_INDEX, COL_SOURCES, COL_LARGEST_SHARE)
+COL_FLAGS = 7
+COLUMN_COUNT = 8
+_NUMBER_COLUMNS = (COL_INDEX, COL_SOURCES, COL_LARGEST_SHARE, COL_FLAGS)
+_FLAG_COLOUR = QColor("#c92a2a")
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -61,6 +64,7 @@ class DocumentsModel(QAbstractTableModel):
         self.similarity = None
         self.verdicts = Verdicts()
         self._folders = FolderNames(())
+        self._flag_counts = np.zeros(0, np.int64)
 
     def set_verdicts(self, verdicts: Verdicts) -> None:
         self.verdicts = verdicts
@@ -84,11 +88,15 @@ class DocumentsModel(QAbstractTableModel):
         self._folders = FolderNames(roots)
         self._ranks: dict[bool, np.ndarray] = {}
         self.similarity = result.similarity() if result is not None else None
+        docs = result.documents if result is not None else ()
+        self._flag_counts = np.array([len(d.flags) for d in docs], np.int64)
         if self.similarity is None:
             self._rows = np.zeros(0, np.int64)
         else:
             found = np.flatnonzero(self.similarity.source_count > 0)
-            self._rows = found[np.argsort(-self.similarity.index[found], kind="stable")]
+            found = found[np.argsort(-self.similarity.index[found], kind="stable")]
+            flagged = np.flatnonzero((self._flag_counts > 0) & (self.similarity.source_count == 0))
+            self._rows = np.r_[found, flagged].astype(np.int64)
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -100,6 +108,11 @@ class DocumentsModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0):
         if orientation != Qt.Orientation.Horizontal:
             return None
+        if role == Qt.ItemDataRole.ToolTipRole and section == COL_FLAGS:
+            return self.tr(
+                "Integrity flags: signs the text was disguised to slip past a checker "
+                "(hidden text, look-alike letters, invisible characters)"
+            )
         if role == Qt.ItemDataRole.ToolTipRole and section == COL_INDEX:
             return self.tr(
                 "Share of the document's own text found in any other document "
@@ -115,6 +128,7 @@ class DocumentsModel(QAbstractTableModel):
             self.tr("Largest source"),
             self.tr("Its share"),
             self.tr("Verdict"),
+            self.tr("Flags"),
         )[section]
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
@@ -128,8 +142,10 @@ class DocumentsModel(QAbstractTableModel):
             return verdict_data(self, self.verdict(doc), role)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMBER_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if column == COL_FLAGS:
+            return self._flags_data(doc, role)
         if role == Qt.ItemDataRole.ToolTipRole and column in (COL_NAME, COL_FOLDER):
-            return NAMES.path(self._result.documents[doc].path)
+            return plain(NAMES.path(self._result.documents[doc].path))
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         path = self._result.documents[doc].path
@@ -142,8 +158,29 @@ class DocumentsModel(QAbstractTableModel):
         if column == COL_SOURCES:
             return str(int(sim.source_count[doc]))
         if column == COL_LARGEST:
+            if sim.source_count[doc] == 0:
+                return ""
             return NAMES.name(self._result.documents[sim.top_source[doc]].path)
         return f"{sim.top_share[doc]:.0%}"
+
+    def flags_of(self, doc: int) -> tuple[str, ...]:
+        """Document `doc`'s integrity flags (one English sentence each, from the engine)."""
+        return self._result.documents[doc].flags
+
+    def _flags_data(self, doc: int, role: int):
+        """The Flags cell: how many, in red; the tooltip lists them, one per line."""
+        flags = self.flags_of(doc)
+        if not flags:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"⚠ {len(flags)}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain("\n".join(f"• {flag}" for flag in flags))
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return _FLAG_COLOUR
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Reorder rows with one numpy argsort (a Python comparison per pair of rows takes
@@ -166,6 +203,8 @@ class DocumentsModel(QAbstractTableModel):
             return sim.source_count
         if column == COL_LARGEST_SHARE:
             return sim.top_share
+        if column == COL_FLAGS:
+            return self._flag_counts
         if column == COL_VERDICT:
             docs = self._result.documents
             return np.array([verdict_rank(self.verdicts.of_document(d.path)) for d in docs])
@@ -291,6 +330,12 @@ class DocumentsPanel(QWidget):
             verdict=self.tr("Verdict: {verdict} ({date})"),
             copying=self.tr("copying confirmed"),
             not_copying=self.tr("not copying"),
+            flags=self.tr(
+                "Integrity flags ({count}): signs the text was disguised to slip past a checker"
+            ),
+            flags_note=self.tr(
+                "The disguise was undone before comparing; read the document itself."
+            ),
         )
 
     def _document_html(self, doc: int, compare_links: bool = True) -> str:
@@ -336,7 +381,9 @@ class DocumentsPanel(QWidget):
             self.save_report(path)
         except OSError as error:
             QMessageBox.warning(
-                self, self.tr("Report not saved"), f"{readable(path)}\n{error.strerror or error}"
+                self,
+                self.tr("Report not saved"),
+                plain(f"{readable(path)}\n{error.strerror or error}"),
             )
 
     def _on_link(self, url: QUrl) -> None:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from simsift.app.readable import NAMES
+from simsift.app.readable import NAMES, plain, plain_label
 from simsift.core.analysis.overview import HISTOGRAM_BINS, CopyGraph, Overview, overview
 from simsift.core.analysis.similarity import DocumentSimilarity
 from simsift.core.pipeline.result import ScanResult
@@ -122,7 +122,7 @@ class GraphView(QGraphicsView):
         ):
             line = scene.addLine(x[a], y[a], x[b], y[b], QPen(grey, 1.5 + 4 * strength))
             line.setData(_KEY, ("pair", nodes[a], nodes[b]))
-            line.setToolTip(f"{names[a]} ↔ {names[b]}: {strength:.0%}")
+            line.setToolTip(plain(f"{names[a]} ↔ {names[b]}: {strength:.0%}"))
             line.setZValue(0)
         for i, doc in enumerate(nodes):
             share = float(index[doc])
@@ -130,7 +130,7 @@ class GraphView(QGraphicsView):
             dot = QGraphicsEllipseItem(x[i] - r, y[i] - r, 2 * r, 2 * r)
             dot.setBrush(QBrush(index_colour(share)))
             dot.setPen(QPen(text, 1))
-            dot.setToolTip(f"{names[i]}: {share:.0%}")
+            dot.setToolTip(plain(f"{names[i]}: {share:.0%}"))
             dot.setData(_KEY, ("doc", doc))
             dot.setZValue(1)
             dot.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -175,17 +175,17 @@ class OverviewPanel(QWidget):
         super().__init__(parent)
         self.overview: Overview | None = None
         self._result: ScanResult | None = None
-        self.headline = QLabel()
+        self.headline = plain_label(QLabel())  # names the top document
         self.headline.setWordWrap(True)
         self.histogram = Histogram()
-        self.top_caption = QLabel()
+        self.top_caption = plain_label(QLabel())
         self.top_table = QTableWidget(0, 2)
         self.top_table.verticalHeader().hide()
         self.top_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.top_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.top_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.top_table.cellClicked.connect(self._on_top_clicked)
-        self.graph_caption = QLabel()
+        self.graph_caption = plain_label(QLabel())
         self.graph_caption.setWordWrap(True)
         self.graph = GraphView()
         self.graph.document_clicked.connect(self.document_requested)
@@ -284,7 +284,7 @@ class OverviewPanel(QWidget):
         for row, doc in enumerate(view.top.tolist()):
             name = QTableWidgetItem(self._name(doc))
             name.setData(Qt.ItemDataRole.UserRole, doc)
-            name.setToolTip(NAMES.path(self._result.documents[doc].path))
+            name.setToolTip(plain(NAMES.path(self._result.documents[doc].path)))
             share = QTableWidgetItem(f"{self._similarity.index[doc]:.0%}")
             share.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             share.setBackground(index_colour(float(self._similarity.index[doc])))

@@ -7,7 +7,7 @@ import time
 
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
-from simsift.app.readable import readable
+from simsift.app.readable import plain, plain_label, readable
 from simsift.core.progress import Progress, format_duration, throughput
 
 
@@ -21,7 +21,7 @@ class ScanStatus(QWidget):
         self._bar = QProgressBar()
         self._bar.setMaximumWidth(220)
         self._counts = QLabel()
-        self._current = QLabel()
+        self._current = plain_label(QLabel())
         self._current.setMinimumWidth(120)
         self._rate = QLabel()
         self._cancel = QPushButton()
@@ -69,7 +69,7 @@ class ScanStatus(QWidget):
         self._counts.setText(self._counts_text(progress))
         name = readable(os.path.basename(progress.current))
         self._current.setText(name)
-        self._current.setToolTip(progress.current)
+        self._current.setToolTip(plain(readable(progress.current)))
         self._rate.setText(self._rate_text(progress, now - self._stage_started))
 
     def _counts_text(self, progress: Progress) -> str:

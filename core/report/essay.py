@@ -41,6 +41,8 @@ class EssayLabels:
     verdict: str = "Verdict: {verdict} ({date})"
     copying: str = "copying confirmed"
     not_copying: str = "not copying"
+    flags: str = "Integrity flags ({count}): signs the text was disguised to slip past a checker"
+    flags_note: str = "The disguise was undone before comparing; read the document itself."
 
     def verdict_word(self, verdict: Verdict) -> str:
         return self.copying if verdict.verdict == COPYING else self.not_copying
@@ -77,6 +79,8 @@ def essay_html(
     own = verdicts.of_document(record.path)
     if own is not None:
         parts.append(f"<p>{_verdict_html(own, labels)}</p>")
+    if record.flags:
+        parts.append(_flags_html(record.flags, labels))
     if sources:
         pair_verdicts = [
             verdicts.of_pair(record.path, result.documents[s.doc].path) for s in sources
@@ -123,6 +127,17 @@ def _verdict_html(verdict: Verdict, labels: EssayLabels) -> str:
     colour = "#c92a2a" if verdict.verdict == COPYING else "#2b8a3e"
     note = f" — {_e(verdict.note)}" if verdict.note else ""
     return f"<span style='color:{colour}'><b>{_e(text)}</b></span>{note}"
+
+
+def _flags_html(flags: tuple[str, ...], labels: EssayLabels) -> str:
+    """The document's integrity flags, one per line, under a red label (the sentences come
+    from the engine, in English, with their evidence)."""
+    title = labels.flags.format(count=len(flags))
+    items = "".join(f"<li>{_e(flag)}</li>" for flag in flags)
+    return (
+        f"<p><span style='color:#c92a2a'><b>{_e(title)}</b></span><br>"
+        f"<small>{_e(labels.flags_note)}</small></p><ul>{items}</ul>"
+    )
 
 
 def _source_table(

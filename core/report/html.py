@@ -20,7 +20,8 @@ from simsift.core.files import atomic_write
 from simsift.core.match.verbatim import SHARE_MIN_RUN
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.report.language import ReportLanguage, report_language
-from simsift.core.report.tables import document_rows
+from simsift.core.report.tables import document_rows, flagged_documents
+from simsift.core.report.visible import visible_controls
 from simsift.core.store.verdicts import COPYING, Verdict, Verdicts
 from simsift.core.text.normalize import normalize_text
 from simsift.core.text.tokens import iter_tokens
@@ -141,6 +142,11 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
+def _p(path: str) -> str:
+    """A file's path for the page: escaped, with direction and invisible controls visible."""
+    return _e(visible_controls(path))
+
+
 def _summary(result: ScanResult, clusters: Clusters, w: ReportLanguage) -> str:
     roots = ", ".join(result.options.roots)
     stamp = time.strftime("%Y-%m-%d %H:%M")
@@ -154,9 +160,16 @@ def _summary(result: ScanResult, clusters: Clusters, w: ReportLanguage) -> str:
         w.count(left_out, "{n} file not compared", "{n} files not compared"),
         w("Hamming distance k = {k} of 64 bits", k=clusters.k),
     ]
+    flagged = len(flagged_documents(result))
+    if flagged:
+        figures.append(
+            w.count(
+                flagged, "{n} document with integrity flags", "{n} documents with integrity flags"
+            )
+        )
     return (
         f'<p class="meta">SimSift {_e(__version__)} · {stamp} · {_e(w("folders:"))} '
-        f'<span class="path">{_e(roots)}</span><br>'
+        f'<span class="path">{_p(roots)}</span><br>'
         f"{_e(' · '.join(figures))}{notices}</p>"
     )
 
@@ -190,8 +203,8 @@ def _settings_section(result: ScanResult, clusters: Clusters, w: ReportLanguage)
     rows = [
         (w("SimSift version"), __version__),
         (w("Report written"), time.strftime("%Y-%m-%d %H:%M")),
-        (w("Folders scanned"), "; ".join(options.roots)),
-        (w("Reference folders"), "; ".join(options.reference_roots) or none),
+        (w("Folders scanned"), visible_controls("; ".join(options.roots))),
+        (w("Reference folders"), visible_controls("; ".join(options.reference_roots)) or none),
         (w("Excluded patterns"), "; ".join(options.exclude) or none),
         (
             w("Hamming distance k"),
@@ -331,14 +344,14 @@ def _decisions_section(
         out.append(f"<h3>{_e(w('Verdicts on documents ({n})', n=f'{len(documents):,}'))}</h3>")
         out.append(_header_row(w, "File", "Verdict"))
         out += [
-            f'<tr><td class="path">{_e(p)}</td>{_verdict_cell(v, w)}</tr>' for p, v in documents
+            f'<tr><td class="path">{_p(p)}</td>{_verdict_cell(v, w)}</tr>' for p, v in documents
         ]
         out.append("</table>")
     if pairs:
         out.append(f"<h3>{_e(w('Verdicts on pairs ({n})', n=f'{len(pairs):,}'))}</h3>")
         out.append(_header_row(w, "File A", "File B", "Verdict"))
         out += [
-            f'<tr><td class="path">{_e(a)}</td><td class="path">{_e(b)}</td>'
+            f'<tr><td class="path">{_p(a)}</td><td class="path">{_p(b)}</td>'
             f"{_verdict_cell(v, w)}</tr>"
             for (a, b), v in pairs
         ]
@@ -351,7 +364,7 @@ def _decisions_section(
         out.append(f'<p class="note">{_e(dismissed_note)}</p>')
         out.append(_header_row(w, "File A", "File B"))
         out += [
-            f'<tr><td class="path">{_e(a)}</td><td class="path">{_e(b)}</td></tr>'
+            f'<tr><td class="path">{_p(a)}</td><td class="path">{_p(b)}</td></tr>'
             for a, b in ignored
         ]
         out.append("</table>")
@@ -376,11 +389,12 @@ def _share_cell(share: float) -> str:
 
 def _documents_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> str:
     """The teacher's list: documents found in part elsewhere, highest similarity index first."""
-    rows = document_rows(result)
+    rows = [row for row in document_rows(result) if row["sources"]]
     title = w("Documents found in part elsewhere ({n})", n=f"{len(rows):,}")
     out = [_heading("documents", title)]
     if not rows:
         out.append(f"<p>{_e(w('No passage of any document was found in another document.'))}</p>")
+        out.append(_flags_part(result, verdicts, w))
         return "\n".join(out)
     out.append(
         _header_row(
@@ -389,9 +403,9 @@ def _documents_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage
     )
     for row in rows[:MAX_PAIR_ROWS]:
         out.append(
-            f'<tr><td class="path">{_e(row["path"])}</td>{_share_cell(row["similarity_index"])}'
+            f'<tr><td class="path">{_p(row["path"])}</td>{_share_cell(row["similarity_index"])}'
             f'<td class="num">{row["sources"]:,}</td>'
-            f'<td class="path">{_e(row["largest_source"])}</td>'
+            f'<td class="path">{_p(row["largest_source"])}</td>'
             f"{_share_cell(row['largest_share'])}"
             f"{_verdict_cell(verdicts.of_document(row['path']), w)}</tr>"
         )
@@ -399,6 +413,32 @@ def _documents_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage
     if len(rows) > MAX_PAIR_ROWS:
         shown = w("First {n} documents shown; documents.csv lists all.", n=f"{MAX_PAIR_ROWS:,}")
         out.append(f"<p>{_e(shown)}</p>")
+    out.append(_flags_part(result, verdicts, w))
+    return "\n".join(out)
+
+
+def _flags_part(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> str:
+    """Every document carrying integrity flags, each flag on its own line (the sentences
+    come from the engine, in English, with their evidence)."""
+    flagged = flagged_documents(result)
+    if not flagged:
+        return ""
+    title = w("Integrity flags ({n})", n=f"{len(flagged):,}")
+    why = w(
+        "Signs that a document's text was disguised to slip past a checker (hidden text, "
+        "look-alike letters, invisible characters). The disguise was undone before comparing; "
+        "read the document itself before deciding."
+    )
+    out = [f'<h3 id="flags">{_e(title)}</h3>', f'<p class="note">{_e(why)}</p>']
+    out.append(_header_row(w, "File", "Flags", "Verdict"))
+    for doc in flagged[:MAX_PAIR_ROWS]:
+        record = result.documents[doc]
+        flags = "<br>".join(_e(flag) for flag in record.flags)
+        out.append(
+            f'<tr><td class="path">{_p(record.path)}</td><td>{flags}</td>'
+            f"{_verdict_cell(verdicts.of_document(record.path), w)}</tr>"
+        )
+    out.append("</table>")
     return "\n".join(out)
 
 
@@ -432,7 +472,7 @@ def _clusters_section(
             css = ' class="original"' if is_original else ""
             share = "<td></td>" if is_original else _share_cell(result.overlap(doc, original)[0])
             out.append(
-                f'<tr{css}><td class="path">{_e(record.path)}</td>'
+                f'<tr{css}><td class="path">{_p(record.path)}</td>'
                 f"<td>{_e(w(KIND_NAMES[kind]))}</td>"
                 f'<td class="num">{distance}</td>{share}'
                 f"<td>{_e(record.title)}</td>{_verdict_cell(verdicts.of_document(record.path), w)}"
@@ -466,7 +506,7 @@ def _pairs_section(
         d = int(distance[i])
         path_a, path_b = docs[int(left[i])].path, docs[int(right[i])].path
         out.append(
-            f'<tr><td class="path">{_e(path_a)}</td><td class="path">{_e(path_b)}</td>'
+            f'<tr><td class="path">{_p(path_a)}</td><td class="path">{_p(path_b)}</td>'
             f'<td>{_e(w(KIND_NAMES[int(kinds[i])]))}</td><td class="num">{d}</td>'
             f"{_share_cell(a_in_b[i])}{_share_cell(b_in_a[i])}"
             f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b), w)}</tr>"
@@ -499,7 +539,7 @@ def _partial_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) 
     for i in order.tolist():
         path_a, path_b = docs[int(overlaps.left[i])].path, docs[int(overlaps.right[i])].path
         out.append(
-            f'<tr><td class="path">{_e(path_a)}</td><td class="path">{_e(path_b)}</td>'
+            f'<tr><td class="path">{_p(path_a)}</td><td class="path">{_p(path_b)}</td>'
             f"{_share_cell(overlaps.containment_ab[i])}{_share_cell(overlaps.containment_ba[i])}"
             f'<td class="num">{overlaps.overlap[i]:.0%}</td>'
             f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b), w)}</tr>"
@@ -674,7 +714,7 @@ def _files_section(result: ScanResult, w: ReportLanguage) -> str:
         out.append(f"<h3>{_e(w(title, n=f'{len(rows):,}'))}</h3>")
         out.append(_header_row(w, "File", column))
         out += [
-            f'<tr><td class="path">{_e(path)}</td><td>{_e(why)}</td></tr>'
+            f'<tr><td class="path">{_p(path)}</td><td>{_e(why)}</td></tr>'
             for path, why in rows[:MAX_PAIR_ROWS]
         ]
         out.append("</table>")

@@ -113,7 +113,15 @@ def warning_rows(result: ScanResult) -> list[dict]:
 
 
 VERDICT_COLUMNS = ["verdict", "note", "decided"]
-DOCUMENT_COLUMNS = ["path", "similarity_index", "sources", "largest_source", "largest_share"]
+DOCUMENT_COLUMNS = [
+    "path",
+    "similarity_index",
+    "sources",
+    "largest_source",
+    "largest_share",
+    "flags",
+]
+FLAG_SEPARATOR = " | "
 
 
 def with_verdicts(rows: list[dict], verdicts: Verdicts) -> list[dict]:
@@ -127,8 +135,11 @@ def with_verdicts(rows: list[dict], verdicts: Verdicts) -> list[dict]:
 
 
 def document_rows(result: ScanResult) -> list[dict]:
-    """Documents found in part elsewhere, highest similarity index first (the teacher's list)."""
+    """Documents found in part elsewhere, highest similarity index first (the teacher's list),
+    then the documents found nowhere else that carry integrity flags: disguised text may be
+    why nothing was found. `flags` joins a document's flags with " | " ("" for none)."""
     sim = result.similarity()
+    docs = result.documents
     rows = []
     for doc in np.argsort(-sim.index, kind="stable").tolist():
         if sim.source_count[doc] == 0:
@@ -136,14 +147,32 @@ def document_rows(result: ScanResult) -> list[dict]:
         top = int(sim.top_source[doc])
         rows.append(
             {
-                "path": result.documents[doc].path,
+                "path": docs[doc].path,
                 "similarity_index": round(float(sim.index[doc]), 3),
                 "sources": int(sim.source_count[doc]),
-                "largest_source": result.documents[top].path,
+                "largest_source": docs[top].path,
                 "largest_share": round(float(sim.top_share[doc]), 3),
+                "flags": FLAG_SEPARATOR.join(docs[doc].flags),
             }
         )
+    for doc in flagged_documents(result):
+        if sim.source_count[doc] == 0:
+            rows.append(
+                {
+                    "path": docs[doc].path,
+                    "similarity_index": 0.0,
+                    "sources": 0,
+                    "largest_source": "",
+                    "largest_share": 0.0,
+                    "flags": FLAG_SEPARATOR.join(docs[doc].flags),
+                }
+            )
     return rows
+
+
+def flagged_documents(result: ScanResult) -> list[int]:
+    """The documents carrying integrity flags, in scan order."""
+    return [i for i, d in enumerate(result.documents) if d.flags]
 
 
 def excluded_rows(result: ScanResult) -> list[dict]:

@@ -192,6 +192,12 @@ ZH = {
     "moved sentence": "移动过的句子", "changed words": "改动的词", "inserted words": "插入的词", "deleted words": "删除的词",
     "Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.":
         "词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。",
+    "Flags": "标记", "Integrity flag: %1": "完整性标记：%1",
+    "Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)":
+        "完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）",
+    "Integrity flags ({count}): signs the text was disguised to slip past a checker":
+        "完整性标记（{count}）：文本经过伪装以逃避检测的迹象",
+    "The disguise was undone before comparing; read the document itself.": "比较前已还原伪装；请阅读文档本身。",
 }  # fmt: skip
 
 tree = ET.parse(sys.argv[1])

@@ -46,12 +46,12 @@
 <context>
     <name>ClustersPanel</name>
     <message>
-        <location filename="../../app/panels/clusters.py" line="56" />
+        <location filename="../../app/panels/clusters.py" line="57" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/clusters.py" line="63" />
+        <location filename="../../app/panels/clusters.py" line="64" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
@@ -188,12 +188,12 @@
 <context>
     <name>DocumentPicker</name>
     <message>
-        <location filename="../../app/dialogs/text.py" line="72" />
+        <location filename="../../app/dialogs/text.py" line="76" />
         <source>Show extracted text</source>
         <translation>显示提取的文本</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="75" />
+        <location filename="../../app/dialogs/text.py" line="79" />
         <source>Type part of the file name or folder…</source>
         <translation>输入文件名或文件夹的一部分…</translation>
     </message>
@@ -201,140 +201,160 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="105" />
+        <location filename="../../app/panels/documents.py" line="113" />
+        <source>Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)</source>
+        <translation>完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="118" />
         <source>Share of the document's own text found in any other document (template and common text excluded)</source>
         <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="111" />
+        <location filename="../../app/panels/documents.py" line="124" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="112" />
+        <location filename="../../app/panels/documents.py" line="125" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="113" />
+        <location filename="../../app/panels/documents.py" line="126" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="114" />
+        <location filename="../../app/panels/documents.py" line="127" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="115" />
+        <location filename="../../app/panels/documents.py" line="128" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="116" />
+        <location filename="../../app/panels/documents.py" line="129" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="117" />
+        <location filename="../../app/panels/documents.py" line="130" />
         <source>Verdict</source>
         <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="131" />
+        <source>Flags</source>
+        <translation>标记</translation>
     </message>
 </context>
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="239" />
+        <location filename="../../app/panels/documents.py" line="278" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="242" />
+        <location filename="../../app/panels/documents.py" line="281" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="245" />
+        <location filename="../../app/panels/documents.py" line="284" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="246" />
+        <location filename="../../app/panels/documents.py" line="285" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="248" />
+        <location filename="../../app/panels/documents.py" line="287" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="280" />
+        <location filename="../../app/panels/documents.py" line="319" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="281" />
+        <location filename="../../app/panels/documents.py" line="320" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="282" />
+        <location filename="../../app/panels/documents.py" line="321" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="283" />
+        <location filename="../../app/panels/documents.py" line="322" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="284" />
+        <location filename="../../app/panels/documents.py" line="323" />
         <source>compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="285" />
+        <location filename="../../app/panels/documents.py" line="324" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="287" />
+        <location filename="../../app/panels/documents.py" line="326" />
         <source>Containment counts text inside passages matched in another document; template and common text (found in {common} or more documents) never count.</source>
         <translation>包含度只计算与其他文档匹配的段落中的文本；模板文本与常见文本（出现在 {common} 篇或更多文档中）从不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="290" />
+        <location filename="../../app/panels/documents.py" line="329" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="291" />
+        <location filename="../../app/panels/documents.py" line="330" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="292" />
+        <location filename="../../app/panels/documents.py" line="331" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="293" />
+        <location filename="../../app/panels/documents.py" line="332" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="329" />
+        <location filename="../../app/panels/documents.py" line="334" />
+        <source>Integrity flags ({count}): signs the text was disguised to slip past a checker</source>
+        <translation>完整性标记（{count}）：文本经过伪装以逃避检测的迹象</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="337" />
+        <source>The disguise was undone before comparing; read the document itself.</source>
+        <translation>比较前已还原伪装；请阅读文档本身。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="374" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="331" />
+        <location filename="../../app/panels/documents.py" line="376" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="339" />
+        <location filename="../../app/panels/documents.py" line="385" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -347,14 +367,19 @@
         <translation>提取的文本 — %1</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="49" />
+        <location filename="../../app/dialogs/text.py" line="50" />
         <source>Read as %1 · %2 paragraphs · %3 characters · %4 words</source>
         <translation>按 %1 读取 · %2 段 · %3 个字符 · %4 个词</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="56" />
+        <location filename="../../app/dialogs/text.py" line="57" />
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/text.py" line="60" />
+        <source>Integrity flag: %1</source>
+        <translation>完整性标记：%1</translation>
     </message>
 </context>
 <context>
@@ -462,264 +487,264 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="303" />
+        <location filename="../../app/main_window.py" line="306" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="304" />
-        <location filename="../../app/main_window.py" line="316" />
+        <location filename="../../app/main_window.py" line="307" />
+        <location filename="../../app/main_window.py" line="319" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="308" />
+        <location filename="../../app/main_window.py" line="311" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="309" />
+        <location filename="../../app/main_window.py" line="312" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="310" />
+        <location filename="../../app/main_window.py" line="313" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="311" />
+        <location filename="../../app/main_window.py" line="314" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="312" />
+        <location filename="../../app/main_window.py" line="315" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="313" />
+        <location filename="../../app/main_window.py" line="316" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="315" />
+        <location filename="../../app/main_window.py" line="318" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="317" />
+        <location filename="../../app/main_window.py" line="320" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="318" />
+        <location filename="../../app/main_window.py" line="321" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="319" />
+        <location filename="../../app/main_window.py" line="322" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="320" />
+        <location filename="../../app/main_window.py" line="323" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="321" />
+        <location filename="../../app/main_window.py" line="324" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="322" />
+        <location filename="../../app/main_window.py" line="325" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="323" />
+        <location filename="../../app/main_window.py" line="326" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="324" />
+        <location filename="../../app/main_window.py" line="327" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="325" />
+        <location filename="../../app/main_window.py" line="328" />
         <source>Mark all but the original</source>
         <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="326" />
+        <location filename="../../app/main_window.py" line="329" />
         <source>Make original</source>
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="795" />
+        <location filename="../../app/main_window.py" line="799" />
         <source>%1 files farther than k from their cluster's original were not marked.</source>
         <translation>%1 个与本组原件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="327" />
+        <location filename="../../app/main_window.py" line="330" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="328" />
+        <location filename="../../app/main_window.py" line="331" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="329" />
+        <location filename="../../app/main_window.py" line="332" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="330" />
+        <location filename="../../app/main_window.py" line="333" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="332" />
+        <location filename="../../app/main_window.py" line="335" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="333" />
+        <location filename="../../app/main_window.py" line="336" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="340" />
+        <location filename="../../app/main_window.py" line="343" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="346" />
+        <location filename="../../app/main_window.py" line="349" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="482" />
+        <location filename="../../app/main_window.py" line="485" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="568" />
+        <location filename="../../app/main_window.py" line="571" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="633" />
+        <location filename="../../app/main_window.py" line="636" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="664" />
+        <location filename="../../app/main_window.py" line="667" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="679" />
+        <location filename="../../app/main_window.py" line="682" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="681" />
+        <location filename="../../app/main_window.py" line="684" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="683" />
+        <location filename="../../app/main_window.py" line="686" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="331" />
-        <location filename="../../app/main_window.py" line="864" />
+        <location filename="../../app/main_window.py" line="334" />
+        <location filename="../../app/main_window.py" line="868" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="436" />
+        <location filename="../../app/main_window.py" line="439" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="469" />
+        <location filename="../../app/main_window.py" line="472" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="497" />
+        <location filename="../../app/main_window.py" line="500" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="505" />
+        <location filename="../../app/main_window.py" line="508" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="513" />
+        <location filename="../../app/main_window.py" line="516" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="629" />
+        <location filename="../../app/main_window.py" line="632" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="638" />
+        <location filename="../../app/main_window.py" line="641" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="640" />
+        <location filename="../../app/main_window.py" line="643" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="774" />
+        <location filename="../../app/main_window.py" line="777" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="776" />
+        <location filename="../../app/main_window.py" line="779" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="779" />
+        <location filename="../../app/main_window.py" line="782" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="782" />
+        <location filename="../../app/main_window.py" line="785" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="813" />
+        <location filename="../../app/main_window.py" line="817" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="823" />
+        <location filename="../../app/main_window.py" line="827" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="825" />
+        <location filename="../../app/main_window.py" line="829" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="865" />
+        <location filename="../../app/main_window.py" line="869" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>

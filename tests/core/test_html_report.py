@@ -11,6 +11,7 @@ import html
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -359,3 +360,46 @@ def test_cli_report_language_follows_the_locale_unless_given(tmp_path):
         written[name] = report.read_text("utf-8")
     assert '<h2 id="settings">设置</h2>' in written["zh"]
     assert '<h2 id="settings">Settings</h2>' in written["en"]
+
+
+def with_flags(result, flags_of):
+    """`result` as if its documents carried integrity flags: path -> flags."""
+    documents = tuple(replace(d, flags=flags_of.get(d.path, ())) for d in result.documents)
+    return replace(result, documents=documents)
+
+
+FLAG = "hidden text: 212 words the file does not show, in 3 places, e.g. “<b>white</b> & co”"
+
+
+def test_flagged_documents_are_listed_with_their_flags_in_either_language(scanned):
+    result, paths = scanned
+    found = {p for p in (str(paths["essay"]), str(paths["source"]))}
+    alone = next(d.path for d in result.documents if d.path.endswith("cut.txt"))
+    assert alone not in found
+    flagged = with_flags(
+        result, {alone: (FLAG, "look-alike letters: 9"), str(paths["essay"]): (FLAG,)}
+    )
+    text = render_html_report(flagged, flagged.clusters(3))
+    assert "2 documents with integrity flags" in text
+    documents = section(text, "documents")
+    flags = documents[documents.index('id="flags"') :]
+    assert "Integrity flags (2)" in flags
+    row = row_with(flags, alone)
+    assert f"{html.escape(FLAG)}<br>look-alike letters: 9" in row
+    assert "<b>white</b>" not in text  # the flag's evidence is text, never markup
+    assert row_with(flags, str(paths["essay"]))
+    zh = render_html_report(flagged, flagged.clusters(3), language="zh_CN")
+    assert "完整性标记（2）" in zh and "2 篇文档带有完整性标记" in zh and "<th>标记</th>" in zh
+    assert html.escape(FLAG) in zh  # the sentence itself stays English
+    assert 'id="flags"' not in render_html_report(result, result.clusters(3))
+
+
+def test_direction_controls_in_names_are_shown_not_obeyed(tmp_path):
+    docs = tmp_path / "docs"
+    paths = write_corpus(docs)
+    spoof = docs / "rtl\u202egnp.txt"
+    spoof.write_text(paths["first"].read_text("utf-8"))
+    result = scan(ScanOptions(roots=(str(docs),), workers=0))
+    text = render_html_report(result, result.clusters(8))
+    assert "\u202e" not in text
+    assert "rtl⟨U+202E⟩gnp.txt" in text

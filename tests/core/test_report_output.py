@@ -3,16 +3,19 @@ the files are written as a set, and they get the user's umask."""
 
 from __future__ import annotations
 
+import csv
 import errno
 import json
 import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import simsift.core.report.tables as report
+from simsift.core.cli import summary
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 from simsift.core.report.tables import ReportError, check_output_folder, write_report
@@ -175,3 +178,52 @@ def test_numbers_and_plain_text_are_left_as_they_are():
     assert report.spreadsheet_safe(-0.5) == -0.5
     assert report.spreadsheet_safe("/home/ann/essay.txt") == "/home/ann/essay.txt"
     assert report.spreadsheet_safe("@SUM(A1)") == "'@SUM(A1)"
+
+
+HIDDEN = "hidden text: 212 words the file does not show, in 3 places, e.g. “=cmd|' /C calc'!A0”"
+LOOKALIKE = "look-alike letters: 40 Cyrillic letters among Latin words"
+
+
+def flag_documents(result, flags_of):
+    """`result` as if its documents carried integrity flags: path ending -> flags."""
+    documents = tuple(
+        replace(d, flags=next((f for end, f in flags_of.items() if d.path.endswith(end)), ()))
+        for d in result.documents
+    )
+    return replace(result, documents=documents)
+
+
+def test_documents_export_carries_the_integrity_flags_even_of_documents_found_nowhere(
+    tmp_path, result
+):
+    found = {row["path"] for row in report.document_rows(result)}
+    alone = next(d.path for d in result.documents if d.path not in found)
+    copied = next(iter(found))
+    flagged = flag_documents(
+        result,
+        {os.path.basename(alone): (HIDDEN, LOOKALIKE), os.path.basename(copied): (HIDDEN,)},
+    )
+    rows = {row["path"]: row for row in report.document_rows(flagged)}
+    assert rows[alone]["flags"] == f"{HIDDEN} | {LOOKALIKE}"
+    assert rows[alone]["sources"] == 0 and rows[alone]["largest_source"] == ""
+    assert rows[copied]["flags"] == HIDDEN
+    assert all(row["flags"] == "" for p, row in rows.items() if p not in (alone, copied))
+    assert list(rows)[-1] == alone  # after the documents found elsewhere
+
+    write_report(flagged, 8, tmp_path / "csv")
+    documents_csv = tmp_path / "csv" / "documents.csv"
+    with open(documents_csv, encoding="utf-8-sig", errors="surrogateescape", newline="") as f:
+        table = {row["path"]: row for row in csv.DictReader(f)}
+    assert table[alone]["flags"] == f"{HIDDEN} | {LOOKALIKE}"
+    write_report(flagged, 8, tmp_path / "json", "json")
+    table = json.loads((tmp_path / "json" / "documents.json").read_text(encoding="utf-8"))
+    assert {row["path"]: row["flags"] for row in table}[copied] == HIDDEN
+
+
+def test_cli_summary_counts_the_flagged_documents(result):
+    assert "integrity flags" not in summary(result, 8, 1.0)
+    one = flag_documents(result, {os.path.basename(result.documents[0].path): (HIDDEN,)})
+    assert "1 document carries integrity flags (see documents.csv)" in summary(one, 8, 1.0)
+    names = {os.path.basename(d.path): (HIDDEN,) for d in result.documents[:2]}
+    two = flag_documents(result, names)
+    assert "2 documents carry integrity flags (see documents.csv)" in summary(two, 8, 1.0)
