@@ -14,10 +14,11 @@ BRUTE_CHUNK = 1 << 20  # elements per brute-force block (8 MB of uint64; short G
 
 
 def hamming(a: int | np.ndarray, b: int | np.ndarray) -> np.ndarray | int:
-    """Number of differing bits between fingerprints (elementwise for arrays)."""
+    """Number of differing bits between fingerprints (elementwise for arrays, as uint8: the
+    passage stage takes it over tens of millions of candidate pairs)."""
     if isinstance(a, int) and isinstance(b, int):
         return (a ^ b).bit_count()
-    return np.bitwise_count(np.asarray(a, np.uint64) ^ np.asarray(b, np.uint64)).astype(np.int64)
+    return np.bitwise_count(np.asarray(a, np.uint64) ^ np.asarray(b, np.uint64))
 
 
 @dataclass(frozen=True, slots=True)

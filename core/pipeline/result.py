@@ -70,7 +70,7 @@ class ScanResult:
         """Hamming distance of the fingerprints of documents a and b (elementwise for
         arrays of document numbers)."""
         bits = hamming(self.fingerprints[a], self.fingerprints[b])
-        return int(bits) if np.ndim(bits) == 0 else bits
+        return int(bits) if np.ndim(bits) == 0 else bits.astype(np.int64)
 
     def passage_text(self, row: int, max_chars: int = 300) -> str:
         """The text of passage `row` (its paragraphs, cut at `max_chars`)."""
