@@ -1,4 +1,9 @@
-"""HTML pages: encoding, title, main content (boilerplate removed), all-text fallback."""
+"""HTML pages: encoding, title, main content (boilerplate removed), all-text fallback.
+
+Elements a browser does not show because of their inline style (display:none, visibility:
+hidden, opacity:0, type of 1 pt or less, white on no background) or the hidden attribute
+are left out of the text and kept apart as hidden text.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,14 @@ import lxml.html
 from lxml import etree
 from simsift.core.document import ExtractedText, ExtractionError
 from simsift.core.read.extract.encoding import decode_bytes
+from simsift.core.read.extract.hidden import (
+    ALL_HIDDEN,
+    MAX_HIDDEN_POINTS,
+    WHITE,
+    css_colour,
+    length_points,
+    unreadable,
+)
 from simsift.core.read.extract.paragraphs import build_result, clean_paragraph
 
 # Charset declarations live in the first bytes: <meta charset=...> or http-equiv content.
@@ -31,6 +44,12 @@ _BLOCK_TAGS = frozenset(
 
 # Marks block boundaries in text_content(); newlines in HTML source are mere spaces.
 _BREAK = "\ue000"
+
+# Stands in for an element the page hides; `_HIDDEN_INDEX` numbers its text in the list.
+_HIDDEN_MARK, _HIDDEN_INDEX = "simsift-hidden", "n"
+_MAX_HIDDEN_OPACITY = 0.05
+_DARK_SCHEME = re.compile(r"\bdark\b", re.IGNORECASE)
+_CSS_BACKGROUND = re.compile(r"background(?:-color)?\s*:\s*([^;}!]+)", re.IGNORECASE)
 
 # Blocks never part of an article, by tag, or by a word in their id/class.
 _BOILERPLATE_TAGS = ("nav", "footer", "aside", "form", "button", "select", "input", "textarea")
@@ -164,21 +183,32 @@ def title_without_site_name(title: str, heading: str) -> str:
     return title
 
 
-def all_text_paragraphs(root: etree._Element) -> list[str]:
-    """Every visible text of the page, one paragraph per block element. Mutates `root`."""
+def all_text_paragraphs(root: etree._Element, hidden: list[str] | None = None) -> list[str]:
+    """Every visible text of the page, one paragraph per block element; text the page hides
+    goes to `hidden`. Mutates `root`."""
+    white_hides = light_text_hides(root)
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
+    pieces = pull_hidden(root, white_hides)
     body = root.find("body")
-    return block_lines(body if body is not None else root)
+    container = body if body is not None else root
+    if hidden is not None:
+        hidden.extend(hidden_in(container, pieces))
+    return block_lines(container)
 
 
-def main_content_paragraphs(root: etree._Element, title: str = "") -> list[str]:
+def main_content_paragraphs(
+    root: etree._Element, title: str = "", hidden: list[str] | None = None
+) -> list[str]:
     """Paragraphs of the page's main content, minus counters, share lines and the title.
 
     The main content is the smallest block around the best-scored text container
     that holds most of the page's prose, so an article split over many sections,
-    definition lists and code blocks is kept whole. Mutates `root`.
+    definition lists and code blocks is kept whole. Text the page hides is left out; the
+    hidden text of the main content goes to `hidden`. Mutates `root`.
     """
+    white_hides = light_text_hides(root)
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
+    pieces = pull_hidden(root, white_hides)
     drop_heading_repeating_title(root, title)
     for link in list(root.iter("a")):
         if len(sign := link.text_content().strip()) == 1 and sign in _PERMALINK_SIGNS:
@@ -186,7 +216,125 @@ def main_content_paragraphs(root: etree._Element, title: str = "") -> list[str]:
     drop_boilerplate_blocks(root)
     body = root.find("body")
     main = main_container(body if body is not None else root)
+    if hidden is not None:
+        hidden.extend(hidden_in(main, pieces))
     return [p for p in block_lines(main) if not is_furniture(p)]
+
+
+def light_text_hides(root: etree._Element) -> bool:
+    """Whether light text on no background of its own is hidden: not when the page may be
+    dark (a dark colour scheme, a style sheet setting a background that is not light, an
+    external style sheet that may set one). Read before <head> and <style> are dropped."""
+    for meta in root.iter("meta"):
+        if meta.get("name", "").lower() == "color-scheme" and _DARK_SCHEME.search(
+            meta.get("content", "")
+        ):
+            return False
+    for link in root.iter("link"):
+        if "stylesheet" in link.get("rel", "").lower().split():
+            return False
+    for style in root.iter("style"):
+        for value in _CSS_BACKGROUND.findall(style.text or ""):
+            value = value.strip().lower()
+            if value in ("none", "transparent", "initial", "inherit"):
+                continue
+            colour = css_colour(value)
+            if colour is None or not unreadable(colour, WHITE):  # not a light colour
+                return False
+    return True
+
+
+def pull_hidden(root: etree._Element, white_hides: bool = True) -> list[str]:
+    """Replace each element the page hides by an empty placeholder; the hidden texts, the
+    placeholder's `_HIDDEN_INDEX` numbering them."""
+    pieces: list[str] = []
+    pulled: set[etree._Element] = set()
+    for element in root.xpath("//*[@style or @hidden or @color]"):
+        if not element_hides(element, white_hides) or any(
+            a in pulled for a in element.iterancestors()
+        ):
+            continue
+        parent = element.getparent()
+        if parent is None or element.tag == "body":  # a page hidden until its scripts run
+            continue
+        pulled.add(element)
+        mark = etree.Element(_HIDDEN_MARK, {_HIDDEN_INDEX: str(len(pieces))})
+        mark.tail, element.tail = element.tail, None
+        parent.replace(element, mark)
+        pieces.append(" ".join(line for line in block_lines(element) if line.strip()))
+    return pieces
+
+
+def hidden_in(container: etree._Element, pieces: list[str]) -> list[str]:
+    """Cleaned hidden texts whose placeholders are in `container`, in page order."""
+    found = (pieces[int(mark.get(_HIDDEN_INDEX))] for mark in container.iter(_HIDDEN_MARK))
+    return [text for text in map(clean_paragraph, found) if text]
+
+
+def inline_style(element: etree._Element) -> dict[str, str]:
+    """Declarations of an element's style attribute, names lower-cased, !important dropped."""
+    declarations = {}
+    for declaration in element.get("style", "").split(";"):
+        name, _, value = declaration.partition(":")
+        if value:
+            value = value.replace("!important", "").strip()
+            declarations[name.strip().lower()] = value
+    return declarations
+
+
+def element_hides(element: etree._Element, white_hides: bool = True) -> bool:
+    """Whether the browser shows none of the element's text: the hidden attribute,
+    display:none, visibility:hidden, opacity 0, type of 1 pt or less, or (`white_hides`)
+    light text on no background of its own or its ancestors' (inline or bgcolor)."""
+    if element.get("hidden") is not None:
+        return True
+    style = inline_style(element)
+    if style.get("display", "").lower() == "none":
+        return True
+    if style.get("visibility", "").lower() in ("hidden", "collapse"):
+        return not _descendant_sets(element, "visibility")
+    if _opacity(style.get("opacity", "")) <= _MAX_HIDDEN_OPACITY:
+        return True
+    points = length_points(style.get("font-size"))
+    if points is not None and points <= MAX_HIDDEN_POINTS:
+        return not _descendant_sets(element, "font-size")
+    colour = css_colour(style.get("color") or element.get("color"))
+    if not white_hides or colour is None or _descendant_sets(element, "color"):
+        return False
+    for holder in (element, *element.iterancestors()):
+        background = _background(holder)
+        if background is not None:  # "" when it is not a plain colour: cannot tell
+            behind = css_colour(background)
+            return behind is not None and unreadable(colour, behind)
+    return unreadable(colour, WHITE)
+
+
+def _opacity(value: str) -> float:
+    """An opacity declaration's value, 1 when there is none or it cannot be read."""
+    try:
+        return float(value[:-1]) / 100 if value.endswith("%") else float(value or 1)
+    except ValueError:
+        return 1.0
+
+
+def _background(element: etree._Element) -> str | None:
+    """The element's own background colour as written, "" for another background (an
+    image, a gradient), None when it sets none."""
+    style = inline_style(element)
+    for name in ("background-color", "background"):
+        value = style.get(name)
+        if value is not None and value.lower() not in ("none", "transparent", "initial"):
+            return value if css_colour(value) is not None else ""
+    return element.get("bgcolor")
+
+
+def _descendant_sets(element: etree._Element, prop: str) -> bool:
+    """Whether an element inside sets `prop` again (its text may show after all)."""
+    attribute = "color" if prop == "color" else None
+    for inner in element.iterdescendants(tag=etree.Element):
+        if prop in inner.get("style", "").lower() or (attribute and inner.get(attribute)):
+            return True
+    return False
 
 
 def drop_heading_repeating_title(root: etree._Element, title: str) -> None:
@@ -328,7 +476,10 @@ def extract_html(data: bytes) -> ExtractedText:
     text = decode_bytes(data, declared_charset(data))
     warnings: list[str] = []
     title = page_title(parse_html(text, warnings))
-    main = main_content_paragraphs(parse_html(text), title)
+    hidden: list[str] = []
+    main = main_content_paragraphs(parse_html(text), title, hidden)
     if sum(len(p.strip()) for p in main) < MIN_MAIN_CONTENT_CHARS:
-        main = all_text_paragraphs(parse_html(text))
-    return replace(build_result(title, main, "html"), warnings=tuple(warnings))
+        hidden = []
+        main = all_text_paragraphs(parse_html(text), hidden)
+    result = build_result(title, main, "html", no_text_message=ALL_HIDDEN if hidden else "no text")
+    return replace(result, warnings=tuple(warnings), hidden=tuple(hidden))

@@ -1,14 +1,26 @@
 """OpenDocument text (.odt: LibreOffice's and WPS's own format): body paragraphs, lists
-and tables in document order, then footnotes; tracked deletions and comments left out."""
+and tables in document order, then footnotes; tracked deletions and comments left out.
+Text the document does not show (a style with text:display="none", white on white, type
+of 1 pt or less, hidden sections and fields) is kept apart as hidden text."""
 
 from __future__ import annotations
 
 import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lxml import etree
 from simsift.core.document import ExtractedText, ExtractionError
+from simsift.core.read.extract.hidden import (
+    ALL_HIDDEN,
+    MAX_HIDDEN_POINTS,
+    RGB,
+    WHITE,
+    hex_colour,
+    length_points,
+    unreadable,
+)
 from simsift.core.read.extract.package import check_package
 from simsift.core.read.extract.paragraphs import build_result, clean_paragraph, split_heading
 
@@ -17,6 +29,8 @@ _NS = {
     "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
     "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
     "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+    "style": "urn:oasis:names:tc:opendocument:xmlns:style:1.0",
+    "fo": "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0",
 }
 
 
@@ -39,38 +53,207 @@ _SKIPPED = frozenset(
     {_q("text:tracked-changes"), _q("office:annotation"), _q("text:sequence-decls")}
 )
 _OUTLINE_LEVEL, _STYLE = _q("text:outline-level"), _q("text:style-name")
+_SECTION, _HIDDEN_TEXT, _HIDDEN_PARAGRAPH = (
+    _q("text:section"),
+    _q("text:hidden-text"),
+    _q("text:hidden-paragraph"),
+)
+_DISPLAY, _IS_HIDDEN = _q("text:display"), _q("text:is-hidden")
+_TABLE_STYLE = _q("table:style-name")
+_STYLE_NAME, _FAMILY, _PARENT = _q("style:name"), _q("style:family"), _q("style:parent-style-name")
+_STYLE_ELEMENT, _DEFAULT_STYLE = _q("style:style"), _q("style:default-style")
+_TEXT_PROPS, _PARAGRAPH_PROPS = _q("style:text-properties"), _q("style:paragraph-properties")
+_CELL_PROPS, _TABLE_PROPS = _q("style:table-cell-properties"), _q("style:table-properties")
+_SECTION_PROPS = _q("style:section-properties")
+_COLOR, _FONT_SIZE, _BACKGROUND = _q("fo:color"), _q("fo:font-size"), _q("fo:background-color")
+_WINDOW_COLOR = _q("style:use-window-font-color")
+_MASTER_PAGE, _PAGE_LAYOUT = _q("style:master-page"), _q("style:page-layout")
+_PAGE_LAYOUT_NAME, _PAGE_PROPS = _q("style:page-layout-name"), _q("style:page-layout-properties")
+_DEFAULT_POINTS = 12.0
 
 
 def extract_odt(path: Path, *, max_bytes: int) -> ExtractedText:
     """Text of an .odt: paragraphs, headings, list items and table rows, then footnotes."""
     check_package(path, max_bytes, member="content.xml", label="ODT")
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     try:
         with zipfile.ZipFile(path) as archive:
             content = archive.read("content.xml")
-        parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+            styles_xml = archive.read("styles.xml") if "styles.xml" in archive.namelist() else b""
         root = etree.fromstring(content, parser)
     except (KeyError, zipfile.BadZipFile, etree.XMLSyntaxError) as error:
         raise ExtractionError(_NOT_ODT) from error
     body = root.find(f"{_q('office:body')}/{_q('office:text')}")
     if body is None:
         raise ExtractionError(_NOT_ODT)
+    try:  # styles decide only what shows: a damaged styles.xml costs the hidden-text check
+        styles_root = etree.fromstring(styles_xml, parser) if styles_xml else None
+    except etree.XMLSyntaxError:
+        styles_root = None
+    styles = Styles.read(styles_root, root)
     notes: list[str] = []
-    blocks = list(_blocks(body, notes))
+    blocks = list(_blocks(body, notes, styles, styles.page))
     title, paragraphs = _title_and_body(blocks)
-    return build_result(title, [*paragraphs, *notes], "odt")
+    no_text = ALL_HIDDEN if styles.hidden else "no text"
+    result = build_result(title, [*paragraphs, *notes], "odt", no_text_message=no_text)
+    return replace(result, hidden=tuple(styles.hidden))
 
 
-def _blocks(container: etree._Element, notes: list[str]) -> Iterator[tuple[str, bool]]:
-    """(text, is a title) of each paragraph or table row, descending into lists and sections."""
+@dataclass(frozen=True, slots=True)
+class Look:
+    """What decides whether text shows: display, colour (None: automatic), size in points,
+    and the colour behind it."""
+
+    shown: bool = True
+    colour: RGB | None = None
+    points: float = _DEFAULT_POINTS
+    background: RGB = WHITE
+
+    def hides(self) -> bool:
+        return (
+            not self.shown
+            or self.points <= MAX_HIDDEN_POINTS
+            or (self.colour is not None and unreadable(self.colour, self.background))
+        )
+
+
+_SHOWN = Look()
+
+
+@dataclass
+class Styles:
+    """The document's styles by (family, name), their parents, and the hidden text found."""
+
+    styles: dict[tuple[str, str], etree._Element] = field(default_factory=dict)
+    defaults: dict[str, etree._Element] = field(default_factory=dict)
+    page: Look = field(default_factory=Look)
+    hidden: list[str] = field(default_factory=list)
+    applied: dict[tuple[Look, str, str | None], Look] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, styles_root: etree._Element | None, content_root: etree._Element) -> Styles:
+        """Common styles of styles.xml and automatic styles of content.xml (those of
+        styles.xml style its headers and footers, which are not read)."""
+        found = cls()
+        sources = []
+        if styles_root is not None:
+            sources.append(styles_root.find(_q("office:styles")))
+        sources.append(content_root.find(_q("office:automatic-styles")))
+        for source in sources:
+            if source is None:
+                continue
+            for style in source.iterchildren(_STYLE_ELEMENT, _DEFAULT_STYLE):
+                family = style.get(_FAMILY, "")
+                if style.tag == _DEFAULT_STYLE:
+                    found.defaults[family] = style
+                else:
+                    found.styles[(family, style.get(_STYLE_NAME, ""))] = style
+        if styles_root is not None:
+            found.page = Look(background=_page_background(styles_root))
+        return found
+
+    def apply(self, look: Look, family: str, name: str | None) -> Look:
+        """`look` changed by the named style of `family` (and the styles it inherits)."""
+        key = (look, family, name)
+        if key not in self.applied:
+            self.applied[key] = self._apply(look, family, name)
+        return self.applied[key]
+
+    def _apply(self, look: Look, family: str, name: str | None) -> Look:
+        chain: list[etree._Element] = []
+        style = self.styles.get((family, name)) if name else None
+        while style is not None and style not in chain and len(chain) < 32:
+            chain.append(style)
+            parent = style.get(_PARENT)
+            style = self.styles.get((family, parent)) if parent else None
+        if family == "paragraph" and family in self.defaults:
+            chain.append(self.defaults[family])
+        for style in reversed(chain):
+            look = _with_style(look, style)
+        return look
+
+
+def _with_style(look: Look, style: etree._Element) -> Look:
+    """`look` changed by one style's own text, paragraph, cell and table properties."""
+    changes: dict = {}
+    for props in style.iterchildren(_PARAGRAPH_PROPS, _CELL_PROPS, _TABLE_PROPS, _SECTION_PROPS):
+        background = props.get(_BACKGROUND)
+        if background and background != "transparent" and (colour := hex_colour(background)):
+            changes["background"] = colour
+    text = style.find(_TEXT_PROPS)
+    if text is not None:
+        display = text.get(_DISPLAY)
+        if display is not None:
+            changes["shown"] = display != "none"
+        background = text.get(_BACKGROUND)
+        if background and background != "transparent" and (colour := hex_colour(background)):
+            changes["background"] = colour
+        if text.get(_WINDOW_COLOR) == "true":
+            changes["colour"] = None
+        elif text.get(_COLOR):
+            changes["colour"] = hex_colour(text.get(_COLOR))
+        points = length_points(text.get(_FONT_SIZE), look.points)
+        if points is not None:
+            changes["points"] = points
+    return replace(look, **changes) if changes else look
+
+
+def _page_background(styles_root: etree._Element) -> RGB:
+    """Background colour of the first master page's page layout (white when none)."""
+    master = next(styles_root.iter(_MASTER_PAGE), None)
+    if master is None:
+        return WHITE
+    for layout in styles_root.iter(_PAGE_LAYOUT):
+        if layout.get(_STYLE_NAME) == master.get(_PAGE_LAYOUT_NAME):
+            props = layout.find(_PAGE_PROPS)
+            colour = props.get(_BACKGROUND) if props is not None else None
+            return (hex_colour(colour) if colour and colour != "transparent" else None) or WHITE
+    return WHITE
+
+
+def _blocks(
+    container: etree._Element, notes: list[str], styles: Styles | None = None, look: Look = _SHOWN
+) -> Iterator[tuple[str, bool]]:
+    """(text, is a title) of each paragraph or table row, descending into lists and sections.
+
+    With `styles`, paragraphs and spans the document does not show go to `styles.hidden`.
+    """
     for child in container.iterchildren():
         if child.tag in _SKIPPED:
             continue
         if child.tag in (_P, _H):
-            yield _paragraph_text(child, notes), _is_title(child)
+            if styles is None:
+                yield _paragraph_text(child, notes), _is_title(child)
+                continue
+            p_look = styles.apply(look, "paragraph", child.get(_STYLE))
+            if p_look.hides() or _hidden_paragraph(child):
+                _keep_hidden(styles, _paragraph_text(child, notes))
+                continue
+            yield _paragraph_text(child, notes, styles, p_look), _is_title(child)
         elif child.tag == _TABLE:
-            yield from ((row, False) for row in _table_rows(child, notes))
+            t_look = styles.apply(look, "table", child.get(_TABLE_STYLE)) if styles else look
+            yield from ((row, False) for row in _table_rows(child, notes, styles, t_look))
+        elif child.tag == _SECTION and styles is not None:
+            s_look = styles.apply(look, "section", child.get(_STYLE))
+            if child.get(_DISPLAY) == "none" or child.get(_IS_HIDDEN) == "true":
+                s_look = replace(s_look, shown=False)
+            if s_look.shown:
+                yield from _blocks(child, notes, styles, s_look)
+            else:
+                for text, _ in _blocks(child, notes):
+                    _keep_hidden(styles, text)
         else:  # lists, list items, sections, table headers: their paragraphs in order
-            yield from _blocks(child, notes)
+            yield from _blocks(child, notes, styles, look)
+
+
+def _hidden_paragraph(p: etree._Element) -> bool:
+    """Whether the paragraph holds a hidden-paragraph field that hides it."""
+    return any(f.get(_IS_HIDDEN) == "true" for f in p.iterchildren(_HIDDEN_PARAGRAPH))
+
+
+def _keep_hidden(styles: Styles, text: str) -> None:
+    if text := clean_paragraph(text):
+        styles.hidden.append(text)
 
 
 def _is_title(p: etree._Element) -> bool:
@@ -79,31 +262,59 @@ def _is_title(p: etree._Element) -> bool:
     return p.get(_STYLE, "") == "Title"
 
 
-def _paragraph_text(p: etree._Element, notes: list[str]) -> str:
-    """Visible text of one paragraph; its footnotes' text goes to `notes`."""
+def _paragraph_text(
+    p: etree._Element, notes: list[str], styles: Styles | None = None, look: Look = _SHOWN
+) -> str:
+    """Visible text of one paragraph; its footnotes' text goes to `notes`. With `styles`,
+    spans `look` (the paragraph's) and their styles hide go to `styles.hidden`."""
     parts = [p.text or ""]
     for child in p.iterchildren():
         if child.tag == _NOTE:
             body = child.find(_NOTE_BODY)
             if body is not None:
-                notes.extend(text for text, _ in _blocks(body, notes))
+                notes.extend(
+                    text
+                    for text, _ in _blocks(body, notes, styles, styles.page if styles else _SHOWN)
+                )
         elif child.tag == _S:
             parts.append(" " * int(child.get(_q("text:c"), "1")))
         elif child.tag in (_TAB, _BREAK):
             parts.append(" ")
-        elif child.tag not in _SKIPPED:
-            parts.append(_paragraph_text(child, notes))  # spans, links, fields
+        elif styles is not None and child.tag == _HIDDEN_TEXT:
+            text = _paragraph_text(child, notes) or child.get(_q("text:string-value"), "")
+            if child.get(_IS_HIDDEN) == "false":
+                parts.append(text)
+            else:
+                _keep_hidden(styles, text)
+        elif child.tag not in _SKIPPED:  # spans, links, fields
+            if styles is None:
+                parts.append(_paragraph_text(child, notes))
+            else:
+                span_look = styles.apply(look, "text", child.get(_STYLE))
+                if span_look.hides():
+                    _keep_hidden(styles, _paragraph_text(child, notes))
+                else:
+                    parts.append(_paragraph_text(child, notes, styles, span_look))
         parts.append(child.tail or "")
     return "".join(parts)
 
 
-def _table_rows(table: etree._Element, notes: list[str]) -> Iterator[str]:
+def _table_rows(
+    table: etree._Element, notes: list[str], styles: Styles | None = None, look: Look = _SHOWN
+) -> Iterator[str]:
     """One paragraph per row (cells joined by spaces), as for DOCX."""
     for row in table.iter(_ROW):
         cells = [
-            " ".join(text for text, _ in _blocks(cell, notes)) for cell in row.iterchildren(_CELL)
+            " ".join(
+                text for text, _ in _blocks(cell, notes, styles, _cell_look(cell, styles, look))
+            )
+            for cell in row.iterchildren(_CELL)
         ]
         yield " ".join(cells)
+
+
+def _cell_look(cell: etree._Element, styles: Styles | None, look: Look) -> Look:
+    return styles.apply(look, "table-cell", cell.get(_TABLE_STYLE)) if styles else look
 
 
 def _title_and_body(blocks: list[tuple[str, bool]]) -> tuple[str, list[str]]:
