@@ -417,4 +417,6 @@ def _make_table(model) -> QTableView:
     view.verticalHeader().hide()
     view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
     view.setAlternatingRowColors(True)
+    # flags shown beside the index, not past the sources where a narrow pane hides them
+    view.horizontalHeader().moveSection(COL_FLAGS, COL_SOURCES)
     return view

@@ -10,9 +10,18 @@ readers, look-alike letters are folded by `normalize`); here they are only count
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 
 from simsift.core.document import ExtractedText
+from simsift.core.text.confusables import (
+    BLANK_LETTERS,
+    INVISIBLE,
+    disguised_words,
+    lookalike_table,
+    remove_invisible,
+)
 
 # hidden text shorter than this is left alone: Word keeps a few hidden characters of its
 # own (field codes, bookmarks), and a hidden heading is not a disguise
@@ -21,10 +30,53 @@ _WORD = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _EXAMPLE_CHARS = 60
 
+# Look-alike letters: a Greek letter next to a Latin one is maths ("αx"), a copier swaps
+# letters in whole words: only words of 3 letters or more count, and a few of them.
+MIN_LOOKALIKE_LETTERS = 6
+MIN_LOOKALIKE_WORDS = 3
+_MIN_LOOKALIKE_WORD_CHARS = 3
+# Invisible characters between two letters of a word (ZWNJ inside a Persian word, a bidi
+# mark in Hebrew or Arabic, a joiner in an emoji are not counted: only Latin, Cyrillic,
+# Greek and Chinese letters).
+MIN_INVISIBLE_IN_WORDS = 8
+# Letters spaced out ("e s s a y"): runs of single letters between single spaces. A
+# letter-spaced heading of a slide deck ("S U M M A R Y") is short: a run must be long.
+MIN_SPACED_RUN_LETTERS = 6
+MIN_SPACED_LETTERS = 60
+MIN_LONGEST_SPACED_RUN = 25
+# Word spaces replaced by other blanks, between two letters. No-break spaces are not
+# counted: French typography, Word and HTML exports put them anywhere, and extraction and
+# NFKC make them spaces anyway (the same for the other Unicode spaces, which extraction
+# turns into spaces before the flags see them: what is left are blanks that are not
+# whitespace, the Braille blank and the Hangul fillers, which glue words together).
+MIN_ODD_SPACES = 20
+MIN_ODD_SPACE_SHARE = 0.2
+_ODD_SPACES = "\u1680\u2000-\u2006\u2008-\u200a\u205f\u2800\u3000" + BLANK_LETTERS
+_SCRIPT_LETTER = (  # Latin, Greek, Cyrillic, Chinese
+    "A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u052f\u1e00-\u1fff\u3400-\u4dbf\u4e00-\u9fff"
+)
+# Hangul fillers (invisible letters) are counted as blanks, not as invisible characters
+_INVISIBLE_IN_WORD = re.compile(
+    rf"(?<=[{_SCRIPT_LETTER}])(?:(?![{BLANK_LETTERS}]){INVISIBLE.pattern})+(?=[{_SCRIPT_LETTER}])"
+)
+_SPACED_RUN = re.compile(
+    rf"(?<![^\W_])(?:[^\W\d_] ){{{MIN_SPACED_RUN_LETTERS - 1},}}[^\W\d_](?![^\W_])"
+)
+_ODD_SPACE = re.compile(f"(?<=[{_SCRIPT_LETTER}])[{_ODD_SPACES}](?=[{_SCRIPT_LETTER}])")
+_WORD_SPACE = re.compile(f"(?<=[{_SCRIPT_LETTER}])[ {_ODD_SPACES}](?=[{_SCRIPT_LETTER}])")
+
 
 def integrity_flags(extracted: ExtractedText) -> tuple[str, ...]:
     """The flags of one extracted document, most telling first (empty: nothing seen)."""
-    return tuple(f for f in (hidden_text_flag(extracted.hidden),) if f)
+    texts = (extracted.title, *extracted.paragraphs)
+    flags = (
+        hidden_text_flag(extracted.hidden),
+        lookalike_flag(texts),
+        invisible_flag(texts),
+        spaced_letters_flag(texts),
+        odd_spaces_flag(texts),
+    )
+    return tuple(f for f in flags if f)
 
 
 def word_count(texts: Iterable[str]) -> int:
@@ -46,3 +98,102 @@ def hidden_text_flag(hidden: tuple[str, ...]) -> str:
     example = longest[:_EXAMPLE_CHARS] + ("…" if len(longest) > _EXAMPLE_CHARS else "")
     places = "1 place" if len(pieces) == 1 else f"{len(pieces)} places"
     return f"hidden text: {words} words the file does not show, in {places}, e.g. “{example}”"
+
+
+def lookalike_flag(texts: Iterable[str]) -> str:
+    """'look-alike letters: N Cyrillic letters in Latin words (а→a ×9, …), e.g. “…”', or ''.
+
+    Counts the letters `normalize` folds (`confusables.disguised_words`) in words of 3
+    letters or more, on the text as extracted (invisible characters aside).
+    """
+    table = lookalike_table()
+    swaps: Counter[str] = Counter()
+    scripts: Counter[str] = Counter()
+    words: Counter[str] = Counter()
+    for text in texts:
+        if not text:
+            continue
+        text = unicodedata.normalize("NFKC", remove_invisible(text))
+        for start, end in disguised_words(text):
+            word = text[start:end]
+            if len(word) < _MIN_LOOKALIKE_WORD_CHARS:
+                continue
+            letters = [c for c in word if c in table]
+            words[word] += 1
+            swaps.update(letters)
+            scripts.update(unicodedata.name(c, "?").split()[0].title() for c in letters)
+    total = sum(swaps.values())
+    if total < MIN_LOOKALIKE_LETTERS or len(words) < MIN_LOOKALIKE_WORDS:
+        return ""
+    which = ", ".join(f"{c}→{table[c]} ×{n}" for c, n in swaps.most_common(4))
+    more = ", …" if len(swaps) > 4 else ""
+    script = " and ".join(name for name, _ in scripts.most_common())
+    example = words.most_common(1)[0][0]
+    return (
+        f"look-alike letters: {total} {script} letters in {sum(words.values())} Latin words "
+        f"({which}{more}), e.g. “{example}”"
+    )
+
+
+def invisible_flag(texts: Iterable[str]) -> str:
+    """'invisible characters: N (U+200B zero width space ×…) between letters of W words, e.g.
+    “es·say”', or '' when there are too few inside words."""
+    kinds: Counter[str] = Counter()
+    places = 0
+    example = ""
+    for text in texts:
+        for match in _INVISIBLE_IN_WORD.finditer(text):
+            places += 1
+            kinds.update(match.group())
+            if not example:
+                example = _word_around(text, match.start(), match.end())
+    if places < MIN_INVISIBLE_IN_WORDS:
+        return ""
+    which = ", ".join(f"{_char_name(c)} ×{n}" for c, n in kinds.most_common(3))
+    more = ", …" if len(kinds) > 3 else ""
+    return (
+        f"invisible characters: {sum(kinds.values())} ({which}{more}) between the letters of "
+        f"words in {places} places, e.g. “{example}” (· marks one)"
+    )
+
+
+def spaced_letters_flag(texts: Iterable[str]) -> str:
+    """'letters spaced out: N letters in R runs, e.g. “e s s a y …”', or ''."""
+    runs = [m.group() for text in texts for m in _SPACED_RUN.finditer(text)]
+    letters = [len(run) // 2 + 1 for run in runs]
+    if sum(letters) < MIN_SPACED_LETTERS or max(letters, default=0) < MIN_LONGEST_SPACED_RUN:
+        return ""
+    longest = max(runs, key=len)
+    example = longest[:_EXAMPLE_CHARS] + ("…" if len(longest) > _EXAMPLE_CHARS else "")
+    return (
+        f"letters spaced out: {sum(letters)} letters written one by one with spaces between, "
+        f"in {len(runs)} places, e.g. “{example}”"
+    )
+
+
+def odd_spaces_flag(texts: Iterable[str]) -> str:
+    """'spaces replaced: N of M spaces between words are other blanks (…)', or ''."""
+    odd: Counter[str] = Counter()
+    gaps = 0
+    for text in texts:
+        gaps += len(_WORD_SPACE.findall(text))
+        odd.update(_ODD_SPACE.findall(text))
+    total = sum(odd.values())
+    if total < MIN_ODD_SPACES or total < MIN_ODD_SPACE_SHARE * gaps:
+        return ""
+    which = ", ".join(f"{_char_name(c)} ×{n}" for c, n in odd.most_common(3))
+    return f"spaces replaced: {total} of {gaps} spaces between words are other blanks ({which})"
+
+
+def _char_name(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'format character').lower()}"
+
+
+def _word_around(text: str, start: int, end: int) -> str:
+    """The word holding text[start:end] (invisible characters), with them shown as '·'."""
+    lo, hi = start, end
+    while lo > 0 and (text[lo - 1].isalpha() or INVISIBLE.match(text, lo - 1)):
+        lo -= 1
+    while hi < len(text) and (text[hi].isalpha() or INVISIBLE.match(text, hi)):
+        hi += 1
+    return INVISIBLE.sub("·", text[max(lo, start - 30) : min(hi, end + 30)])

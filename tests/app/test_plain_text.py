@@ -177,3 +177,12 @@ def test_extracted_text_dialog_lists_the_flags_as_text(qtbot):
     header = shown(dialog.header.text())
     assert f"/class/{ODD}" in header and f"Integrity flag: {FLAG}" in header
     assert dialog.text.toPlainText().startswith(HEADLINE)
+
+
+def test_the_flags_column_stands_beside_the_similarity_index(qtbot):
+    from simsift.app.panels.documents import COL_INDEX, DocumentsPanel
+
+    panel = DocumentsPanel()
+    qtbot.addWidget(panel)
+    header = panel.table.horizontalHeader()
+    assert header.visualIndex(COL_FLAGS) == header.visualIndex(COL_INDEX) + 1

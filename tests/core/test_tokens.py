@@ -16,6 +16,8 @@ TRICKY = [
     "這是 頭髮 乾燥 的 測試 中文 English 混合 的文本 2007年 Google 用於 網頁 去重",
     "一个很长的中文句子没有任何空格所以它只能作为一个整体被切分成词语和短语" * 3,
     "a  b \u3000 c\u00a0d   e",
+    # look-alikes in mixed words and invisible characters: folded and removed word by word
+    "Tеxt wіth Cyrillic lооk-аlikеs, in\u200bvis\u200cible jo\u2060iners и русский текст",
     "x",
     "",
 ]

@@ -9,8 +9,10 @@ from simsift.core.document import ExtractedText, ExtractionError
 
 # Whitespace runs other than a single space: those are left alone (a third faster)
 _WHITESPACE = re.compile(r"\s{2,}|[^\S ]")
-# Zero-width and soft-hyphen characters are invisible in every viewer but split tokens.
-_INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
+# Soft hyphens are layout, not text. Zero-width characters stay: comparison drops them
+# (`normalize_text`), and the integrity flags must see them, since inserting them between
+# letters is how a copy is hidden from a checker that compares words.
+_SOFT_HYPHEN = re.compile("\u00ad")
 
 # A first line is a heading when it is short and does not end like a sentence.
 _MAX_HEADING_CHARS = 120
@@ -19,8 +21,8 @@ _SENTENCE_ENDS = tuple(".。!！?？:：;；,，、")
 
 
 def clean_paragraph(text: str) -> str:
-    """Collapse whitespace runs to one space, drop invisible characters, strip."""
-    return _WHITESPACE.sub(" ", _INVISIBLE.sub("", text)).strip()
+    """Collapse whitespace runs to one space, drop soft hyphens, strip."""
+    return _WHITESPACE.sub(" ", _SOFT_HYPHEN.sub("", text)).strip()
 
 
 def clean_paragraphs(paragraphs: Iterable[str]) -> tuple[str, ...]:

@@ -1,0 +1,149 @@
+"""Integrity flags appear on disguised copies (look-alike letters, invisible characters,
+letters spaced out, spaces replaced) and not on clean real text; a disguised copy still
+has the original's tokens, so it matches as a whole copy."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from simsift.core.document import ExtractedText
+from simsift.core.text.integrity import integrity_flags
+from simsift.core.text.tokens import document_tokens
+
+from tests.core.corpus import chinese_paragraphs, long_texts
+from tests.core.test_confusables import ENGLISH, REAL
+
+ZH_TEXT = Path(__file__).resolve().parents[1] / "data" / "zh_text"
+CYRILLIC = str.maketrans({"a": "а", "e": "е", "o": "о", "c": "с", "p": "р", "x": "х", "y": "у"})
+
+
+def essay() -> list[str]:
+    texts = list(long_texts().values())[:3]
+    return [ENGLISH, *(t[:1500] for t in texts)]
+
+
+def doc(paragraphs, title="") -> ExtractedText:
+    return ExtractedText(title=title, paragraphs=tuple(paragraphs), format="txt")
+
+
+def swap(text: str, share: float, seed: int = 0) -> str:
+    rng = random.Random(seed)
+    return "".join(
+        c.translate(CYRILLIC) if c in "aeocpxy" and rng.random() < share else c for c in text
+    )
+
+
+def flag_kinds(extracted: ExtractedText) -> list[str]:
+    return [f.split(":")[0] for f in integrity_flags(extracted)]
+
+
+DISGUISES = {
+    "every o Cyrillic": (lambda p: p.replace("o", "о"), "look-alike letters"),
+    "30% of letters swapped": (lambda p: swap(p, 0.3), "look-alike letters"),
+    "zero-width between letters": (
+        lambda p: " ".join("\u200b".join(w) for w in p.split(" ")),
+        "invisible characters",
+    ),
+    "bidi marks between letters": (
+        lambda p: " ".join("\u200e".join(w) for w in p.split(" ")),
+        "invisible characters",
+    ),
+    "letters spaced out": (lambda p: " ".join(p.replace(" ", "")), "letters spaced out"),
+    "spaces replaced by Hangul fillers": (lambda p: p.replace(" ", "\u3164"), "spaces replaced"),
+    "spaces replaced by Braille blanks": (lambda p: p.replace(" ", "\u2800"), "spaces replaced"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DISGUISES))
+def test_disguised_copy_is_flagged(name):
+    disguise, kind = DISGUISES[name]
+    flags = integrity_flags(doc([disguise(p) for p in essay()]))
+    assert kind in [f.split(":")[0] for f in flags], flags
+    flag = next(f for f in flags if f.startswith(kind))
+    assert "e.g." in flag or "of" in flag  # each flag gives its evidence
+
+
+def test_look_alike_flag_names_the_letters():
+    flags = integrity_flags(doc([p.replace("o", "о") for p in essay()], title="Тhe Essay"))
+    (flag,) = [f for f in flags if f.startswith("look-alike")]
+    assert "Cyrillic letters" in flag and "о→o ×" in flag and "e.g. “" in flag
+
+
+@pytest.mark.parametrize(
+    "name", ["every o Cyrillic", "30% of letters swapped", "zero-width between letters"]
+)
+def test_disguised_copy_has_the_original_tokens(name):
+    """Normalization undoes the disguise: the copy would match as a whole copy."""
+    disguise, _ = DISGUISES[name]
+    original = document_tokens("An Essay", essay())
+    copy = document_tokens(disguise("An Essay"), [disguise(p) for p in essay()])
+    np.testing.assert_array_equal(copy.body.hashes, original.body.hashes)
+    np.testing.assert_array_equal(copy.title.hashes, original.title.hashes)
+
+
+def clean_documents() -> dict[str, ExtractedText]:
+    docs = {name: doc([text]) for name, text in REAL.items()}
+    docs["english essay"] = doc(essay(), title="On Open Access")
+    docs["python docstrings"] = doc(list(long_texts().values()))
+    docs["chinese"] = doc(chinese_paragraphs())
+    for path in sorted(ZH_TEXT.glob("*.txt")):
+        docs[path.name] = doc([p for p in path.read_text(encoding="utf-8").split("\n") if p])
+    docs["slide deck"] = doc(
+        [
+            *("S U M M A R Y", "I N T R O D U C T I O N", "R E S U L T S", "T H A N K Y O U"),
+            *("Key points: a b c d", "Plan A — x y z"),
+        ]
+    )
+    docs["maths"] = doc(
+        [
+            "Let α, β and γ be angles of a triangle, so α + β + γ = π; for small x, "
+            "sin x ≈ x and the series a b c d e f converge. ρgh is the pressure, "
+            "ωt the phase and νλ = c the wave relation."
+        ]
+        * 5
+    )
+    docs["code listing"] = doc(
+        ["for i in range(n): x = a[i] * b[i] + c", "if (p && q || r) { s = t ? u : v; }"] * 10
+    )
+    docs["french"] = doc(
+        ["Il a dit\u00a0: «\u00a0Bonjour\u00a0!\u00a0» Le prix est de 10\u202f000\u00a0€."] * 20
+    )
+    docs["full-width punctuation"] = doc(["中文，全角标点：“引号”！（括号）Ａ１２３。"] * 20)
+    return docs
+
+
+@pytest.mark.parametrize("name", sorted(clean_documents()))
+def test_clean_real_text_is_not_flagged(name):
+    assert integrity_flags(clean_documents()[name]) == ()
+
+
+def test_hidden_text_flag_kept():
+    hidden = ("this text is hidden from the reader " * 3,)
+    extracted = ExtractedText("", (ENGLISH,), "docx", hidden=hidden)
+    assert flag_kinds(extracted) == ["hidden text"]
+
+
+@pytest.mark.parametrize("disguise", ["cyrillic", "zero_width"])
+def test_a_disguised_copy_on_disk_is_the_same_text_and_flagged(tmp_path, disguise):
+    """End to end, as a teacher meets it: the copy pairs with its source as the same text,
+    and the copy, only the copy, carries the flag."""
+    from simsift.core.pipeline.options import ScanOptions
+    from simsift.core.pipeline.scan import scan
+
+    original = ENGLISH
+    if disguise == "cyrillic":
+        copy = original.replace("o", "\u043e").replace("a", "\u0430")
+    else:
+        copy = " ".join(w[:2] + "\u200b" + w[2:] if len(w) > 4 else w for w in original.split(" "))
+    (tmp_path / "source.txt").write_text(original, encoding="utf-8")
+    (tmp_path / "copy.txt").write_text(copy, encoding="utf-8")
+    result = scan(ScanOptions(roots=(str(tmp_path),), workers=0))
+    by_name = {Path(d.path).name: d for d in result.documents}
+    assert by_name["source.txt"].text_hash == by_name["copy.txt"].text_hash
+    assert len(result.pairs.within(0)) == 1
+    assert by_name["source.txt"].flags == ()
+    kind = "look-alike letters" if disguise == "cyrillic" else "invisible characters"
+    assert any(f.startswith(kind) for f in by_name["copy.txt"].flags), by_name["copy.txt"].flags
