@@ -7,6 +7,7 @@ simsift archive remove PATH... --archive DIR
 simsift check PATH... --archive DIR [--k K] [--out DIR] [--format csv|json]
 """
 
+# ruff: noqa: E402  (numpy is imported after its BLAS settings)
 from __future__ import annotations
 
 import argparse
@@ -16,6 +17,97 @@ import time
 from collections import Counter
 from pathlib import Path
 
+# numpy's OpenBLAS gives each of its threads (one a core) a buffer when numpy is imported,
+# and aborts the process, no exception, when a small address space (ulimit -v) cannot hold
+# them. The engine does no linear algebra (hashing, sorting, searching: no BLAS), so one
+# thread does; the reader processes inherit the setting.
+for _blas in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_blas, "1")
+
+OUT_OF_MEMORY = (
+    "out of memory{detail}; close other programs, raise the memory limit (ulimit -v) "
+    "or scan fewer files at once"
+)
+
+
+OUT_OF_MEMORY_LIMITED = (
+    "simsift: out of memory under the memory limit (ulimit -v): Python itself failed; "
+    "raise the limit or scan fewer files at once"
+)
+
+
+def out_of_memory_message(error: BaseException) -> str | None:
+    """The sentence for an error that means memory ran out (also a library that could
+    not be mapped into a full address space), else None."""
+    if isinstance(error, MemoryError):
+        said = str(error)
+        if said.startswith("out of memory"):  # says what needed it
+            advice = OUT_OF_MEMORY.format(detail="").removeprefix("out of memory")
+            return f"simsift: {said}{advice}"
+        return "simsift: " + OUT_OF_MEMORY.format(detail=f" ({said})" if said else "")
+    text = str(error).lower()
+    if isinstance(error, (ImportError, OSError)) and (
+        "failed to map segment" in text or "cannot allocate memory" in text
+    ):
+        return "simsift: " + OUT_OF_MEMORY.format(detail=" while loading its libraries")
+    return None
+
+
+def _startup_failure(kind, error, trace) -> None:
+    """While the modules below load (before main's own handlers): memory running out is
+    one sentence, not a traceback (the exit code stays 1)."""
+    message = out_of_memory_message(error)
+    if message is None:
+        _previous_hook(kind, error, trace)
+    else:
+        print(message, file=sys.stderr)
+
+
+# numpy maps this much address space when imported (libraries, one BLAS thread's buffer)
+NUMPY_ADDRESS_SPACE = 100 * 1024**2
+
+
+def address_space_left() -> int | None:
+    """Bytes this process may still map under its address-space limit (ulimit -v), or
+    None when there is no limit or the platform does not say (Linux only)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/status", encoding="ascii") as f:
+            used = next(int(line.split()[1]) for line in f if line.startswith("VmSize:"))
+    except (ImportError, OSError, ValueError, StopIteration):
+        return None
+    return soft - used * 1024
+
+
+def _memory_limited() -> bool:
+    """Whether this process runs under an address-space limit (allocates nothing)."""
+    try:
+        import resource
+
+        return resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY
+    except (ImportError, OSError, ValueError, MemoryError):
+        return False
+
+
+def _check_address_space() -> None:
+    """Exit with a sentence where numpy's OpenBLAS would abort the process (it cannot be
+    caught) for want of address space."""
+    left = address_space_left()
+    if "numpy" not in sys.modules and left is not None and left < NUMPY_ADDRESS_SPACE:
+        sys.exit(
+            f"simsift: out of memory: the memory limit (ulimit -v) leaves {max(left, 0) >> 20} "
+            f"MB, too little to start (loading its libraries takes about "
+            f"{NUMPY_ADDRESS_SPACE >> 20} MB); raise the limit"
+        )
+
+
+if __name__ != "__mp_main__":  # not in a reader process's start-up
+    _check_address_space()
+_previous_hook, sys.excepthook = sys.excepthook, _startup_failure
 import numpy as np
 from simsift.core import __version__
 from simsift.core.analysis.cluster import KIND_NAMES
@@ -26,6 +118,8 @@ from simsift.core.pipeline.result import ScanResult
 from simsift.core.pipeline.scan import scan
 from simsift.core.progress import Cancelled, CancelToken, Progress, format_duration, throughput
 from simsift.core.report.language import LANGUAGES, environment_language
+
+sys.excepthook = _previous_hook
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,9 +273,14 @@ def main(argv: list[str] | None = None) -> int:
         stream.reconfigure(errors="backslashreplace")
     if getattr(args, "ship_files", False) and not args.scheduler:
         parser.error("--ship-files needs --scheduler")
+    import sqlite3
+
     from simsift.core.pipeline.distributed import ClusterError
     from simsift.core.store.archive import ArchiveError
+    from simsift.core.store.catalog import CatalogError
 
+    # what the machine cannot give (memory, disk space, permission, a cluster) ends in one
+    # sentence and a non-zero exit code, never a traceback
     try:
         if args.command == "scan":
             return run_scan(args)
@@ -193,6 +292,48 @@ def main(argv: list[str] | None = None) -> int:
     except (ArchiveError, ClusterError) as error:
         print(f"simsift: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # outside a scan's own handling (writing the report)
+        print("simsift: interrupted", file=sys.stderr)
+        return 130
+    except MemoryError as error:
+        print(out_of_memory_message(error), file=sys.stderr)
+        return 1
+    except SystemError:  # Python itself failing: under a memory limit, for want of memory
+        if not _memory_limited():
+            raise
+        print(OUT_OF_MEMORY_LIMITED, file=sys.stderr)
+        return 1
+    except (CatalogError, sqlite3.Error) as error:
+        print(
+            f"simsift: the catalog failed ({error}); try again with --no-catalog or another "
+            "--catalog file",
+            file=sys.stderr,
+        )
+        return 2
+    except OSError as error:
+        print(os_error_message(error), file=sys.stderr)
+        return 2
+
+
+def os_error_message(error: OSError) -> str:
+    """One sentence for a failure of the machine (a full disk, a permission, a lost
+    connection), naming the file when there is one."""
+    memory = out_of_memory_message(error)
+    if memory is not None:
+        return memory
+    reason = error.strerror or str(error) or type(error).__name__
+    where = f" ({os.fsdecode(error.filename)})" if error.filename is not None else ""
+    return f"simsift: stopped: {reason}{where}"
+
+
+def interrupted_message(catalog) -> str:
+    """What a scan interrupted by Ctrl+C kept."""
+    if catalog is None:
+        return (
+            "simsift: scan interrupted; nothing was kept (no catalog): the next scan reads "
+            "every file again"
+        )
+    return "simsift: scan interrupted; files read so far are kept in the catalog"
 
 
 def _check_report_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -247,7 +388,7 @@ def run_scan(args: argparse.Namespace) -> int:
     reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
     started = time.monotonic()
     catalog = None if args.no_catalog else _open_catalog(args.catalog)
-    ignored = catalog.ignored_pairs() if catalog else set()
+    ignored = _ignored_pairs(catalog)
     try:
         result = scan(
             options,
@@ -258,9 +399,7 @@ def run_scan(args: argparse.Namespace) -> int:
         )
     except (Cancelled, KeyboardInterrupt):
         reporter.finish()
-        print(
-            "simsift: scan interrupted; files read so far are kept in the catalog", file=sys.stderr
-        )
+        print(interrupted_message(catalog), file=sys.stderr)
         return 130
     finally:
         verdicts = _verdicts(catalog)
@@ -400,6 +539,19 @@ def run_archive_remove(args: argparse.Namespace) -> int:
     archive, removed = archive.remove(paths)
     print(f"{removed} documents removed; the archive holds {len(archive)} documents")
     return 0 if removed == len(set(paths)) else 1
+
+
+def _ignored_pairs(catalog) -> set:
+    """The pairs the teacher dismissed, kept in the catalog (none without one)."""
+    from simsift.core.store.catalog import CatalogError
+
+    if catalog is None:
+        return set()
+    try:
+        return catalog.ignored_pairs()
+    except CatalogError as error:  # the scan goes on; the catalog says why on each use
+        print(f"simsift: dismissed pairs not read ({error}); none are left out", file=sys.stderr)
+        return set()
 
 
 def _verdicts(catalog):

@@ -29,6 +29,11 @@ BATCH_FILES = 32  # per task: amortizes scheduling (~1 ms a task) over ~1 s of r
 IN_FLIGHT_PER_THREAD = 3  # batches queued per worker thread: busy, yet bounded memory
 _POLL_SECONDS = 0.1
 CRASHED = "this file made a cluster worker fail (a crash, or over the time budget), twice"
+# a cluster without workers this long is given up on (tasks would wait for ever); tests
+# shorten it
+NO_WORKERS_SECONDS = 30.0
+_WORKER_CHECK_SECONDS = 1.0
+_MAX_SUFFIX_BYTES = 64  # longer "suffixes" are never a type SimSift reads
 
 
 class ClusterError(Exception):
@@ -43,9 +48,10 @@ def connect(address: str, timeout: float = 10.0):
         raise ClusterError(
             'a cluster scan needs Dask: pip install "simsift[distributed]"'
         ) from error
+    _check_address(address)
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, ValueError) as error:
         raise ClusterError(f"cannot reach the scheduler at {address} ({error})") from error
     try:  # workers may still be starting (or restarting after a crash)
         client.wait_for_workers(1, timeout=timeout)
@@ -67,6 +73,49 @@ def connect(address: str, timeout: float = 10.0):
     return client
 
 
+def _check_address(address: str) -> None:
+    """Raise ClusterError for an address Dask cannot parse (a Client built from one fails
+    only after 20 s, with a traceback from its clean-up)."""
+    from distributed.comm import get_address_host_port
+
+    try:
+        get_address_host_port(address if "://" in address else f"tcp://{address}")
+    except (ValueError, TypeError) as error:
+        raise ClusterError(
+            f"{address!r} is not a scheduler address like tcp://HOST:8786 ({error})"
+        ) from None
+
+
+class _WorkerWatch:
+    """Notices a cluster that lost all its workers, or its scheduler: tasks would then
+    wait for ever, silently."""
+
+    def __init__(self, client, patience: float | None) -> None:
+        self.client = client
+        self.patience = NO_WORKERS_SECONDS if patience is None else patience
+        self.last_seen = self.last_check = time.monotonic()
+
+    def check(self) -> None:
+        now = time.monotonic()
+        if now - self.last_check < min(_WORKER_CHECK_SECONDS, self.patience / 4):
+            return
+        self.last_check = now
+        try:
+            workers = len(self.client.nthreads())
+        except Exception as error:  # the scheduler went away (Dask gives up after 30 s)
+            raise ClusterError(
+                f"lost the connection to the scheduler ({type(error).__name__}: {error}); "
+                "restart it and its workers, or scan without --scheduler"
+            ) from None
+        if workers:
+            self.last_seen = now
+        elif now - self.last_seen > self.patience:
+            raise ClusterError(
+                f"the cluster has had no workers for {self.patience:.0f} s; start workers "
+                "for its scheduler (dask worker ADDRESS), or scan without --scheduler"
+            )
+
+
 def _worker_version() -> str:
     from simsift.core import __version__ as version
 
@@ -80,10 +129,13 @@ def read_on_cluster(
     ship_files: bool,
     timeout: float,
     cancel: CancelToken,
+    no_workers_timeout: float | None = None,
 ) -> Iterator[FileRecord]:
     """Read `tasks` (`core.read.reader.ReadTask`) on the cluster; records in completion order.
 
-    Raises `Cancelled` (after cancelling the cluster's work) when `cancel` is set.
+    Raises `Cancelled` (after cancelling the cluster's work) when `cancel` is set, and
+    `ClusterError` when the cluster has had no workers for `no_workers_timeout` seconds
+    (default `NO_WORKERS_SECONDS`) or lost its scheduler.
     """
     threads = max(sum(client.nthreads().values()), 1)
     limit = threads * IN_FLIGHT_PER_THREAD
@@ -95,6 +147,7 @@ def read_on_cluster(
     def submit(batch: list, tries: int) -> None:
         running[_submit(client, batch, ship_files, timeout)] = (batch, tries)
 
+    watch = _WorkerWatch(client, no_workers_timeout)
     try:
         while batches or suspects or running:
             while batches and len(running) < limit:
@@ -106,13 +159,14 @@ def read_on_cluster(
             cancel.check()
             done = [future for future in running if future.done()]
             if not done:
+                watch.check()
                 time.sleep(_POLL_SECONDS)
             for future in done:
                 batch, tries = running.pop(future)
                 records, again = _outcome(future, batch, tries)
                 yield from records
                 suspects.extend(again)
-    except Cancelled:
+    except (Cancelled, ClusterError):
         client.cancel(list(running), force=True)
         raise
 
@@ -138,6 +192,17 @@ def _outcome(future, batch: list, tries: int) -> tuple[list[FileRecord], list]:
             return [], [(task, tries) for task in batch]
         task = batch[0]
         return [FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR, CRASHED)], []
+    except Exception as error:  # a worker's own trouble (its disk full), a lost scheduler
+        if future.cancelled():
+            raise ClusterError(
+                "the cluster dropped this scan's work (its scheduler restarted or went "
+                "away); restart it and its workers, or scan without --scheduler"
+            ) from None
+        message = f"a cluster worker could not read this file ({type(error).__name__}: {error})"
+        return [
+            FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR, message[:300], retry=True)
+            for task in batch
+        ], []
 
 
 def _file_bytes(task) -> bytes | None:
@@ -159,14 +224,35 @@ def read_batch(batch: list, shipped: list[bytes | None] | None, timeout: float) 
     with tempfile.TemporaryDirectory(prefix="simsift-") as folder:
         local = []
         for i, (task, data) in enumerate(zip(batch, shipped, strict=True)):
-            path = os.path.join(folder, f"{i}-{os.path.basename(task.path)}")
+            path = os.path.join(folder, shipped_name(i, task.path))
             if data is not None:
                 with open(path, "wb") as f:
                     f.write(data)
             local.append(replace(task, path=path))
         records = _read_here(local, timeout)
-        by_path = {task.path: original for task, original in zip(local, batch, strict=True)}
-        return [replace(r, path=by_path[r.path].path) for r in records]
+        return [
+            _as_original(record, here.path, task.path)
+            for record, here, task in zip(records, local, batch, strict=True)
+        ]
+
+
+def shipped_name(i: int, path: str) -> str:
+    """The temporary name of a batch's `i`th shipped file: short whatever the original's
+    length (a name has at most 255 bytes), with its suffix, which the reader uses."""
+    suffix = os.path.splitext(os.path.basename(path))[1]
+    if len(os.fsencode(suffix)) > _MAX_SUFFIX_BYTES:
+        suffix = ""
+    return f"{i}{suffix}"
+
+
+def _as_original(record: FileRecord, here: str, original: str) -> FileRecord:
+    """`record` of the shipped copy at `here`, as the file at `original`."""
+    fields = {"path": original}
+    for name in ("message", "warning"):
+        text = getattr(record, name, None)
+        if isinstance(text, str) and here in text:
+            fields[name] = text.replace(here, original)
+    return replace(record, **fields)
 
 
 def _read_here(batch: list, timeout: float) -> list[FileRecord]:
@@ -207,17 +293,19 @@ def cluster_tables(client):
         futures = [client.submit(_table_task, shared, t, k, pure=False) for t in range(n_tables)]
         parts: list = []
         pending = list(futures)
+        watch = _WorkerWatch(client, None)
         try:
             while pending:
                 cancel.check()
                 done = [f for f in pending if f.done()]
                 if not done:
+                    watch.check()
                     time.sleep(_POLL_SECONDS)
                 for future in done:
                     pending.remove(future)
                     parts.extend(future.result())
                     progress(n_tables - len(pending), n_tables)
-        except Cancelled:
+        except (Cancelled, ClusterError):
             client.cancel(pending, force=True)
             raise
         return parts

@@ -13,6 +13,7 @@ import multiprocessing as mp
 import os
 import pickle
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -55,8 +56,19 @@ def _worker_main(conn: Connection, fn: Callable[[Any], Any], memory_limit: int |
             result = fn(task)
         except MemoryError:
             result = TaskFailure("out of memory while reading this file")
+        except Exception as error:  # never a reader's traceback on the user's terminal
+            result = TaskFailure(_failure_message(error))
         send_result(conn, result)
         del result
+
+
+def _failure_message(error: Exception) -> str:
+    """A task's unexpected exception in words (Python failing under the reader's memory
+    limit raises SystemError, not MemoryError)."""
+    said = f"{type(error).__name__}: {str(error)[:120]}"
+    if isinstance(error, SystemError):
+        return f"out of memory while reading this file? (Python failed: {said})"
+    return f"reader failed on this file ({said})"
 
 
 def send_result(conn: Connection, result: Any) -> None:
@@ -114,12 +126,36 @@ def _context():
     server is started once per process, with the readers' parsers and jieba loaded
     (`core.read.preload`), and forks readers.
     A frozen bundle spawns: its readers are its own children (.ci/frozen-smoke.sh checks
-    that no reader starts processes of its own)."""
+    that no reader starts processes of its own).
+    Under an address-space limit (ulimit -v) too small for a fork server's start-up (a
+    fresh interpreter importing everything), a process without other threads forks its
+    readers itself: they start with what is already loaded, and memory running out is
+    then an error of the file being read, not a reader that cannot start (with
+    tracebacks of its own)."""
     if getattr(sys, "frozen", False) or "forkserver" not in mp.get_all_start_methods():
         return mp.get_context("spawn")
+    if _tight_address_space() and threading.active_count() == 1:
+        return mp.get_context("fork")
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload(["simsift.core.read.preload"])
     return ctx
+
+
+# a fork server with the readers' parsers and jieba's dictionary loaded maps about 190 MB
+# (under a limit near that it fails to start, with tracebacks; above it, its readers
+# read more than readers forked from the scan's own process)
+FORK_SERVER_BYTES = 200 * 1024**2
+
+
+def _tight_address_space() -> bool:
+    """Whether this process's address-space limit leaves a fork server too little room."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, ValueError, OSError):
+        return False
+    return soft != resource.RLIM_INFINITY and soft < FORK_SERVER_BYTES
 
 
 def run_isolated(

@@ -28,6 +28,9 @@ _MAGIC = b"SSJB"
 _lock = threading.Lock()
 _jieba = None
 
+# the prefix dictionary takes about 90 MB of memory once loaded
+OUT_OF_MEMORY = "out of memory while loading the Chinese word dictionary (jieba, about 90 MB)"
+
 
 def jieba_module():
     """jieba, imported and its dictionary loaded once per process, on first use."""
@@ -53,7 +56,12 @@ def _load_dictionary(tokenizer) -> None:
         cache = cache_path(words)
         loaded = read_cache(cache)
         if loaded is None:
-            loaded = tokenizer.gen_pfdict(_BytesLines(words))
+            try:
+                loaded = tokenizer.gen_pfdict(_BytesLines(words))
+            except MemoryError:
+                loaded = None  # raised below, the half-built dictionary freed
+            if loaded is None:
+                raise MemoryError(OUT_OF_MEMORY)
             write_cache(cache, *loaded)
         tokenizer.FREQ, tokenizer.total = loaded
         tokenizer.initialized = True
@@ -83,7 +91,19 @@ def write_cache(path: Path, freq: dict[str, int], total: int) -> None:
 
 
 def read_cache(path: Path) -> tuple[dict[str, int], int] | None:
-    """The cached (prefix dictionary, total), or None if missing or unreadable."""
+    """The cached (prefix dictionary, total), or None if missing or unreadable.
+
+    Raises MemoryError saying what could not be loaded when memory runs out (building
+    the dictionary instead would need as much), the parts read so far freed.
+    """
+    try:
+        return _read_parts(path)
+    except MemoryError:
+        pass  # out of the except clause: the traceback no longer holds the parts read
+    raise MemoryError(OUT_OF_MEMORY)
+
+
+def _read_parts(path: Path) -> tuple[dict[str, int], int] | None:
     try:
         data = memoryview(path.read_bytes())
         magic, version, header_size = _HEADER.unpack_from(data)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import csv
+import errno
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from simsift.core.pipeline.options import DEFAULT_K
 
 from tests.core.corpus import write_corpus
@@ -171,3 +173,180 @@ def test_links_outside_the_folder_are_skipped_unless_asked(tmp_path):
     )
     assert plain.returncode == asked.returncode == 0
     assert read_csv(tmp_path / "b" / "skipped.csv") == []
+
+
+def limited_cli(limits: dict, *args: str) -> subprocess.CompletedProcess:
+    """`run_cli` in a process with resource limits ({resource.RLIMIT_*: bytes})."""
+    import resource
+    import signal
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file over the limit: EFBIG
+        for kind, value in limits.items():
+            resource.setrlimit(kind, (value, value))
+
+    return subprocess.run(
+        [sys.executable, "-m", "simsift.core.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        preexec_fn=limit,
+    )
+
+
+def is_warning(line: str) -> bool:
+    """A line of a Python warning a library printed (jieba's about pkg_resources)."""
+    return "Warning: " in line or line.startswith("  import ")
+
+
+def one_sentence(proc: subprocess.CompletedProcess, *words: str) -> str:
+    """The one line a failed run printed on stderr, checked to hold `words`."""
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = [line for line in proc.stderr.strip().splitlines() if not is_warning(line)]
+    assert len(lines) == 1 and lines[0].startswith("simsift: "), proc.stderr
+    assert all(word in lines[0] for word in words), lines[0]
+    return lines[0]
+
+
+# (reader processes, address space in MB under ulimit -v) where a scan once ended in
+# OpenBLAS's abort (80 MB), in reader processes' tracebacks (115 to 130 MB: their fork
+# server could not start) and in a MemoryError traceback while loading jieba's dictionary
+# (190 MB); 250 MB is enough
+MEMORY_CASES = [
+    ("0", 80), ("2", 80), ("2", 115), ("2", 120), ("2", 125), ("2", 130),
+    ("0", 190), ("2", 190), ("0", 250), ("2", 250),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("workers", "megabytes"), MEMORY_CASES)
+def test_a_tight_memory_limit_ends_in_one_sentence_or_a_report(tmp_path, megabytes, workers):
+    import resource
+
+    write_corpus(tmp_path / "docs")
+    (tmp_path / "docs" / "essay.txt").write_text("李同学的作文写得很好，老师表扬了他。" * 20)
+    proc = limited_cli(
+        {resource.RLIMIT_AS: megabytes << 20},
+        "scan", str(tmp_path / "docs"), "--out", str(tmp_path / "r"), "--no-catalog",
+        "--quiet", "--workers", workers,
+    )  # fmt: skip
+    assert "Traceback" not in proc.stderr, proc.stderr
+    if proc.returncode == 0:
+        assert "documents read" in proc.stdout
+    else:
+        assert proc.returncode == 1
+        one_sentence(proc, "out of memory", "ulimit -v")
+
+
+def test_a_full_disk_under_the_report_is_one_sentence(tmp_path):
+    import resource
+
+    write_corpus(tmp_path / "docs")
+    for i in range(30):
+        (tmp_path / "docs" / f"note{i:02d}.txt").write_text(f"Note {i}: " + "word " * 30)
+    proc = limited_cli(
+        {resource.RLIMIT_FSIZE: 1000},  # writes past 1000 bytes fail, as on a full disk
+        "scan", str(tmp_path / "docs"), "--out", str(tmp_path / "r"), "--no-catalog", "--quiet",
+    )  # fmt: skip
+    assert proc.returncode == 1
+    one_sentence(proc, "cannot write the report into", "File too large", "unchanged")
+    assert "documents read" in proc.stdout  # the summary still says what was found
+
+
+def in_process(capsys, *args: str) -> tuple[int, str]:
+    """(exit code, stderr) of `simsift ARGS` run in this process."""
+    from simsift.core.cli import main
+
+    code = main(list(args))
+    return code, capsys.readouterr().err
+
+
+def test_an_interrupted_scan_says_what_was_kept(tmp_path, capsys, monkeypatch):
+    from simsift.core import cli
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    write_corpus(tmp_path / "docs")
+    monkeypatch.setattr(cli, "scan", interrupted)
+    out = ("--out", str(tmp_path / "r"), "--quiet")
+    code, said = in_process(capsys, "scan", str(tmp_path / "docs"), "--no-catalog", *out)
+    assert code == 130 and "kept in the catalog" not in said
+    assert said.strip() == cli.interrupted_message(None)
+    assert "nothing was kept" in said
+    catalog = ("--catalog", str(tmp_path / "catalog.sqlite3"))
+    code, said = in_process(capsys, "scan", str(tmp_path / "docs"), *catalog, *out)
+    assert code == 130 and "files read so far are kept in the catalog" in said
+
+
+@pytest.mark.parametrize(
+    ("failure", "code", "words"),
+    [
+        (MemoryError(), 1, ("out of memory", "ulimit -v")),
+        (OSError(errno.ENOSPC, "No space left on device", "/data/x"), 2, ("No space", "/data/x")),
+        (PermissionError(errno.EACCES, "Permission denied", "/data/y"), 2, ("Permission",)),
+        (KeyboardInterrupt(), 130, ("interrupted",)),
+    ],
+)
+def test_environmental_failures_anywhere_are_one_sentence(
+    tmp_path, capsys, monkeypatch, failure, code, words
+):
+    from simsift.core import cli
+    from simsift.core.report import tables
+
+    def fail(*_args, **_kwargs):
+        raise failure
+
+    write_corpus(tmp_path / "docs")
+    monkeypatch.setattr(tables, "write_report", fail)  # after the scan, outside its handling
+    args = ("scan", str(tmp_path / "docs"), "--out", str(tmp_path / "r"), "--no-catalog")
+    got, said = in_process(capsys, *args, "--quiet")
+    assert got == code and "Traceback" not in said
+    [line] = said.strip().splitlines()
+    assert line.startswith("simsift: ") and all(word in line for word in words), line
+    monkeypatch.setattr(cli, "scan", fail)  # and during the scan
+    got, said = in_process(capsys, *args, "--quiet")
+    assert got == code and said.count("\n") == 1
+
+
+def test_a_failing_catalog_is_one_sentence_or_left_aside(tmp_path, capsys, monkeypatch):
+    from simsift.core.store.catalog import Catalog, CatalogError
+
+    write_corpus(tmp_path / "docs")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    out = ("--out", str(tmp_path / "r"), "--quiet")
+    # a catalog that cannot be opened (a permission, a file in the way): scanned without it
+    code, said = in_process(
+        capsys, "scan", str(tmp_path / "docs"), "--catalog", str(blocker / "c.sqlite3"), *out
+    )
+    assert code == 0 and "scanning without it" in said
+
+    def locked(_self):
+        raise CatalogError("database is locked")
+
+    monkeypatch.setattr(Catalog, "ignored_pairs", locked)
+    catalog = ("--catalog", str(tmp_path / "catalog.sqlite3"))
+    code, said = in_process(capsys, "scan", str(tmp_path / "docs"), *catalog, *out)
+    assert code == 0 and "dismissed pairs not read (database is locked)" in said
+
+    def broken(*_args, **_kwargs):
+        raise CatalogError("disk I/O error")
+
+    monkeypatch.setattr(Catalog, "verdicts", broken)
+    monkeypatch.setattr(Catalog, "close", broken)
+    code, said = in_process(capsys, "scan", str(tmp_path / "docs"), *catalog, *out)
+    assert code == 2 and "the catalog failed (disk I/O error)" in said
+
+
+def test_a_malformed_or_unreachable_scheduler_is_one_sentence(tmp_path):
+    pytest.importorskip("distributed")
+    write_corpus(tmp_path / "docs")
+    for address, words in [
+        ("nonsense", ("not a scheduler address",)),
+        ("tcp://127.0.0.1:9", ("cannot reach the scheduler",)),
+    ]:
+        proc = run_cli("scan", str(tmp_path / "docs"), "--scheduler", address, "--no-catalog",
+                       "--quiet", "--out", str(tmp_path / "r"))  # fmt: skip
+        assert proc.returncode == 2
+        one_sentence(proc, *words)

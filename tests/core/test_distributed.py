@@ -226,3 +226,94 @@ def test_the_cli_scans_on_a_cluster_and_says_when_it_cannot(cluster, corpus, tmp
     assert (out / "pairs.csv").read_text() == (local / "pairs.csv").read_text()
     unreachable = ["scan", str(corpus), "--scheduler", "tcp://127.0.0.1:9", "--no-catalog"]
     assert main([*unreachable, "--quiet", "--out", str(tmp_path / "x")]) == 2
+
+
+def test_shipped_files_with_the_longest_names_are_read(cluster, tmp_path):
+    """A name near the 255-byte limit fits on a worker too (it once became `<n>-<name>`)."""
+    folder = tmp_path / "long"
+    folder.mkdir()
+    names = [
+        "a" * 246 + ".txt",  # 250 bytes
+        "作文" * 41 + "x.txt",  # 251 bytes in UTF-8 (87 characters)
+        "b" * 251 + ".txt",  # 255 bytes: the longest name there is
+    ]
+    for i, name in enumerate(names):
+        assert len(os.fsencode(name)) in (250, 251, 255)
+        (folder / name).write_text(f"Essay {i} " + "text " * 30)
+    options = ScanOptions(roots=(str(folder),), workers=0)
+    local = scan(options)
+    remote = scan(
+        ScanOptions(roots=(str(folder),), scheduler=cluster.scheduler_address, ship_files=True)
+    )
+    same_result(local, remote)
+    assert sorted(d.path for d in remote.documents) == sorted(str(folder / n) for n in names)
+    assert not remote.errors
+
+
+def test_shipped_names_are_short_and_keep_the_suffix():
+    from simsift.core.pipeline.distributed import shipped_name
+
+    assert shipped_name(7, "/essays/" + "a" * 251 + ".DOCX") == "7.DOCX"
+    assert shipped_name(0, "/essays/README") == "0"
+    assert shipped_name(3, "/x/" + "a." + "b" * 200) == "3"  # no type SimSift reads
+
+
+def retire_workers_when_reading(cluster):
+    """A progress callback that takes every worker away once reading has begun."""
+    retired = []
+
+    def progress(report):
+        if report.stage == "reading" and report.done >= 2 and not retired:
+            retired.append(time.monotonic())
+            threading.Thread(target=lambda: cluster.scale(0), daemon=True).start()
+
+    return progress, retired
+
+
+def test_a_cluster_without_workers_is_given_up_on(doomed_cluster, corpus, monkeypatch):
+    import simsift.core.pipeline.distributed
+    from simsift.core.pipeline.distributed import ClusterError
+
+    monkeypatch.setattr(simsift.core.pipeline.distributed, "read_batch", slow_read_batch)
+    monkeypatch.setattr(simsift.core.pipeline.distributed, "BATCH_FILES", 1)
+    monkeypatch.setattr(simsift.core.pipeline.distributed, "NO_WORKERS_SECONDS", 2.0)
+    progress, retired = retire_workers_when_reading(doomed_cluster)
+    options = ScanOptions(roots=(str(corpus),), scheduler=doomed_cluster.scheduler_address)
+    with pytest.raises(ClusterError, match=r"no workers for 2 s.*without --scheduler"):
+        scan(options, progress=progress)
+    assert retired and time.monotonic() - retired[0] < 20
+
+
+def test_the_cli_says_when_the_workers_are_gone(doomed_cluster, corpus, tmp_path, monkeypatch):
+    import simsift.core.pipeline.distributed
+    from simsift.core import cli
+
+    monkeypatch.setattr(simsift.core.pipeline.distributed, "read_batch", slow_read_batch)
+    monkeypatch.setattr(simsift.core.pipeline.distributed, "BATCH_FILES", 1)
+    monkeypatch.setattr(simsift.core.pipeline.distributed, "NO_WORKERS_SECONDS", 2.0)
+    progress, _ = retire_workers_when_reading(doomed_cluster)
+    real = cli._TerminalProgress
+
+    class Reporter(real):
+        def __call__(self, p):
+            progress(p)
+            super().__call__(p)
+
+    monkeypatch.setattr(cli, "_TerminalProgress", Reporter)
+    errors = tmp_path / "stderr"
+    with errors.open("w") as stream:
+        monkeypatch.setattr(sys, "stderr", stream)
+        code = cli.main(["scan", str(corpus), "--scheduler", doomed_cluster.scheduler_address,
+                         "--no-catalog", "--quiet", "--out", str(tmp_path / "r")])  # fmt: skip
+    said = errors.read_text()
+    assert code == 2 and "Traceback" not in said
+    assert "no workers" in said and "start workers" in said and "without --scheduler" in said
+
+
+def test_a_malformed_scheduler_address_is_a_clear_error_at_once(corpus):
+    from simsift.core.pipeline.distributed import ClusterError
+
+    started = time.monotonic()
+    with pytest.raises(ClusterError, match="not a scheduler address"):
+        scan(ScanOptions(roots=(str(corpus),), scheduler="nonsense"))
+    assert time.monotonic() - started < 5

@@ -19,6 +19,8 @@ def test_first_load_builds_the_cache_and_the_second_reads_it(cache_dir, monkeypa
     assert list(cache_dir.glob("jieba-*.dict"))
     expected = jieba.Tokenizer.gen_pfdict(jieba.Tokenizer().get_dict_file())
     assert (built.FREQ, built.total) == expected
+    sentence = "我们在北京大学学习自然语言处理"
+    reference = jieba.lcut(sentence)  # jieba's own loader, before building is forbidden
 
     def no_building(_):
         raise AssertionError("the dictionary should come from the cache")
@@ -27,8 +29,7 @@ def test_first_load_builds_the_cache_and_the_second_reads_it(cache_dir, monkeypa
     cached = jieba.Tokenizer()
     segmenter._load_dictionary(cached)
     assert (cached.FREQ, cached.total) == expected
-    sentence = "我们在北京大学学习自然语言处理"
-    assert cached.lcut(sentence) == built.lcut(sentence) == jieba.lcut(sentence)
+    assert cached.lcut(sentence) == built.lcut(sentence) == reference
 
 
 def test_a_damaged_cache_is_rebuilt(cache_dir):
@@ -49,3 +50,30 @@ def test_an_unwritable_cache_folder_only_costs_speed(tmp_path, monkeypatch):
     tokenizer = jieba.Tokenizer()
     segmenter._load_dictionary(tokenizer)
     assert tokenizer.initialized and tokenizer.lcut("自然语言处理")
+
+
+def test_running_out_of_memory_says_what_could_not_be_loaded(cache_dir, monkeypatch):
+    path = cache_dir / "x.dict"
+    segmenter.write_cache(path, {"北京": 5, "北": 0}, 5)
+    calls = []
+
+    def loads_until_memory_runs_out(data):
+        calls.append(len(data))
+        if len(calls) > 1:  # the header, then the first part
+            raise MemoryError
+        return real(data)
+
+    real = segmenter.marshal.loads
+    monkeypatch.setattr(segmenter.marshal, "loads", loads_until_memory_runs_out)
+    with pytest.raises(MemoryError, match="out of memory while loading the Chinese word"):
+        segmenter.read_cache(path)
+    monkeypatch.setattr(segmenter.marshal, "loads", real)
+
+    def no_memory(_):
+        raise MemoryError
+
+    monkeypatch.setattr(jieba.Tokenizer, "gen_pfdict", staticmethod(no_memory))
+    tokenizer = jieba.Tokenizer()
+    with pytest.raises(MemoryError, match="Chinese word dictionary"):
+        segmenter._load_dictionary(tokenizer)
+    assert not tokenizer.initialized

@@ -83,3 +83,42 @@ def test_a_big_file_gets_a_budget_scaled_by_its_size():
     assert read_budget(task(1), 60) == 60  # a small file that hangs is stopped as soon
     assert read_budget(task(20), 60) == 60
     assert read_budget(task(200), 60) == 600  # a 200 MB text takes about 45 s to read
+
+
+def test_under_a_tight_address_space_readers_fork_from_this_process(monkeypatch):
+    """A fork server (a fresh interpreter loading every parser and jieba) cannot start
+    under a small `ulimit -v`: readers then fork from the scan's process, and run."""
+    import resource
+    import threading
+
+    from simsift.core.read import workers
+
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (150 * 1024**2, hard))
+    assert workers._tight_address_space()
+    alone = threading.active_count() == 1
+    assert workers._context().get_start_method() == ("fork" if alone else "forkserver")
+    results = dict(
+        run_isolated(misbehave, ["a", "crash", "b"], workers=2, timeout=10, cancel=CancelToken())
+    )
+    assert results["a"] == "A" and results["b"] == "B"
+    assert isinstance(results["crash"], TaskFailure)
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (resource.RLIM_INFINITY, hard))
+    assert not workers._tight_address_space()
+    assert workers._context().get_start_method() == "forkserver"
+
+
+def fail_oddly(task: str) -> str:
+    if task == "system":
+        raise SystemError("error return without exception set")  # Python short of memory
+    if task == "bug":
+        raise KeyError(task)
+    return task.upper()
+
+
+def test_a_task_raising_is_a_failure_and_its_reader_goes_on():
+    tasks = ["system", "bug", "a"]
+    results = dict(run_isolated(fail_oddly, tasks, workers=1, timeout=10, cancel=CancelToken()))
+    assert results["a"] == "A"
+    assert "out of memory" in results["system"].message
+    assert results["bug"].message == "reader failed on this file (KeyError: 'bug')"
