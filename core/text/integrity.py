@@ -20,6 +20,7 @@ from simsift.core.text.confusables import (
     INVISIBLE,
     disguised_words,
     lookalike_table,
+    may_be_disguised,
     remove_invisible,
 )
 
@@ -64,17 +65,23 @@ _SPACED_RUN = re.compile(
 )
 _ODD_SPACE = re.compile(f"(?<=[{_SCRIPT_LETTER}])[{_ODD_SPACES}](?=[{_SCRIPT_LETTER}])")
 _WORD_SPACE = re.compile(f"(?<=[{_SCRIPT_LETTER}])[ {_ODD_SPACES}](?=[{_SCRIPT_LETTER}])")
+_ANY_ODD_SPACE = re.compile(f"[{_ODD_SPACES}]")  # a quick first look, without lookarounds
 
 
 def integrity_flags(extracted: ExtractedText) -> tuple[str, ...]:
     """The flags of one extracted document, most telling first (empty: nothing seen)."""
     texts = (extracted.title, *extracted.paragraphs)
+    # look-alike letters, invisible characters and odd blanks are all outside ASCII, and the
+    # first two are told cheaply (`may_be_disguised`): most paragraphs need no search for
+    # them, which cost as much as tokenizing
+    unusual = [text for text in texts if not text.isascii()]
+    suspect = [text for text in unusual if may_be_disguised(text)]
     flags = (
         hidden_text_flag(extracted.hidden),
-        lookalike_flag(texts),
-        invisible_flag(texts),
+        lookalike_flag(suspect),
+        invisible_flag(suspect),
         spaced_letters_flag(texts),
-        odd_spaces_flag(texts),
+        odd_spaces_flag(texts) if any(map(_ANY_ODD_SPACE.search, unusual)) else "",
     )
     return tuple(f for f in flags if f)
 
