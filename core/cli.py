@@ -311,6 +311,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     except OSError as error:
+        if (message := out_of_memory_message(error)) is not None:  # a library not mapped
+            print(message, file=sys.stderr)
+            return 1
         print(os_error_message(error), file=sys.stderr)
         return 2
 

@@ -94,9 +94,25 @@ def _matched_share(passages: PassageResult, own: np.ndarray) -> np.ndarray:
     matched_rows[matches.left[reported]] = True
     matched_rows[matches.right[reported]] = True
     ignore = passages.is_template | passages.is_common
-    credited = covered_mask(_credited(p), matched_rows) & ~covered_mask(p, ignore)
+    credited = covered_mask(_credited(p), matched_rows) | _run_mask(passages, overlaps)
+    credited &= ~covered_mask(p, ignore)
     counts = per_doc_sum(credited, p.offsets)
     return np.minimum(np.divide(counts, own, out=np.zeros(len(own)), where=own > 0), 1.0)
+
+
+def _run_mask(passages: PassageResult, overlaps) -> np.ndarray:
+    """Global mask of the tokens in shared runs of pairs that are still reported."""
+    p, r = passages.passages, passages.runs
+    n = max(p.n_docs, 1)
+    reported = np.isin(pair_keys(r.left, r.right, n), pair_keys(overlaps.left, overlaps.right, n))
+    r = r.subset(reported)
+    starts = np.r_[r.start_left + p.offsets[r.left], r.start_right + p.offsets[r.right]]
+    lengths = np.r_[r.length, r.length]
+    total = int(p.offsets[-1])
+    delta = np.zeros(total + 1, np.int32)
+    np.add.at(delta, starts, 1)
+    np.add.at(delta, starts + lengths, -1)
+    return np.cumsum(delta[:total]) > 0
 
 
 def _credited(p):

@@ -34,7 +34,16 @@ import numpy as np
 from simsift.core.arrays import bounded_runs, pair_keys, ragged_arange, sorted_unique, split_keys
 from simsift.core.index.matches import Matches, hamming
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
-from simsift.core.match.verbatim import SHARE_MIN_RUN, longest_runs
+from simsift.core.match.grams import (
+    CommonRule,
+    OutsideGrams,
+    SharedRuns,
+    concatenated,
+    shared_runs,
+    window_for,
+    winnow,
+)
+from simsift.core.match.verbatim import GRAM, SHARE_MIN_RUN, longest_runs
 from simsift.core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
 from simsift.core.text.features import FeatureWeights, combine_features, token_weights
 from simsift.core.text.simhash import simhash_features
@@ -53,6 +62,7 @@ _OVERLAP_CHUNK = 1 << 20  # matched passages measured at once for containment
 _SUM_CHUNK = 1 << 20  # pairs whose weights are summed at once
 _HOLDER_CHUNK = 1 << 21  # (group, document) keys made at once to count distinct holders
 _MIN_LENGTH_RATIO = 0.8  # matched passages are about the same length
+_DEFAULT_SHORTEST_RUN = 15  # the words-in-a-row rule's default
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,16 @@ class PassageOptions:
     common_max_docs: int = 10
     partial_threshold: float = 0.2
     partial_min_run: int = 15  # chosen on bench/quality (bench/quality/partial_sweep.py)
+
+    @property
+    def shortest_run(self) -> int:
+        """Shared runs of words shorter than this are not matches (WCopyfind's shortest
+        phrase): the words-in-a-row rule's length, or the gram layer's default when the
+        rule is off; never under a gram."""
+        return max(self.partial_min_run or _DEFAULT_SHORTEST_RUN, GRAM)
+
+    def common_rule(self) -> CommonRule:
+        return CommonRule(self.common_share, self.common_min_docs, self.common_max_docs)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_tokens <= self.max_tokens:
@@ -453,6 +473,10 @@ class PassageResult:
         is_common: bool per passage: found in many documents.
         common_text: the common passages to list (see `CommonText`).
         n_features: distinct features per passage (fewer than `min_features`: unmatched).
+        runs: the word-for-word runs of at least `gram_run` tokens that ordinary
+            documents share outside left-out text (`core.match.grams`).
+        excluded_digest: per document, a digest of which of its tokens are left out: a
+            later scan reuses a pair's measures only where both digests are unchanged.
     """
 
     options: PassageOptions
@@ -465,6 +489,8 @@ class PassageResult:
     is_common: np.ndarray
     common_text: CommonText
     n_features: np.ndarray
+    runs: SharedRuns
+    excluded_digest: np.ndarray
 
     @property
     def excluded_share(self) -> np.ndarray:
@@ -521,7 +547,7 @@ class PassageResult:
         dist = np.r_[self.matches.distance[forward], self.matches.distance[backward]]
         order = np.lexsort((p.start[pb], p.start[pa]))
         off_a, off_b = int(p.offsets[a]), int(p.offsets[b])
-        return [
+        links = [
             PassageLink(
                 (int(p.start[i]) - off_a, int(p.stop[i]) - off_a),
                 (int(p.start[j]) - off_b, int(p.stop[j]) - off_b),
@@ -531,6 +557,39 @@ class PassageResult:
             )
             for i, j, d in zip(pa[order], pb[order], dist[order], strict=True)
         ]
+        return sorted(links + self._run_links(a, b), key=lambda link: link.tokens_a)
+
+    def _run_links(self, a: int, b: int) -> list[PassageLink]:
+        """The shared runs of documents a and b as links (distance 0: word for word)."""
+        r = self.runs
+        rows = np.flatnonzero((r.left == min(a, b)) & (r.right == max(a, b)))
+        start_a, start_b = (r.start_left, r.start_right) if a < b else (r.start_right, r.start_left)
+        links = []
+        for row in rows.tolist():
+            sa, sb, n = int(start_a[row]), int(start_b[row]), int(r.length[row])
+            links.append(
+                PassageLink(
+                    (sa, sa + n),
+                    (sb, sb + n),
+                    self._paragraphs(a, sa, sa + n),
+                    self._paragraphs(b, sb, sb + n),
+                    0,
+                )
+            )
+        return links
+
+    def _paragraphs(self, doc: int, start: int, stop: int) -> tuple[int, int]:
+        """The paragraphs (first, stop) holding tokens [start, stop) of `doc`: each
+        paragraph starts a passage, so the last passage starting at or before a token
+        is in the token's paragraph."""
+        p = self.passages
+        lo, hi = np.searchsorted(p.doc, [doc, doc + 1])
+        if lo == hi:
+            return 0, 1
+        base = int(p.offsets[doc])
+        at = np.searchsorted(p.start[lo:hi], [base + start, base + stop - 1], side="right") - 1
+        first, last = (lo + max(int(x), 0) for x in at)
+        return int(p.para_start[first]), int(p.para_start[last]) + 1
 
     def longest_run(self, a: int, b: int) -> int:
         """Tokens documents a and b share in a row (template and common text left out)."""
@@ -564,6 +623,7 @@ def analyze_passages(
     pair_search: PairSearch = search_pairs,
     known: tuple[np.ndarray, PassageResult] | None = None,
     outside: OutsideCounts | None = None,
+    outside_grams: OutsideGrams | None = None,
 ) -> PassageResult:
     """Cut, fingerprint and match passages; find template and common text; measure containment.
 
@@ -582,10 +642,13 @@ def analyze_passages(
             computed with the same weights and passage sizes.
         outside: what documents left out of `streams` add to the counts that make text
             common (checking new documents against an archive analyzes only the archive
-            documents they touch).
+            documents they touch); `outside_grams` the same for word grams.
     """
     steps = StepProgress(
-        "passages", {"fingerprints": 3, "index": 4, "extend": 2, "runs": 1}, progress, cancel
+        "passages",
+        {"fingerprints": 3, "index": 4, "extend": 2, "grams": 1, "seeds": 1, "runs": 1},
+        progress,
+        cancel,
     )
     is_reference = np.asarray(is_reference, dtype=bool)
     passages, fingerprints, n_features, reused = _passages_reusing(
@@ -610,10 +673,26 @@ def analyze_passages(
         passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
     )
     matches = _union(passages, matches, carried)
+    grams = _gram_layer(
+        streams, passages.offsets, excluded_mask, is_reference, options, outside_grams, steps
+    )
+    excluded_mask |= grams.common | grams.template
+    digest = _mask_digest(excluded_mask, passages.offsets)
+    if known is not None:  # a pair's run is reused only where nothing more is left out
+        clean &= digest == _old_digest(known, passages.n_docs)
     excluded_tokens = per_doc_sum(excluded_mask, passages.offsets)
-    overlaps = _pair_overlaps(passages, matches, excluded_mask, excluded_tokens, steps.cancel)
+    overlaps = _pair_overlaps(
+        passages, matches, grams.runs, excluded_mask, excluded_tokens, steps.cancel
+    )
     overlaps = _with_runs(
-        overlaps, streams, passages, excluded_mask, known, clean, steps.step("runs")
+        overlaps,
+        streams,
+        passages,
+        excluded_mask,
+        known,
+        clean,
+        (grams.runs, _document_pairs(passages, matches)),
+        steps.step("runs"),
     )
     return PassageResult(
         options,
@@ -626,7 +705,57 @@ def analyze_passages(
         shared.is_common,
         shared.common_text,
         n_features,
+        grams.runs,
+        digest,
     )
+
+
+def _gram_layer(streams, offsets, excluded_mask, is_reference, options, outside, steps):
+    """Shared runs, common and template text at the grain of word grams
+    (`core.match.grams`); reference documents' own text is a seed, not left out."""
+    hashes, _ = concatenated(streams)
+    kept = winnow(hashes, offsets, window_for(options.shortest_run), None, steps.step("grams"))
+    left_out = excluded_mask & ~np.repeat(is_reference, np.diff(offsets))
+    return shared_runs(
+        hashes,
+        offsets,
+        kept,
+        left_out,
+        is_reference,
+        options.shortest_run,
+        options.common_rule(),
+        outside,
+        steps.step("seeds"),
+    )
+
+
+def _document_pairs(passages: Passages, matches: Matches) -> np.ndarray:
+    """Sorted keys of the document pairs (left < right) with matched passages."""
+    a, b = passages.doc[matches.left], passages.doc[matches.right]
+    n = max(passages.n_docs, 1)
+    return sorted_unique(pair_keys(np.minimum(a, b), np.maximum(a, b), n))
+
+
+def _mask_digest(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Per document, a 64-bit digest of which of its positions `mask` sets."""
+    at = np.flatnonzero(mask)
+    doc = np.searchsorted(offsets, at, side="right") - 1
+    with np.errstate(over="ignore"):
+        mixed = (at - offsets[doc] + 1).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        mixed ^= mixed >> np.uint64(31)
+        summed = np.r_[np.uint64(0), np.cumsum(mixed, dtype=np.uint64)]
+    bounds = np.searchsorted(at, offsets)
+    with np.errstate(over="ignore"):
+        return summed[bounds[1:]] - summed[bounds[:-1]]
+
+
+def _old_digest(known, n_docs: int) -> np.ndarray:
+    """Each document's digest in the earlier result (a value no digest takes if new)."""
+    old_of, old = known
+    out = np.full(n_docs, np.uint64(2**64 - 1))
+    have = old_of >= 0
+    out[have] = old.excluded_digest[old_of[have]]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -967,13 +1096,14 @@ def per_doc_sum(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 def _pair_overlaps(
     passages: Passages,
     matches: Matches,
+    runs: SharedRuns,
     excluded_mask: np.ndarray,
     excluded_tokens: np.ndarray,
     cancel: CancelToken,
 ) -> PairOverlaps:
-    """Containment and overlap of every document pair with matched passages."""
+    """Containment and overlap of every document pair with matched passages or shared runs."""
     n_docs = max(passages.n_docs, 1)
-    keys, counts = _matched_tokens(passages, matches, excluded_mask, cancel)
+    keys, counts = _matched_tokens(passages, matches, runs, excluded_mask, cancel)
     owner, other = split_keys(keys, n_docs)
     # fold (owner, other) and (other, owner) into one row per pair, left < right
     forward = owner < other
@@ -999,47 +1129,75 @@ def _pair_overlaps(
     )
 
 
-def _with_runs(overlaps: PairOverlaps, streams, passages, left_out, known, clean, progress):
-    """`overlaps` with each pair's longest verbatim run; a pair of two documents whose
-    tokens and left-out text are as in `known` keeps the run found then."""
+def _with_runs(overlaps: PairOverlaps, streams, passages, left_out, known, clean, found, progress):
+    """`overlaps` with each pair's longest verbatim run: the longest shared run of
+    `found` (runs, sorted keys of the pairs with matched passages), or for pairs with
+    matched passages the longest run of `GRAM` tokens or more found by comparing the two;
+    a pair of two documents whose tokens and left-out text are as in `known` keeps the
+    run found then."""
+    shared, passage_pairs = found
+    n = max(passages.n_docs, 1)
+    keys = pair_keys(overlaps.left, overlaps.right, n)
+    gram_best = np.zeros(len(overlaps), np.int64)
+    if len(shared):
+        row = np.searchsorted(keys, pair_keys(shared.left, shared.right, n))
+        np.maximum.at(gram_best, row, shared.length)
     runs = np.full(len(overlaps), -1, np.int64)
     if known is not None and clean.any():
         old_of, old = known
         both = np.flatnonzero(clean[overlaps.left] & clean[overlaps.right])
         row = old._pair_index(old_of[overlaps.left[both]], old_of[overlaps.right[both]])
         runs[both[row >= 0]] = old.overlaps.longest_run[row[row >= 0]]
+    # pairs sharing runs only: the runs are maximal, and shorter ones do not count
+    runs[(runs < 0) & ~_contains(passage_pairs, keys)] = 0
     todo = np.flatnonzero(runs < 0)
     runs[todo] = longest_runs(
         streams, left_out, passages.offsets, overlaps.left[todo], overlaps.right[todo], progress
     )
-    return replace(overlaps, longest_run=runs)
+    return replace(overlaps, longest_run=np.maximum(runs, gram_best))
 
 
 def _matched_tokens(
-    passages: Passages, matches: Matches, excluded_mask: np.ndarray, cancel: CancelToken
+    passages: Passages,
+    matches: Matches,
+    runs: SharedRuns,
+    excluded_mask: np.ndarray,
+    cancel: CancelToken,
 ):
     """Per (owner document, other document) key: the owner's non-template tokens covered
-    by its passages matched in the other, in bounded steps aligned to whole keys."""
-    n_docs = max(passages.n_docs, 1)
-    doc = passages.doc
-    own = np.r_[matches.left, matches.right]  # passage whose tokens are counted
-    group = pair_keys(doc[own], doc[np.r_[matches.right, matches.left]], n_docs)
-    order = np.lexsort((passages.start[own], group))
-    own, group = own[order], group[order]
+    by its passages matched in the other or its runs shared with it, in bounded steps
+    aligned to whole keys."""
+    group, start, stop = _matched_spans(passages, matches, runs)
+    order = np.lexsort((start, group))
+    group, start, stop = group[order], start[order], stop[order]
     del order
     prefix = _prefix_counts(excluded_mask)
     keys, counts = [], []
     for lo, hi in _aligned_runs(group, _OVERLAP_CHUNK):
         cancel.check()
-        rows = own[lo:hi]
-        k, c = _covered_not_excluded(
-            group[lo:hi], passages.start[rows], passages.credit_stop[rows], prefix
-        )
+        k, c = _covered_not_excluded(group[lo:hi], start[lo:hi], stop[lo:hi], prefix)
         keys.append(k)
         counts.append(c)
     if not keys:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     return np.concatenate(keys), np.concatenate(counts)
+
+
+def _matched_spans(passages: Passages, matches: Matches, runs: SharedRuns):
+    """(owner-other key, global start, stop) of every matched passage and shared run,
+    once from each side."""
+    n_docs = max(passages.n_docs, 1)
+    doc, offsets = passages.doc, passages.offsets
+    own = np.r_[matches.left, matches.right]  # passage whose tokens are counted
+    other = np.r_[matches.right, matches.left]
+    run_owner, run_other = np.r_[runs.left, runs.right], np.r_[runs.right, runs.left]
+    run_start = np.r_[runs.start_left, runs.start_right] + offsets[run_owner]
+    length = np.r_[runs.length, runs.length]
+    return (
+        np.r_[pair_keys(doc[own], doc[other], n_docs), pair_keys(run_owner, run_other, n_docs)],
+        np.r_[passages.start[own], run_start],
+        np.r_[passages.credit_stop[own], run_start + length],
+    )
 
 
 def _aligned_runs(sorted_keys: np.ndarray, budget: int) -> list[tuple[int, int]]:

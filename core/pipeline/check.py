@@ -21,6 +21,7 @@ from simsift.core.arrays import pair_keys, ragged_arange, sorted_unique, split_k
 from simsift.core.document import FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.packed import PackedIndex
+from simsift.core.match.grams import OutsideGrams, concatenated, window_for, winnow
 from simsift.core.match.passages import (
     OutsideCounts,
     PassageResult,
@@ -98,14 +99,17 @@ def compare_with_archive(
     progress(Progress("archive", 0, 0))
     # a new document already archived (same path) is compared as new, never with itself
     same = np.array([archive.number(r.path) for r in new if r.path in archive], np.int64)
+    new_reference = np.array([under_any(r.path, options.reference_roots) for r in new], bool)
     seeded, asked = _passage_neighbours(archive, new, same, options, cancel)
+    seeded = np.union1d(seeded, _gram_neighbours(archive, new, new_reference, same, options))
     near = archive.near_documents(new_fps, options.k_max, cancel).right
     touched = np.setdiff1d(np.union1d(near, seeded), same)
-    old = _archive_records(archive, touched, np.isin(touched, seeded), options, progress, cancel)
+    with_text = np.isin(touched, seeded)
+    old = _archive_records(archive, touched, with_text, options, progress, cancel)
     documents = tuple(new + old)
     is_archive = np.r_[np.zeros(len(new), bool), np.ones(len(old), bool)]
     is_reference = np.zeros(len(documents), bool)
-    is_reference[: len(new)] = [under_any(r.path, options.reference_roots) for r in new]
+    is_reference[: len(new)] = new_reference
     fingerprints = np.r_[new_fps, archive.fingerprints()[touched]].astype(np.uint64)
     pairs = find_pairs(fingerprints, options.k_max, is_archive | is_reference, progress, cancel)
     passages = _new_pairs_only(
@@ -117,6 +121,7 @@ def compare_with_archive(
             progress=progress,
             cancel=cancel,
             outside=_outside_counts(archive, documents, is_archive, same, options, asked),
+            outside_grams=_outside_grams(archive, options, same, touched[with_text], len(old)),
         ),
         is_archive,
     )
@@ -176,6 +181,42 @@ def _passage_neighbours(
     counts = table.ptr[seeds + 1] - table.ptr[seeds]
     rows = np.repeat(table.ptr[seeds], counts) + ragged_arange(counts)[1]
     return np.unique(table.docs[rows]), (queries, found)
+
+
+def _gram_neighbours(archive: Archive, new, is_reference, same, options: ScanOptions):
+    """Archive documents holding a word gram that an ordinary new document keeps and that
+    is not common text over the archive and the new documents (its seeds are run ends)."""
+    table = archive.gram_table(archive_settings(options))
+    ordinary = [r.tokens.body for r, ref in zip(new, is_reference, strict=True) if not ref]
+    hashes, offsets = concatenated(ordinary)
+    kept = winnow(hashes, offsets, window_for(options.passages.shortest_run))
+    first = np.r_[True, (kept.value[1:] != kept.value[:-1]) | (kept.doc[1:] != kept.doc[:-1])]
+    values, new_holders = np.unique(kept.value[first[: len(kept)]], return_counts=True)
+    pos = np.searchsorted(table.values, values).clip(max=max(len(table.values) - 1, 0))
+    known = (table.values[pos] == values) if len(table.values) else np.zeros(len(values), bool)
+    pos = pos[known]
+    holders = table.docs_in[pos] - _holders_among(table, same)[pos] + new_holders[known]
+    n_ordinary = len(ordinary) + len(archive) - len(same)
+    shared = pos[~options.passages.common_rule().is_common(holders, n_ordinary)]
+    counts = table.ptr[shared + 1] - table.ptr[shared]
+    rows = np.repeat(table.ptr[shared], counts) + ragged_arange(counts)[1]
+    return np.setdiff1d(table.docs[rows], same)
+
+
+def _outside_grams(archive: Archive, options: ScanOptions, same, loaded, n_in: int):
+    """Per archive gram value, the archive documents holding it that the analysis does not
+    read (`loaded`: those it reads; `same`: replaced by new documents), and how many
+    archive documents are outside the analysis (`n_in` archive documents are in it)."""
+    table = archive.gram_table(archive_settings(options))
+    documents = table.docs_in - _holders_among(table, np.union1d(same, loaded))
+    return OutsideGrams(table.values, documents, len(archive) - len(same) - n_in)
+
+
+def _holders_among(table, docs: np.ndarray) -> np.ndarray:
+    """Per table value: how many of the documents `docs` hold it."""
+    entry = np.isin(table.docs, docs)
+    value = np.repeat(np.arange(len(table.values)), np.diff(table.ptr))
+    return np.bincount(value[entry], minlength=len(table.values))
 
 
 def _near_again(
@@ -267,4 +308,5 @@ def _new_pairs_only(result: PassageResult, is_archive: np.ndarray) -> PassageRes
     doc = result.passages.doc
     m = result.matches
     matches = m.subset(~(is_archive[doc[m.left]] & is_archive[doc[m.right]]))
-    return replace(result, overlaps=overlaps, matches=matches)
+    runs = result.runs.subset(~(is_archive[result.runs.left] & is_archive[result.runs.right]))
+    return replace(result, overlaps=overlaps, matches=matches, runs=runs)

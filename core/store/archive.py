@@ -42,6 +42,7 @@ from simsift.core.index.packed import FILE_NAME as INDEX_FILE
 from simsift.core.index.packed import PackedIndex, PackedIndexError
 from simsift.core.index.pair_graph import search_pairs
 from simsift.core.index.plan import DEFAULT_K_MAX
+from simsift.core.match.grams import concatenated, window_for, winnow
 from simsift.core.match.passages import (
     PassageOptions,
     cut_passages,
@@ -56,7 +57,8 @@ from simsift.core.text.tokens import document_tokens
 FORMAT = "simsift-archive"
 VERSION = 2  # 2: segments carry packed indexes; 1 (without) is read, indexed on next write
 READABLE_VERSIONS = (1, 2)
-SEGMENT_VERSION = 1  # the .npz arrays, unchanged since version 1
+SEGMENT_VERSION = 2  # 2: the kept word grams (version 1 is read: its grams are made again)
+READABLE_SEGMENTS = (1, 2)
 INDEX_KINDS = ("docs", "passages")
 # Stored indexes answer within these distances (the defaults); a check asking for more
 # builds that segment's index in memory for the session.
@@ -86,6 +88,8 @@ class ArchiveSettings:
     def key(self) -> str:
         p = self.passages
         sizes = (p.min_tokens, p.max_tokens, p.shingle_size, p.min_features)
+        if p.shortest_run != PassageOptions().shortest_run:  # the kept grams depend on it
+            sizes += (p.shortest_run,)
         text = repr((self.weights, sizes, self.traditional_to_simplified))
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
@@ -113,6 +117,8 @@ class _Segment:
     passage_doc: np.ndarray  # int64 row of each usable passage's document
     passage_fp: np.ndarray  # uint64
     indexes: dict  # kind -> PackedIndex as stored (none in a version 1 archive)
+    gram_doc: np.ndarray | None  # int64 row of each distinct (document, kept gram)
+    gram_value: np.ndarray | None  # uint64; both None in a version 1 segment
 
     def __len__(self) -> int:
         return len(self.fingerprint)
@@ -161,6 +167,7 @@ class Archive:
             for row in rows.tolist()
         }
         self._passage_table: PassageTable | None = None
+        self._gram_table: PassageTable | None = None
         self._counts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._indexes: dict[tuple[int, str, int], PackedIndex] = {}  # (segment, kind, k)
         self._value_numbers: list[np.ndarray] | None = None
@@ -292,6 +299,21 @@ class Archive:
         if self._passage_table is None:
             self._passage_table = _passage_table(self._live_passages())
         return self._passage_table
+
+    def gram_table(self, settings: ArchiveSettings) -> PassageTable:
+        """The live documents' kept word grams grouped by value, as `passage_table`
+        (`times_in` counts documents too: a document's grams are stored once each)."""
+        if self._gram_table is None:
+            docs, values = [np.zeros(0, np.int64)], [np.zeros(0, np.uint64)]
+            for s, (segment, rows) in enumerate(zip(self._segments, self._live, strict=True)):
+                gram_doc, gram_value = _segment_grams(self.directory, segment, settings)
+                number = np.full(len(segment), -1, np.int64)
+                number[rows] = self._starts[s] + np.arange(len(rows))
+                doc = number[gram_doc]
+                docs.append(doc[doc >= 0])
+                values.append(gram_value[doc >= 0])
+            self._gram_table = _passage_table((np.concatenate(docs), np.concatenate(values)))
+        return self._gram_table
 
     def neighbour_counts(
         self, k: int, cancel: CancelToken | None = None
@@ -444,12 +466,18 @@ class Archive:
             return self, summary
         chosen = [records[i] for i in new]
         passage_doc, passage_fp = _usable_passages(chosen, settings, progress, cancel)
+        grams = _distinct_grams([r.tokens.body for r in chosen], settings)
         with self._writing(progress, cancel) as manifest:
             generation = manifest["generation"] + 1
             name = f"seg-{generation:06d}"
             progress(Progress("archiving", 0, len(chosen)))
             entry = _write_segment(
-                self.directory, name, chosen, fingerprints[new], passage_doc, passage_fp, cancel
+                self.directory,
+                name,
+                chosen,
+                fingerprints[new],
+                (passage_doc, passage_fp, *grams),
+                cancel,
             )
             entry["indexes"] = _write_indexes(
                 self.directory, name, fingerprints[new], passage_fp, progress, cancel
@@ -460,7 +488,7 @@ class Archive:
             manifest["segments"].append(entry)
             manifest["generation"] = generation
             if len(manifest["segments"]) > MAX_SEGMENTS:
-                manifest = _merged(self.directory, manifest, progress, cancel)
+                manifest = _merged(self.directory, manifest, settings, progress, cancel)
             _write_manifest(self.directory, manifest)
             progress(Progress("archiving", len(chosen), len(chosen)))
         return Archive.open(self.directory), summary
@@ -517,6 +545,33 @@ def _usable_passages(records, settings: ArchiveSettings, progress, cancel: Cance
     return passages.doc[usable], fps[usable]
 
 
+def _distinct_grams(streams, settings: ArchiveSettings) -> tuple[np.ndarray, np.ndarray]:
+    """(stream number, value) of each distinct word gram a stream keeps (`core.match.grams`)."""
+    hashes, offsets = concatenated(streams)
+    kept = winnow(hashes, offsets, window_for(settings.passages.shortest_run))
+    first = np.r_[True, (kept.value[1:] != kept.value[:-1]) | (kept.doc[1:] != kept.doc[:-1])]
+    return kept.doc[first[: len(kept)]], kept.value[first[: len(kept)]]
+
+
+def _segment_grams(directory: Path, segment: _Segment, settings: ArchiveSettings):
+    """A segment's (row, value) of distinct kept grams; a version 1 segment's are made
+    again from its stored text."""
+    if segment.gram_doc is not None:
+        return segment.gram_doc, segment.gram_value
+    streams = []
+    with open(directory / f"{segment.name}.text", "rb") as f:
+        blob = f.read()
+    for i in range(len(segment)):
+        title, paragraphs = json_value(
+            zlib.decompress(blob[segment.text_ptr[i] : segment.text_ptr[i + 1]])
+        )
+        tokens = document_tokens(
+            title, paragraphs, traditional_to_simplified=settings.traditional_to_simplified
+        )
+        streams.append(tokens.body)
+    return _distinct_grams(streams, settings)
+
+
 def _read_counts(path: Path, n: int) -> np.ndarray | None:
     """Cached neighbour counts, or None when missing or not for these values."""
     try:
@@ -549,9 +604,7 @@ def _passage_table(live: tuple[np.ndarray, np.ndarray]) -> PassageTable:
 # -- files -------------------------------------------------------------------------------
 
 
-def _write_segment(
-    directory: Path, name: str, records, fingerprints, passage_doc, passage_fp, cancel
-):
+def _write_segment(directory: Path, name: str, records, fingerprints, tables, cancel):
     """Write `name`.text and `name`.npz, each complete on disk before the manifest names it."""
     ptr = [0]
     with atomic_write(directory / f"{name}.text", durable=True) as f:
@@ -573,10 +626,18 @@ def _write_segment(
             np.uint8,
         ),
         "text_ptr": np.array(ptr, np.int64),
-        "passage_doc": np.asarray(passage_doc, np.int64),
-        "passage_fp": np.asarray(passage_fp, np.uint64),
+        **_table_arrays(*tables),
     }
     return _write_arrays(directory, name, arrays)
+
+
+def _table_arrays(passage_doc, passage_fp, gram_doc, gram_value) -> dict[str, np.ndarray]:
+    return {
+        "passage_doc": np.asarray(passage_doc, np.int64),
+        "passage_fp": np.asarray(passage_fp, np.uint64),
+        "gram_doc": np.asarray(gram_doc, np.int64),
+        "gram_value": np.asarray(gram_value, np.uint64),
+    }
 
 
 def _write_arrays(directory: Path, name: str, arrays: dict) -> dict:
@@ -619,7 +680,7 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as z:
             a = {key: z[key] for key in z.files}
-        if int(a["version"][0]) != SEGMENT_VERSION:
+        if int(a["version"][0]) not in READABLE_SEGMENTS:
             raise ArchiveError(f"{path}: written by another archive version")
         meta = json_value(zlib.decompress(a["meta"].tobytes()))
         segment = _Segment(
@@ -634,6 +695,8 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
             a["passage_doc"],
             a["passage_fp"],
             _read_indexes(directory, entry),
+            a.get("gram_doc"),
+            a.get("gram_value"),
         )
     except ArchiveError:
         raise
@@ -724,14 +787,16 @@ def _distinct_matches(parts: list[Matches], n_right: int) -> Matches:
     return Matches(left[first], right[first], distance[first])
 
 
-def _merged(directory: Path, manifest: dict, progress, cancel: CancelToken | None) -> dict:
+def _merged(
+    directory: Path, manifest: dict, settings: ArchiveSettings, progress, cancel: CancelToken | None
+) -> dict:
     """The manifest with all segments merged into one new segment of the live documents."""
     cancel = cancel or CancelToken()
     segments = [_read_segment(directory, e) for e in manifest["segments"]]
     generation = manifest["generation"] + 1
     name = f"seg-{generation:06d}"
     parts: dict[str, list] = {key: [] for key in ("fingerprint", "size", "mtime_ns")}
-    hashes, texts, meta, ptr, p_doc, p_fp = [], [], [], [0], [], []
+    hashes, texts, meta, ptr, p_doc, p_fp, g_doc, g_value = [], [], [], [0], [], [], [], []
     n_before = 0
     with atomic_write(directory / f"{name}.text", durable=True) as out:
         for segment, entry in zip(segments, manifest["segments"], strict=True):
@@ -752,6 +817,10 @@ def _merged(directory: Path, manifest: dict, progress, cancel: CancelToken | Non
             doc = number[segment.passage_doc]
             p_doc.append(doc[doc >= 0])
             p_fp.append(segment.passage_fp[doc >= 0])
+            gram_doc, gram_value = _segment_grams(directory, segment, settings)
+            doc = number[gram_doc]
+            g_doc.append(doc[doc >= 0])
+            g_value.append(gram_value[doc >= 0])
             n_before += len(live)
             texts.append(len(blob))
     arrays = {
@@ -761,8 +830,7 @@ def _merged(directory: Path, manifest: dict, progress, cancel: CancelToken | Non
         "text_hash": np.concatenate([h[1] for h in hashes]).reshape(-1, 16),
         "meta": np.frombuffer(zlib.compress(json_bytes(meta)), np.uint8),
         "text_ptr": np.array(ptr, np.int64),
-        "passage_doc": np.concatenate(p_doc),
-        "passage_fp": np.concatenate(p_fp),
+        **_table_arrays(*(np.concatenate(x) for x in (p_doc, p_fp, g_doc, g_value))),
     }
     entry = _write_arrays(directory, name, arrays)
     entry["indexes"] = _write_indexes(

@@ -247,7 +247,11 @@ def all_pairs_extension(result, streams, options: PassageOptions) -> set[tuple[i
     ignore = result.is_template | result.is_common | (n_features < options.min_features)
     size = p.stop - p.start
     found = set()
-    for a, b in zip(result.overlaps.left.tolist(), result.overlaps.right.tolist(), strict=True):
+    matched = {
+        (min(x, y), max(x, y))
+        for x, y in zip(p.doc[result.matches.left], p.doc[result.matches.right], strict=True)
+    }
+    for a, b in sorted(matched):
         for i in np.flatnonzero(p.doc == a):
             for j in np.flatnonzero(p.doc == b):
                 close = int(np.bitwise_count(result.fingerprints[i] ^ result.fingerprints[j]))

@@ -1,0 +1,416 @@
+"""Shared runs of words from winnowed word grams: every copied run of `min_run` words.
+
+Passage fingerprints miss a few sentences spliced into one's own paragraph: the passage
+holding them is mostly the writer's own text. Here every document is cut into grams of
+`GRAM` tokens and *winnowed* (Schleimer, Wilkerson, Aiken, "Winnowing", SIGMOD 2003):
+of every window of `window` consecutive grams the smallest is kept. Two documents sharing
+a run of `window + GRAM - 1` tokens share a whole window, hence its kept gram: every such
+run is found, whatever surrounds it. Kept grams are sorted by value; a value held by two
+documents is a *seed*, and seeds on one diagonal are merged and extended word by word to
+the maximal run (seed and extend).
+
+A gram held by many documents is *common text* wherever it occurs (MOSS's `-m`): its
+tokens never count, so one boilerplate sentence shared by a handful of pages no longer
+makes them partial copies. A run shared with a reference document is template text.
+Winnowing reads only each document's own tokens, so a document's kept grams never depend
+on the rest of the scan (an archive can keep them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from simsift.core.arrays import bounded_runs, ragged_arange
+from simsift.core.match.verbatim import GRAM
+from simsift.core.text.tokens import TokenStream
+
+_MUL = np.uint64(0x9E3779B97F4A7C15)
+_NONE = np.uint64(np.iinfo(np.uint64).max)  # no gram here: never the smallest of a window
+_WINNOW_CHUNK = 1 << 20  # grams winnowed at once
+_SEED_CHUNK = 1 << 21  # seed pairs made at once
+# one document's occurrences of one gram used as seeds: a sentence repeated all through
+# a file would otherwise pair each of its copies with each of another file's
+_MAX_PER_DOC = 8
+
+
+@dataclass(frozen=True, slots=True)
+class SharedRuns:
+    """Maximal runs of tokens two documents share word for word, as parallel arrays.
+
+    Document `left` < `right`; starts are positions in each document's body stream.
+    """
+
+    left: np.ndarray  # int64
+    right: np.ndarray  # int64
+    start_left: np.ndarray  # int64
+    start_right: np.ndarray  # int64
+    length: np.ndarray  # int64
+
+    def __len__(self) -> int:
+        return len(self.left)
+
+    @classmethod
+    def empty(cls) -> SharedRuns:
+        return cls(*(np.zeros(0, np.int64) for _ in range(5)))
+
+    def subset(self, keep: np.ndarray) -> SharedRuns:
+        return SharedRuns(*(getattr(self, f)[keep] for f in self.__slots__))
+
+
+@dataclass(frozen=True, slots=True)
+class KeptGrams:
+    """The winnowed grams of documents: value, document and position in its stream,
+    sorted by (value, document, position)."""
+
+    value: np.ndarray  # uint64
+    doc: np.ndarray  # int64
+    position: np.ndarray  # int64
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class OutsideGrams:
+    """Per gram value, the documents outside an analysis holding it (`values` sorted),
+    and how many ordinary documents are outside: they count for common text."""
+
+    values: np.ndarray  # uint64, sorted distinct
+    documents: np.ndarray  # int64
+    n_docs: int
+
+    def documents_of(self, values: np.ndarray) -> np.ndarray:
+        if len(self.values) == 0:
+            return np.zeros(len(values), np.int64)
+        at = np.searchsorted(self.values, values).clip(max=len(self.values) - 1)
+        return np.where(self.values[at] == values, self.documents[at], 0)
+
+
+@dataclass(frozen=True)
+class GramResult:
+    """What the gram layer found: shared runs of ordinary documents (at least `min_run`
+    tokens, outside left-out text) and the global token masks of common and template text."""
+
+    runs: SharedRuns
+    common: np.ndarray  # bool per global token
+    template: np.ndarray  # bool per global token
+
+
+@dataclass(frozen=True)
+class CommonRule:
+    """When a gram is common text: held by more than `share` of the ordinary documents and
+    by at least `min_docs`, or by more than `max_docs` (as for passages)."""
+
+    share: float
+    min_docs: int
+    max_docs: int
+
+    def is_common(self, holders: np.ndarray, n_ordinary: int) -> np.ndarray:
+        common = (holders > self.share * n_ordinary) & (holders >= self.min_docs)
+        return common | (holders > self.max_docs)
+
+
+def window_for(min_run: int) -> int:
+    """Grams per winnowing window so that every shared run of `min_run` tokens is found."""
+    return max(min_run, GRAM) - GRAM + 1
+
+
+def concatenated(streams: Sequence[TokenStream]) -> tuple[np.ndarray, np.ndarray]:
+    """(all body token hashes end to end, each document's first position and the end)."""
+    lengths = np.array([len(s) for s in streams], dtype=np.int64)
+    offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
+    if not len(streams):
+        return np.zeros(0, np.uint64), offsets
+    return np.concatenate([np.asarray(s.hashes, np.uint64) for s in streams]), offsets
+
+
+def winnow(
+    hashes: np.ndarray,
+    offsets: np.ndarray,
+    window: int,
+    unusable: np.ndarray | None = None,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> KeptGrams:
+    """The kept grams of every document (`hashes` end to end, `offsets` as `concatenated`).
+
+    No gram touches an `unusable` token (text that is never copying, such as quotations
+    when they are set apart). Of each window of `window` grams inside one document the
+    smallest is kept, the rightmost of equals (robust winnowing); a document too short
+    for a window keeps its smallest gram. What a document keeps depends on its tokens
+    alone, never on the documents beside it.
+    """
+    n = len(hashes)
+    starts = np.zeros(n + 1, bool)
+    starts[offsets] = True
+    reach = window + GRAM - 1  # tokens under one window
+    positions, values = [], []
+    for lo in range(0, max(n - reach + 1, 0), _WINNOW_CHUNK):
+        progress(lo, n)
+        stop = min(lo + _WINNOW_CHUNK + reach - 1, n)
+        grams = _grams(hashes[lo:stop], starts[lo : stop + 1], _part(unusable, lo, stop))
+        at = _window_minima(grams, window, starts[lo + 1 : stop], reach)
+        positions.append(lo + at)
+        values.append(grams[at])
+    progress(n, n)
+    short = _short_documents(hashes, offsets, reach, unusable)
+    position = np.concatenate([*positions, short[0]])
+    value = np.concatenate([*values, short[1]]).astype(np.uint64)
+    position, first = np.unique(position, return_index=True)  # chunks overlap by a window
+    value = value[first]
+    doc = np.searchsorted(offsets, position, side="right") - 1
+    order = np.lexsort((position, doc, value))
+    return KeptGrams(value[order], doc[order], position[order] - offsets[doc[order]])
+
+
+def _part(mask: np.ndarray | None, lo: int, hi: int) -> np.ndarray | None:
+    return None if mask is None else mask[lo:hi]
+
+
+def _window_minima(grams, window: int, later_starts: np.ndarray, reach: int) -> np.ndarray:
+    """Positions of the rightmost smallest gram of every window inside one document
+    (`later_starts[i]`: a document starts at token i + 1)."""
+    count = len(grams) - window + 1
+    if count <= 0:
+        return np.zeros(0, np.int64)
+    inside = ~_touches(later_starts, reach - 1)[:count]
+    views = np.lib.stride_tricks.sliding_window_view(grams, window)
+    at = np.arange(count) + (window - 1 - np.argmin(views[:, ::-1], axis=1))
+    at = np.unique(at[inside])
+    return at[grams[at] != _NONE]
+
+
+def _short_documents(hashes, offsets, reach: int, unusable) -> tuple[np.ndarray, np.ndarray]:
+    """(position, value) of the smallest gram of each document too short for a window."""
+    lengths = np.diff(offsets)
+    short = np.flatnonzero((lengths >= GRAM) & (lengths < reach))
+    doc, k = ragged_arange(lengths[short] - GRAM + 1)
+    position = offsets[short][doc] + k
+    value = np.zeros(len(position), np.uint64)
+    for j in range(GRAM):
+        with np.errstate(over="ignore"):
+            value = value * _MUL + hashes[position + j]
+    value = _mixed(value)
+    if unusable is not None:
+        value[_touches_at(unusable, position)] = _NONE
+    order = np.lexsort((-position, value, doc))
+    first = order[np.r_[True, doc[order][1:] != doc[order][:-1]]] if len(order) else order
+    first = first[value[first] != _NONE]
+    return position[first], value[first]
+
+
+def _grams(hashes: np.ndarray, starts: np.ndarray, unusable: np.ndarray | None) -> np.ndarray:
+    """Gram value at each position of `hashes` (`_NONE` where a gram would cross into the
+    next document, `starts` marking first tokens, or touch an `unusable` token)."""
+    n = len(hashes) - GRAM + 1
+    grams = np.zeros(max(n, 0), np.uint64)
+    if n <= 0:
+        return grams
+    with np.errstate(over="ignore"):
+        for j in range(GRAM):
+            grams = grams * _MUL + hashes[j : j + n]
+    grams = _mixed(grams)
+    grams[_touches(starts[1 : len(hashes)], GRAM - 1)] = _NONE
+    if unusable is not None:
+        grams[_touches(unusable, GRAM)] = _NONE
+    return grams
+
+
+def _mixed(grams: np.ndarray) -> np.ndarray:
+    """Gram values with their high bits mixed down (the minimum is then unbiased) and
+    never `_NONE`."""
+    with np.errstate(over="ignore"):
+        grams = (grams ^ (grams >> np.uint64(29))) * _MUL
+    grams[grams == _NONE] -= np.uint64(1)
+    return grams
+
+
+def _touches(mask: np.ndarray, size: int) -> np.ndarray:
+    """Per window start: whether any of the `size` entries from there is set."""
+    prefix = np.r_[0, np.cumsum(mask, dtype=np.int64)]
+    return (prefix[size:] - prefix[:-size]) > 0
+
+
+def shared_runs(
+    hashes: np.ndarray,
+    offsets: np.ndarray,
+    kept: KeptGrams,
+    left_out: np.ndarray,
+    is_reference: np.ndarray,
+    min_run: int,
+    rule: CommonRule,
+    outside: OutsideGrams | None = None,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> GramResult:
+    """Common and template text, and the runs of at least `min_run` tokens that ordinary
+    documents share outside them and outside `left_out` (a global token mask).
+
+    `outside` adds the documents left out of the analysis to the counts that make a gram
+    common (checking new documents against an archive).
+    """
+    n_tokens = len(hashes)
+    value_id, holders = _holders(kept, is_reference)
+    n_ordinary = int((~is_reference).sum())
+    if outside is not None:
+        first = np.r_[True, kept.value[1:] != kept.value[:-1]] if len(kept) else np.zeros(0, bool)
+        holders = holders + outside.documents_of(kept.value[first])
+        n_ordinary += outside.n_docs
+    common_value = rule.is_common(holders, n_ordinary)
+    start = offsets[kept.doc] + kept.position
+    common = _gram_cover(start[common_value[value_id]], n_tokens)
+    blocked = left_out | common
+    seeds = _seeds(kept, value_id, common_value, is_reference, progress)
+    a, b = start[seeds[0]], start[seeds[1]]
+    with_reference = is_reference[kept.doc[seeds[0]]] | is_reference[kept.doc[seeds[1]]]
+    # template text first: it is left out of the runs between ordinary documents
+    template_runs = _extended(hashes, offsets, blocked, a[with_reference], b[with_reference])
+    template = _template_cover(template_runs, is_reference, min_run, n_tokens)
+    blocked |= template
+    runs = _extended(hashes, offsets, blocked, a[~with_reference], b[~with_reference])
+    runs = runs.subset(runs.length >= min_run)
+    return GramResult(_in_documents(runs, offsets), common, template)
+
+
+def _holders(kept: KeptGrams, is_reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct value number of each kept gram, ordinary documents holding each value)."""
+    if not len(kept):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    new_value = np.r_[True, kept.value[1:] != kept.value[:-1]]
+    value_id = np.cumsum(new_value) - 1
+    new_doc = new_value | np.r_[True, kept.doc[1:] != kept.doc[:-1]]
+    counted = new_doc & ~is_reference[kept.doc]
+    return value_id, np.bincount(value_id[counted], minlength=int(value_id[-1]) + 1)
+
+
+def _gram_cover(starts: np.ndarray, n_tokens: int) -> np.ndarray:
+    """Global mask of the tokens of the grams starting at `starts`."""
+    mask = np.zeros(n_tokens, bool)
+    for j in range(GRAM):
+        mask[starts + j] = True
+    return mask
+
+
+def _seeds(kept, value_id, common_value, is_reference, progress) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of kept-gram rows (i < j) holding one value in two documents, not both
+    reference documents; common values and repeats past `_MAX_PER_DOC` give none."""
+    if not len(kept):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    new_doc = np.r_[True, (kept.value[1:] != kept.value[:-1]) | (kept.doc[1:] != kept.doc[:-1])]
+    run_start = np.maximum.accumulate(np.where(new_doc, np.arange(len(kept)), 0))
+    usable = ~common_value[value_id] & (np.arange(len(kept)) - run_start < _MAX_PER_DOC)
+    rows = np.flatnonzero(usable)
+    group = value_id[rows]
+    # rows holding the value after row i in the same group: its seed partners
+    group_end = np.searchsorted(group, group, side="right")
+    later = group_end - np.arange(len(rows)) - 1
+    lefts, rights = [], []
+    for lo, hi in bounded_runs(later, _SEED_CHUNK):
+        progress(lo, len(rows))
+        owner, k = ragged_arange(later[lo:hi])
+        i = lo + owner
+        j = i + 1 + k
+        i, j = rows[i], rows[j]
+        keep = kept.doc[i] != kept.doc[j]
+        keep &= ~(is_reference[kept.doc[i]] & is_reference[kept.doc[j]])
+        lefts.append(i[keep])
+        rights.append(j[keep])
+    progress(len(rows), len(rows))
+    if not lefts:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(lefts), np.concatenate(rights)
+
+
+def _extended(hashes, offsets, blocked, a: np.ndarray, b: np.ndarray) -> SharedRuns:
+    """Maximal runs around seed grams at global positions a (lower document) and b, merged
+    along their diagonals; runs hold no `blocked` token. Positions stay global."""
+    clean = ~(_touches_at(blocked, a) | _touches_at(blocked, b))
+    a, b = a[clean], b[clean]
+    doc_a = np.searchsorted(offsets, a, side="right") - 1
+    doc_b = np.searchsorted(offsets, b, side="right") - 1
+    runs = _merged(doc_a, doc_b, a, b, np.full(len(a), GRAM, np.int64))
+    start_a, start_b, length = runs.start_left, runs.start_right, runs.length
+    _extend_back(hashes, blocked, offsets[runs.left], offsets[runs.right], start_a, start_b, length)
+    _extend_on(
+        hashes, blocked, offsets[runs.left + 1], offsets[runs.right + 1], start_a, start_b, length
+    )
+    return _merged(runs.left, runs.right, start_a, start_b, length)
+
+
+def _touches_at(mask: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    hit = np.zeros(len(starts), bool)
+    for j in range(GRAM):
+        hit |= mask[starts + j]
+    return hit
+
+
+def _merged(doc_a, doc_b, start_a, start_b, length) -> SharedRuns:
+    """Runs on one diagonal of one document pair that overlap or touch, as one run."""
+    if not len(doc_a):
+        return SharedRuns.empty()
+    diagonal = start_b - start_a
+    order = np.lexsort((start_a, diagonal, doc_b, doc_a))
+    doc_a, doc_b, diagonal = doc_a[order], doc_b[order], diagonal[order]
+    start_a, stop_a = start_a[order], start_a[order] + length[order]
+    same_line = (doc_a[1:] == doc_a[:-1]) & (doc_b[1:] == doc_b[:-1])
+    same_line &= diagonal[1:] == diagonal[:-1]
+    # the furthest stop so far on the line decides whether the next run joins it
+    line = np.cumsum(np.r_[True, ~same_line])
+    span = int(stop_a.max()) + 1
+    reach = np.maximum.accumulate(line * span + stop_a) - line * span
+    joins = same_line & (start_a[1:] <= reach[:-1])
+    first = np.flatnonzero(np.r_[True, ~joins])
+    last = np.r_[first[1:], len(start_a)] - 1
+    begin = start_a[first]
+    return SharedRuns(
+        doc_a[first], doc_b[first], begin, begin + diagonal[first], reach[last] - begin
+    )
+
+
+def _extend_back(hashes, blocked, floor_a, floor_b, start_a, start_b, length) -> None:
+    """Move each run's start back while both documents go on with the same token."""
+    active = np.arange(len(start_a))
+    while len(active):
+        sa, sb = start_a[active] - 1, start_b[active] - 1
+        ok = (sa >= floor_a[active]) & (sb >= floor_b[active])
+        active, sa, sb = active[ok], sa[ok], sb[ok]
+        ok = (hashes[sa] == hashes[sb]) & ~blocked[sa] & ~blocked[sb]
+        active = active[ok]
+        start_a[active] -= 1
+        start_b[active] -= 1
+        length[active] += 1
+
+
+def _extend_on(hashes, blocked, end_a, end_b, start_a, start_b, length) -> None:
+    """Lengthen each run while both documents go on with the same token."""
+    active = np.arange(len(start_a))
+    while len(active):
+        sa, sb = start_a[active] + length[active], start_b[active] + length[active]
+        ok = (sa < end_a[active]) & (sb < end_b[active])
+        active, sa, sb = active[ok], sa[ok], sb[ok]
+        ok = (hashes[sa] == hashes[sb]) & ~blocked[sa] & ~blocked[sb]
+        active = active[ok]
+        length[active] += 1
+
+
+def _template_cover(runs: SharedRuns, is_reference, min_run: int, n_tokens: int) -> np.ndarray:
+    """Global mask of ordinary documents' tokens in runs of `min_run` shared with a
+    reference document (runs' positions global)."""
+    runs = runs.subset(runs.length >= min_run)
+    left_ordinary = ~is_reference[runs.left]
+    start = np.where(left_ordinary, runs.start_left, runs.start_right)
+    delta = np.zeros(n_tokens + 1, np.int32)
+    np.add.at(delta, start, 1)
+    np.add.at(delta, start + runs.length, -1)
+    return np.cumsum(delta[:n_tokens]) > 0
+
+
+def _in_documents(runs: SharedRuns, offsets: np.ndarray) -> SharedRuns:
+    """Runs with global positions turned into positions in each document."""
+    return SharedRuns(
+        runs.left,
+        runs.right,
+        runs.start_left - offsets[runs.left],
+        runs.start_right - offsets[runs.right],
+        runs.length,
+    )

@@ -1,0 +1,190 @@
+"""The gram layer: every copied run of words found, boilerplate and templates set apart."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from simsift.core.match.grams import (
+    CommonRule,
+    concatenated,
+    shared_runs,
+    window_for,
+    winnow,
+)
+from simsift.core.match.passages import PassageOptions, analyze_passages
+from simsift.core.progress import Cancelled, CancelToken
+from simsift.core.text.features import FeatureWeights
+from simsift.core.text.tokens import token_stream
+
+from tests.core.corpus import chinese_paragraphs
+from tests.core.test_passages import english_paragraphs
+
+RULE = CommonRule(share=0.2, min_docs=5, max_docs=10)
+
+
+@pytest.fixture(scope="module")
+def words() -> list[str]:
+    """Distinct real words that are one token each (lengths in words are in tokens)."""
+    text = " ".join(english_paragraphs()).split()
+    return sorted({w.lower() for w in text if w.isascii() and w.isalpha()})
+
+
+def essay(words: list[str], rng: random.Random, n: int = 300) -> list[str]:
+    """n words drawn at random: two essays share no run of words unless planted."""
+    return rng.choices(words, k=n)
+
+
+def runs_of(docs: list[list[str]], min_run: int = 15, reference=(), left_out=None):
+    streams = [token_stream([" ".join(d)]) for d in docs]
+    hashes, offsets = concatenated(streams)
+    kept = winnow(hashes, offsets, window_for(min_run))
+    is_reference = np.isin(np.arange(len(docs)), reference)
+    mask = np.zeros(len(hashes), bool) if left_out is None else left_out
+    return shared_runs(hashes, offsets, kept, mask, is_reference, min_run, RULE)
+
+
+def test_every_spliced_run_of_the_shortest_length_or_more_is_found_whole(words):
+    rng = random.Random(7)
+    docs, planted = [], {}
+    for length in [15, 16, 17, 19, 23, 30, 41, 57, 60, 88, 120] * 3:
+        source, host = essay(words, rng, 200), essay(words, rng)
+        at, start = rng.randrange(1, len(host)), rng.randrange(len(source) - length)
+        # a run cut mid-sentence, inside one of the host's own paragraphs
+        docs += [source, [*host[:at], "zqx", *source[start : start + length], "zqy", *host[at:]]]
+        planted[len(docs) - 1] = (start, at + 1, length)
+    runs = runs_of(docs).runs
+    assert len(runs) == len(planted)
+    for copy, (start, at, length) in planted.items():
+        mine = runs.subset((runs.left == copy - 1) & (runs.right == copy))
+        found = zip(
+            mine.start_left.tolist(), mine.start_right.tolist(), mine.length.tolist(), strict=True
+        )
+        assert set(found) == {(start, at, length)}, (copy, length)
+
+
+def test_runs_shorter_than_the_shortest_length_are_not_matches(words):
+    rng = random.Random(3)
+    source = essay(words, rng)
+    docs = [source]
+    for length in (8, 10, 13, 14):
+        host = essay(words, rng)
+        docs.append([*host[:100], "zqx", *source[50 : 50 + length], "zqy", *host[100:]])
+    runs = runs_of(docs).runs
+    assert not np.any(runs.left == 0)
+
+
+def test_chinese_runs_are_found_at_the_grain_of_jieba_words():
+    paragraphs = chinese_paragraphs()
+    if len(paragraphs) < 20:
+        pytest.skip("Chinese seed text not available")
+    source, host = paragraphs[0] + paragraphs[1], paragraphs[5] + paragraphs[6]
+    copied = source[40:100]
+    copy = host[:80] + "。" + copied + "。" + host[80:]
+    streams = [token_stream([t]) for t in (source, copy)]
+    words = len(token_stream([copied[2:-2]]))  # its ends may be cut mid-word
+    hashes, offsets = concatenated(streams)
+    kept = winnow(hashes, offsets, window_for(15))
+    runs = shared_runs(
+        hashes, offsets, kept, np.zeros(len(hashes), bool), np.zeros(2, bool), 15, RULE
+    )
+    # jieba may cut the words at the copy's two ends differently
+    assert len(runs.runs) == 1 and words - 3 <= runs.runs.length[0] <= words + 4
+
+
+def test_a_document_keeps_the_same_grams_whatever_is_scanned_beside_it(words):
+    rng = random.Random(5)
+    docs = [essay(words, rng, n) for n in (300, 7, 14, 40, 500)]
+    streams = [token_stream([" ".join(d)]) for d in docs]
+    hashes, offsets = concatenated(streams)
+    together = winnow(hashes, offsets, window_for(15))
+    for d, stream in enumerate(streams):
+        alone = winnow(*concatenated([stream]), window_for(15))
+        mine = together.doc == d
+        assert sorted(alone.position.tolist()) == sorted(together.position[mine].tolist())
+    assert np.count_nonzero(together.doc == 1) == 0  # under a gram: nothing to keep
+    assert np.count_nonzero(together.doc == 2) == 1  # under a window: its smallest gram
+
+
+def test_a_sentence_in_many_documents_is_common_text_and_pairs_none(words):
+    rng = random.Random(11)
+    notice = (
+        "this essay is my own work and I have acknowledged every source I used honestly "
+        "as the honour code of the department asks of every student"
+    )
+    notice = notice.split()
+    docs = [[*essay(words, rng, 200), *notice, *essay(words, rng, 200)] for _ in range(12)]
+    result = runs_of(docs)
+    assert len(result.runs) == 0
+    _, offsets = concatenated([token_stream([" ".join(d)]) for d in docs])
+    first = slice(offsets[0] + 200, offsets[0] + 200 + len(notice))
+    # its middle at least: a window reaching into one's own text keeps another gram
+    assert result.common[first][window_for(15) - 1 : 1 - window_for(15)].all()
+
+
+def test_text_shared_with_a_reference_document_is_template_and_pairs_none(words):
+    rng = random.Random(13)
+    prompt = essay(words, rng, 40)
+    docs = [[*essay(words, rng, 150), *prompt, *essay(words, rng, 150)] for _ in range(3)]
+    result = runs_of([*docs, prompt], reference=[3])
+    assert len(result.runs) == 0
+    assert result.template.sum() >= 3 * 40 - 6
+
+
+def test_a_sentence_repeated_all_through_two_files_stays_bounded(words):
+    sentence = words[:20]
+    docs = [sentence * 3000, [*words[500:560], *sentence * 2000]]
+    result = runs_of(docs)
+    assert len(result.runs) >= 1
+    assert result.runs.length.max() >= 2000 * 20
+
+
+def spliced_corpus(words, lengths, seed=1):
+    rng = random.Random(seed)
+    source = essay(words, rng, 600)
+    docs = [[" ".join(source)]]
+    for length in lengths:
+        host = essay(words, rng, 400)
+        start = rng.randrange(len(source) - length)
+        paragraphs = [" ".join(host[i : i + 100]) for i in range(0, 400, 100)]
+        middle = paragraphs[2].split()
+        spliced = [*middle[:50], "zqx", *source[start : start + length], "zqy", *middle[50:]]
+        paragraphs[2] = " ".join(spliced)
+        docs.append(paragraphs)
+    return [token_stream(d) for d in docs]
+
+
+def test_splices_of_fifteen_words_or_more_are_partial_copies(words):
+    lengths = (15, 30, 50, 100)
+    streams = spliced_corpus(words, lengths)
+    result = analyze_passages(
+        streams, np.zeros(len(streams), bool), FeatureWeights(), PassageOptions()
+    )
+    partial = result.partial()
+    assert sorted(partial.right.tolist()) == [1, 2, 3, 4]
+    assert (partial.left == 0).all()
+    assert [int(result.longest_run(0, d)) for d in (1, 2, 3, 4)] == list(lengths)
+    links = result.links(2, 0)
+    assert any(link.distance == 0 and link.tokens_a[1] - link.tokens_a[0] == 30 for link in links)
+
+
+def test_the_gram_layer_stops_on_cancel(words):
+    streams = spliced_corpus(words, (30,) * 20)
+    cancel = CancelToken()
+    seen = []
+
+    def progress(report):
+        seen.append(report)
+        if len(seen) > 5:
+            cancel.cancel()
+
+    with pytest.raises(Cancelled):
+        analyze_passages(
+            streams,
+            np.zeros(len(streams), bool),
+            FeatureWeights(),
+            PassageOptions(),
+            progress=progress,
+            cancel=cancel,
+        )
