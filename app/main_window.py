@@ -9,7 +9,6 @@ thread, when a result arrives by signal.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -17,9 +16,11 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
+    QFrame,
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStyle,
     QTabWidget,
@@ -104,7 +105,14 @@ class MainWindow(QMainWindow):
         left_layout = QVBoxLayout(left)
         left_layout.addWidget(self.folders, 1)
         left_layout.addWidget(self.scan_button)
-        left_layout.addWidget(self.params)
+        # the parameters scroll when the screen is short (1366×768): never squeezed
+        # spin boxes, never a window taller than the screen
+        self.params_scroll = QScrollArea()
+        self.params_scroll.setWidget(self.params)
+        self.params_scroll.setWidgetResizable(True)
+        self.params_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.params_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        left_layout.addWidget(self.params_scroll, 2)
 
         self.clusters_panel = ClustersPanel()
         self.model = self.clusters_panel.model  # checks, marks and the trash act on it
@@ -261,7 +269,16 @@ class MainWindow(QMainWindow):
                 self.partial_panel.view,
                 [self.show_text_action, self.ignore_action, self.verdict_action],
             ),
-            (self.documents_panel.table, [self.show_text_action, self.verdict_action]),
+            (
+                self.documents_panel.table,
+                [
+                    self.show_text_action,
+                    self.verdict_action,
+                    _separator(self),
+                    self.documents_panel.exclude_action,
+                    self.documents_panel.include_action,
+                ],
+            ),
             (self.problems_panel.view, [self.show_text_action]),
         ):
             view.addActions(actions)
@@ -274,6 +291,8 @@ class MainWindow(QMainWindow):
         self.params.k_changed.connect(self.show_clusters)
         self.params.weights_changed.connect(self.apply_weights)
         self.documents_panel.compare_requested.connect(self.compare)
+        self.documents_panel.exclude_requested.connect(self.exclude_source)
+        self.documents_panel.include_requested.connect(self.editor.include_pair)
         self.overview_panel.document_requested.connect(self.open_document)
         self.overview_panel.pair_requested.connect(self.compare)
         self.clusters_panel.selection_changed.connect(self._on_selection)
@@ -381,6 +400,9 @@ class MainWindow(QMainWindow):
         self.folders.set_exclude_text(s.exclude)
         self.params.set_weights(s.weights)
         self.params.set_common_docs(s.common_docs)
+        self.params.set_shortest_match(s.shortest_match)
+        self.params.set_count_quotations(s.count_quotations)
+        self.params.set_count_bibliography(s.count_bibliography)
         self.params.set_k(min(s.k, DEFAULT_K_MAX))
         for key, restore in (
             ("geometry", self.restoreGeometry),
@@ -403,6 +425,9 @@ class MainWindow(QMainWindow):
         s.exclude = self.folders.exclude_text()
         s.weights = self.params.weights()
         s.common_docs = self.params.common_docs()
+        s.shortest_match = self.params.shortest_match()
+        s.count_quotations = self.params.count_quotations()
+        s.count_bibliography = self.params.count_bibliography()
         s.k = self.params.k()
         s.set_geometry("geometry", self.saveGeometry())
         s.set_geometry("state", self.saveState())
@@ -426,7 +451,7 @@ class MainWindow(QMainWindow):
             exclude=tuple(self.folders.exclude_patterns()),
             weights=self.params.weights(),
             k_max=DEFAULT_K_MAX,
-            passages=PassageOptions(common_max_docs=self.params.common_docs()),
+            passages=self.params.passage_options(),
             **extra,
         )
 
@@ -441,13 +466,13 @@ class MainWindow(QMainWindow):
             return
         self.save_settings()
         self.archive_texts.forget()
-        self.controller.start_scan(
-            self.scan_options(), self._ignored_pairs(), self.folders.archive_folders()
-        )
+        # every pair comes back: the editor leaves out those marked "not a duplicate"
+        # (excluded sources), so that one can be included again without a rescan
+        self.controller.start_scan(self.scan_options(), (), self.folders.archive_folders())
 
     def apply_weights(self, weights: FeatureWeights) -> None:
         """Re-fingerprint the scanned documents with new weights and match passages with
-        the shown common-text threshold (no file is read again)."""
+        what the panel says counts as copying (no file is read again)."""
         if self.result is None or self.controller.busy:
             return
         passages = self._passage_options()
@@ -456,14 +481,13 @@ class MainWindow(QMainWindow):
         if self.folders.archive_folders():  # the archive is fingerprinted with the weights
             self.start_scan()
             return
-        self.controller.start_reweight(self.result, weights, self._ignored_pairs(), passages)
+        self.controller.start_reweight(self.result, weights, (), passages)
 
     def _passage_options(self) -> PassageOptions:
-        base = self.result.options.passages if self.result is not None else PassageOptions()
-        return replace(base, common_max_docs=self.params.common_docs())
-
-    def _ignored_pairs(self) -> set[frozenset[str]]:
-        return self.catalog.ignored_pairs() if self.catalog is not None else set()
+        """The shown result's passage options with what the panel says counts as copying."""
+        return self.params.passage_options(
+            self.result.options.passages if self.result is not None else None
+        )
 
     def _on_job_started(self, kind: str) -> None:
         self._job_kind = kind
@@ -530,7 +554,7 @@ class MainWindow(QMainWindow):
         NAMES.set_paths(d.path for d in result.documents)
         self.common_panel.set_result(result)
         self.partial_panel.set_roots((*result.options.roots, *result.options.reference_roots))
-        self.documents_panel.set_result(result)
+        self.documents_panel.set_result(result, self.editor.excluded_sources())
         self._show_verdicts(self.editor.verdicts)
         self.show_clusters(self.params.k())
         self._update_actions()
@@ -610,6 +634,7 @@ class MainWindow(QMainWindow):
             self.record_with_text(b),
             PairEvidence.of(result, a, b),
             self._term_rarity(),
+            set_apart=result.options.passages.set_apart,
         )
 
     def record_with_text(self, doc: int) -> FileRecord:
@@ -680,6 +705,8 @@ class MainWindow(QMainWindow):
         kind = self.editor.undo_kind()
         if kind == "pair":
             self.undo_action.setText(self.tr("Undo not a duplicate"))
+        elif kind == "source":
+            self.undo_action.setText(self.tr("Undo exclude source"))
         elif kind == "trash":
             self.undo_action.setText(self.tr("Undo move to trash"))
         else:
@@ -771,6 +798,12 @@ class MainWindow(QMainWindow):
         pair = self._pair_to_dismiss()
         if pair is not None:
             self.editor.dismiss_pair(*pair)
+
+    def exclude_source(self, doc: int, source: int) -> None:
+        """Leave `source` out of document `doc`'s similarity index: the pair is marked
+        "not a duplicate" (remembered, undoable, and the same everywhere: the text the two
+        share counts for neither)."""
+        self.editor.dismiss_pair(doc, source, kind="source")
 
     def confirm_trash(self, paths: list[str]) -> bool:
         """Ask before trashing, with every file listed (scrollable under "Show Details")."""

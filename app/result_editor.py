@@ -1,15 +1,19 @@
-"""What the user does to a result: "not a duplicate", move to trash, exports, and Undo.
+"""What the user does to a result: "not a duplicate" (also an essay's excluded source),
+move to trash, exports, and Undo.
 
 The window lays out and asks; this object acts. File work (the trash, the exports) runs on
 a pool thread with progress, so a thousand files to the trash or a 20,000-pair export never
 freeze the window. The shown result is always rebuilt from the last scan's result minus
-the files moved to the trash and the pairs dismissed since, so Undo is exact whatever came
-in between (a new k, re-weighting).
+the files moved to the trash and the pairs marked "not a duplicate" (remembered in the
+catalog, or this session's), so Undo and "Include again" are exact whatever came in
+between (a new k, re-weighting) and need no rescan: scans and re-weightings hand over
+every pair, and the editor leaves the marked ones out.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,11 +30,11 @@ from simsift.core.store.verdicts import Verdict, Verdicts
 
 @dataclass(frozen=True)
 class _Dismissed:
-    """A pair marked "not a duplicate" in this session (Undo forgets it again)."""
+    """A pair marked "not a duplicate" in this session (Undo forgets it again): from the
+    Clusters or Partial copies tab ("pair"), or a source excluded from an essay ("source")."""
 
-    a: int
-    b: int
-    paths: tuple[str, str]
+    paths: frozenset[str]
+    kind: str = "pair"
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,9 @@ class ResultEditor(QObject):
         self._removed = np.zeros(0, dtype=bool)
         self._originals: list[int] = []  # documents the user made their cluster's original
         self._undo: list[_Dismissed | _Trashed] = []
+        # pairs of paths marked "not a duplicate": the catalog's and this session's
+        self._ignored: set[frozenset[str]] = set()
+        self._numbers: tuple[tuple, dict[str, int]] = ((), {})  # documents, path -> number
         self._busy = False
         self._job: tuple | None = None  # (the running Job, on done, failure title)
         self.verdicts = self._stored_verdicts()
@@ -71,13 +78,14 @@ class ResultEditor(QObject):
         return self._busy
 
     def undo_kind(self) -> str | None:
-        """ "pair" or "trash" for what Undo would undo, None when nothing can be undone."""
+        """ "pair", "source" or "trash" for what Undo would undo, None when nothing can be
+        undone."""
         if self._busy or not self._undo:
             return None
         last = self._undo[-1]
         if isinstance(last, _Trashed):
             return "trash" if any(item.entry for item in last.items) else None
-        return "pair"
+        return last.kind
 
     def set_result(self, result: ScanResult) -> None:
         """A new result from a scan or a re-weighting. Files moved to the trash stay out of
@@ -88,15 +96,13 @@ class ResultEditor(QObject):
             self._removed = np.zeros(len(result.documents), dtype=bool)
             self._originals = []
             self._undo.clear()  # files put back now would be found by the next scan
-        else:  # the job left out the pairs dismissed meanwhile (the catalog has them)
-            self._undo = [u for u in self._undo if isinstance(u, _Trashed)]
+            self._ignored |= self._stored_ignored()
         self._show()
 
     def _show(self) -> None:
         shown = self._base.without_files(self._removed)
-        for action in self._undo:
-            if isinstance(action, _Dismissed):
-                shown = shown.without_pair(action.a, action.b)
+        if self._ignored:
+            shown = shown.without_ignored(self._ignored)
         if self._originals:  # the latest choice first: lowest rank wins a cluster
             rank = shown.original_rank.copy()
             best = int(rank.min()) if len(rank) else 0
@@ -121,9 +127,11 @@ class ResultEditor(QObject):
 
     # -- not a duplicate -----------------------------------------------------------
 
-    def dismiss_pair(self, a: int, b: int) -> None:
-        """Mark (a, b) "not a duplicate": remembered in the catalog, gone from view."""
-        if self.result is None:
+    def dismiss_pair(self, a: int, b: int, kind: str = "pair") -> None:
+        """Mark (a, b) "not a duplicate": remembered in the catalog, gone from view. With
+        `kind` "source", `b` is a source the user excluded from essay `a`: the same
+        decision (their shared text no longer counts, for either), said in its words."""
+        if self.result is None or a == b:
             return
         path_a, path_b = self.paths([a, b])
         if self.catalog is not None:
@@ -133,20 +141,89 @@ class ResultEditor(QObject):
                 self.catalog.ignore_pair(path_a, path_b)
             except CatalogError as error:  # hidden now, but not remembered for later scans
                 self.problem.emit(self.tr("Not remembered"), str(error))
-        self._undo.append(_Dismissed(a, b, (path_a, path_b)))
+        pair = frozenset((path_a, path_b))
+        self._ignored.add(pair)
+        self._undo.append(_Dismissed(pair, kind))
         self._show()
-        self.message.emit(self.tr("Pair marked as not a duplicate. Edit ▸ Undo brings it back."))
+        if kind == "source":
+            self.message.emit(
+                self.tr(
+                    "Source excluded: the text the two documents share no longer counts, for "
+                    "either. Include again, or Edit ▸ Undo, brings it back."
+                )
+            )
+        else:
+            self.message.emit(
+                self.tr("Pair marked as not a duplicate. Edit ▸ Undo brings it back.")
+            )
+
+    def include_pair(self, a: int, b: int) -> None:
+        """Take back "not a duplicate" on (a, b), however long ago it was decided: the
+        excluded source counts again, now and in later scans."""
+        if self._base is None:
+            return
+        path_a, path_b = self._base.documents[a].path, self._base.documents[b].path
+        pair = frozenset((path_a, path_b))
+        self._forget(pair)
+        self._undo = [u for u in self._undo if not (isinstance(u, _Dismissed) and u.paths == pair)]
+        self._show()
+        self.message.emit(self.tr("Source included again: it counts as before."))
+
+    def _forget(self, pair: frozenset[str]) -> None:
+        """No longer leave `pair` out, here and in the catalog."""
+        self._ignored.discard(pair)
+        if self.catalog is not None:
+            from simsift.core.store.catalog import CatalogError
+
+            try:
+                self.catalog.unignore_pair(*sorted(pair))
+            except CatalogError as error:
+                self.problem.emit(self.tr("Not remembered"), str(error))
+
+    def _stored_ignored(self) -> set[frozenset[str]]:
+        """The pairs the catalog remembers as "not a duplicate" (none when it fails)."""
+        if self.catalog is None:
+            return set()
+        from simsift.core.store.catalog import CatalogError
+
+        with contextlib.suppress(CatalogError):  # shown at start-up by the catalog's message
+            return self.catalog.ignored_pairs()
+        return set()
 
     def _dismissed_pairs(self) -> set[frozenset[str]]:
         """Pairs marked "not a duplicate": remembered in the catalog, or in this session
         only when the catalog could not keep them."""
-        pairs = {frozenset(a.paths) for a in self._undo if isinstance(a, _Dismissed)}
-        if self.catalog is not None:
-            from simsift.core.store.catalog import CatalogError
+        return set(self._ignored)
 
-            with contextlib.suppress(CatalogError):  # the session's decisions still count
-                pairs |= self.catalog.ignored_pairs()
-        return pairs
+    def excluded_sources(self) -> dict[int, list[tuple[int, float]]]:
+        """Per document of the shown result, the sources left out of its similarity index
+        because their pair is marked "not a duplicate" (an excluded source): (source,
+        share of the document found in it), largest share first. Documents without one
+        are absent; reference documents have no sources, as in the similarity index."""
+        base = self._base
+        if base is None or not self._ignored:
+            return {}
+        number = self._path_numbers()
+        excluded: dict[int, list[tuple[int, float]]] = defaultdict(list)
+        for pair in self._ignored:
+            docs = [number.get(path) for path in pair]
+            if len(docs) != 2 or None in docs or self._removed[docs].any():
+                continue
+            a, b = docs
+            a_in_b, b_in_a, _ = base.overlap(a, b)
+            for doc, other, share in ((a, b, a_in_b), (b, a, b_in_a)):
+                if share > 0 and not base.is_reference[doc]:
+                    excluded[doc].append((other, share))
+        for sources in excluded.values():
+            sources.sort(key=lambda source: (-source[1], source[0]))
+        return dict(excluded)
+
+    def _path_numbers(self) -> dict[str, int]:
+        """Document number of every path of the last scan (computed once per scan)."""
+        documents = self._base.documents
+        if self._numbers[0] is not documents:
+            self._numbers = (documents, {d.path: i for i, d in enumerate(documents)})
+        return self._numbers[1]
 
     # -- the teacher's verdicts ------------------------------------------------------
 
@@ -211,7 +288,7 @@ class ResultEditor(QObject):
     def undo(self) -> None:
         """Undo the last "not a duplicate" or move to the trash."""
         kind = self.undo_kind()
-        if kind == "pair":
+        if kind in ("pair", "source"):
             self._undo_dismiss(self._undo.pop())
         elif kind == "trash":
             action = self._undo.pop()
@@ -221,15 +298,12 @@ class ResultEditor(QObject):
             )
 
     def _undo_dismiss(self, action: _Dismissed) -> None:
-        if self.catalog is not None:
-            from simsift.core.store.catalog import CatalogError
-
-            try:
-                self.catalog.unignore_pair(*action.paths)
-            except CatalogError as error:
-                self.problem.emit(self.tr("Not remembered"), str(error))
+        self._forget(action.paths)
         self._show()
-        self.message.emit(self.tr("The pair is shown again."))
+        if action.kind == "source":
+            self.message.emit(self.tr("Source included again: it counts as before."))
+        else:
+            self.message.emit(self.tr("The pair is shown again."))
 
     def _restored(self, action: _Trashed, restored: list[str], failed) -> None:
         back = set(restored)

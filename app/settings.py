@@ -1,4 +1,5 @@
-"""Persistent user settings (QSettings): folders, k, weights, language, window layout."""
+"""Persistent user settings (QSettings): folders, k, weights, what counts as copying,
+language, window layout."""
 
 from __future__ import annotations
 
@@ -6,11 +7,14 @@ import json
 
 from PySide6.QtCore import QByteArray, QSettings
 from simsift.core.match.passages import PassageOptions
+from simsift.core.match.verbatim import GRAM
 from simsift.core.pipeline.options import DEFAULT_K
 from simsift.core.text.features import FeatureWeights
 
 ORGANIZATION = "SimSift"
 APPLICATION = "SimSift"
+# the shortest match the window offers, in words: shorter runs are below the engine's grams
+SHORTEST_MATCH_RANGE = (GRAM, 200)
 
 
 class Settings:
@@ -70,6 +74,47 @@ class Settings:
     @common_docs.setter
     def common_docs(self, value: int) -> None:
         self._store.setValue("scan/common_docs", int(value))
+
+    @property
+    def shortest_match(self) -> int:
+        """Shared runs of fewer words never count as copying; a run this long makes a
+        partial copy (`PassageOptions.partial_min_run`), within `SHORTEST_MATCH_RANGE`."""
+        default = PassageOptions().partial_min_run
+        try:
+            value = int(self._store.value("scan/shortest_match", default))
+        except (TypeError, ValueError):
+            return default
+        low, high = SHORTEST_MATCH_RANGE
+        return min(max(value, low), high)
+
+    @shortest_match.setter
+    def shortest_match(self, value: int) -> None:
+        self._store.setValue("scan/shortest_match", int(value))
+
+    @property
+    def count_quotations(self) -> bool:
+        """Text in quotation marks counts as copying (by default it is only shown)."""
+        return self._bool("scan/count_quotations", PassageOptions().count_quotations)
+
+    @count_quotations.setter
+    def count_quotations(self, value: bool) -> None:
+        self._store.setValue("scan/count_quotations", bool(value))
+
+    @property
+    def count_bibliography(self) -> bool:
+        """The references section counts as copying (by default it is only shown)."""
+        return self._bool("scan/count_bibliography", PassageOptions().count_bibliography)
+
+    @count_bibliography.setter
+    def count_bibliography(self, value: bool) -> None:
+        self._store.setValue("scan/count_bibliography", bool(value))
+
+    def _bool(self, key: str, default: bool) -> bool:
+        """A saved flag: INI files give back "true"/"false" strings, the registry booleans."""
+        value = self._store.value(key, default)
+        if isinstance(value, str):
+            return {"true": True, "false": False}.get(value.strip().lower(), default)
+        return bool(value) if isinstance(value, bool | int) else default
 
     @property
     def k(self) -> int:

@@ -204,9 +204,23 @@ def _add_report_options(s: argparse.ArgumentParser) -> None:
         type=int,
         default=defaults.partial_min_run,
         metavar="N",
-        help="also report a pair as partial when the two documents share N words in a row "
-        "(Chinese: N jieba words), whatever the share; template and common text do not "
-        f"count (0: share only; default {defaults.partial_min_run})",
+        help="the shortest match: shared runs of fewer than N words (Chinese: jieba words) "
+        "never count as copying, and two documents sharing N words in a row are a partial "
+        "copy whatever the share; template and common text do not count (0: by share "
+        f"only, the shortest match then {defaults.shortest_run}; default "
+        f"{defaults.partial_min_run})",
+    )
+    s.add_argument(
+        "--count-quotes",
+        action="store_true",
+        help='count text in quotation marks (“…”, "…", «…», 「…」, and paragraphs that are '
+        "one quotation) as copying; by default it is shown but never counted",
+    )
+    s.add_argument(
+        "--count-bibliography",
+        action="store_true",
+        help="count the references section (References, Bibliography, Works cited, 参考文献, "
+        "... to the end or an appendix) as copying; by default it is shown but never counted",
     )
     s.add_argument(
         "--common-docs",
@@ -360,14 +374,17 @@ def _check_report_options(parser: argparse.ArgumentParser, args: argparse.Namesp
         parser.error(str(error))
 
 
-def _options(args: argparse.Namespace) -> ScanOptions:
-    """Scan options from the command line (the report options where the command has them)."""
+def scan_options(args: argparse.Namespace) -> ScanOptions:
+    """Scan options from the parsed command line (the report options where the command
+    has them)."""
     passages = (
         PassageOptions(
             partial_threshold=args.partial_threshold,
             partial_min_run=args.partial_run,
             common_max_docs=args.common_docs,
             common_share=args.common_share,
+            count_quotations=args.count_quotes,
+            count_bibliography=args.count_bibliography,
         )
         if hasattr(args, "k")
         else PassageOptions()
@@ -387,7 +404,7 @@ def _options(args: argparse.Namespace) -> ScanOptions:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    options = _options(args)
+    options = scan_options(args)
     reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
     started = time.monotonic()
     catalog = None if args.no_catalog else _open_catalog(args.catalog)
@@ -452,7 +469,7 @@ def run_check(args: argparse.Namespace) -> int:
     reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
     started = time.monotonic()
     try:
-        result = check(archive, _options(args), progress=reporter, cancel=CancelToken())
+        result = check(archive, scan_options(args), progress=reporter, cancel=CancelToken())
     except (Cancelled, KeyboardInterrupt):
         reporter.finish()
         print("simsift: check interrupted", file=sys.stderr)
@@ -502,7 +519,9 @@ def run_archive_add(args: argparse.Namespace) -> int:
     reporter = _TerminalProgress(enabled=not args.quiet and sys.stderr.isatty())
     started = time.monotonic()
     try:
-        report = add_folders(args.archive, _options(args), progress=reporter, cancel=CancelToken())
+        report = add_folders(
+            args.archive, scan_options(args), progress=reporter, cancel=CancelToken()
+        )
     except (Cancelled, KeyboardInterrupt):
         reporter.finish()
         print("simsift: add interrupted; the archive is as it was before", file=sys.stderr)
@@ -605,13 +624,7 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
             else ""
         )
         + f" in {len(clusters)} clusters",
-        f"{len(result.partial_pairs())} partial pairs (containment >= "
-        f"{result.options.passages.partial_threshold:.0%} with {SHARE_MIN_RUN} words in a row"
-        + (
-            f" or {result.options.passages.partial_min_run} words in a row)"
-            if result.options.passages.partial_min_run
-            else ")"
-        ),
+        f"{len(result.partial_pairs())} partial pairs ({_partial_rule(result.options.passages)})",
         f"{len(result.passages.common_text)} common passages (found in more than "
         f"{result.options.passages.common_max_docs} documents or "
         f"{result.options.passages.common_share:.0%} of them; left out of partial copying)",
@@ -629,6 +642,26 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
             + " (see the skipped file)"
         )
     return "\n".join(lines)
+
+
+def _partial_rule(passages: PassageOptions) -> str:
+    """When a pair is partial, and what never counts, as the summary says it."""
+    rule = f"containment >= {passages.partial_threshold:.0%} with {SHARE_MIN_RUN} words in a row"
+    if passages.partial_min_run:
+        rule += f", or {passages.partial_min_run} words in a row: the shortest match"
+    set_apart = [
+        (what, flag)
+        for what, flag, counted in (
+            ("quotations", "--count-quotes", passages.count_quotations),
+            ("the bibliography", "--count-bibliography", passages.count_bibliography),
+        )
+        if not counted
+    ]
+    if set_apart:
+        names = " and ".join(what for what, _ in set_apart)
+        flags = ", ".join(flag for _, flag in set_apart)
+        rule += f"; {names} not counted ({flags})"
+    return rule
 
 
 def _flags_line(result: ScanResult) -> list[str]:

@@ -41,9 +41,10 @@ class UnsupportedFormat(ExtractionError):
     """The file is not a format SimSift reads; listed as skipped, not as an error."""
 
 
-# Bump when reading the same file gives other text, title or tokens: the catalog then
-# reads files again instead of reusing what an older SimSift extracted.
-READER_VERSION = 4
+# Bump when reading the same file gives other text, title or tokens (their marks
+# included): the catalog then reads files again instead of reusing what an older
+# SimSift extracted.
+READER_VERSION = 5
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are reported, not read
 

@@ -3,17 +3,35 @@
 Colours are blended into the palette's base colour so they suit light and dark themes.
 Offsets from `core.match.align` count Python characters; Qt counts UTF-16 code units,
 so positions are mapped before formats are applied.
+
+Quotations and the bibliography, when they do not count as copying, are grey italics on
+the plain background (no sentence or word colour is laid on them): a quotation of the
+other document reads as a quotation, not as a copied sentence.
 """
 
 from __future__ import annotations
 
 import html
+from bisect import bisect_right
+from collections.abc import Sequence
 
 import numpy as np
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
-from simsift.core.match.align import CHANGED, DELETED, INSERTED, SAME, UNIQUE, Match, Span
+from simsift.core.match.align import (
+    CHANGED,
+    DELETED,
+    INSERTED,
+    PARAGRAPH_SEPARATOR,
+    SAME,
+    UNIQUE,
+    Match,
+    Span,
+)
+from simsift.core.report.text_kinds import set_apart_spans
 
 MOVED = "moved"  # display kind of "same" sentences found at another place
+SET_APART = "set apart"  # quotations and the bibliography that do not count
 FormatKey = str | tuple[str, str]  # a sentence kind, or ("word", kind of word edit)
 Run = tuple[int, int, FormatKey]  # start, end, format key
 
@@ -26,6 +44,7 @@ _WORD_TINTS = {
     DELETED: QColor(225, 60, 60),
 }
 _WORD_STRENGTH = 0.6
+_SET_APART_TEXT = QColor(134, 142, 150)  # a grey readable on light and dark bases
 
 
 def char_formats(base: QColor) -> dict[FormatKey, QTextCharFormat]:
@@ -41,6 +60,10 @@ def char_formats(base: QColor) -> dict[FormatKey, QTextCharFormat]:
         fmt.setFontStrikeOut(kind == DELETED)
         fmt.setFontUnderline(kind == INSERTED)
         formats["word", kind] = fmt
+    fmt = QTextCharFormat()
+    fmt.setForeground(_SET_APART_TEXT)
+    fmt.setFontItalic(True)
+    formats[SET_APART] = fmt
     return formats
 
 
@@ -89,9 +112,41 @@ def edited_words(matches: tuple[Match, ...], *, left: bool) -> list[Run]:
     return runs
 
 
+def set_apart_runs(paragraphs: Sequence[str], set_apart: Sequence[int]) -> list[Run]:
+    """(start, end, SET_APART) of the quotations and bibliography that `set_apart`
+    (`PassageOptions.set_apart`) leaves out of copying, in `display_text(paragraphs)`."""
+    offsets = np.cumsum([0, *(len(p) + len(PARAGRAPH_SEPARATOR) for p in paragraphs)])
+    return [
+        (int(offsets[i]) + start, int(offsets[i]) + end, SET_APART)
+        for i, start, end, _ in set_apart_spans(paragraphs, set_apart)
+    ]
+
+
+def outside(runs: list[Run], apart: list[Run]) -> list[Run]:
+    """`runs` less the text of `apart` (sorted, disjoint): pieces of a run outside it."""
+    out: list[Run] = []
+    ends = [end for _, end, _ in apart]
+    for start, end, key in runs:
+        k = bisect_right(ends, start)
+        while k < len(apart) and apart[k][0] < end:
+            if start < apart[k][0]:
+                out.append((start, apart[k][0], key))
+            start = max(start, apart[k][1])
+            k += 1
+        if start < end:
+            out.append((start, end, key))
+    return out
+
+
 def legend_entry(fmt: QTextCharFormat, label: str) -> str:
-    """`label` as rich text in the background and decoration of `fmt` (label escaped)."""
-    styles = [f"background-color: {fmt.background().color().name()}"]
+    """`label` as rich text in the colours and decoration of `fmt` (label escaped)."""
+    styles = []
+    if fmt.background().style() != Qt.BrushStyle.NoBrush:
+        styles.append(f"background-color: {fmt.background().color().name()}")
+    if fmt.foreground().style() != Qt.BrushStyle.NoBrush:
+        styles.append(f"color: {fmt.foreground().color().name()}")
+    if fmt.fontItalic():
+        styles.append("font-style: italic")
     if fmt.fontStrikeOut():
         styles.append("text-decoration: line-through")
     elif fmt.fontUnderline():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from pathlib import PurePath
 
 import numpy as np
@@ -39,12 +40,16 @@ from PySide6.QtWidgets import (
 )
 from simsift.app.diff.highlight import (
     MOVED,
+    SET_APART,
     FormatKey,
+    Run,
     apply_formats,
     char_formats,
     edited_words,
     legend_entry,
+    outside,
     sentence_runs,
+    set_apart_runs,
     to_utf16,
     utf16_offsets,
 )
@@ -63,6 +68,7 @@ from simsift.core.match.align import (
     display_text,
 )
 from simsift.core.match.evidence import PairEvidence, TermRarity
+from simsift.core.match.passages import PassageOptions
 from simsift.core.progress import CancelToken
 
 # The selection is laid over the highlights, not painted instead of them.
@@ -70,12 +76,21 @@ _SELECTION_ALPHA = 40
 
 
 def _align_pair(
-    left: FileRecord, right: FileRecord, rarity: TermRarity | None, cancel: CancelToken
-) -> tuple[Alignment, list[tuple[str, int]]]:
-    """(alignment, rarest shared terms) of two documents: the alignment job's work."""
+    left: FileRecord,
+    right: FileRecord,
+    rarity: TermRarity | None,
+    set_apart: Sequence[int],
+    cancel: CancelToken,
+) -> tuple[Alignment, list[tuple[str, int]], tuple[list[Run], list[Run]]]:
+    """(alignment, rarest shared terms, set-apart text of each side) of two documents:
+    the alignment job's work."""
     alignment = align(left.paragraphs, right.paragraphs, cancel=cancel)
     terms = rarity.rarest_shared(left, right, cancel=cancel) if rarity is not None else []
-    return alignment, terms
+    apart = (
+        set_apart_runs(left.paragraphs, set_apart),
+        set_apart_runs(right.paragraphs, set_apart),
+    )
+    return alignment, terms, apart
 
 
 class _Editor(QTextEdit):
@@ -193,7 +208,7 @@ class DiffView(QWidget):
     navigation and the summary follow when `alignment_ready` is emitted. Scrolling one
     pane scrolls the other to the aligned position; F7 / Shift+F7 (or Ctrl+Down / Ctrl+Up)
     step through the matched blocks, F8 to the next edited words. A legend explains the
-    colours.
+    colours. Quotations and the bibliography that do not count as copying are grey italics.
     """
 
     alignment_ready = Signal()
@@ -204,6 +219,8 @@ class DiffView(QWidget):
         self._evidence: PairEvidence | None = None
         self._terms: list[tuple[str, int]] = []
         self._alignment: Alignment | None = None
+        self._set_apart: tuple[list[Run], list[Run]] = ([], [])  # quotations, bibliography
+        self._apart_kinds: tuple[int, ...] = PassageOptions().set_apart  # named in the legend
         self._block_starts: list[int] = []  # left offset of each navigation block
         self._edits: list[WordEdit] = []  # every word edit, by left offset
         self._offsets: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
@@ -289,17 +306,23 @@ class DiffView(QWidget):
         right: FileRecord,
         evidence: PairEvidence | None = None,
         rarity: TermRarity | None = None,
+        *,
+        set_apart: Sequence[int] = PassageOptions().set_apart,
     ) -> None:
         """Show `left` and `right` now and align them in the background.
 
         `evidence` (the scan's measures for the pair) heads the summary; with `rarity`,
-        the rarest words both use are found in the background too.
+        the rarest words both use are found in the background too. `set_apart` is the
+        scan's `PassageOptions.set_apart`: the quotations and bibliography shown greyed.
         """
         self._reset()
         self._evidence = evidence
+        if tuple(set_apart) != self._apart_kinds:
+            self._apart_kinds = tuple(set_apart)
+            self._update_legend()
         self._left.show_record(left)
         self._right.show_record(right)
-        job = Job(lambda _report, cancel: _align_pair(left, right, rarity, cancel))
+        job = Job(lambda _report, cancel: _align_pair(left, right, rarity, set_apart, cancel))
         job.signals.finished.connect(self._on_aligned)
         job.signals.failed.connect(self._on_failed)
         self._job = job
@@ -354,6 +377,7 @@ class DiffView(QWidget):
             self._job = None
         self._alignment = None
         self._terms = []
+        self._set_apart = ([], [])
         self._failure = None
         self._block_starts = []
         self._edits = []
@@ -366,11 +390,11 @@ class DiffView(QWidget):
         return self._job is not None and signals is self._job.signals
 
     @Slot(object)
-    def _on_aligned(self, outcome: tuple[Alignment, list]) -> None:
+    def _on_aligned(self, outcome: tuple[Alignment, list, tuple]) -> None:
         if not self._is_current(self.sender()):
             return  # the selection changed while this pair was being aligned
         self._job = None
-        alignment, terms = outcome
+        alignment, terms, self._set_apart = outcome
         self._alignment = alignment
         self._terms = terms
         self._offsets = (utf16_offsets(alignment.left_text), utf16_offsets(alignment.right_text))
@@ -444,13 +468,14 @@ class DiffView(QWidget):
         started = time.perf_counter()
         formats = self._formats()
         with self._sync.paused():  # swapping documents moves scroll bars: not a user scroll
-            for pane, text, offsets, spans, words in (
+            for pane, text, offsets, spans, words, apart in (
                 (
                     self._left,
                     alignment.left_text,
                     self._offsets[0],
                     alignment.left_spans,
                     edited_words(alignment.matches, left=True),
+                    self._set_apart[0],
                 ),
                 (
                     self._right,
@@ -458,10 +483,12 @@ class DiffView(QWidget):
                     self._offsets[1],
                     alignment.right_spans,
                     edited_words(alignment.matches, left=False),
+                    self._set_apart[1],
                 ),
             ):
                 document = pane.new_document(text)
-                runs = sentence_runs(spans, alignment.matches) + words
+                # a quotation reads as one, whatever it matched: no colour on set-apart text
+                runs = outside(sentence_runs(spans, alignment.matches) + words, apart) + apart
                 apply_formats(document, offsets, runs, formats)
                 pane.set_document(document)
         self.last_highlight_seconds = time.perf_counter() - started
@@ -481,6 +508,8 @@ class DiffView(QWidget):
             (formats["word", INSERTED], self.tr("inserted words")),
             (formats["word", DELETED], self.tr("deleted words")),
         )
+        if self._apart_kinds:
+            entries += ((formats[SET_APART], self.tr("quoted or bibliography (not counted)")),)
         self.legend_label.setText("&nbsp; ".join(legend_entry(*entry) for entry in entries))
         self.legend_label.setToolTip(
             self.tr(

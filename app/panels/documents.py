@@ -2,13 +2,22 @@
 selected document's text with each source's passages in its own colour.
 
 Rows are the documents found in part elsewhere, then those found nowhere else that carry
-integrity flags (disguised text may be why nothing was found), read from the flat arrays of
-`core.analysis.similarity.DocumentSimilarity` (no Python object per row), highest index first.
+integrity flags (disguised text may be why nothing was found) or whose sources the teacher
+excluded, read from the flat arrays of `core.analysis.similarity.DocumentSimilarity` (no
+Python object per row), highest index first.
+
+A source can be excluded from an essay (the student's own draft, a shared reading): a link
+beside each source, the right-click menu of the text or of the row. Excluding is the
+window's "Not a duplicate" on the pair (remembered across scans, undoable, in the HTML
+report's decisions), so the text the two share no longer counts for either; the excluded
+sources stay listed under the source table, each with "include again".
 """
 
 from __future__ import annotations
 
+import html
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -21,12 +30,21 @@ from PySide6.QtCore import (
     QUrl,
     Signal,
 )
-from PySide6.QtGui import QColor, QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QPageLayout,
+    QPageSize,
+    QPdfWriter,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
+    QMenu,
     QMessageBox,
     QPushButton,
     QSplitter,
@@ -41,7 +59,7 @@ from simsift.app.models.roles import DocRole
 from simsift.app.readable import NAMES, plain, readable
 from simsift.app.row_height import fit_rows_to_names
 from simsift.core.pipeline.result import ScanResult
-from simsift.core.report.essay import EssayLabels, essay_html, essay_page
+from simsift.core.report.essay import END_OF_SOURCES, EssayLabels, essay_html, essay_page
 from simsift.core.report.html import write_html
 from simsift.core.store.verdicts import Verdict, Verdicts
 
@@ -50,6 +68,9 @@ COL_FLAGS = 7
 COLUMN_COUNT = 8
 _NUMBER_COLUMNS = (COL_INDEX, COL_SOURCES, COL_LARGEST_SHARE, COL_FLAGS)
 _FLAG_COLOUR = QColor("#c92a2a")
+# the compare link `essay_html` puts after each source; an exclude link goes after it
+_COMPARE_LINK = re.compile(r"<a href='compare:(\d+)'>[^<]*</a>")
+_LINK = re.compile(r"(compare|exclude|include):(\d+)")
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -65,6 +86,7 @@ class DocumentsModel(QAbstractTableModel):
         self.verdicts = Verdicts()
         self._folders = FolderNames(())
         self._flag_counts = np.zeros(0, np.int64)
+        self._excluded_counts = np.zeros(0, np.int64)
 
     def set_verdicts(self, verdicts: Verdicts) -> None:
         self.verdicts = verdicts
@@ -81,7 +103,11 @@ class DocumentsModel(QAbstractTableModel):
     def verdict(self, doc: int) -> Verdict | None:
         return self.verdicts.of_document(self._result.documents[doc].path)
 
-    def set_result(self, result: ScanResult | None) -> None:
+    def set_result(
+        self, result: ScanResult | None, excluded: dict[int, list] | None = None
+    ) -> None:
+        """Show `result`; `excluded` maps a document to its excluded sources (pairs marked
+        "not a duplicate"), so that it stays listed when none of its sources is left."""
         self.beginResetModel()
         self._result = result
         roots = (*result.options.roots, *result.options.reference_roots) if result else ()
@@ -90,13 +116,17 @@ class DocumentsModel(QAbstractTableModel):
         self.similarity = result.similarity() if result is not None else None
         docs = result.documents if result is not None else ()
         self._flag_counts = np.array([len(d.flags) for d in docs], np.int64)
+        self._excluded_counts = np.zeros(len(docs), np.int64)
+        for doc, sources in (excluded or {}).items():
+            self._excluded_counts[doc] = len(sources)
         if self.similarity is None:
             self._rows = np.zeros(0, np.int64)
         else:
             found = np.flatnonzero(self.similarity.source_count > 0)
             found = found[np.argsort(-self.similarity.index[found], kind="stable")]
-            flagged = np.flatnonzero((self._flag_counts > 0) & (self.similarity.source_count == 0))
-            self._rows = np.r_[found, flagged].astype(np.int64)
+            telling = (self._flag_counts > 0) | (self._excluded_counts > 0)
+            others = np.flatnonzero(telling & (self.similarity.source_count == 0))
+            self._rows = np.r_[found, others].astype(np.int64)
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -146,6 +176,8 @@ class DocumentsModel(QAbstractTableModel):
             return self._flags_data(doc, role)
         if role == Qt.ItemDataRole.ToolTipRole and column in (COL_NAME, COL_FOLDER):
             return plain(NAMES.path(self._result.documents[doc].path))
+        if role == Qt.ItemDataRole.ToolTipRole and column == COL_SOURCES:
+            return self._excluded_tip(doc)
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         path = self._result.documents[doc].path
@@ -156,12 +188,29 @@ class DocumentsModel(QAbstractTableModel):
         if column == COL_INDEX:
             return f"{sim.index[doc]:.0%}"
         if column == COL_SOURCES:
+            excluded = int(self._excluded_counts[doc])
+            if excluded:
+                return (
+                    self.tr("%1 (+%2 excluded)")
+                    .replace("%1", str(int(sim.source_count[doc])))
+                    .replace("%2", str(excluded))
+                )
             return str(int(sim.source_count[doc]))
         if column == COL_LARGEST:
             if sim.source_count[doc] == 0:
                 return ""
             return NAMES.name(self._result.documents[sim.top_source[doc]].path)
         return f"{sim.top_share[doc]:.0%}"
+
+    def _excluded_tip(self, doc: int) -> str | None:
+        excluded = int(self._excluded_counts[doc])
+        if not excluded:
+            return None
+        if excluded == 1:
+            return self.tr("1 source excluded: it does not count in the similarity index")
+        return self.tr("%1 sources excluded: they do not count in the similarity index").replace(
+            "%1", str(excluded)
+        )
 
     def flags_of(self, doc: int) -> tuple[str, ...]:
         """Document `doc`'s integrity flags (one English sentence each, from the engine)."""
@@ -235,9 +284,14 @@ class DocumentsPanel(QWidget):
     """The Documents tab: filterable table, and the selected document's coloured text."""
 
     compare_requested = Signal(int, int)  # this document, one of its sources
+    exclude_requested = Signal(int, int)  # this document, the source to leave out
+    include_requested = Signal(int, int)  # this document, the excluded source to count again
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._result: ScanResult | None = None
+        self._excluded: dict[int, list[tuple[int, float]]] = {}
+        self._doc: int | None = None
         self.model = DocumentsModel(self)
         self.proxy = DocumentsProxy(self)
         self.proxy.setSourceModel(self.model)
@@ -248,6 +302,18 @@ class DocumentsPanel(QWidget):
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
         self.text.anchorClicked.connect(self._on_link)
+        self.text.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.text.customContextMenuRequested.connect(self._text_menu)
+        # the row's right-click menu (the window adds them to the table's actions)
+        self.exclude_menu = QMenu(self)
+        self.exclude_menu.aboutToShow.connect(self._fill_exclude_menu)
+        self.exclude_action = QAction(self)
+        self.exclude_action.setMenu(self.exclude_menu)
+        self.include_menu = QMenu(self)
+        self.include_menu.aboutToShow.connect(self._fill_include_menu)
+        self.include_action = QAction(self)
+        self.include_action.setMenu(self.include_menu)
+        self._update_source_actions()
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.table)
         splitter.addWidget(self.text)
@@ -263,16 +329,43 @@ class DocumentsPanel(QWidget):
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
-        self._doc: int | None = None
 
-    def set_result(self, result: ScanResult | None) -> None:
+    def set_result(
+        self,
+        result: ScanResult | None,
+        excluded: dict[int, list[tuple[int, float]]] | None = None,
+    ) -> None:
+        """Show `result`. `excluded`: per document, its excluded sources (source, share).
+        An edit of the same scan (a source excluded, a pair dismissed, files trashed)
+        keeps the selected document, the sort and where its text was scrolled to."""
+        same_scan = (
+            result is not None
+            and self._result is not None
+            and result.documents is self._result.documents
+        )
+        keep = self._doc if same_scan else None
+        scrolled = self.text.verticalScrollBar().value()
         self._result = result
-        self.model.set_result(result)
-        self.table.sortByColumn(COL_INDEX, Qt.SortOrder.DescendingOrder)
-        self.table.resizeColumnsToContents()  # Qt measures at most 1,000 rows
+        self._excluded = dict(excluded or {})
+        self.model.set_result(result, self._excluded)
+        header = self.table.horizontalHeader()
+        if same_scan:
+            self.table.sortByColumn(header.sortIndicatorSection(), header.sortIndicatorOrder())
+            self.table.resizeColumnToContents(COL_SOURCES)  # "2 (+1 excluded)" fits
+        else:
+            self.table.sortByColumn(COL_INDEX, Qt.SortOrder.DescendingOrder)
+            self.table.resizeColumnsToContents()  # Qt measures at most 1,000 rows
         self.text.clear()
         self._doc = None
         self.save_button.setEnabled(False)
+        if keep is not None and keep < len(result.documents):
+            self.select_document(keep)  # shows it, unless the filter hides its row
+            if self._doc is None:
+                self._doc = keep
+                self.save_button.setEnabled(True)
+                self.text.setHtml(self._document_html(keep))
+            self.text.verticalScrollBar().setValue(scrolled)
+        self._update_source_actions()
 
     def tab_title(self) -> str:
         return self.tr("Documents (%1)").replace("%1", f"{self.model.rowCount():,}")
@@ -286,9 +379,20 @@ class DocumentsPanel(QWidget):
         self.save_button.setToolTip(
             self.tr("Save the selected document's report, to hand over, as PDF or HTML")
         )
+        self.exclude_action.setText(self.tr("Exclude a source"))
+        self.exclude_action.setToolTip(
+            self.tr(
+                "Leave a source out of this document's similarity index (the student's own "
+                "draft, a shared reading): the pair is marked “not a duplicate”, so the text "
+                "the two share counts for neither, here, in the other tabs and in later "
+                "scans. Include again, or Edit ▸ Undo, brings it back."
+            )
+        )
+        self.include_action.setText(self.tr("Include a source again"))
         if self._doc is not None:
             self.text.setHtml(self._document_html(self._doc))
         self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMN_COUNT - 1)
+        self.table.resizeColumnsToContents()  # headers and "(+1 excluded)" in the new words
 
     def set_verdicts(self, verdicts: Verdicts) -> None:
         self.model.set_verdicts(verdicts)
@@ -303,6 +407,7 @@ class DocumentsPanel(QWidget):
         for row in range(self.proxy.rowCount()):
             if self.proxy.index(row, 0).data(DocRole) == doc:
                 self.table.selectRow(row)
+                self.table.scrollTo(self.proxy.index(row, 0))
                 return
 
     def _show_selected(self) -> None:
@@ -312,20 +417,119 @@ class DocumentsPanel(QWidget):
         self._doc = rows[0].data(DocRole)
         self.save_button.setEnabled(True)
         self.text.setHtml(self._document_html(self._doc))
+        self._update_source_actions()
 
-    def _labels(self) -> EssayLabels:
-        """The report's words in the user's language."""
+    # -- excluded sources -------------------------------------------------------
+
+    def sources_of(self, doc: int) -> list[tuple[int, float]]:
+        """The sources that count for `doc`: (source, share of doc), largest first."""
+        if self.model.similarity is None:
+            return []
+        return [(s.doc, s.share) for s in self.model.similarity.sources(doc)]
+
+    def excluded_of(self, doc: int) -> list[tuple[int, float]]:
+        """`doc`'s excluded sources: (source, share of doc it held), largest first."""
+        return self._excluded.get(doc, [])
+
+    def exclude_source(self, source: int) -> None:
+        """Leave `source` out of the selected document's similarity index."""
+        if self._doc is not None and source != self._doc:
+            self.exclude_requested.emit(self._doc, source)
+
+    def include_source(self, source: int) -> None:
+        """Count the excluded `source` of the selected document again."""
+        if self._doc is not None:
+            self.include_requested.emit(self._doc, source)
+
+    def _update_source_actions(self) -> None:
+        doc = self._doc
+        self.exclude_action.setEnabled(doc is not None and bool(self.sources_of(doc)))
+        self.include_action.setEnabled(doc is not None and bool(self.excluded_of(doc)))
+
+    def _fill_exclude_menu(self) -> None:
+        self._fill_menu(self.exclude_menu, self.sources_of, self.exclude_source)
+
+    def _fill_include_menu(self) -> None:
+        self._fill_menu(self.include_menu, self.excluded_of, self.include_source)
+
+    def _fill_menu(self, menu: QMenu, sources_of, act) -> None:
+        """One entry per source of the selected document: its name and share."""
+        menu.clear()
+        if self._doc is None:
+            return
+        for source, share in sources_of(self._doc):
+            name = NAMES.name(self._result.documents[source].path)
+            action = menu.addAction(f"{name}  ({share:.0%})")
+            action.triggered.connect(lambda _=False, s=source: act(s))
+
+    def _text_menu(self, pos) -> None:
+        """The text's right-click menu: Copy and Select all, and on a source's row (or one
+        of its links) Compare side by side and Exclude this source, or Include again."""
+        menu = self.text.createStandardContextMenu(pos)
+        link = self._link_at(pos)
+        if link is not None and self._doc is not None:
+            kind, source = link
+            if kind == "include":
+                actions = [(self.tr("Include again"), lambda: self.include_source(source))]
+            else:
+                actions = [
+                    (
+                        self.tr("Compare side by side"),
+                        lambda: self.compare_requested.emit(self._doc, source),
+                    ),
+                    (self.tr("Exclude this source"), lambda: self.exclude_source(source)),
+                ]
+            first = menu.actions()[0] if menu.actions() else None
+            for text, slot in actions:
+                action = QAction(text, menu)
+                action.triggered.connect(slot)
+                menu.insertAction(first, action)
+            if first is not None:
+                menu.insertSeparator(first)
+        menu.exec(self.text.viewport().mapToGlobal(pos))
+        menu.deleteLater()
+
+    def _link_at(self, pos) -> tuple[str, int] | None:
+        """The source link under `pos` (viewport coordinates), or the first one of the
+        table row under it: ("compare" | "exclude" | "include", source document)."""
+        found = _LINK.fullmatch(self.text.anchorAt(pos))
+        if found is None:
+            found = _LINK.fullmatch(_row_link(self.text.cursorForPosition(pos)))
+        return None if found is None else (found.group(1), int(found.group(2)))
+
+    def _labels(self, doc: int) -> EssayLabels:
+        """The report's words in the user's language, for document `doc`."""
+        nothing = (
+            self.tr(
+                "No text of this document counts: every document it was found in is an "
+                "excluded source."
+            )
+            if self.excluded_of(doc)
+            else self.tr("No passage of this document was found in another document.")
+        )
         return EssayLabels(
             heading=self.tr("Similarity index {index}: found in {count} other documents"),
             heading_one=self.tr("Similarity index {index}: found in 1 other document"),
             sources=self.tr("Sources"),
             share=self.tr("Share of this document"),
-            compare=self.tr("compare side by side"),
-            nothing=self.tr("No passage of this document was found in another document."),
+            compare=self.tr("compare"),
+            nothing=nothing,
             settings=self.tr(
-                "Containment counts text inside passages matched in another document; "
-                "template and common text (found in {common} or more documents) never count."
+                "Shared runs of fewer than {run} words never count as copying, nor does "
+                "template text or common text (found in more than {common} documents, or in "
+                "more than {share} of them and at least {min_docs})."
             ),
+            quotations_counted=self.tr("Quotations count as copying."),
+            quotations_apart=self.tr("Quotations are shown but not counted."),
+            bibliography_counted=self.tr("The bibliography counts as copying."),
+            bibliography_apart=self.tr("The bibliography is shown but not counted."),
+            in_text=self.tr("In the text:"),
+            quoted=self.tr("quoted (not counted)"),
+            bibliography=self.tr("bibliography (not counted)"),
+            template=self.tr("template text, also in a reference document (not counted)"),
+            common=self.tr("common text, found in many documents (not counted)"),
+            common_in=self.tr("common text, found in {n} documents (not counted)"),
+            common_between=self.tr("common text, found in {low} to {high} documents (not counted)"),
             made=self.tr("SimSift {version} · {date}"),
             verdict=self.tr("Verdict: {verdict} ({date})"),
             copying=self.tr("copying confirmed"),
@@ -339,17 +543,52 @@ class DocumentsPanel(QWidget):
         )
 
     def _document_html(self, doc: int, compare_links: bool = True) -> str:
-        """Legend of sources (with a compare link each), then the text coloured by source."""
-        return essay_html(
+        """Legend of sources (with a compare and an exclude link each), the excluded
+        sources (with an include-again link each), then the text coloured by source."""
+        fragment = essay_html(
             self._result,
             self.model.similarity,
             doc,
-            self._labels(),
+            self._labels(doc),
             verdicts=self.model.verdicts,
             compare_links=compare_links,
             name=NAMES.name,
             path_text=NAMES.path,
         )
+        if compare_links:
+            exclude = html.escape(self.tr("exclude"))
+            fragment = _COMPARE_LINK.sub(
+                lambda m: f"{m.group(0)}<br><a href='exclude:{m.group(1)}'>{exclude}</a>",
+                fragment,
+            )
+        excluded = self._excluded_html(doc, compare_links)
+        end_of_sources = fragment.find("\n" + END_OF_SOURCES)
+        if end_of_sources < 0:
+            return fragment + excluded
+        return fragment[:end_of_sources] + excluded + fragment[end_of_sources:]
+
+    def _excluded_html(self, doc: int, links: bool) -> str:
+        """The excluded sources of `doc` as a small table ("" when none)."""
+        excluded = self.excluded_of(doc)
+        if not excluded:
+            return ""
+        e = html.escape
+        title = self.tr("Excluded sources (not counted)")
+        note = self.tr(
+            "Marked “not a duplicate” (say the student's own draft, or a shared reading): "
+            "the text shared with them does not count."
+        )
+        rows = [f"\n<p><b>{e(title)}</b><br><small>{e(note)}</small></p><table>"]
+        include = e(self.tr("include again"))
+        for source, share in excluded:
+            path = self._result.documents[source].path
+            link = f"<a href='include:{source}'>{include}</a>" if links else ""
+            rows.append(
+                f"<tr><td title='{e(NAMES.path(path))}'><s>{e(NAMES.name(path))}</s></td>"
+                f"<td align='right'>{share:.0%}</td><td>{link}</td></tr>"
+            )
+        rows.append("</table>")
+        return "".join(rows)
 
     def save_report(self, path: str) -> None:
         """Write the selected document's report as HTML, or as PDF when `path` ends in .pdf.
@@ -387,9 +626,36 @@ class DocumentsPanel(QWidget):
             )
 
     def _on_link(self, url: QUrl) -> None:
-        text = url.toString()
-        if text.startswith("compare:") and self._doc is not None:
-            self.compare_requested.emit(self._doc, int(text.split(":", 1)[1]))
+        found = _LINK.fullmatch(url.toString())
+        if found is None or self._doc is None:
+            return
+        kind, source = found.group(1), int(found.group(2))
+        if kind == "compare":
+            self.compare_requested.emit(self._doc, source)
+        elif kind == "exclude":
+            self.exclude_source(source)
+        else:
+            self.include_source(source)
+
+
+def _row_link(cursor: QTextCursor) -> str:
+    """The first link in the table row under `cursor` ("" outside a table)."""
+    table = cursor.currentTable()
+    if table is None:
+        return ""
+    row = table.cellAt(cursor).row()
+    for column in range(table.columns()):
+        cell = table.cellAt(row, column)
+        block, end = cell.firstCursorPosition().block(), cell.lastCursorPosition().position()
+        while block.isValid() and block.position() <= end:
+            fragments = block.begin()
+            while not fragments.atEnd():
+                href = fragments.fragment().charFormat().anchorHref()
+                if href:
+                    return href
+                fragments += 1
+            block = block.next()
+    return ""
 
 
 def _print_pdf(page: str, path: str) -> None:
@@ -397,6 +663,9 @@ def _print_pdf(page: str, path: str) -> None:
     document = QTextDocument()
     document.setHtml(page)
     writer = QPdfWriter(path)
+    # the page's CSS sizes text in pixels: at the writer's default 1200 dpi a 14px letter
+    # is a third of a millimetre; at a screen's 96 dpi it is 10.5 pt, as on screen
+    writer.setResolution(96)
     writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
     writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
     writer.setTitle(os.path.basename(path))

@@ -1,6 +1,10 @@
-"""Scan parameters: the k slider (instant re-clustering) and the feature weights."""
+"""Scan parameters: the k slider (instant re-clustering), what counts as copying (the
+shortest match, common text, quotations, the bibliography) and the feature weights."""
 
 from __future__ import annotations
+
+import html
+from dataclasses import replace
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -20,6 +24,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from simsift.app.settings import SHORTEST_MATCH_RANGE
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import DEFAULT_K, DEFAULT_K_MAX
 from simsift.core.text.features import TF_SCHEMES, FeatureWeights
@@ -28,8 +33,8 @@ WEIGHTS_DELAY_MS = 600  # wait for the user to stop typing before re-fingerprint
 
 
 class ParamsPanel(QWidget):
-    """Emits `k_changed` at once and `weights_changed` once edits of the weights or of the
-    common-text threshold settle."""
+    """Emits `k_changed` at once and `weights_changed` once edits of the weights or of what
+    counts as copying settle (the window then reads both: `weights`, `passage_options`)."""
 
     k_changed = Signal(int)
     weights_changed = Signal(object)  # FeatureWeights
@@ -64,9 +69,19 @@ class ParamsPanel(QWidget):
         self._shingle = QSpinBox()
         self._shingle.setRange(1, 8)
         self._stopwords = QCheckBox()
+        defaults = PassageOptions()
+        self._shortest = QSpinBox()
+        self._shortest.setRange(*SHORTEST_MATCH_RANGE)
+        self._shortest.setValue(defaults.partial_min_run)
         self._common_docs = QSpinBox()
         self._common_docs.setRange(2, 10_000_000)
-        self._common_docs.setValue(PassageOptions().common_max_docs)
+        self._common_docs.setValue(defaults.common_max_docs)
+        self._quotations = QCheckBox()
+        self._quotations.setChecked(defaults.count_quotations)
+        self._bibliography = QCheckBox()
+        self._bibliography.setChecked(defaults.count_bibliography)
+        self._copying_box = QGroupBox()
+        self._copying_form = QFormLayout()
         self._terms = QTableWidget(0, 2)
         self._terms.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self._terms.verticalHeader().hide()
@@ -84,9 +99,19 @@ class ParamsPanel(QWidget):
         k_row = QHBoxLayout(self._k_box)
         k_row.addWidget(self._k, 1)
         k_row.addWidget(self._k_value)
-        self._form_labels = [QLabel(), QLabel(), QLabel(), QLabel()]
-        fields = (self._title_boost, self._tf, self._shingle, self._common_docs)
+        self._copying_labels = [QLabel(), QLabel()]
+        for label, field in zip(
+            self._copying_labels, (self._shortest, self._common_docs), strict=True
+        ):
+            label.setBuddy(field)
+            self._copying_form.addRow(label, field)
+        self._copying_form.addRow(self._quotations)
+        self._copying_form.addRow(self._bibliography)
+        self._copying_box.setLayout(self._copying_form)
+        self._form_labels = [QLabel(), QLabel(), QLabel()]
+        fields = (self._title_boost, self._tf, self._shingle)
         for label, field in zip(self._form_labels, fields, strict=True):
+            label.setBuddy(field)
             self._form.addRow(label, field)
         self._form.addRow(self._idf)
         self._form.addRow(self._digits)
@@ -101,6 +126,7 @@ class ParamsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._k_box)
+        layout.addWidget(self._copying_box)
         layout.addWidget(self._weights_box)
 
     def _connect_weight_controls(self) -> None:
@@ -109,21 +135,25 @@ class ParamsPanel(QWidget):
         self._tf.currentIndexChanged.connect(restart)
         self._shingle.valueChanged.connect(restart)
         self._common_docs.valueChanged.connect(restart)
-        for box in (self._idf, self._digits, self._stopwords):
+        self._shortest.valueChanged.connect(restart)
+        for box in (self._idf, self._digits, self._stopwords, self._quotations, self._bibliography):
             box.toggled.connect(restart)
         self._terms.itemChanged.connect(restart)
 
     def retranslate(self) -> None:
         self._k_box.setTitle(self.tr("Distance k (0 = identical fingerprints)"))
         self._weights_box.setTitle(self.tr("Weights"))
-        labels = (
-            self.tr("Title boost"),
-            self.tr("Term frequency"),
-            self.tr("Shingle size"),
-            self.tr("Common text above"),
-        )
+        self._copying_box.setTitle(self.tr("What counts as copying"))
+        labels = (self.tr("Title boost"), self.tr("Term frequency"), self.tr("Shingle size"))
         for label, text in zip(self._form_labels, labels, strict=True):
             label.setText(text)
+        for label, text in zip(
+            self._copying_labels,
+            (self.tr("Shortest match"), self.tr("Common text above")),
+            strict=True,
+        ):
+            label.setText(text)
+        self._retranslate_copying()
         for i, text in enumerate((self.tr("raw count"), self.tr("logarithmic"), self.tr("binary"))):
             self._tf.setItemText(i, text)
         self._idf.setText(self.tr("Inverse document frequency (idf)"))
@@ -132,13 +162,6 @@ class ParamsPanel(QWidget):
         self._terms.setHorizontalHeaderLabels([self.tr("Term"), self.tr("Weight")])
         self._terms.setToolTip(
             self.tr("Weight 0 removes a template word; above 1 boosts a topic word")
-        )
-        self._common_docs.setSuffix(self.tr(" documents"))
-        self._common_docs.setToolTip(
-            self.tr(
-                "Passages found in more documents than this (licences, boilerplate, a shared "
-                "prompt) are common text and never count as copying"
-            )
         )
         self._add_term.setText(self.tr("Add term"))
         self._remove_term.setText(self.tr("Remove term"))
@@ -175,6 +198,40 @@ class ParamsPanel(QWidget):
         }
         for widget, tip in tips.items():
             widget.setToolTip(tip)
+
+    def _retranslate_copying(self) -> None:
+        self._shortest.setSuffix(self.tr(" words"))
+        self._common_docs.setSuffix(self.tr(" documents"))
+        self._quotations.setText(self.tr("Count quotations as copying"))
+        self._bibliography.setText(self.tr("Count the bibliography as copying"))
+        shortest_tip = self.tr(
+            "Shared runs of fewer words than this never count as copying. Two documents "
+            "sharing a run of this many words or more (Chinese: words as segmented) are a "
+            "partial copy, however small a share of either it is. Lower finds shorter "
+            "borrowed phrases, and more coincidences."
+        )
+        common_tip = self.tr(
+            "Passages found in more documents than this (licences, boilerplate, a shared "
+            "prompt) are common text and never count as copying"
+        )
+        quotations_tip = self.tr(
+            'Text in quotation marks (“…”, "…", «…», 「…」, 『…』) and paragraphs that are '
+            "one quotation (block quotes) are shown, but not counted as copying unless "
+            "this is checked"
+        )
+        bibliography_tip = self.tr(
+            "The references section (a heading such as References, Bibliography, Works "
+            "cited or 参考文献, followed by a list of references, to the end of the essay "
+            "or an appendix) is shown, but not counted as copying unless this is checked"
+        )
+        for widgets, tip in (
+            ((self._shortest, self._copying_labels[0]), shortest_tip),
+            ((self._common_docs, self._copying_labels[1]), common_tip),
+            ((self._quotations,), quotations_tip),
+            ((self._bibliography,), bibliography_tip),
+        ):
+            for widget in widgets:
+                widget.setToolTip(_wrapped(tip))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -216,9 +273,39 @@ class ParamsPanel(QWidget):
 
     def set_common_docs(self, value: int) -> None:
         """Show `value` without emitting `weights_changed`."""
-        self._common_docs.blockSignals(True)
-        self._common_docs.setValue(value)
-        self._common_docs.blockSignals(False)
+        _set_quietly(self._common_docs, value)
+
+    def shortest_match(self) -> int:
+        """Shared runs of fewer words never count; a run this long makes a partial copy."""
+        return self._shortest.value()
+
+    def set_shortest_match(self, words: int) -> None:
+        """Show `words` without emitting `weights_changed`."""
+        _set_quietly(self._shortest, words)
+
+    def count_quotations(self) -> bool:
+        return self._quotations.isChecked()
+
+    def set_count_quotations(self, count: bool) -> None:
+        """Show `count` without emitting `weights_changed`."""
+        _set_quietly(self._quotations, count)
+
+    def count_bibliography(self) -> bool:
+        return self._bibliography.isChecked()
+
+    def set_count_bibliography(self, count: bool) -> None:
+        """Show `count` without emitting `weights_changed`."""
+        _set_quietly(self._bibliography, count)
+
+    def passage_options(self, base: PassageOptions | None = None) -> PassageOptions:
+        """`base` (default: the engine's defaults) with what counts as copying as shown."""
+        return replace(
+            base if base is not None else PassageOptions(),
+            partial_min_run=self.shortest_match(),
+            common_max_docs=self.common_docs(),
+            count_quotations=self.count_quotations(),
+            count_bibliography=self.count_bibliography(),
+        )
 
     def set_weights(self, weights: FeatureWeights) -> None:
         """Show `weights` without emitting `weights_changed`."""
@@ -269,3 +356,19 @@ class ParamsPanel(QWidget):
             if term and weight >= 0:
                 terms.append((term, weight))
         return tuple(terms)
+
+
+def _wrapped(tip: str) -> str:
+    """`tip` as rich text 360 pixels wide: Qt shows a plain tooltip on one line as wide
+    as the screen, and wraps a rich one into a narrow column."""
+    return f"<table width='360'><tr><td>{html.escape(tip, quote=False)}</td></tr></table>"
+
+
+def _set_quietly(control: QSpinBox | QCheckBox, value: int | bool) -> None:
+    """Show `value` in a spin box or check box without emitting its change signal."""
+    control.blockSignals(True)
+    if isinstance(control, QCheckBox):
+        control.setChecked(bool(value))
+    else:
+        control.setValue(int(value))
+    control.blockSignals(False)

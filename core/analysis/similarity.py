@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from simsift.core.arrays import pair_keys
+from simsift.core.match.grams import cover
 from simsift.core.match.passages import PassageResult, covered_mask, per_doc_sum
 
 
@@ -96,6 +97,8 @@ def _matched_share(passages: PassageResult, own: np.ndarray) -> np.ndarray:
     ignore = passages.is_template | passages.is_common
     credited = covered_mask(_credited(p), matched_rows) | _run_mask(passages, overlaps)
     credited &= ~covered_mask(p, ignore)
+    left_out = passages.left_out_stop - passages.left_out_start  # set-apart text too
+    credited &= ~cover(passages.left_out_start, left_out, len(credited))
     counts = per_doc_sum(credited, p.offsets)
     return np.minimum(np.divide(counts, own, out=np.zeros(len(own)), where=own > 0), 1.0)
 
@@ -107,12 +110,7 @@ def _run_mask(passages: PassageResult, overlaps) -> np.ndarray:
     reported = np.isin(pair_keys(r.left, r.right, n), pair_keys(overlaps.left, overlaps.right, n))
     r = r.subset(reported)
     starts = np.r_[r.start_left + p.offsets[r.left], r.start_right + p.offsets[r.right]]
-    lengths = np.r_[r.length, r.length]
-    total = int(p.offsets[-1])
-    delta = np.zeros(total + 1, np.int32)
-    np.add.at(delta, starts, 1)
-    np.add.at(delta, starts + lengths, -1)
-    return np.cumsum(delta[:total]) > 0
+    return cover(starts, np.r_[r.length, r.length], int(p.offsets[-1]))
 
 
 def _credited(p):

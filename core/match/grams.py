@@ -19,7 +19,7 @@ on the rest of the scan (an archive can keep them).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from simsift.core.arrays import bounded_runs, ragged_arange
@@ -29,6 +29,7 @@ from simsift.core.text.tokens import TokenStream
 _MUL = np.uint64(0x9E3779B97F4A7C15)
 _NONE = np.uint64(np.iinfo(np.uint64).max)  # no gram here: never the smallest of a window
 _WINNOW_CHUNK = 1 << 20  # grams winnowed at once
+_POSITION_BITS = np.uint64((1 << 22) - 1)  # low bits of a gram that hold its place in a step
 _SEED_CHUNK = 1 << 21  # seed pairs made at once
 # one document's occurrences of one gram used as seeds: a sentence repeated all through
 # a file would otherwise pair each of its copies with each of another file's
@@ -39,7 +40,8 @@ _MAX_PER_DOC = 8
 class SharedRuns:
     """Maximal runs of tokens two documents share word for word, as parallel arrays.
 
-    Document `left` < `right`; starts are positions in each document's body stream.
+    Document `left` < `right`; starts are positions in each document's body stream;
+    `counted` leaves out the tokens set apart (quotations, the bibliography) in either.
     """
 
     left: np.ndarray  # int64
@@ -47,13 +49,14 @@ class SharedRuns:
     start_left: np.ndarray  # int64
     start_right: np.ndarray  # int64
     length: np.ndarray  # int64
+    counted: np.ndarray  # int64
 
     def __len__(self) -> int:
         return len(self.left)
 
     @classmethod
     def empty(cls) -> SharedRuns:
-        return cls(*(np.zeros(0, np.int64) for _ in range(5)))
+        return cls(*(np.zeros(0, np.int64) for _ in range(6)))
 
     def subset(self, keep: np.ndarray) -> SharedRuns:
         return SharedRuns(*(getattr(self, f)[keep] for f in self.__slots__))
@@ -88,14 +91,34 @@ class OutsideGrams:
         return np.where(self.values[at] == values, self.documents[at], 0)
 
 
+@dataclass(frozen=True, slots=True)
+class CommonRuns:
+    """Stretches of common text to list, one per distinct text, most widespread first:
+    an example (document, start in its stream, length) and how many documents hold it."""
+
+    doc: np.ndarray  # int64
+    start: np.ndarray  # int64
+    length: np.ndarray  # int64
+    documents: np.ndarray  # int64
+
+    def __len__(self) -> int:
+        return len(self.doc)
+
+    @classmethod
+    def empty(cls) -> CommonRuns:
+        return cls(*(np.zeros(0, np.int64) for _ in range(4)))
+
+
 @dataclass(frozen=True)
 class GramResult:
     """What the gram layer found: shared runs of ordinary documents (at least `min_run`
-    tokens, outside left-out text) and the global token masks of common and template text."""
+    tokens, outside left-out text), the global token masks of common and template text,
+    and the common text to list."""
 
     runs: SharedRuns
     common: np.ndarray  # bool per global token
     template: np.ndarray  # bool per global token
+    common_runs: CommonRuns
 
 
 @dataclass(frozen=True)
@@ -126,17 +149,31 @@ def concatenated(streams: Sequence[TokenStream]) -> tuple[np.ndarray, np.ndarray
     return np.concatenate([np.asarray(s.hashes, np.uint64) for s in streams]), offsets
 
 
+def set_apart_mask(streams: Sequence[TokenStream], kinds: Sequence[int]) -> np.ndarray | None:
+    """Global mask of the tokens whose mark (`TokenStream.marks`: quotation, bibliography)
+    is one of `kinds`: text that is never copying; None when there is none."""
+    if not kinds or not streams:
+        return None
+    marks = np.concatenate([np.asarray(s.marks) for s in streams])
+    mask = np.isin(marks, kinds)
+    return mask if mask.any() else None
+
+
+def kept_grams(streams: Sequence[TokenStream], shortest_run: int) -> KeptGrams:
+    """`winnow` of the streams' tokens: what a scan keeps of them."""
+    hashes, offsets = concatenated(streams)
+    return winnow(hashes, offsets, window_for(shortest_run))
+
+
 def winnow(
     hashes: np.ndarray,
     offsets: np.ndarray,
     window: int,
-    unusable: np.ndarray | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> KeptGrams:
     """The kept grams of every document (`hashes` end to end, `offsets` as `concatenated`).
 
-    No gram touches an `unusable` token (text that is never copying, such as quotations
-    when they are set apart). Of each window of `window` grams inside one document the
+    Of each window of `window` grams inside one document the
     smallest is kept, the rightmost of equals (robust winnowing); a document too short
     for a window keeps its smallest gram. What a document keeps depends on its tokens
     alone, never on the documents beside it.
@@ -149,12 +186,12 @@ def winnow(
     for lo in range(0, max(n - reach + 1, 0), _WINNOW_CHUNK):
         progress(lo, n)
         stop = min(lo + _WINNOW_CHUNK + reach - 1, n)
-        grams = _grams(hashes[lo:stop], starts[lo : stop + 1], _part(unusable, lo, stop))
+        grams = _grams(hashes[lo:stop], starts[lo : stop + 1])
         at = _window_minima(grams, window, starts[lo + 1 : stop], reach)
         positions.append(lo + at)
         values.append(grams[at])
     progress(n, n)
-    short = _short_documents(hashes, offsets, reach, unusable)
+    short = _short_documents(hashes, offsets, reach)
     position = np.concatenate([*positions, short[0]])
     value = np.concatenate([*values, short[1]]).astype(np.uint64)
     position, first = np.unique(position, return_index=True)  # chunks overlap by a window
@@ -164,24 +201,29 @@ def winnow(
     return KeptGrams(value[order], doc[order], position[order] - offsets[doc[order]])
 
 
-def _part(mask: np.ndarray | None, lo: int, hi: int) -> np.ndarray | None:
-    return None if mask is None else mask[lo:hi]
-
-
 def _window_minima(grams, window: int, later_starts: np.ndarray, reach: int) -> np.ndarray:
     """Positions of the rightmost smallest gram of every window inside one document
-    (`later_starts[i]`: a document starts at token i + 1)."""
+    (`later_starts[i]`: a document starts at token i + 1).
+
+    Each gram's low bits are replaced by its reversed position, so one running minimum
+    gives the smallest value and, among equal values, the rightmost: minima over windows
+    of 1, 2, 4, ... grams, the last two overlapping (a sparse table)."""
     count = len(grams) - window + 1
     if count <= 0:
         return np.zeros(0, np.int64)
     inside = ~_touches(later_starts, reach - 1)[:count]
-    views = np.lib.stride_tricks.sliding_window_view(grams, window)
-    at = np.arange(count) + (window - 1 - np.argmin(views[:, ::-1], axis=1))
+    keys = (grams & ~_POSITION_BITS) | (_POSITION_BITS - np.arange(len(grams), dtype=np.uint64))
+    span = 1
+    while span * 2 <= window:
+        keys = np.minimum(keys[:-span], keys[span:])
+        span *= 2
+    keys = np.minimum(keys[:count], keys[window - span : window - span + count])
+    at = (_POSITION_BITS - (keys & _POSITION_BITS)).astype(np.int64)
     at = np.unique(at[inside])
     return at[grams[at] != _NONE]
 
 
-def _short_documents(hashes, offsets, reach: int, unusable) -> tuple[np.ndarray, np.ndarray]:
+def _short_documents(hashes, offsets, reach: int) -> tuple[np.ndarray, np.ndarray]:
     """(position, value) of the smallest gram of each document too short for a window."""
     lengths = np.diff(offsets)
     short = np.flatnonzero((lengths >= GRAM) & (lengths < reach))
@@ -192,17 +234,15 @@ def _short_documents(hashes, offsets, reach: int, unusable) -> tuple[np.ndarray,
         with np.errstate(over="ignore"):
             value = value * _MUL + hashes[position + j]
     value = _mixed(value)
-    if unusable is not None:
-        value[_touches_at(unusable, position)] = _NONE
     order = np.lexsort((-position, value, doc))
     first = order[np.r_[True, doc[order][1:] != doc[order][:-1]]] if len(order) else order
     first = first[value[first] != _NONE]
     return position[first], value[first]
 
 
-def _grams(hashes: np.ndarray, starts: np.ndarray, unusable: np.ndarray | None) -> np.ndarray:
+def _grams(hashes: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Gram value at each position of `hashes` (`_NONE` where a gram would cross into the
-    next document, `starts` marking first tokens, or touch an `unusable` token)."""
+    next document, `starts` marking first tokens)."""
     n = len(hashes) - GRAM + 1
     grams = np.zeros(max(n, 0), np.uint64)
     if n <= 0:
@@ -212,8 +252,6 @@ def _grams(hashes: np.ndarray, starts: np.ndarray, unusable: np.ndarray | None) 
             grams = grams * _MUL + hashes[j : j + n]
     grams = _mixed(grams)
     grams[_touches(starts[1 : len(hashes)], GRAM - 1)] = _NONE
-    if unusable is not None:
-        grams[_touches(unusable, GRAM)] = _NONE
     return grams
 
 
@@ -236,20 +274,23 @@ def shared_runs(
     hashes: np.ndarray,
     offsets: np.ndarray,
     kept: KeptGrams,
-    left_out: np.ndarray,
+    masks: tuple[np.ndarray, np.ndarray | None],
     is_reference: np.ndarray,
     min_run: int,
     rule: CommonRule,
     outside: OutsideGrams | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> GramResult:
-    """Common and template text, and the runs of at least `min_run` tokens that ordinary
-    documents share outside them and outside `left_out` (a global token mask).
+    """Common and template text, and the runs of at least `min_run` counted tokens that
+    ordinary documents share outside them. `masks` are global token masks: (left out,
+    set apart or None); a run stops at left-out text and runs through set-apart text
+    (a quoted term inside a copied sentence) without counting it.
 
     `outside` adds the documents left out of the analysis to the counts that make a gram
     common (checking new documents against an archive).
     """
     n_tokens = len(hashes)
+    left_out, set_apart = masks
     value_id, holders = _holders(kept, is_reference)
     n_ordinary = int((~is_reference).sum())
     if outside is not None:
@@ -268,8 +309,80 @@ def shared_runs(
     template = _template_cover(template_runs, is_reference, min_run, n_tokens)
     blocked |= template
     runs = _extended(hashes, offsets, blocked, a[~with_reference], b[~with_reference])
-    runs = runs.subset(runs.length >= min_run)
-    return GramResult(_in_documents(runs, offsets), common, template)
+    runs = _counted(runs, set_apart)
+    runs = runs.subset(runs.counted >= min_run)
+    # a common sentence loses up to a window at each end to its context: list from a gram
+    listed = _common_runs(common, offsets, start, kept.value, holders[value_id], GRAM)
+    return GramResult(_in_documents(runs, offsets), common, template, listed)
+
+
+def _common_runs(common, offsets, start, value, holders, min_length: int) -> CommonRuns:
+    """Maximal stretches of common text of `min_length` tokens or more, one per text: the
+    stretches holding the same smallest kept gram are one text (that gram is kept
+    wherever the text is, whatever surrounds it); the shortest is its example (a longer
+    one runs on into other common text)."""
+    first_token = np.zeros(len(common), bool)
+    first_token[offsets[:-1][offsets[:-1] < len(common)]] = True
+    opens = common & (first_token | ~np.r_[False, common[:-1]])
+    closes = common & np.r_[first_token[1:] | ~common[1:], True]
+    begin, stop = np.flatnonzero(opens), np.flatnonzero(closes) + 1
+    keep = stop - begin >= min_length
+    begin, stop = begin[keep], stop[keep]
+    order = np.argsort(start, kind="stable")
+    at, values, held = start[order], value[order], holders[order]
+    lo = np.searchsorted(at, begin)
+    hi = np.searchsorted(at, stop - GRAM, side="right")
+    found = hi > lo
+    begin, stop, lo, hi = begin[found], stop[found], lo[found], hi[found]
+    if not len(begin):
+        return CommonRuns.empty()
+    # the smallest kept gram of each stretch, by one ragged pass
+    owner, k = ragged_arange(hi - lo)
+    rows = lo[owner] + k
+    pick = np.lexsort((values[rows], owner))
+    first = pick[np.r_[True, owner[pick][1:] != owner[pick][:-1]]]
+    key, documents = values[rows[first]], held[rows[first]]
+    length = stop - begin
+    order = np.lexsort((length, key))
+    example = order[np.r_[True, key[order][1:] != key[order][:-1]]]
+    example = example[np.argsort(-documents[example], kind="stable")]
+    doc = np.searchsorted(offsets, begin[example], side="right") - 1
+    return CommonRuns(doc, begin[example] - offsets[doc], length[example], documents[example])
+
+
+def counted_pieces(runs: SharedRuns, set_apart: np.ndarray | None, offsets) -> SharedRuns:
+    """The runs (positions in their documents) cut where a token is set apart in either
+    document: the pieces that count as copying, for each side's share."""
+    if set_apart is None or not len(runs):
+        return runs
+    owner, k = ragged_arange(runs.length)
+    left = offsets[runs.left[owner]] + runs.start_left[owner] + k
+    right = offsets[runs.right[owner]] + runs.start_right[owner] + k
+    at = np.flatnonzero(~(set_apart[left] | set_apart[right]))
+    owner, k = owner[at], k[at]
+    new = np.r_[True, (owner[1:] != owner[:-1]) | (np.diff(k) != 1)] if len(at) else at > 0
+    first = np.flatnonzero(new)
+    length = np.diff(np.r_[first, len(at)])
+    run, k = owner[first], k[first]
+    return SharedRuns(
+        runs.left[run],
+        runs.right[run],
+        runs.start_left[run] + k,
+        runs.start_right[run] + k,
+        length,
+        length,
+    )
+
+
+def _counted(runs: SharedRuns, set_apart: np.ndarray | None) -> SharedRuns:
+    """`runs` with their tokens set apart in either document not counted (the larger of
+    the two sides' counts: a quotation is one stretch of the same words in both)."""
+    if set_apart is None:
+        return replace(runs, counted=runs.length.copy())
+    prefix = np.r_[0, np.cumsum(set_apart, dtype=np.int64)]
+    in_left = prefix[runs.start_left + runs.length] - prefix[runs.start_left]
+    in_right = prefix[runs.start_right + runs.length] - prefix[runs.start_right]
+    return replace(runs, counted=runs.length - np.maximum(in_left, in_right))
 
 
 def _holders(kept: KeptGrams, is_reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -362,9 +475,8 @@ def _merged(doc_a, doc_b, start_a, start_b, length) -> SharedRuns:
     first = np.flatnonzero(np.r_[True, ~joins])
     last = np.r_[first[1:], len(start_a)] - 1
     begin = start_a[first]
-    return SharedRuns(
-        doc_a[first], doc_b[first], begin, begin + diagonal[first], reach[last] - begin
-    )
+    length = reach[last] - begin
+    return SharedRuns(doc_a[first], doc_b[first], begin, begin + diagonal[first], length, length)
 
 
 def _extend_back(hashes, blocked, floor_a, floor_b, start_a, start_b, length) -> None:
@@ -397,20 +509,26 @@ def _template_cover(runs: SharedRuns, is_reference, min_run: int, n_tokens: int)
     """Global mask of ordinary documents' tokens in runs of `min_run` shared with a
     reference document (runs' positions global)."""
     runs = runs.subset(runs.length >= min_run)
-    left_ordinary = ~is_reference[runs.left]
-    start = np.where(left_ordinary, runs.start_left, runs.start_right)
+    start = np.where(~is_reference[runs.left], runs.start_left, runs.start_right)
+    return cover(start, runs.length, n_tokens)
+
+
+def cover(start: np.ndarray, length: np.ndarray, n_tokens: int) -> np.ndarray:
+    """Mask of `n_tokens` positions with the ranges [start, start + length) set."""
+    mask = np.zeros(n_tokens, bool)
+    if not len(start):
+        return mask
     delta = np.zeros(n_tokens + 1, np.int32)
     np.add.at(delta, start, 1)
-    np.add.at(delta, start + runs.length, -1)
-    return np.cumsum(delta[:n_tokens]) > 0
+    np.add.at(delta, start + length, -1)
+    np.cumsum(delta[:n_tokens], dtype=np.int32, out=delta[:n_tokens])
+    return delta[:n_tokens] > 0
 
 
 def _in_documents(runs: SharedRuns, offsets: np.ndarray) -> SharedRuns:
     """Runs with global positions turned into positions in each document."""
-    return SharedRuns(
-        runs.left,
-        runs.right,
-        runs.start_left - offsets[runs.left],
-        runs.start_right - offsets[runs.right],
-        runs.length,
+    return replace(
+        runs,
+        start_left=runs.start_left - offsets[runs.left],
+        start_right=runs.start_right - offsets[runs.right],
     )

@@ -36,9 +36,12 @@ from simsift.core.index.matches import Matches, hamming
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
 from simsift.core.match.grams import (
     CommonRule,
+    CommonRuns,
     OutsideGrams,
     SharedRuns,
     concatenated,
+    counted_pieces,
+    set_apart_mask,
     shared_runs,
     window_for,
     winnow,
@@ -46,6 +49,7 @@ from simsift.core.match.grams import (
 from simsift.core.match.verbatim import GRAM, SHARE_MIN_RUN, longest_runs
 from simsift.core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
 from simsift.core.text.features import FeatureWeights, combine_features, token_weights
+from simsift.core.text.quotations import BIBLIOGRAPHY, QUOTATION
 from simsift.core.text.simhash import simhash_features
 from simsift.core.text.tokens import TokenStream
 
@@ -88,6 +92,10 @@ class PassageOptions:
         partial_min_run: ... or when the two documents share this many tokens in a row
             (0: by share only), so a source making up 10% of an essay is reported
             although its share is under the threshold (left-out text does not count).
+            Shared runs of words shorter than this are no match at all (`shortest_run`).
+        count_quotations: text inside quotation marks counts as copying (by default it
+            is set apart: shown, never counted).
+        count_bibliography: the references section counts as copying (set apart too).
     """
 
     min_tokens: int = 60
@@ -101,6 +109,8 @@ class PassageOptions:
     common_max_docs: int = 10
     partial_threshold: float = 0.2
     partial_min_run: int = 15  # chosen on bench/quality (bench/quality/partial_sweep.py)
+    count_quotations: bool = False
+    count_bibliography: bool = False
 
     @property
     def shortest_run(self) -> int:
@@ -108,6 +118,13 @@ class PassageOptions:
         phrase): the words-in-a-row rule's length, or the gram layer's default when the
         rule is off; never under a gram."""
         return max(self.partial_min_run or _DEFAULT_SHORTEST_RUN, GRAM)
+
+    @property
+    def set_apart(self) -> tuple[int, ...]:
+        """The token marks (`core.text.quotations`) whose text never counts as copying."""
+        return (QUOTATION,) * (not self.count_quotations) + (BIBLIOGRAPHY,) * (
+            not self.count_bibliography
+        )
 
     def common_rule(self) -> CommonRule:
         return CommonRule(self.common_share, self.common_min_docs, self.common_max_docs)
@@ -473,10 +490,14 @@ class PassageResult:
         is_common: bool per passage: found in many documents.
         common_text: the common passages to list (see `CommonText`).
         n_features: distinct features per passage (fewer than `min_features`: unmatched).
-        runs: the word-for-word runs of at least `gram_run` tokens that ordinary
-            documents share outside left-out text (`core.match.grams`).
+        runs: the word-for-word runs that ordinary documents share outside left-out
+            text, at least the shortest match long (`core.match.grams`), cut where
+            either document sets a token apart (quotations, the bibliography).
         excluded_digest: per document, a digest of which of its tokens are left out: a
             later scan reuses a pair's measures only where both digests are unchanged.
+        common_runs: common text found at the grain of word grams, to list.
+        left_out_start, left_out_stop: the global token ranges that never count (template,
+            common and set-apart text, reference documents), sorted (`left_out_in`).
     """
 
     options: PassageOptions
@@ -491,6 +512,9 @@ class PassageResult:
     n_features: np.ndarray
     runs: SharedRuns
     excluded_digest: np.ndarray
+    common_runs: CommonRuns
+    left_out_start: np.ndarray
+    left_out_stop: np.ndarray
 
     @property
     def excluded_share(self) -> np.ndarray:
@@ -503,6 +527,17 @@ class PassageResult:
             out=np.zeros(len(lengths)),
             where=lengths > 0,
         )
+
+    def left_out_in(self, doc: int) -> list[tuple[int, int]]:
+        """The token ranges of document `doc` (positions in its body stream) that never
+        count as copying: template, common and set-apart text."""
+        base, end = int(self.passages.offsets[doc]), int(self.passages.offsets[doc + 1])
+        lo = int(np.searchsorted(self.left_out_stop, base, side="right"))
+        hi = int(np.searchsorted(self.left_out_start, end, side="left"))
+        return [
+            (max(int(a), base) - base, min(int(b), end) - base)
+            for a, b in zip(self.left_out_start[lo:hi], self.left_out_stop[lo:hi], strict=True)
+        ]
 
     def partial(self, threshold: float | None = None) -> PairOverlaps:
         """Pairs whose larger containment reaches `threshold` (default: the options')."""
@@ -660,6 +695,7 @@ def analyze_passages(
     )
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
     excluded_mask = covered_mask(passages, ignore)
+    set_apart = set_apart_mask(streams, options.set_apart)  # quotations, the bibliography
     ignore |= n_features < options.min_features
     seeds = seeds.subset(~(ignore[seeds.left] | ignore[seeds.right]))
     carried, clean = Matches.empty(), np.zeros(passages.n_docs, dtype=bool)
@@ -674,15 +710,24 @@ def analyze_passages(
     )
     matches = _union(passages, matches, carried)
     grams = _gram_layer(
-        streams, passages.offsets, excluded_mask, is_reference, options, outside_grams, steps
+        streams,
+        passages.offsets,
+        (excluded_mask, set_apart),
+        is_reference,
+        options,
+        outside_grams,
+        steps,
     )
     excluded_mask |= grams.common | grams.template
+    if set_apart is not None:
+        excluded_mask |= set_apart
     digest = _mask_digest(excluded_mask, passages.offsets)
     if known is not None:  # a pair's run is reused only where nothing more is left out
         clean &= digest == _old_digest(known, passages.n_docs)
     excluded_tokens = per_doc_sum(excluded_mask, passages.offsets)
+    pieces = counted_pieces(grams.runs, set_apart, passages.offsets)
     overlaps = _pair_overlaps(
-        passages, matches, grams.runs, excluded_mask, excluded_tokens, steps.cancel
+        passages, matches, pieces, excluded_mask, excluded_tokens, steps.cancel
     )
     overlaps = _with_runs(
         overlaps,
@@ -705,28 +750,39 @@ def analyze_passages(
         shared.is_common,
         shared.common_text,
         n_features,
-        grams.runs,
+        pieces,
         digest,
+        grams.common_runs,
+        *_ranges(excluded_mask),
     )
 
 
-def _gram_layer(streams, offsets, excluded_mask, is_reference, options, outside, steps):
+def _gram_layer(streams, offsets, masks, is_reference, options, outside, steps):
     """Shared runs, common and template text at the grain of word grams
-    (`core.match.grams`); reference documents' own text is a seed, not left out."""
+    (`core.match.grams`); `masks`: (left-out tokens, set-apart tokens or None): runs
+    stop at left-out text and run through set-apart text without counting it.
+    Reference documents' own text is a seed, not left out."""
+    excluded_mask, set_apart = masks
     hashes, _ = concatenated(streams)
-    kept = winnow(hashes, offsets, window_for(options.shortest_run), None, steps.step("grams"))
+    kept = winnow(hashes, offsets, window_for(options.shortest_run), steps.step("grams"))
     left_out = excluded_mask & ~np.repeat(is_reference, np.diff(offsets))
     return shared_runs(
         hashes,
         offsets,
         kept,
-        left_out,
+        (left_out, set_apart),
         is_reference,
         options.shortest_run,
         options.common_rule(),
         outside,
         steps.step("seeds"),
     )
+
+
+def _ranges(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, stops) of the runs of set entries of `mask`."""
+    edges = np.flatnonzero(np.diff(np.r_[0, mask.view(np.int8), 0]))
+    return edges[0::2].astype(np.int64), edges[1::2].astype(np.int64)
 
 
 def _document_pairs(passages: Passages, matches: Matches) -> np.ndarray:
@@ -1141,7 +1197,7 @@ def _with_runs(overlaps: PairOverlaps, streams, passages, left_out, known, clean
     gram_best = np.zeros(len(overlaps), np.int64)
     if len(shared):
         row = np.searchsorted(keys, pair_keys(shared.left, shared.right, n))
-        np.maximum.at(gram_best, row, shared.length)
+        np.maximum.at(gram_best, row, shared.counted)
     runs = np.full(len(overlaps), -1, np.int64)
     if known is not None and clean.any():
         old_of, old = known

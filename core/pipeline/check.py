@@ -21,7 +21,7 @@ from simsift.core.arrays import pair_keys, ragged_arange, sorted_unique, split_k
 from simsift.core.document import FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.packed import PackedIndex
-from simsift.core.match.grams import OutsideGrams, concatenated, window_for, winnow
+from simsift.core.match.grams import OutsideGrams, kept_grams
 from simsift.core.match.passages import (
     OutsideCounts,
     PassageResult,
@@ -188,8 +188,7 @@ def _gram_neighbours(archive: Archive, new, is_reference, same, options: ScanOpt
     is not common text over the archive and the new documents (its seeds are run ends)."""
     table = archive.gram_table(archive_settings(options))
     ordinary = [r.tokens.body for r, ref in zip(new, is_reference, strict=True) if not ref]
-    hashes, offsets = concatenated(ordinary)
-    kept = winnow(hashes, offsets, window_for(options.passages.shortest_run))
+    kept = kept_grams(ordinary, options.passages.shortest_run)
     first = np.r_[True, (kept.value[1:] != kept.value[:-1]) | (kept.doc[1:] != kept.doc[:-1])]
     values, new_holders = np.unique(kept.value[first[: len(kept)]], return_counts=True)
     pos = np.searchsorted(table.values, values).clip(max=max(len(table.values) - 1, 0))

@@ -19,6 +19,7 @@ from simsift.core.arrays import pair_keys
 from simsift.core.document import FileRecord
 from simsift.core.index.matches import Matches, hamming
 from simsift.core.match.passages import PairOverlaps, PassageResult
+from simsift.core.text.excerpt import span_text
 
 if TYPE_CHECKING:
     from simsift.core.pipeline.options import ScanOptions
@@ -77,6 +78,18 @@ class ScanResult:
         p = self.passages.passages
         paragraphs = self.documents[int(p.doc[row])].paragraphs
         text = " ".join(paragraphs[int(p.para_start[row]) : int(p.para_stop[row])])
+        return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
+
+    def common_run_text(self, row: int, max_chars: int = 300) -> str:
+        """The text of common run `row` (`PassageResult.common_runs`), cut at `max_chars`."""
+        runs = self.passages.common_runs
+        start = int(runs.start[row])
+        text = span_text(
+            self.documents[int(runs.doc[row])],
+            start,
+            start + int(runs.length[row]),
+            self.options.traditional_to_simplified,
+        )
         return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
 
     def partial_pairs(self, threshold: float | None = None) -> PairOverlaps:

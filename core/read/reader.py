@@ -20,7 +20,7 @@ from simsift.core.document import (
     TransientError,
     UnsupportedFormat,
 )
-from simsift.core.text.integrity import integrity_flags
+from simsift.core.text.integrity import integrity_flags, set_apart_flags
 from simsift.core.text.normalize import normalize_text
 from simsift.core.text.tokens import document_tokens, safe_pieces
 
@@ -69,7 +69,7 @@ def read_file(task: ReadTask) -> FileRecord:
         ),
         paragraphs=extracted.paragraphs,
         tokens=tokens,
-        flags=integrity_flags(extracted),
+        flags=integrity_flags(extracted) + set_apart_flags(tokens.body),
     )
 
 

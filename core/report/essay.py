@@ -4,6 +4,11 @@ their shares, and its text with each source's passages in that source's colour.
 The same HTML is shown in the Documents tab (with compare links), saved as a file, and
 printed to PDF by the app (Qt renders this subset of HTML: inline styles, tables, no
 scripts), so what a teacher sees is what a student receives.
+
+Text that never counts as copying reads as what it is (`core.report.text_kinds`):
+quotations and the bibliography, when the options set them apart, in grey italics; template
+and common text in grey; each with a title saying why, and a legend above the text. Copied
+text keeps its source's colour.
 """
 
 from __future__ import annotations
@@ -16,11 +21,27 @@ from dataclasses import dataclass
 from simsift.core import __version__
 from simsift.core.analysis.similarity import DocumentSimilarity, Source
 from simsift.core.pipeline.result import ScanResult
+from simsift.core.report.text_kinds import (
+    COMMON,
+    COPIED,
+    LISTED,
+    OWN,
+    QUOTED,
+    TEMPLATE,
+    Stretch,
+    document_stretches,
+)
 from simsift.core.store.verdicts import COPYING, Verdict, Verdicts
 
 # one colour per source, in share order; light enough for black text in print
 SOURCE_COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#c3fae8", "#ffc9c9")
 OTHER_COLOUR = "#dee2e6"  # sources beyond the seventh share one grey
+# text that never counts as copying: shown, in grey (readable in print and on a dark theme)
+SET_APART_STYLE = "color:#6c757d;font-style:italic"  # quotations and the bibliography
+LEFT_OUT_STYLE = "color:#868e96"  # template and common text
+# The rule under the source table (the app inserts its excluded sources before it). Qt
+# draws a rule that directly follows a table beside the table: an empty line between.
+END_OF_SOURCES = "<p style='margin:0;font-size:1px'>&#8203;</p><hr>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +55,21 @@ class EssayLabels:
     compare: str = "compare side by side"
     nothing: str = "No passage of this document was found in another document."
     settings: str = (
-        "Containment counts text inside passages matched in another document; template and "
-        "common text (found in {common} or more documents) never count."
+        "Shared runs of fewer than {run} words never count as copying, nor does template text "
+        "or common text (found in more than {common} documents, or in more than {share} of "
+        "them and at least {min_docs})."
     )
+    quotations_counted: str = "Quotations count as copying."
+    quotations_apart: str = "Quotations are shown but not counted."
+    bibliography_counted: str = "The bibliography counts as copying."
+    bibliography_apart: str = "The bibliography is shown but not counted."
+    in_text: str = "In the text:"
+    quoted: str = "quoted (not counted)"
+    bibliography: str = "bibliography (not counted)"
+    template: str = "template text, also in a reference document (not counted)"
+    common: str = "common text, found in many documents (not counted)"
+    common_in: str = "common text, found in {n} documents (not counted)"
+    common_between: str = "common text, found in {low} to {high} documents (not counted)"
     made: str = "SimSift {version} · {date}"
     verdict: str = "Verdict: {verdict} ({date})"
     copying: str = "copying confirmed"
@@ -46,6 +79,30 @@ class EssayLabels:
 
     def verdict_word(self, verdict: Verdict) -> str:
         return self.copying if verdict.verdict == COPYING else self.not_copying
+
+    def rules(self, passages) -> str:
+        """What counted as copying under `passages` (`PassageOptions`), in a few sentences."""
+        rules = self.settings.format(
+            run=f"{passages.shortest_run:,}",
+            common=f"{passages.common_max_docs:,}",
+            share=f"{passages.common_share:.0%}",
+            min_docs=f"{passages.common_min_docs:,}",
+        )
+        quotations = self.quotations_counted if passages.count_quotations else self.quotations_apart
+        bibliography = (
+            self.bibliography_counted if passages.count_bibliography else self.bibliography_apart
+        )
+        # sentences run on with a space in English, none after a Chinese full stop
+        return " ".join((rules, quotations, bibliography)).replace("。 ", "。")
+
+    def common_label(self, documents: list[int]) -> str:
+        """The legend's words for common text held by these numbers of documents."""
+        if not documents:
+            return self.common
+        low, high = min(documents), max(documents)
+        if low == high:
+            return self.common_in.format(n=f"{low:,}")
+        return self.common_between.format(low=f"{low:,}", high=f"{high:,}")
 
 
 def essay_html(
@@ -91,17 +148,17 @@ def essay_html(
         parts.append(table)
     else:
         parts.append(f"<p>{_e(labels.nothing)}</p>")
-    parts.append("<hr>")
+    parts.append(END_OF_SOURCES)
+    stretches = document_stretches(result, doc, [s.doc for s in sources])
+    legend = _legend_html(stretches, labels)
+    if legend:
+        parts.append(legend)
     if record.title:
         parts.append(f"<h3>{_e(record.title)}</h3>")
-    colour_of = _paragraph_colours(result, doc, sources, colours)
-    for i, paragraph in enumerate(record.paragraphs):
-        colour = colour_of.get(i)
-        style = f" style='background:{colour}'" if colour else ""
-        parts.append(f"<p{style}>{_e(paragraph)}</p>")
-    common = result.options.passages.common_min_docs
+    for paragraph, pieces in zip(record.paragraphs, stretches, strict=True):
+        parts.append(_paragraph_html(paragraph, pieces, colours, labels))
     made = labels.made.format(version=__version__, date=time.strftime("%Y-%m-%d %H:%M"))
-    parts.append(f"<hr><p><small>{_e(labels.settings.format(common=common))}<br>")
+    parts.append(f"<hr><p><small>{_e(labels.rules(result.options.passages))}<br>")
     parts.append(f"{_e(made)}</small></p>")
     return "\n".join(parts)
 
@@ -159,14 +216,56 @@ def _source_table(
     return "".join(rows)
 
 
-def _paragraph_colours(result, doc: int, sources: list[Source], colours) -> dict[int, str]:
-    """Paragraph number -> colour of the largest source it was matched in."""
-    colour_of: dict[int, str] = {}
-    for source, colour in zip(sources, colours, strict=True):
-        for link in result.passages.links(doc, source.doc):
-            for paragraph in range(*link.paragraphs_a):
-                colour_of.setdefault(paragraph, colour)
-    return colour_of
+def _paragraph_html(paragraph: str, pieces: list[Stretch], colours, labels) -> str:
+    """One paragraph: a copied one whole in its source's colour, else stretch by stretch."""
+    if len(pieces) == 1 and pieces[0].kind == COPIED:
+        return f"<p style='background:{colours[pieces[0].source]}'>{_e(paragraph)}</p>"
+    spans = []
+    for piece in pieces:
+        text = _e(paragraph[piece.start : piece.end])
+        style, title = _look(piece, colours, labels)
+        if style:
+            title = f" title='{_e(title)}'" if title else ""
+            text = f"<span style='{style}'{title}>{text}</span>"
+        spans.append(text)
+    return f"<p>{''.join(spans)}</p>"
+
+
+def _look(piece: Stretch, colours, labels: EssayLabels) -> tuple[str, str]:
+    """(inline style, title) of a stretch; no style for the writer's own text."""
+    if piece.kind == COPIED:
+        return f"background:{colours[piece.source]}", ""
+    if piece.kind == QUOTED:
+        return SET_APART_STYLE, labels.quoted
+    if piece.kind == LISTED:
+        return SET_APART_STYLE, labels.bibliography
+    if piece.kind == TEMPLATE:
+        return LEFT_OUT_STYLE, labels.template
+    if piece.kind == COMMON:
+        return LEFT_OUT_STYLE, labels.common_label([piece.documents] if piece.documents else [])
+    return "", ""
+
+
+def _legend_html(stretches: list[list[Stretch]], labels: EssayLabels) -> str:
+    """One line naming, in their own look, the kinds of text that never count found in
+    the document ("" when there are none)."""
+    found = {piece.kind for pieces in stretches for piece in pieces} - {OWN, COPIED}
+    entries = []
+    if QUOTED in found:
+        entries.append((SET_APART_STYLE, labels.quoted))
+    if LISTED in found:
+        entries.append((SET_APART_STYLE, labels.bibliography))
+    if TEMPLATE in found:
+        entries.append((LEFT_OUT_STYLE, labels.template))
+    if COMMON in found:
+        counts = sorted(
+            {p.documents for pieces in stretches for p in pieces if p.kind == COMMON} - {0}
+        )
+        entries.append((LEFT_OUT_STYLE, labels.common_label(counts)))
+    if not entries:
+        return ""
+    shown = " · ".join(f"<span style='{style}'>{_e(text)}</span>" for style, text in entries)
+    return f"<p><small>{_e(labels.in_text)} {shown}</small></p>"
 
 
 def _e(value: object) -> str:

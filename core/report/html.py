@@ -23,8 +23,8 @@ from simsift.core.report.language import ReportLanguage, report_language
 from simsift.core.report.tables import document_rows, flagged_documents
 from simsift.core.report.visible import visible_controls
 from simsift.core.store.verdicts import COPYING, Verdict, Verdicts
-from simsift.core.text.normalize import normalize_text
-from simsift.core.text.tokens import iter_tokens
+from simsift.core.text.excerpt import span_text
+from simsift.core.text.quotations import QUOTATION, find_quotations
 
 MAX_PAIR_ROWS = 20_000  # beyond this a browser struggles; the CSV export has them all
 MAX_EXCERPTS = 200  # pairs per table shown with an excerpt: ~0.2 MB, whatever the scan
@@ -53,6 +53,7 @@ dd { margin-left: 1.5em; }
 .copying { color: #c92a2a; font-weight: 600; }
 tr.excerpt td { border-bottom-width: 2px; font-size: 0.92em; }
 blockquote { margin: 0.2em 0 0.4em 1em; padding-left: 0.6em; border-left: 3px solid var(--accent); }
+.set-apart { color: var(--muted); font-style: italic; }
 """
 
 _SECTIONS = (
@@ -99,7 +100,7 @@ def render_html_report(
         _summary(result, clusters, w),
         _contents(w),
         _settings_section(result, clusters, w),
-        _reading_section(clusters.k, w),
+        _reading_section(clusters.k, result.options.passages, w),
         _decisions_section(result, verdicts, dismissed, w),
         _documents_section(result, verdicts, w),
         _clusters_section(result, clusters, verdicts, w),
@@ -200,6 +201,7 @@ def _settings_section(result: ScanResult, clusters: Clusters, w: ReportLanguage)
     )
     if passages.partial_min_run:
         partial += w(", or {run} words in a row or more", run=f"{passages.partial_min_run:,}")
+    counted, apart = w("counted as copying"), w("shown, not counted as copying")
     rows = [
         (w("SimSift version"), __version__),
         (w("Report written"), time.strftime("%Y-%m-%d %H:%M")),
@@ -222,6 +224,15 @@ def _settings_section(result: ScanResult, clusters: Clusters, w: ReportLanguage)
             _yes_no(options.traditional_to_simplified, w),
         ),
         (w("Partial copy"), partial),
+        (
+            w("Shortest match"),
+            w(
+                "{run} words in a row: shorter shared runs never count as copying",
+                run=f"{passages.shortest_run:,}",
+            ),
+        ),
+        (w("Quotations"), counted if passages.count_quotations else apart),
+        (w("Bibliography"), counted if passages.count_bibliography else apart),
         (
             w("Common text (never counted as copying)"),
             w(
@@ -300,11 +311,34 @@ _MEASURES = (
 )
 
 
-def _reading_section(k: int, w: ReportLanguage) -> str:
+def _reading_section(k: int, passages, w: ReportLanguage) -> str:
     items = "".join(
         f"<dt>{_e(w(name))}</dt><dd>{_e(w(text, k=k))}</dd>" for name, text in _MEASURES
     )
+    items += f"<dt>{_e(w('What never counts as copying'))}</dt><dd>{_e(_rules(passages, w))}</dd>"
     return f"{_heading('reading', w('How to read this report'))}<dl>{items}</dl>"
+
+
+def _rules(passages, w: ReportLanguage) -> str:
+    """What counted as copying under `passages` (`PassageOptions`), as the legend says it."""
+    sentences = [
+        w(
+            "Shared runs of fewer than {run} words, template text and common text never "
+            "count as copying.",
+            run=f"{passages.shortest_run:,}",
+        ),
+        w("Quotations count as copying, like the writer's own text.")
+        if passages.count_quotations
+        else w(
+            "Text in quotation marks is set apart: it is shown (in grey italics in the "
+            "excerpts) but never counted as copying."
+        ),
+        w("The bibliography counts as copying, like the writer's own text.")
+        if passages.count_bibliography
+        else w("The bibliography (a references section) is shown but never counted as copying."),
+    ]
+    # sentences run on with a space in English, none after a Chinese full stop
+    return " ".join(sentences).replace("。 ", "。")
 
 
 # -- decisions -------------------------------------------------------------------------
@@ -593,8 +627,10 @@ def _excerpts(
 def _longest_matches(
     result: ScanResult, left: np.ndarray, right: np.ndarray
 ) -> list[tuple[int, int]]:
-    """Per pair, the passage rows (in left's document, in right's) of its longest matched
-    passage pair, (-1, -1) where none matched. One pass over all matches, not one per pair."""
+    """Per pair, the passage rows (in left's document, in right's) of its matched passage
+    pair holding the most text that counts (not quotations, the bibliography, template or
+    common text), a direct match before one found by extension; (-1, -1) where none does.
+    One pass over all matches, not one per pair."""
     p, m = result.passages.passages, result.passages.matches
     n = max(p.n_docs, 1)
     if len(left) == 0 or len(m) == 0:
@@ -603,8 +639,14 @@ def _longest_matches(
     keys = np.minimum(doc_l, doc_r) * n + np.maximum(doc_l, doc_r)
     wanted = np.minimum(left, right) * n + np.maximum(left, right)
     hit = np.flatnonzero(np.isin(keys, wanted))
-    size = (p.stop - p.start)[m.left[hit]] + (p.stop - p.start)[m.right[hit]]
-    hit = hit[np.lexsort((-size, keys[hit]))]
+    counted_l, counted_r = _counted(result, m.left[hit]), _counted(result, m.right[hit])
+    # a passage that counts on one side only (a quotation of the other) shows no copying
+    both = (counted_l > 0) & (counted_r > 0)
+    hit, size = hit[both], (counted_l + counted_r)[both]
+    # passages matched directly before those found by extending a match: a passage running
+    # on from one's own paragraph into a copied one matches only by extension
+    extended = m.distance[hit] > result.passages.options.max_distance
+    hit = hit[np.lexsort((-size, extended, keys[hit]))]
     first = np.r_[True, keys[hit][1:] != keys[hit][:-1]] if len(hit) else np.zeros(0, bool)
     best, best_keys = hit[first], keys[hit][first]
     pos = np.minimum(np.searchsorted(best_keys, wanted), max(len(best_keys) - 1, 0))
@@ -619,6 +661,24 @@ def _longest_matches(
     return out
 
 
+def _counted(result: ScanResult, rows: np.ndarray) -> np.ndarray:
+    """Tokens of each passage row that count as copying: its length less the tokens in
+    the left-out ranges (`PassageResult.left_out_start`, sorted and disjoint)."""
+    p, passages = result.passages.passages, result.passages
+    starts, stops = passages.left_out_start, passages.left_out_stop
+    before_range = np.r_[0, np.cumsum(stops - starts)]
+
+    def left_out_before(x: np.ndarray) -> np.ndarray:
+        k = np.searchsorted(stops, x, side="right")  # ranges wholly before x
+        inside = np.zeros(len(x), np.int64)
+        open_ = k < len(starts)
+        inside[open_] = np.maximum(x[open_] - starts[k[open_]], 0)
+        return before_range[k] + inside
+
+    start, stop = p.start[rows], p.stop[rows]
+    return (stop - start) - (left_out_before(stop) - left_out_before(start))
+
+
 def _passage_quote(result: ScanResult, side: str, doc: int, row: int, w: ReportLanguage) -> str:
     """One side of an excerpt: where the passage is in the document, and its text."""
     p = result.passages.passages
@@ -628,7 +688,7 @@ def _passage_quote(result: ScanResult, side: str, doc: int, row: int, w: ReportL
     else:
         where = w("paragraphs {first}–{last}", first=first, last=last)
     offset = int(p.offsets[doc])
-    text = _passage_text(
+    text = span_text(
         result.documents[doc],
         int(p.start[row]) - offset,
         int(p.stop[row]) - offset,
@@ -636,47 +696,24 @@ def _passage_quote(result: ScanResult, side: str, doc: int, row: int, w: ReportL
     )
     words = int(p.stop[row] - p.start[row])
     place = w("In {side} ({where}, {words} words):", side=side, where=where, words=f"{words:,}")
-    return f"<div>{_e(place)}<blockquote>{_e(_cut(text, EXCERPT_CHARS))}</blockquote></div>"
+    shown = _cut(text, EXCERPT_CHARS)
+    quoted = QUOTATION in result.options.passages.set_apart
+    return f"<div>{_e(place)}<blockquote>{_excerpt_html(shown, quoted, w)}</blockquote></div>"
 
 
-def _passage_text(record, start: int, stop: int, t2s: bool) -> str:
-    """The text of body tokens start..stop of a document: the paragraphs they are in, cut
-    to the passage's first and last token where the text maps onto its tokens."""
-    para_starts = np.asarray(record.tokens.body.para_starts, dtype=np.int64)
-    if len(para_starts) == 0:
-        para_starts = np.zeros(1, np.int64)
-    first = int(np.searchsorted(para_starts, start, side="right")) - 1
-    last = int(np.searchsorted(para_starts, stop - 1, side="right")) - 1
-    pieces = []
-    for number in range(max(first, 0), last + 1):
-        paragraph = record.paragraphs[number]
-        begin, end = 0, len(paragraph)
-        if number == first:
-            begin = _token_position(paragraph, start - int(para_starts[number]), t2s, begin)
-        if number == last:
-            end = _token_position(paragraph, stop - int(para_starts[number]), t2s, end)
-        piece = paragraph[begin:end].strip()
-        # an ellipsis where the passage starts or ends inside a paragraph
-        pieces.append(("…" if begin > 0 else "") + piece + ("…" if end < len(paragraph) else ""))
-    text = " ".join(pieces)
-    return text if text else " ".join(record.paragraphs[max(first, 0) : last + 1])
-
-
-def _token_position(paragraph: str, token: int, t2s: bool, fallback: int) -> int:
-    """Where token number `token` of `paragraph` starts (the paragraph's end past its last
-    token); `fallback` when normalizing changes the text's length (positions differ)."""
-    if token <= 0:
-        return 0
-    norm = normalize_text(paragraph, traditional_to_simplified=t2s)
-    if len(norm) != len(paragraph):
-        return fallback
-    position = 0
-    for number, (word, _) in enumerate(iter_tokens(norm)):
-        position = norm.index(word, position)
-        if number == token:
-            return position
-        position += len(word)
-    return len(paragraph)
+def _excerpt_html(text: str, quoted: bool, w: ReportLanguage) -> str:
+    """An excerpt, escaped, its quotations set apart in grey italics when they do not count."""
+    spans = find_quotations(text, whole_paragraph=False).spans if quoted else ()
+    if not spans:
+        return _e(text)
+    title = _e(w("quoted (not counted)"))
+    out, done = [], 0
+    for start, end in spans:
+        out.append(_e(text[done:start]))
+        out.append(f'<span class="set-apart" title="{title}">{_e(text[start:end])}</span>')
+        done = end
+    out.append(_e(text[done:]))
+    return "".join(out)
 
 
 def _cut(text: str, limit: int) -> str:

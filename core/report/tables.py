@@ -185,10 +185,11 @@ def excluded_rows(result: ScanResult) -> list[dict]:
 
 
 def common_rows(result: ScanResult, limit: int = 1000) -> list[dict]:
-    """Common text (passages found in many documents), most widespread first."""
+    """Common text (passages and runs of words found in many documents), most widespread
+    first; runs have no count of times."""
     common = result.passages.common_text
     docs = result.passages.passages.doc
-    return [
+    rows = [
         {
             "text": result.passage_text(int(row)),
             "documents": int(n_docs),
@@ -202,6 +203,18 @@ def common_rows(result: ScanResult, limit: int = 1000) -> list[dict]:
             strict=True,
         )
     ]
+    runs = result.passages.common_runs
+    rows += [
+        {
+            "text": result.common_run_text(row),
+            "documents": int(runs.documents[row]),
+            "occurrences": "",
+            "example": result.documents[int(runs.doc[row])].path,
+        }
+        for row in range(min(len(runs), limit))
+    ]
+    rows.sort(key=lambda row: -row["documents"])
+    return rows[:limit]
 
 
 def write_report(

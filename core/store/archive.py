@@ -42,7 +42,7 @@ from simsift.core.index.packed import FILE_NAME as INDEX_FILE
 from simsift.core.index.packed import PackedIndex, PackedIndexError
 from simsift.core.index.pair_graph import search_pairs
 from simsift.core.index.plan import DEFAULT_K_MAX
-from simsift.core.match.grams import concatenated, window_for, winnow
+from simsift.core.match.grams import kept_grams
 from simsift.core.match.passages import (
     PassageOptions,
     cut_passages,
@@ -547,8 +547,7 @@ def _usable_passages(records, settings: ArchiveSettings, progress, cancel: Cance
 
 def _distinct_grams(streams, settings: ArchiveSettings) -> tuple[np.ndarray, np.ndarray]:
     """(stream number, value) of each distinct word gram a stream keeps (`core.match.grams`)."""
-    hashes, offsets = concatenated(streams)
-    kept = winnow(hashes, offsets, window_for(settings.passages.shortest_run))
+    kept = kept_grams(streams, settings.passages.shortest_run)
     first = np.r_[True, (kept.value[1:] != kept.value[:-1]) | (kept.doc[1:] != kept.doc[:-1])]
     return kept.doc[first[: len(kept)]], kept.value[first[: len(kept)]]
 

@@ -13,8 +13,9 @@ Storage choices:
   surrogates (``os.fsdecode``), which SQLite TEXT cannot hold. Byte order equals
   code-point order, so prefix queries over paths still work on the BLOBs.
 * Token arrays are stored with ``tobytes()`` using explicit little-endian dtypes
-  ('<u8', '|b1', '<i4') and decoded with ``np.frombuffer`` without copying: the
-  arrays in returned records are **read-only**, which also protects the cache.
+  ('<u8', '|b1', '<i4', and '|u1' for the body's marks) and decoded with
+  ``np.frombuffer`` without copying: the arrays in returned records are **read-only**,
+  which also protects the cache.
 * Paragraphs are one zlib-compressed JSON list (unambiguous for empty paragraphs
   and for any character inside them).
 
@@ -76,6 +77,7 @@ _DELETE_OR_CHOOSE = (
 _HASH_DTYPE = np.dtype("<u8")
 _DIGIT_DTYPE = np.dtype("|b1")
 _START_DTYPE = np.dtype("<i4")
+_MARK_DTYPE = np.dtype("|u1")
 
 # SQLite limits the number of bound parameters per statement; stay well below.
 _QUERY_CHUNK = 500
@@ -138,6 +140,13 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # integrity flags (hidden text, look-alike letters): a JSON list of sentences
     ("ALTER TABLE files ADD COLUMN flags BLOB NOT NULL DEFAULT x''",),
+    (
+        # the marks of the body's tokens (quotation, bibliography) and the count of its
+        # unbalanced quotation marks; rows of an older reader have none and are not
+        # served, so their files are read again (READER_VERSION)
+        "ALTER TABLE files ADD COLUMN body_marks BLOB",
+        "ALTER TABLE files ADD COLUMN unbalanced_quotes INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -145,7 +154,8 @@ SCHEMA_VERSION = len(_MIGRATIONS)
 _COLUMNS = (
     "path, size, mtime_ns, status, message, format, title, content_hash, text_hash, "
     "paragraphs, title_hashes, title_is_digit, title_para_starts, "
-    "body_hashes, body_is_digit, body_para_starts, warning, flags, reader"
+    "body_hashes, body_is_digit, body_para_starts, body_marks, unbalanced_quotes, "
+    "warning, flags, reader"
 )
 _PLACEHOLDERS = ", ".join("?" * len(_COLUMNS.split(",")))
 _VERDICT_COLUMNS = "path_a, path_b, verdict, note, decided_at"
@@ -483,22 +493,39 @@ def _bytes_of(values: np.ndarray, dtype: np.dtype) -> memoryview:
     return memoryview(np.ascontiguousarray(values, dtype=dtype)).cast("B")
 
 
-def _decode_stream(hashes: bytes, is_digit: bytes, para_starts: bytes) -> TokenStream:
-    # Zero-copy views over the fetched bytes: read-only by design.
+def _decode_stream(
+    hashes: bytes,
+    is_digit: bytes,
+    para_starts: bytes,
+    marks: bytes | None = None,
+    unbalanced_quotes: int = 0,
+) -> TokenStream:
+    # Zero-copy views over the fetched bytes: read-only by design. A title has no marks
+    # stored (it is never marked); neither has a row of a reader before marks, which
+    # `lookup_many` does not serve (READER_VERSION).
     return TokenStream(
         hashes=np.frombuffer(hashes, dtype=_HASH_DTYPE),
         is_digit=np.frombuffer(is_digit, dtype=_DIGIT_DTYPE),
         para_starts=np.frombuffer(para_starts, dtype=_START_DTYPE),
+        marks=None if marks is None else np.frombuffer(marks, dtype=_MARK_DTYPE),
+        unbalanced_quotes=unbalanced_quotes,
     )
 
 
-def _encode_tokens(record: FileRecord) -> tuple[memoryview | None, ...]:
-    """Six token BLOBs, or six NULLs: only "ok" records cache tokens."""
+def _encode_tokens(record: FileRecord) -> tuple[memoryview | int | None, ...]:
+    """Six token BLOBs, the body's marks and its unbalanced quotation marks; or NULLs and
+    0: only "ok" records cache tokens."""
     if record.status != STATUS_OK or record.tokens is None:
-        return (None,) * 6
+        return (None,) * 7 + (0,)
     if not isinstance(record.tokens, DocumentTokens):
         raise TypeError(f"FileRecord.tokens must be DocumentTokens, not {type(record.tokens)}")
-    return _encode_stream(record.tokens.title) + _encode_stream(record.tokens.body)
+    body = record.tokens.body
+    return (
+        *_encode_stream(record.tokens.title),
+        *_encode_stream(body),
+        _bytes_of(body.marks, _MARK_DTYPE),
+        body.unbalanced_quotes,
+    )
 
 
 def _record_to_row(record: FileRecord) -> tuple:
@@ -522,7 +549,7 @@ def _record_to_row(record: FileRecord) -> tuple:
 
 def _row_to_record(row: tuple) -> FileRecord:
     path, size, mtime_ns, status, message, fmt, title, content_hash, text_hash = row[:9]
-    paragraphs, token_blobs, warning, flags = row[9], row[10:16], row[16], row[17]
+    paragraphs, token_blobs, warning, flags = row[9], row[10:18], row[18], row[19]
     tokens = None
     if token_blobs[0] is not None:
         tokens = DocumentTokens(

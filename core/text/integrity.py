@@ -14,6 +14,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
+import numpy as np
 from simsift.core.document import ExtractedText
 from simsift.core.text.confusables import (
     BLANK_LETTERS,
@@ -23,6 +24,8 @@ from simsift.core.text.confusables import (
     may_be_disguised,
     remove_invisible,
 )
+from simsift.core.text.quotations import QUOTATION, find_quotations
+from simsift.core.text.tokens import TokenStream
 
 # hidden text shorter than this is left alone: Word keeps a few hidden characters of its
 # own (field codes, bookmarks), and a hidden heading is not a disguise
@@ -52,6 +55,10 @@ MIN_LONGEST_SPACED_RUN = 25
 # whitespace, the Braille blank and the Hangul fillers, which glue words together).
 MIN_ODD_SPACES = 20
 MIN_ODD_SPACE_SHARE = 0.2
+# a text half in quotation marks is flagged: the marks set it apart from copying
+MOSTLY_QUOTED = 0.5
+MIN_STRAY_QUOTES = 1
+_TYPOGRAPHIC_OPENER = re.compile("[“„«「『]")
 _ODD_SPACES = "\u1680\u2000-\u2006\u2008-\u200a\u205f\u2800\u3000" + BLANK_LETTERS
 _SCRIPT_LETTER = (  # Latin, Greek, Cyrillic, Chinese
     "A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u052f\u1e00-\u1fff\u3400-\u4dbf\u4e00-\u9fff"
@@ -82,8 +89,40 @@ def integrity_flags(extracted: ExtractedText) -> tuple[str, ...]:
         invisible_flag(suspect),
         spaced_letters_flag(texts),
         odd_spaces_flag(texts) if any(map(_ANY_ODD_SPACE.search, unusual)) else "",
+        stray_quotes_flag(unusual),
     )
     return tuple(f for f in flags if f)
+
+
+def set_apart_flags(body: TokenStream) -> tuple[str, ...]:
+    """The flag of a text mostly in quotation marks: quotes cannot hide copying."""
+    marks = np.asarray(body.marks)
+    quoted = int(np.count_nonzero(marks == QUOTATION))
+    if not len(marks) or quoted < MOSTLY_QUOTED * len(marks):
+        return ()
+    return (f"mostly quoted: {quoted / len(marks):.0%} of the text is in quotation marks",)
+
+
+def stray_quotes_flag(texts: Iterable[str]) -> str:
+    """'stray quotation marks: N open no quotation …', or '': typographic opening marks
+    (“ „ « 「 『) that close nothing within a quotation's length, the way a stray mark
+    would hide the rest of an essay if quotations had no cap. Straight quotes are
+    left alone: technical text is full of them."""
+    stray, example = 0, ""
+    for text in texts:
+        if text.isascii() or not _TYPOGRAPHIC_OPENER.search(text):
+            continue
+        spans = find_quotations(text).spans
+        for match in _TYPOGRAPHIC_OPENER.finditer(text):
+            if not any(start <= match.start() < end for start, end in spans):
+                stray += 1
+                example = example or text[match.end() : match.end() + _EXAMPLE_CHARS]
+    if stray < MIN_STRAY_QUOTES:
+        return ""
+    return (
+        f"stray quotation marks: {stray} open no quotation, so the text after them counts "
+        f"as the writer's own, e.g. “{example.strip()}…”"
+    )
 
 
 def word_count(texts: Iterable[str]) -> int:

@@ -2,7 +2,8 @@
 
 Tokens are turned into stable 64-bit hashes (blake2b, identical across processes,
 runs and platforms, unlike Python's `hash()`), so cached token streams can be
-re-weighted later without re-reading or re-segmenting the text.
+re-weighted later without re-reading or re-segmenting the text. Each body token also
+gets a mark: own text, inside a quotation, or in the bibliography (`core.text.quotations`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,13 @@ from functools import lru_cache
 
 import numpy as np
 from simsift.core.text.normalize import normalize_text
+from simsift.core.text.quotations import (
+    BIBLIOGRAPHY,
+    QUOTATION,
+    bibliography_ranges,
+    find_quotations,
+    may_hold_quotations,
+)
 from simsift.core.text.word_segmenter import jieba_module
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -59,12 +67,23 @@ class TokenStream:
     """Hashed tokens of one field (title or body) with paragraph starts.
 
     `para_starts[i]` is the index of the first token of paragraph i, so passages
-    can be cut from the cached stream without tokenizing again.
+    can be cut from the cached stream without tokenizing again. `marks[i]` says whose
+    words token i is: `OWN_TEXT` (0), `QUOTATION` (1) or `BIBLIOGRAPHY` (2) of
+    `core.text.quotations`; all own text when not given (a title is never marked).
+    `unbalanced_quotes` counts the quotation marks that open or close nothing.
     """
 
     hashes: np.ndarray  # uint64
     is_digit: np.ndarray  # bool
     para_starts: np.ndarray  # int32
+    marks: np.ndarray | None = None  # uint8; never None once made (None: all own text)
+    unbalanced_quotes: int = 0
+
+    def __post_init__(self) -> None:
+        if self.marks is None:
+            object.__setattr__(self, "marks", np.zeros(len(self.hashes), np.uint8))
+        elif len(self.marks) != len(self.hashes):
+            raise ValueError(f"{len(self.marks)} marks for {len(self.hashes)} tokens")
 
     def __len__(self) -> int:
         return len(self.hashes)
@@ -128,25 +147,86 @@ def token_stream(
     *,
     traditional_to_simplified: bool = True,
     chunk_chars: int = CHUNK_CHARS,
+    marks: bool = True,
 ) -> TokenStream:
-    """Tokenize and hash paragraphs into one stream, recording where each paragraph starts.
+    """Tokenize and hash paragraphs into one stream, recording where each paragraph starts
+    and, with `marks`, which tokens are quotation or bibliography.
 
     Long paragraphs are normalized in pieces of about `chunk_chars` (`safe_pieces`);
-    hashes go straight into machine arrays, so memory stays near 9 bytes per token.
+    hashes go straight into machine arrays, so memory stays near 10 bytes per token.
+    Quotations are found in the normalized text and its tokens are cut at their marks,
+    which no token holds: the tokens are those of the whole text. A paragraph longer
+    than `chunk_chars` is searched piece by piece (a quotation across a cut is missed).
     """
     hashes = array("Q")
     digits = bytearray()
     starts = array("l")
-    for paragraph in paragraphs:
+    quoted = array("q")  # [start, stop) token ranges inside quotations, flat
+    bibliography = bibliography_ranges(paragraphs) if marks else []
+    listed = _paragraph_flags(len(paragraphs), bibliography)
+    unbalanced = 0
+    for number, paragraph in enumerate(paragraphs):
         starts.append(len(hashes))
+        find = marks and not listed[number]
+        whole = len(paragraph) <= chunk_chars
         for piece in safe_pieces((paragraph,), chunk_chars):
             norm = normalize_text(piece, traditional_to_simplified=traditional_to_simplified)
-            _append_tokens(norm, hashes, digits)
+            if find and may_hold_quotations(norm):
+                unbalanced += _append_quoted_tokens(norm, whole, hashes, digits, quoted)
+            else:
+                _append_tokens(norm, hashes, digits)
     return TokenStream(
         hashes=np.frombuffer(hashes, dtype=np.uint64),
         is_digit=np.frombuffer(digits, dtype=bool),
         para_starts=np.array(starts, dtype=np.int32),
+        marks=_token_marks(len(hashes), quoted, bibliography, starts),
+        unbalanced_quotes=unbalanced,
     )
+
+
+def _paragraph_flags(count: int, ranges: list[tuple[int, int]]) -> bytearray:
+    """One byte per paragraph, 1 inside `ranges`."""
+    flags = bytearray(count)
+    for first, stop in ranges:
+        flags[first:stop] = b"\x01" * (stop - first)
+    return flags
+
+
+def _append_quoted_tokens(
+    norm: str, whole_paragraph: bool, hashes: array, digits: bytearray, quoted: array
+) -> int:
+    """`_append_tokens` of normalized text, cut at its quotations, whose token ranges go to
+    `quoted`; returns the count of unbalanced quotation marks. A quotation begins and ends
+    with a mark that is no token character (a closing ’ never stands between letters), so
+    no token crosses a cut and jieba sees the same Chinese runs."""
+    scan = find_quotations(norm, whole_paragraph=whole_paragraph)
+    done = 0
+    for start, end in scan.spans:
+        _append_tokens(norm[done:start], hashes, digits)
+        first = len(hashes)
+        _append_tokens(norm[start:end], hashes, digits)
+        if len(hashes) > first:
+            quoted.extend((first, len(hashes)))
+        done = end
+    _append_tokens(norm[done:] if done else norm, hashes, digits)
+    return scan.unbalanced
+
+
+def _token_marks(
+    count: int, quoted: array, bibliography: list[tuple[int, int]], starts: array
+) -> np.ndarray:
+    """Per token: QUOTATION inside the `quoted` token ranges, BIBLIOGRAPHY in the
+    `bibliography` paragraph ranges, else own text."""
+    marks = np.zeros(count, np.uint8)
+    if quoted:
+        ranges = np.frombuffer(quoted, dtype=np.int64).reshape(-1, 2)
+        change = np.zeros(count + 1, np.int8)  # disjoint ranges: +1 at a start, -1 at a stop
+        change[ranges[:, 0]] += 1
+        change[ranges[:, 1]] -= 1
+        marks[np.cumsum(change[:count], dtype=np.int8) > 0] = QUOTATION
+    for first, stop in bibliography:
+        marks[starts[first] : starts[stop] if stop < len(starts) else count] = BIBLIOGRAPHY
+    return marks
 
 
 def _append_tokens(norm: str, hashes: array, digits: bytearray) -> None:
@@ -168,10 +248,12 @@ def _append_tokens(norm: str, hashes: array, digits: bytearray) -> None:
 def document_tokens(
     title: str, paragraphs: Sequence[str], *, traditional_to_simplified: bool = True
 ) -> DocumentTokens:
-    """Token streams of a document's title and body."""
+    """Token streams of a document's title and body; only the body's tokens are marked."""
     return DocumentTokens(
         title=token_stream(
-            [title] if title else [], traditional_to_simplified=traditional_to_simplified
+            [title] if title else [],
+            traditional_to_simplified=traditional_to_simplified,
+            marks=False,
         ),
         body=token_stream(paragraphs, traditional_to_simplified=traditional_to_simplified),
     )

@@ -169,8 +169,6 @@ ZH = {
     "Similarity index {index}: found in 1 other document": "相似度指数 {index}：见于另外 1 篇文档",
     "Share of this document": "占本文档的比例",
     "No passage of this document was found in another document.": "本文档没有段落出现在其他文档中。",
-    "Containment counts text inside passages matched in another document; template and common text (found in {common} or more documents) never count.":
-        "包含度只计算与其他文档匹配的段落中的文本；模板文本与常见文本（出现在 {common} 篇或更多文档中）从不计入。",
     "SimSift {version} · {date}": "SimSift {version} · {date}",
     "PDF (*.pdf);;HTML page (*.html)": "PDF (*.pdf);;HTML 网页 (*.html)",
     "%1–%2%: %3 documents": "%1–%2%：%3 篇文档", "Overview": "概览",
@@ -198,6 +196,44 @@ ZH = {
     "Integrity flags ({count}): signs the text was disguised to slip past a checker":
         "完整性标记（{count}）：文本经过伪装以逃避检测的迹象",
     "The disguise was undone before comparing; read the document itself.": "比较前已还原伪装；请阅读文档本身。",
+    # what counts as copying (parameters panel) and excluded sources (Documents tab)
+    "What counts as copying": "哪些算作抄袭", "Shortest match": "最短匹配", " words": " 个词",
+    "Count quotations as copying": "引文计为抄袭", "Count the bibliography as copying": "参考文献计为抄袭",
+    "Shared runs of fewer words than this never count as copying. Two documents sharing a run of this many words or more (Chinese: words as segmented) are a partial copy, however small a share of either it is. Lower finds shorter borrowed phrases, and more coincidences.":
+        "共有的连续词语少于此数时，一律不计为抄袭。两篇文档共有连续达到此数（中文按分词计）或更多的词语时，即为部分抄袭，无论其占比多小。数值越低，越能发现较短的借用语句，巧合也越多。",
+    'Text in quotation marks (“…”, "…", «…», 「…」, 『…』) and paragraphs that are one quotation (block quotes) are shown, but not counted as copying unless this is checked':
+        '引号内的文字（“…”、"…"、«…»、「…」、『…』）以及整段引文（块引用）会显示，但除非勾选此项，否则不计为抄袭',
+    "The references section (a heading such as References, Bibliography, Works cited or 参考文献, followed by a list of references, to the end of the essay or an appendix) is shown, but not counted as copying unless this is checked":
+        "参考文献部分（以“参考文献”、References、Bibliography、Works cited 等标题开头、其后为文献列表，直到文末或附录）会显示，但除非勾选此项，否则不计为抄袭",
+    "Shared runs of fewer than {run} words never count as copying, nor does template text or common text (found in more than {common} documents, or in more than {share} of them and at least {min_docs}).":
+        "少于 {run} 个词的共有连续文字一律不计为抄袭，模板文本和常见文本（出现在超过 {common} 篇文档中，或出现在超过 {share} 的文档中且至少 {min_docs} 篇）也不计。",
+    # set-apart, template and common text in the essay's text and the side-by-side view
+    "In the text:": "正文中：", "quoted (not counted)": "引文（不计入）",
+    "bibliography (not counted)": "参考文献（不计入）",
+    "template text, also in a reference document (not counted)": "模板文本，也出现在参考文档中（不计入）",
+    "common text, found in many documents (not counted)": "常见文本，出现在许多文档中（不计入）",
+    "common text, found in {n} documents (not counted)": "常见文本，出现在 {n} 篇文档中（不计入）",
+    "common text, found in {low} to {high} documents (not counted)": "常见文本，出现在 {low} 至 {high} 篇文档中（不计入）",
+    "quoted or bibliography (not counted)": "引文或参考文献（不计入）",
+    "Quotations count as copying.": "引文计为抄袭。", "Quotations are shown but not counted.": "引文仅显示，不计入。",
+    "The bibliography counts as copying.": "参考文献计为抄袭。",
+    "The bibliography is shown but not counted.": "参考文献仅显示，不计入。",
+    "%1 (+%2 excluded)": "%1（另排除 %2）",
+    "1 source excluded: it does not count in the similarity index": "已排除 1 个来源：不计入相似度指数",
+    "%1 sources excluded: they do not count in the similarity index": "已排除 %1 个来源：不计入相似度指数",
+    "Exclude a source": "排除来源", "Include a source again": "重新计入来源",
+    "Leave a source out of this document's similarity index (the student's own draft, a shared reading): the pair is marked “not a duplicate”, so the text the two share counts for neither, here, in the other tabs and in later scans. Include again, or Edit ▸ Undo, brings it back.":
+        "将某个来源排除在本文档的相似度指数之外（例如学生自己的草稿、共同的阅读材料）：这对文档会被标记为“不是重复”，两者的共有文本对双方都不再计入，在此处、其他标签页以及以后的扫描中都是如此。“重新计入”或“编辑 ▸ 撤销”可恢复。",
+    "Include again": "重新计入", "Compare side by side": "并排比较", "Exclude this source": "排除此来源",
+    "No text of this document counts: every document it was found in is an excluded source.":
+        "本文档没有计入的文本：出现过其内容的文档都已被排除为来源。",
+    "exclude": "排除", "include again": "重新计入", "Excluded sources (not counted)": "已排除的来源（不计入）",
+    "Marked “not a duplicate” (say the student's own draft, or a shared reading): the text shared with them does not count.":
+        "已标记为“不是重复”（例如学生自己的草稿或共同的阅读材料）：与其共有的文本不计入。",
+    "Undo exclude source": "撤销排除来源", "compare": "比较",
+    "Source excluded: the text the two documents share no longer counts, for either. Include again, or Edit ▸ Undo, brings it back.":
+        "已排除来源：两篇文档的共有文本对双方都不再计入。“重新计入”或“编辑 ▸ 撤销”可恢复。",
+    "Source included again: it counts as before.": "已重新计入来源：与之前一样计入。",
 }  # fmt: skip
 
 tree = ET.parse(sys.argv[1])

@@ -59,22 +59,22 @@
 <context>
     <name>CommonTextModel</name>
     <message>
-        <location filename="../../app/models/common.py" line="45" />
+        <location filename="../../app/models/common.py" line="50" />
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/models/common.py" line="46" />
+        <location filename="../../app/models/common.py" line="51" />
         <source>Documents</source>
         <translation>文档数</translation>
     </message>
     <message>
-        <location filename="../../app/models/common.py" line="47" />
+        <location filename="../../app/models/common.py" line="52" />
         <source>Times</source>
         <translation>次数</translation>
     </message>
     <message>
-        <location filename="../../app/models/common.py" line="48" />
+        <location filename="../../app/models/common.py" line="53" />
         <source>Example</source>
         <translation>示例</translation>
     </message>
@@ -95,92 +95,97 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff/view.py" line="257" />
+        <location filename="../../app/diff/view.py" line="272" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="258" />
+        <location filename="../../app/diff/view.py" line="273" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="262" />
+        <location filename="../../app/diff/view.py" line="277" />
         <source>Next difference</source>
         <translation>下一处改动</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="402" />
+        <location filename="../../app/diff/view.py" line="421" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="414" />
+        <location filename="../../app/diff/view.py" line="433" />
         <source>1 shared passage of {longest} words</source>
         <translation>1 段共有段落，{longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="416" />
+        <location filename="../../app/diff/view.py" line="435" />
         <source>{n} shared passages, longest {longest} words</source>
         <translation>{n} 段共有段落，最长 {longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="419" />
+        <location filename="../../app/diff/view.py" line="438" />
         <source> · {run} words in a row</source>
         <translation> · 连续 {run} 个词相同</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="421" />
+        <location filename="../../app/diff/view.py" line="440" />
         <source>Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}</source>
         <translation>汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {passages}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="429" />
+        <location filename="../../app/diff/view.py" line="448" />
         <source>Aligned sentences: {a} of A, {b} of B</source>
         <translation>对齐的句子：占 A 的 {a}，占 B 的 {b}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="436" />
+        <location filename="../../app/diff/view.py" line="455" />
         <source>Rarest shared words (documents using each): {words}</source>
         <translation>最罕见的共有词（使用该词的文档数）：{words}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="477" />
+        <location filename="../../app/diff/view.py" line="499" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="478" />
+        <location filename="../../app/diff/view.py" line="500" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="479" />
+        <location filename="../../app/diff/view.py" line="501" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="480" />
+        <location filename="../../app/diff/view.py" line="502" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="481" />
+        <location filename="../../app/diff/view.py" line="503" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="482" />
+        <location filename="../../app/diff/view.py" line="504" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="487" />
+        <location filename="../../app/diff/view.py" line="505" />
+        <source>quoted or bibliography (not counted)</source>
+        <translation>引文或参考文献（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="510" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="400" />
+        <location filename="../../app/diff/view.py" line="419" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
@@ -201,160 +206,285 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="113" />
+        <location filename="../../app/panels/documents.py" line="143" />
         <source>Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)</source>
         <translation>完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="118" />
+        <location filename="../../app/panels/documents.py" line="148" />
         <source>Share of the document's own text found in any other document (template and common text excluded)</source>
         <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="124" />
+        <location filename="../../app/panels/documents.py" line="154" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="125" />
+        <location filename="../../app/panels/documents.py" line="155" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="126" />
+        <location filename="../../app/panels/documents.py" line="156" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="127" />
+        <location filename="../../app/panels/documents.py" line="157" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="128" />
+        <location filename="../../app/panels/documents.py" line="158" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="129" />
+        <location filename="../../app/panels/documents.py" line="159" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="130" />
+        <location filename="../../app/panels/documents.py" line="160" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="131" />
+        <location filename="../../app/panels/documents.py" line="161" />
         <source>Flags</source>
         <translation>标记</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="194" />
+        <source>%1 (+%2 excluded)</source>
+        <translation>%1（另排除 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="210" />
+        <source>1 source excluded: it does not count in the similarity index</source>
+        <translation>已排除 1 个来源：不计入相似度指数</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="211" />
+        <source>%1 sources excluded: they do not count in the similarity index</source>
+        <translation>已排除 %1 个来源：不计入相似度指数</translation>
     </message>
 </context>
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="278" />
+        <location filename="../../app/panels/documents.py" line="371" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="281" />
+        <location filename="../../app/panels/documents.py" line="374" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="284" />
+        <location filename="../../app/panels/documents.py" line="377" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="285" />
+        <location filename="../../app/panels/documents.py" line="378" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="287" />
+        <location filename="../../app/panels/documents.py" line="380" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="319" />
+        <location filename="../../app/panels/documents.py" line="382" />
+        <source>Exclude a source</source>
+        <translation>排除来源</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="385" />
+        <source>Leave a source out of this document's similarity index (the student's own draft, a shared reading): the pair is marked “not a duplicate”, so the text the two share counts for neither, here, in the other tabs and in later scans. Include again, or Edit ▸ Undo, brings it back.</source>
+        <translation>将某个来源排除在本文档的相似度指数之外（例如学生自己的草稿、共同的阅读材料）：这对文档会被标记为“不是重复”，两者的共有文本对双方都不再计入，在此处、其他标签页以及以后的扫描中都是如此。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="391" />
+        <source>Include a source again</source>
+        <translation>重新计入来源</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="473" />
+        <source>Include again</source>
+        <translation>重新计入</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="477" />
+        <source>Compare side by side</source>
+        <translation>并排比较</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="480" />
+        <source>Exclude this source</source>
+        <translation>排除此来源</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="504" />
+        <source>No text of this document counts: every document it was found in is an excluded source.</source>
+        <translation>本文档没有计入的文本：出现过其内容的文档都已被排除为来源。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="511" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="320" />
+        <location filename="../../app/panels/documents.py" line="512" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="321" />
+        <location filename="../../app/panels/documents.py" line="513" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="322" />
+        <location filename="../../app/panels/documents.py" line="514" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="323" />
-        <source>compare side by side</source>
-        <translation>并排比较</translation>
-    </message>
-    <message>
-        <location filename="../../app/panels/documents.py" line="324" />
+        <location filename="../../app/panels/documents.py" line="508" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="326" />
-        <source>Containment counts text inside passages matched in another document; template and common text (found in {common} or more documents) never count.</source>
-        <translation>包含度只计算与其他文档匹配的段落中的文本；模板文本与常见文本（出现在 {common} 篇或更多文档中）从不计入。</translation>
+        <location filename="../../app/panels/documents.py" line="515" />
+        <source>compare</source>
+        <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="329" />
+        <location filename="../../app/panels/documents.py" line="518" />
+        <source>Shared runs of fewer than {run} words never count as copying, nor does template text or common text (found in more than {common} documents, or in more than {share} of them and at least {min_docs}).</source>
+        <translation>少于 {run} 个词的共有连续文字一律不计为抄袭，模板文本和常见文本（出现在超过 {common} 篇文档中，或出现在超过 {share} 的文档中且至少 {min_docs} 篇）也不计。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="533" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="330" />
+        <location filename="../../app/panels/documents.py" line="534" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="331" />
+        <location filename="../../app/panels/documents.py" line="535" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="332" />
+        <location filename="../../app/panels/documents.py" line="536" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="334" />
+        <location filename="../../app/panels/documents.py" line="538" />
         <source>Integrity flags ({count}): signs the text was disguised to slip past a checker</source>
         <translation>完整性标记（{count}）：文本经过伪装以逃避检测的迹象</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="337" />
+        <location filename="../../app/panels/documents.py" line="541" />
         <source>The disguise was undone before comparing; read the document itself.</source>
         <translation>比较前已还原伪装；请阅读文档本身。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="374" />
+        <location filename="../../app/panels/documents.py" line="522" />
+        <source>Quotations count as copying.</source>
+        <translation>引文计为抄袭。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="523" />
+        <source>Quotations are shown but not counted.</source>
+        <translation>引文仅显示，不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="524" />
+        <source>The bibliography counts as copying.</source>
+        <translation>参考文献计为抄袭。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="525" />
+        <source>The bibliography is shown but not counted.</source>
+        <translation>参考文献仅显示，不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="526" />
+        <source>In the text:</source>
+        <translation>正文中：</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="527" />
+        <source>quoted (not counted)</source>
+        <translation>引文（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="528" />
+        <source>bibliography (not counted)</source>
+        <translation>参考文献（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="529" />
+        <source>template text, also in a reference document (not counted)</source>
+        <translation>模板文本，也出现在参考文档中（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="530" />
+        <source>common text, found in many documents (not counted)</source>
+        <translation>常见文本，出现在许多文档中（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="531" />
+        <source>common text, found in {n} documents (not counted)</source>
+        <translation>常见文本，出现在 {n} 篇文档中（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="532" />
+        <source>common text, found in {low} to {high} documents (not counted)</source>
+        <translation>常见文本，出现在 {low} 至 {high} 篇文档中（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="559" />
+        <source>exclude</source>
+        <translation>排除</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="576" />
+        <source>Excluded sources (not counted)</source>
+        <translation>已排除的来源（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="578" />
+        <source>Marked “not a duplicate” (say the student's own draft, or a shared reading): the text shared with them does not count.</source>
+        <translation>已标记为“不是重复”（例如学生自己的草稿或共同的阅读材料）：与其共有的文本不计入。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="582" />
+        <source>include again</source>
+        <translation>重新计入</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="613" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="376" />
+        <location filename="../../app/panels/documents.py" line="615" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="385" />
+        <location filename="../../app/panels/documents.py" line="624" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -487,264 +617,269 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="306" />
+        <location filename="../../app/main_window.py" line="325" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="307" />
-        <location filename="../../app/main_window.py" line="319" />
+        <location filename="../../app/main_window.py" line="326" />
+        <location filename="../../app/main_window.py" line="338" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="311" />
+        <location filename="../../app/main_window.py" line="330" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="312" />
+        <location filename="../../app/main_window.py" line="331" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="313" />
+        <location filename="../../app/main_window.py" line="332" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="314" />
+        <location filename="../../app/main_window.py" line="333" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="315" />
+        <location filename="../../app/main_window.py" line="334" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="316" />
+        <location filename="../../app/main_window.py" line="335" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="318" />
+        <location filename="../../app/main_window.py" line="337" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="320" />
+        <location filename="../../app/main_window.py" line="339" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="321" />
+        <location filename="../../app/main_window.py" line="340" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="322" />
+        <location filename="../../app/main_window.py" line="341" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="323" />
+        <location filename="../../app/main_window.py" line="342" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="324" />
+        <location filename="../../app/main_window.py" line="343" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="325" />
+        <location filename="../../app/main_window.py" line="344" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="326" />
+        <location filename="../../app/main_window.py" line="345" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="327" />
+        <location filename="../../app/main_window.py" line="346" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="328" />
+        <location filename="../../app/main_window.py" line="347" />
         <source>Mark all but the original</source>
         <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="329" />
+        <location filename="../../app/main_window.py" line="348" />
         <source>Make original</source>
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="799" />
+        <location filename="../../app/main_window.py" line="708" />
+        <source>Undo exclude source</source>
+        <translation>撤销排除来源</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="831" />
         <source>%1 files farther than k from their cluster's original were not marked.</source>
         <translation>%1 个与本组原件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="330" />
+        <location filename="../../app/main_window.py" line="349" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="331" />
+        <location filename="../../app/main_window.py" line="350" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="332" />
+        <location filename="../../app/main_window.py" line="351" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="333" />
+        <location filename="../../app/main_window.py" line="352" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="335" />
+        <location filename="../../app/main_window.py" line="354" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="336" />
+        <location filename="../../app/main_window.py" line="355" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="343" />
+        <location filename="../../app/main_window.py" line="362" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="349" />
+        <location filename="../../app/main_window.py" line="368" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="485" />
+        <location filename="../../app/main_window.py" line="509" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="571" />
+        <location filename="../../app/main_window.py" line="595" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="636" />
+        <location filename="../../app/main_window.py" line="660" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="667" />
+        <location filename="../../app/main_window.py" line="691" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="682" />
+        <location filename="../../app/main_window.py" line="706" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="684" />
+        <location filename="../../app/main_window.py" line="710" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="686" />
+        <location filename="../../app/main_window.py" line="712" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="334" />
-        <location filename="../../app/main_window.py" line="868" />
+        <location filename="../../app/main_window.py" line="353" />
+        <location filename="../../app/main_window.py" line="900" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="439" />
+        <location filename="../../app/main_window.py" line="464" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="472" />
+        <location filename="../../app/main_window.py" line="496" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="500" />
+        <location filename="../../app/main_window.py" line="524" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="508" />
+        <location filename="../../app/main_window.py" line="532" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="516" />
+        <location filename="../../app/main_window.py" line="540" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="632" />
+        <location filename="../../app/main_window.py" line="656" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="641" />
+        <location filename="../../app/main_window.py" line="665" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="643" />
+        <location filename="../../app/main_window.py" line="667" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="777" />
+        <location filename="../../app/main_window.py" line="809" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="779" />
+        <location filename="../../app/main_window.py" line="811" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="782" />
+        <location filename="../../app/main_window.py" line="814" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="785" />
+        <location filename="../../app/main_window.py" line="817" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="817" />
+        <location filename="../../app/main_window.py" line="849" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="827" />
+        <location filename="../../app/main_window.py" line="859" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="829" />
+        <location filename="../../app/main_window.py" line="861" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="869" />
+        <location filename="../../app/main_window.py" line="901" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -1028,132 +1163,172 @@
 <context>
     <name>ParamsPanel</name>
     <message>
-        <location filename="../../app/panels/params.py" line="117" />
+        <location filename="../../app/panels/params.py" line="144" />
         <source>Distance k (0 = identical fingerprints)</source>
         <translation>距离 k（0 = 指纹完全相同）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="118" />
+        <location filename="../../app/panels/params.py" line="145" />
         <source>Weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="120" />
+        <location filename="../../app/panels/params.py" line="146" />
+        <source>What counts as copying</source>
+        <translation>哪些算作抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="147" />
         <source>Title boost</source>
         <translation>标题加权</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="121" />
+        <location filename="../../app/panels/params.py" line="147" />
         <source>Term frequency</source>
         <translation>词频方式</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="122" />
+        <location filename="../../app/panels/params.py" line="147" />
         <source>Shingle size</source>
         <translation>词组长度</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="123" />
+        <location filename="../../app/panels/params.py" line="152" />
         <source>Common text above</source>
         <translation>常见文本阈值</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="127" />
+        <location filename="../../app/panels/params.py" line="152" />
+        <source>Shortest match</source>
+        <translation>最短匹配</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="157" />
         <source>raw count</source>
         <translation>原始计数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="127" />
+        <location filename="../../app/panels/params.py" line="157" />
         <source>logarithmic</source>
         <translation>对数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="127" />
+        <location filename="../../app/panels/params.py" line="157" />
         <source>binary</source>
         <translation>二值</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="129" />
+        <location filename="../../app/panels/params.py" line="159" />
         <source>Inverse document frequency (idf)</source>
         <translation>逆文档频率（idf）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="130" />
+        <location filename="../../app/panels/params.py" line="160" />
         <source>Ignore digits (dates, counters)</source>
         <translation>忽略数字（日期、计数器）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="131" />
+        <location filename="../../app/panels/params.py" line="161" />
         <source>Remove stopwords</source>
         <translation>去除停用词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="132" />
+        <location filename="../../app/panels/params.py" line="162" />
         <source>Term</source>
         <translation>词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="132" />
+        <location filename="../../app/panels/params.py" line="162" />
         <source>Weight</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="134" />
+        <location filename="../../app/panels/params.py" line="164" />
         <source>Weight 0 removes a template word; above 1 boosts a topic word</source>
         <translation>权重 0 去除模板词；大于 1 则加强主题词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="136" />
+        <location filename="../../app/panels/params.py" line="203" />
+        <source> words</source>
+        <translation> 个词</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="204" />
         <source> documents</source>
         <translation> 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="139" />
+        <location filename="../../app/panels/params.py" line="205" />
+        <source>Count quotations as copying</source>
+        <translation>引文计为抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="206" />
+        <source>Count the bibliography as copying</source>
+        <translation>参考文献计为抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="208" />
+        <source>Shared runs of fewer words than this never count as copying. Two documents sharing a run of this many words or more (Chinese: words as segmented) are a partial copy, however small a share of either it is. Lower finds shorter borrowed phrases, and more coincidences.</source>
+        <translation>共有的连续词语少于此数时，一律不计为抄袭。两篇文档共有连续达到此数（中文按分词计）或更多的词语时，即为部分抄袭，无论其占比多小。数值越低，越能发现较短的借用语句，巧合也越多。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="214" />
         <source>Passages found in more documents than this (licences, boilerplate, a shared prompt) are common text and never count as copying</source>
         <translation>出现在超过此数量文档中的段落（许可证、样板文字、共同的题目）视为常见文本，不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="143" />
+        <location filename="../../app/panels/params.py" line="218" />
+        <source>Text in quotation marks (“…”, "…", «…», 「…」, 『…』) and paragraphs that are one quotation (block quotes) are shown, but not counted as copying unless this is checked</source>
+        <translation>引号内的文字（“…”、"…"、«…»、「…」、『…』）以及整段引文（块引用）会显示，但除非勾选此项，否则不计为抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="223" />
+        <source>The references section (a heading such as References, Bibliography, Works cited or 参考文献, followed by a list of references, to the end of the essay or an appendix) is shown, but not counted as copying unless this is checked</source>
+        <translation>参考文献部分（以“参考文献”、References、Bibliography、Works cited 等标题开头、其后为文献列表，直到文末或附录）会显示，但除非勾选此项，否则不计为抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="166" />
         <source>Add term</source>
         <translation>添加词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="144" />
+        <location filename="../../app/panels/params.py" line="167" />
         <source>Remove term</source>
         <translation>删除词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="147" />
+        <location filename="../../app/panels/params.py" line="170" />
         <source>Hamming distance: in how many of the 64 bits two documents' fingerprints may differ and still be near duplicates. 0: the same words; 8 (default): light edits and re-posts; above 10 unrelated texts on one topic start to pair.</source>
         <translation>汉明距离：两篇文档的 64 位指纹最多可有多少位不同仍算近似重复。0：用词相同；8（默认）：轻度改写与转载；超过 10 时，同一主题的不同文章开始配对。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="154" />
+        <location filename="../../app/panels/params.py" line="177" />
         <source>How much more a word of the title counts than a word of the body (1: the same)</source>
         <translation>标题中的词比正文中的词重要多少（1：相同）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="157" />
+        <location filename="../../app/panels/params.py" line="180" />
         <source>How a word repeated in a document counts: each time (raw count), less and less (logarithmic), or once (binary)</source>
         <translation>文档中重复出现的词如何计数：每次都计（原始计数）、递减（对数）或只计一次（二值）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="161" />
+        <location filename="../../app/panels/params.py" line="184" />
         <source>Words per feature: 1 compares vocabularies; 2 or more also word order (stricter; reordered copies then differ more)</source>
         <translation>每个特征包含的词数：1 只比较用词；2 或以上也比较词序（更严格；调换顺序的抄袭差别会更大）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="165" />
+        <location filename="../../app/panels/params.py" line="188" />
         <source>Weigh words by how rare they are across the scanned documents: common words count less (every fingerprint then depends on the whole folder)</source>
         <translation>按词在所扫描文档中的罕见程度加权：常见词权重更低（此时每个指纹都取决于整个文件夹）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="169" />
+        <location filename="../../app/panels/params.py" line="192" />
         <source>Leave numbers out of the fingerprints, so dates, counters and page numbers do not make copies look different</source>
         <translation>指纹中不计数字，使日期、计数器和页码不会让抄袭显得不同</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="173" />
+        <location filename="../../app/panels/params.py" line="196" />
         <source>Leave out words like 'the', 'and', '的', '了' that every text uses</source>
         <translation>不计“the”“and”“的”“了”这类每篇文本都用的词</translation>
     </message>
@@ -1318,74 +1493,85 @@
 <context>
     <name>ResultEditor</name>
     <message>
-        <location filename="../../app/result_editor.py" line="135" />
-        <location filename="../../app/result_editor.py" line="230" />
+        <location filename="../../app/result_editor.py" line="143" />
+        <location filename="../../app/result_editor.py" line="181" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="138" />
+        <location filename="../../app/result_editor.py" line="151" />
+        <source>Source excluded: the text the two documents share no longer counts, for either. Include again, or Edit ▸ Undo, brings it back.</source>
+        <translation>已排除来源：两篇文档的共有文本对双方都不再计入。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="157" />
         <source>Pair marked as not a duplicate. Edit ▸ Undo brings it back.</source>
         <translation>已将此对标记为不是重复。可用“编辑 ▸ 撤销”恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="171" />
+        <location filename="../../app/result_editor.py" line="170" />
+        <location filename="../../app/result_editor.py" line="304" />
+        <source>Source included again: it counts as before.</source>
+        <translation>已重新计入来源：与之前一样计入。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="248" />
         <source>Verdict not remembered</source>
         <translation>结论未能保存</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="201" />
+        <location filename="../../app/result_editor.py" line="278" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="202" />
+        <location filename="../../app/result_editor.py" line="279" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="205" />
+        <location filename="../../app/result_editor.py" line="282" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="207" />
+        <location filename="../../app/result_editor.py" line="284" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="232" />
+        <location filename="../../app/result_editor.py" line="306" />
         <source>The pair is shown again.</source>
         <translation>此对已重新显示。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="243" />
+        <location filename="../../app/result_editor.py" line="317" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="244" />
+        <location filename="../../app/result_editor.py" line="318" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="247" />
+        <location filename="../../app/result_editor.py" line="321" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="266" />
-        <location filename="../../app/result_editor.py" line="280" />
+        <location filename="../../app/result_editor.py" line="340" />
+        <location filename="../../app/result_editor.py" line="354" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="284" />
+        <location filename="../../app/result_editor.py" line="358" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="295" />
+        <location filename="../../app/result_editor.py" line="369" />
         <source>Could not finish</source>
         <translation>未能完成</translation>
     </message>

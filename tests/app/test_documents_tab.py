@@ -58,7 +58,9 @@ def test_the_collage_comes_first_with_its_three_sources(qtbot, window, tmp_path,
     essay = proxy.index(0, 0).data(DocRole)
     source = window.documents_panel.model.similarity.sources(essay)[0].doc
     compared = []
-    monkeypatch.setattr(window.diff_view, "set_pair", lambda a, b, *_: compared.append((a, b)))
+    monkeypatch.setattr(
+        window.diff_view, "set_pair", lambda a, b, *_, **__: compared.append((a, b))
+    )
     panel.text.anchorClicked.emit(QUrl(f"compare:{source}"))
     assert compared == [(window.result.documents[essay], window.result.documents[source])]
 
@@ -129,3 +131,154 @@ def test_ten_thousand_documents_sort_fast(qtbot):
     assert proxy.rowCount() == n
     assert float(proxy.index(0, COL_INDEX).data().rstrip("%")) >= 99
     print(f"10,000 documents shown and sorted twice in {elapsed:.2f} s")
+
+
+def essay_and_source(window) -> tuple[int, int]:
+    """The collage essay, selected in the Documents tab, and its largest source."""
+    panel = window.documents_panel
+    essay = next(
+        i for i, d in enumerate(window.result.documents) if Path(d.path).name == "essay.txt"
+    )
+    panel.select_document(essay)
+    return essay, panel.model.similarity.sources(essay)[0].doc
+
+
+def shown_row(panel, doc: int) -> int:
+    return next(
+        r for r in range(panel.proxy.rowCount()) if panel.proxy.index(r, 0).data(DocRole) == doc
+    )
+
+
+def test_excluding_a_source_lowers_the_index_and_include_again_restores_it(
+    qtbot, window, tmp_path, catalog
+):
+    scan_collage(qtbot, window, tmp_path)
+    panel = window.documents_panel
+    essay, source = essay_and_source(window)
+    index, share = (
+        panel.model.similarity.index[essay],
+        panel.model.similarity.sources(essay)[0].share,
+    )
+    assert f"exclude:{source}" in panel.text.toHtml()  # a link beside each source
+    source_path = window.result.documents[source].path
+    pair = frozenset({window.result.documents[essay].path, source_path})
+
+    panel.text.anchorClicked.emit(QUrl(f"exclude:{source}"))
+    similarity = panel.model.similarity
+    assert similarity.index[essay] < index - share / 2  # recomputed at once, no scan
+    assert window.controller.scans_started == 1 and window.controller.reweights_started == 0
+    assert source not in [s.doc for s in similarity.sources(essay)]
+    assert similarity.index[source] == 0  # the pair's shared text counts for neither
+    assert pair in catalog.ignored_pairs()  # remembered: the window's "Not a duplicate"
+    assert panel.selected_document == essay  # the teacher stays on the essay
+    assert panel.proxy.index(shown_row(panel, essay), COL_SOURCES).data() == "2 (+1 excluded)"
+    shown = panel.text.toPlainText()
+    assert "Excluded sources (not counted)" in shown and "include again" in shown
+    assert f"include:{source}" in panel.text.toHtml()
+    assert window.undo_action.text() == "Undo exclude source"
+
+    panel.text.anchorClicked.emit(QUrl(f"include:{source}"))
+    assert panel.model.similarity.index[essay] == index
+    assert source in [s.doc for s in panel.model.similarity.sources(essay)]
+    assert pair not in catalog.ignored_pairs()
+    assert "Excluded sources" not in panel.text.toPlainText()
+    assert panel.proxy.index(shown_row(panel, essay), COL_SOURCES).data() == "3"
+    assert not window.undo_action.isEnabled()  # nothing left to undo
+
+
+def test_an_excluded_source_stays_excluded_in_later_scans_and_can_come_back(
+    qtbot, window, tmp_path, catalog
+):
+    scan_collage(qtbot, window, tmp_path)
+    panel = window.documents_panel
+    essay, source = essay_and_source(window)
+    index = panel.model.similarity.index[essay]
+    window.exclude_source(essay, source)
+    lowered = panel.model.similarity.index[essay]
+    assert lowered < index
+    scan_and_wait(qtbot, window)  # a later scan (from the catalog's cache)
+    essay, _ = essay_and_source(window)
+    assert panel.model.similarity.index[essay] == lowered
+    assert panel.excluded_of(essay)[0][0] == source
+    assert not window.undo_action.isEnabled()  # decided in an earlier scan: not undone by Undo
+    panel.include_source(source)  # ... but included again without a rescan
+    assert panel.model.similarity.index[essay] == index
+    assert window.controller.scans_started == 2
+    assert catalog.ignored_pairs() == set()
+
+
+def test_undo_brings_an_excluded_source_back(qtbot, window, tmp_path):
+    scan_collage(qtbot, window, tmp_path)
+    panel = window.documents_panel
+    essay, source = essay_and_source(window)
+    index = panel.model.similarity.index[essay]
+    panel.exclude_source(source)
+    assert panel.model.similarity.index[essay] < index
+    window.undo_action.trigger()
+    assert panel.model.similarity.index[essay] == index
+    assert panel.excluded_of(essay) == []
+
+
+def test_a_source_is_excluded_from_the_rows_right_click_menu(qtbot, window, tmp_path):
+    scan_collage(qtbot, window, tmp_path)
+    panel = window.documents_panel
+    essay, source = essay_and_source(window)
+    assert panel.exclude_action in panel.table.actions()
+    assert panel.exclude_action.isEnabled() and not panel.include_action.isEnabled()
+    panel.exclude_menu.aboutToShow.emit()
+    entries = panel.exclude_menu.actions()
+    assert len(entries) == 3 and entries[0].text().startswith(
+        Path(window.result.documents[source].path).name
+    )
+    entries[0].trigger()
+    assert panel.excluded_of(essay)[0][0] == source
+    assert panel.include_action.isEnabled()
+    panel.include_menu.aboutToShow.emit()
+    [again] = panel.include_menu.actions()
+    again.trigger()
+    assert panel.excluded_of(essay) == []
+
+
+def test_right_clicking_a_source_row_finds_its_source(qtbot, window, tmp_path):
+    from PySide6.QtGui import QTextCursor
+    from simsift.app.panels.documents import _row_link
+
+    scan_collage(qtbot, window, tmp_path)
+    panel = window.documents_panel
+    _, source = essay_and_source(window)
+    name = Path(window.result.documents[source].path).name
+    cursor = panel.text.document().find(name)  # the source's name, in the source table
+    assert not cursor.isNull()
+    cursor.setPosition(cursor.selectionStart() + 1, QTextCursor.MoveMode.MoveAnchor)
+    assert _row_link(cursor) == f"compare:{source}"
+
+
+def test_the_saved_report_lists_excluded_sources_without_app_links(qtbot, window, tmp_path):
+    scan_collage(qtbot, window, tmp_path)
+    panel = window.documents_panel
+    _, source = essay_and_source(window)
+    panel.exclude_source(source)
+    panel.save_report(str(tmp_path / "essay.html"))
+    page = (tmp_path / "essay.html").read_text("utf-8")
+    assert "Excluded sources (not counted)" in page
+    assert Path(window.result.documents[source].path).name in page
+    assert "include:" not in page and "exclude:" not in page
+    assert "Quotations are shown but not counted." in page  # the rules the index followed
+    assert "Shared runs of fewer than 15 words never count" in page
+
+
+def test_excluded_sources_read_in_chinese(qtbot, window, tmp_path):
+    scan_collage(qtbot, window, tmp_path)
+    panel = window.documents_panel
+    _, source = essay_and_source(window)
+    panel.exclude_source(source)
+    try:
+        window.set_language("zh_CN")
+        qtbot.waitUntil(lambda: "已排除的来源" in panel.text.toPlainText(), timeout=2000)
+        shown = panel.text.toPlainText()
+        assert "重新计入" in shown and "排除" in shown and "比较" in shown
+        assert "引文仅显示，不计入。参考文献仅显示，不计入。" in shown  # no space between
+        assert window.undo_action.text() == "撤销排除来源"
+    finally:
+        window.set_language("en")
+    qtbot.waitUntil(lambda: "Excluded sources" in panel.text.toPlainText(), timeout=2000)

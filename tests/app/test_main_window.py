@@ -240,7 +240,7 @@ def test_selection_feeds_the_side_by_side_view(qtbot, window, corpus):
     window.folders.add_paths([str(root)])
     scan_and_wait(qtbot, window)
     calls = []
-    window.diff_view.set_pair = lambda a, b, e, r: calls.append((a.path, b.path, e.distance))
+    window.diff_view.set_pair = lambda a, b, e, r, **_: calls.append((a.path, b.path, e.distance))
     window.diff_view.clear = lambda: calls.append(None)
     docs = {d.path: i for i, d in enumerate(window.result.documents)}
     window.select_documents([docs[str(paths["edited"])]])

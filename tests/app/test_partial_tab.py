@@ -102,9 +102,9 @@ def test_scan_lists_planted_partial_copy_and_selection_shows_pair(
     monkeypatch.setattr(
         window.diff_view,
         "set_pair",
-        lambda left, right, evidence, rarity: (
+        lambda left, right, evidence, rarity, **options: (
             calls.append((left, right, evidence)),
-            original(left, right, evidence, rarity),
+            original(left, right, evidence, rarity, **options),
         ),
     )
     window.partial_panel.view.selectionModel().select(

@@ -47,10 +47,11 @@ def skipped_record(path: str, size: int = 10, mtime_ns: int = 1) -> FileRecord:
 
 
 def assert_streams_equal(actual: TokenStream, expected: TokenStream) -> None:
-    for name in ("hashes", "is_digit", "para_starts"):
+    for name in ("hashes", "is_digit", "para_starts", "marks"):
         got, want = getattr(actual, name), getattr(expected, name)
         assert got.dtype == want.dtype, name
         np.testing.assert_array_equal(got, want, err_msg=name)
+    assert actual.unbalanced_quotes == expected.unbalanced_quotes
 
 
 def assert_records_equal(actual: FileRecord, expected: FileRecord) -> None:
@@ -404,7 +405,7 @@ def test_a_file_cannot_be_paired_with_itself(catalog_path: Path) -> None:
 
 def test_new_catalog_has_current_schema_version_and_wal(catalog_path: Path) -> None:
     with Catalog(catalog_path) as catalog:
-        assert catalog.schema_version == SCHEMA_VERSION == 4
+        assert catalog.schema_version == SCHEMA_VERSION == 5
     with sqlite3.connect(catalog_path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -61,10 +61,13 @@ def comparable(record: FileRecord, root: str) -> tuple:
     """Everything a record holds, its path relative to `root`, its tokens as bytes."""
     tokens = None
     if record.tokens is not None:
-        tokens = tuple(
-            np.asarray(getattr(stream, part)).tobytes()
-            for stream in (record.tokens.title, record.tokens.body)
-            for part in ("hashes", "is_digit", "para_starts")
+        tokens = (
+            *(
+                np.asarray(getattr(stream, part)).tobytes()
+                for stream in (record.tokens.title, record.tokens.body)
+                for part in ("hashes", "is_digit", "para_starts", "marks")
+            ),
+            record.tokens.body.unbalanced_quotes,
         )
     return (
         os.path.relpath(record.path, root),

@@ -6,10 +6,12 @@ import csv
 import errno
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from simsift.core.pipeline.options import DEFAULT_K
+from simsift.core.match.passages import PassageOptions
+from simsift.core.pipeline.options import DEFAULT_K, ScanOptions
 
 from tests.core.corpus import write_corpus
 
@@ -361,3 +363,44 @@ def test_a_malformed_or_unreachable_scheduler_is_one_sentence(tmp_path):
                        "--quiet", "--out", str(tmp_path / "r"))  # fmt: skip
         assert proc.returncode == 2
         one_sentence(proc, *words)
+
+
+def test_quotation_bibliography_and_shortest_match_flags_reach_the_options(tmp_path, capsys):
+    from simsift.core.cli import build_parser, scan_options
+
+    parser = build_parser()
+    plain = scan_options(parser.parse_args(["scan", str(tmp_path)])).passages
+    assert (plain.count_quotations, plain.count_bibliography) == (False, False)
+    assert plain.partial_min_run == PassageOptions().partial_min_run
+    args = ["--count-quotes", "--count-bibliography", "--partial-run", "40"]
+    counted = scan_options(parser.parse_args(["scan", str(tmp_path), *args])).passages
+    assert (counted.count_quotations, counted.count_bibliography) == (True, True)
+    assert counted.partial_min_run == counted.shortest_run == 40
+    check = ["check", str(tmp_path), "--archive", str(tmp_path / "a"), "--count-quotes"]
+    checked = scan_options(parser.parse_args(check)).passages
+    assert (checked.count_quotations, checked.count_bibliography) == (True, False)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["scan", "--help"])
+    usage = " ".join(capsys.readouterr().out.split())
+    assert "--partial-run N the shortest match" in usage
+    assert "--count-quotes" in usage and "--count-bibliography" in usage
+
+
+def test_the_summary_states_what_counts_as_copying(tmp_path):
+    from simsift.core.cli import summary
+    from simsift.core.pipeline.scan import scan
+
+    write_corpus(tmp_path / "docs")
+    result = scan(ScanOptions(roots=(str(tmp_path / "docs"),), workers=0))
+
+    def with_options(**changes) -> str:
+        passages = replace(result.options.passages, **changes)
+        return summary(replace(result, options=replace(result.options, passages=passages)), 8, 1)
+
+    default = with_options()
+    assert "or 15 words in a row: the shortest match" in default
+    assert "quotations and the bibliography not counted" in default
+    assert "(--count-quotes, --count-bibliography)" in default
+    assert "or 30 words in a row" in with_options(partial_min_run=30)
+    assert "quotations" not in with_options(count_quotations=True)
+    assert "not counted" not in with_options(count_quotations=True, count_bibliography=True)

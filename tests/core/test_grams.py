@@ -42,7 +42,7 @@ def runs_of(docs: list[list[str]], min_run: int = 15, reference=(), left_out=Non
     kept = winnow(hashes, offsets, window_for(min_run))
     is_reference = np.isin(np.arange(len(docs)), reference)
     mask = np.zeros(len(hashes), bool) if left_out is None else left_out
-    return shared_runs(hashes, offsets, kept, mask, is_reference, min_run, RULE)
+    return shared_runs(hashes, offsets, kept, (mask, None), is_reference, min_run, RULE)
 
 
 def test_every_spliced_run_of_the_shortest_length_or_more_is_found_whole(words):
@@ -87,7 +87,7 @@ def test_chinese_runs_are_found_at_the_grain_of_jieba_words():
     hashes, offsets = concatenated(streams)
     kept = winnow(hashes, offsets, window_for(15))
     runs = shared_runs(
-        hashes, offsets, kept, np.zeros(len(hashes), bool), np.zeros(2, bool), 15, RULE
+        hashes, offsets, kept, (np.zeros(len(hashes), bool), None), np.zeros(2, bool), 15, RULE
     )
     # jieba may cut the words at the copy's two ends differently
     assert len(runs.runs) == 1 and words - 3 <= runs.runs.length[0] <= words + 4
@@ -119,8 +119,12 @@ def test_a_sentence_in_many_documents_is_common_text_and_pairs_none(words):
     assert len(result.runs) == 0
     _, offsets = concatenated([token_stream([" ".join(d)]) for d in docs])
     first = slice(offsets[0] + 200, offsets[0] + 200 + len(notice))
+    assert len(notice) == 26
     # its middle at least: a window reaching into one's own text keeps another gram
     assert result.common[first][window_for(15) - 1 : 1 - window_for(15)].all()
+    listed = result.common_runs  # one text to list, in all 12 documents
+    assert len(listed) == 1 and listed.documents[0] == 12
+    assert 200 <= listed.start[0] < listed.start[0] + listed.length[0] <= 200 + len(notice)
 
 
 def test_text_shared_with_a_reference_document_is_template_and_pairs_none(words):
@@ -188,3 +192,59 @@ def test_the_gram_layer_stops_on_cancel(words):
             progress=progress,
             cancel=cancel,
         )
+
+
+def quoting_corpus(words, quote: str):
+    """A source and an essay holding 40 of its words as `quote` makes them (a format
+    string), and an essay sharing only a reference list with the first."""
+    rng = random.Random(21)
+    source, own = essay(words, rng, 400), essay(words, rng, 400)
+    quoted = " ".join(source[100:140])
+    references = ["References"] + [
+        f"{' '.join(essay(words, rng, 6)).title()} ({2000 + i}). {' '.join(essay(words, rng, 8))}."
+        for i in range(8)
+    ]
+    texts = [
+        [" ".join(source[:200]), " ".join(source[200:]), *references],
+        [
+            " ".join(own[:150]),
+            " ".join(own[150:300]) + " " + quote.format(quoted),
+            " ".join(own[300:]),
+        ],
+        [" ".join(essay(words, rng, 200)), " ".join(essay(words, rng, 200)), *references],
+    ]
+    return [token_stream(t) for t in texts]
+
+
+def partial_pairs(streams, **options) -> set[tuple[int, int]]:
+    result = analyze_passages(
+        streams, np.zeros(len(streams), bool), FeatureWeights(), PassageOptions(**options)
+    )
+    partial = result.partial()
+    return set(zip(partial.left.tolist(), partial.right.tolist(), strict=True))
+
+
+def test_a_cited_quotation_and_a_shared_bibliography_are_not_copying(words):
+    streams = quoting_corpus(words, "As Smith wrote, “{}” (Smith, 2019).")
+    assert partial_pairs(streams) == set()
+    assert partial_pairs(streams, count_quotations=True) == {(0, 1)}
+    assert partial_pairs(streams, count_bibliography=True) == {(0, 2)}
+
+
+def test_a_stray_quotation_mark_does_not_hide_a_copied_run(words):
+    # an opening mark that never closes is no quotation: the 40 words after it count
+    streams = quoting_corpus(words, "As Smith wrote, “{} and so on, as I see it")
+    assert partial_pairs(streams) == {(0, 1)}
+
+
+def test_a_quoted_term_inside_a_copied_run_does_not_break_it(words):
+    rng = random.Random(23)
+    copied = [*essay(words, rng, 14), "“two", "words”", *essay(words, rng, 14)]
+    streams = [
+        token_stream([" ".join([*essay(words, rng, 100), *copied, *essay(words, rng, 100)])]),
+        token_stream([" ".join([*essay(words, rng, 100), "zqx", *copied, "zqy"])]),
+    ]
+    result = analyze_passages(streams, np.zeros(2, bool), FeatureWeights(), PassageOptions())
+    # the two quoted words do not count, and do not cut the 30 words in two
+    assert result.longest_run(0, 1) == 28
+    assert len(result.partial()) == 1

@@ -80,11 +80,19 @@ def section(text: str, anchor: str) -> str:
     return text[start : end if end >= 0 else len(text)]
 
 
-def row_with(table: str, *cells: str) -> str:
+def document_row(table: str, path: str) -> str:
+    """The row of the documents table whose document (first cell) is `path` (other rows
+    may name it as their largest source)."""
+    return row_with(table, path, first=True)
+
+
+def row_with(table: str, *cells: str, first: bool = False) -> str:
     """The table row holding all `cells` (escaped like the report escapes them), and the
     excerpt row after it if any."""
     rows = table.split("<tr")
     for i, row in enumerate(rows):
+        if first and not row.split("</td>", 1)[0].endswith(f">{html.escape(cells[0])}"):
+            continue
         if all(f">{html.escape(c)}<" in row for c in cells):
             follows = rows[i + 1] if i + 1 < len(rows) else ""
             return row + (follows if follows.startswith(' class="excerpt"') else "")
@@ -182,7 +190,7 @@ def test_verdicts_sit_beside_their_pair_and_document_and_in_decisions(scanned):
     pair_row = row_with(section(text, "partial"), *sorted((essay, source)))
     assert "copying confirmed" in pair_row and "§3–5 &lt;verbatim&gt;" in pair_row
     assert Verdict(COPYING, "", 1_700_000_000).date in pair_row
-    doc_row = row_with(section(text, "documents"), essay)
+    doc_row = document_row(section(text, "documents"), essay)
     assert "not copying" in doc_row and "quotes are cited" in doc_row
     decisions = section(text, "decisions")
     assert "§3–5 &lt;verbatim&gt;" in decisions and "quotes are cited" in decisions
@@ -295,7 +303,7 @@ def test_documents_section_is_the_teachers_list(scanned):
     sim = result.similarity()
     docs = [d.path for d in result.documents]
     essay = docs.index(str(paths["essay"]))
-    row = row_with(documents, docs[essay])
+    row = document_row(documents, docs[essay])
     largest = docs[int(sim.top_source[essay])]
     assert f">{html.escape(largest)}<" in row
     assert f"{sim.index[essay]:.0%}</td>" in row and f"{sim.top_share[essay]:.0%}</td>" in row

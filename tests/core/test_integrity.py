@@ -147,3 +147,22 @@ def test_a_disguised_copy_on_disk_is_the_same_text_and_flagged(tmp_path, disguis
     assert by_name["source.txt"].flags == ()
     kind = "look-alike letters" if disguise == "cyrillic" else "invisible characters"
     assert any(f.startswith(kind) for f in by_name["copy.txt"].flags), by_name["copy.txt"].flags
+
+
+def test_an_essay_mostly_in_quotation_marks_is_flagged():
+    from simsift.core.text.integrity import set_apart_flags
+    from simsift.core.text.tokens import token_stream
+
+    quoted = token_stream(["He said “" + "the river runs to the sea " * 10 + "” and left."])
+    assert set_apart_flags(quoted)[0].startswith("mostly quoted: 9")
+    own = token_stream(["He said “the river runs” and left. " + "my own words here " * 20])
+    assert set_apart_flags(own) == ()
+
+
+def test_a_stray_opening_quotation_mark_is_flagged_and_straight_quotes_are_not():
+    from simsift.core.text.integrity import stray_quotes_flag
+
+    stray = ["He said “ " + "the river runs to the sea " * 30]
+    assert stray_quotes_flag(stray).startswith("stray quotation marks: 1 open no quotation")
+    assert stray_quotes_flag(["He said “the river runs” and left."]) == ""
+    assert stray_quotes_flag(['the quote character (") is doubled: "a ""b"" c"']) == ""

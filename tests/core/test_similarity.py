@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from simsift.core.analysis.similarity import document_similarity
+from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 
@@ -34,7 +35,9 @@ def collage(tmp_path_factory):
     essay += sources[2][14:17] + own[9:]
     write(root / "essay.txt", essay)
     write(root / "unrelated.txt", pool[71:80])
-    result = scan(ScanOptions(roots=(str(root),), workers=0))
+    # the docs' own quotation marks counted: the shares below are paragraphs of text
+    counted = PassageOptions(count_quotations=True)
+    result = scan(ScanOptions(roots=(str(root),), workers=0, passages=counted))
     return result, {Path(d.path).stem: i for i, d in enumerate(result.documents)}
 
 

@@ -449,12 +449,27 @@ def _container_of(element: etree._Element) -> etree._Element:
 
 
 def block_lines(element: etree._Element) -> list[str]:
-    """Text of `element`, one line per block element or <br>."""
+    """Text of `element`, one line per block element or <br>, <q> in quotation marks."""
+    show_inline_quotations(element)
     for node in element.iter(tag=etree.Element):
         if node.tag in _BLOCK_TAGS:
             node.text = _BREAK + (node.text or "")
             node.tail = _BREAK + (node.tail or "")
     return element.text_content().split(_BREAK)
+
+
+def show_inline_quotations(element: etree._Element) -> None:
+    """Put around each <q> the quotation marks a browser shows (“…”, ‘…’ inside another
+    <q>): the text then holds the quotation as the page shows it, and the comparison can
+    tell it from the student's own words. Mutates `element`."""
+    for quotation in element.iter("q"):
+        inner = any(ancestor.tag == "q" for ancestor in quotation.iterancestors())
+        opening, closing = ("‘", "’") if inner else ("“", "”")
+        quotation.text = opening + (quotation.text or "")
+        if len(quotation):
+            quotation[-1].tail = (quotation[-1].tail or "") + closing
+        else:
+            quotation.text += closing
 
 
 def is_furniture(paragraph: str) -> bool:

@@ -16,7 +16,8 @@ Schema history (`git log -G"ALTER TABLE|CREATE TABLE" -- core/catalog.py core/st
   1  2713930  files + ignored_pairs                  (last writer: 1d6ad3e^)
   2  1d6ad3e  files.warning, files.reader            (last writer: 230ceb1^)
   3  230ceb1  verdicts                               (last writer: 9ba9b6f^)
-  4  9ba9b6f  files.flags                            (current)
+  4  9ba9b6f  files.flags                            (last writer: dbe9466)
+  5  (next)   files.body_marks, files.unbalanced_quotes  (current)
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ MTIME_NS = 1_700_000_000_000_000_000
 IGNORED = ("essay_a.txt", "essay_zh.txt")
 
 # schema version -> the last commit whose code wrote it
-WRITERS = {1: "1d6ad3e^", 2: "230ceb1^", 3: "9ba9b6f^"}
+WRITERS = {1: "1d6ad3e^", 2: "230ceb1^", 3: "9ba9b6f^", 4: "dbe9466"}
 
 FLAT = """
 from core.catalog import Catalog
