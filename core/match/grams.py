@@ -34,6 +34,7 @@ _SEED_CHUNK = 1 << 21  # seed pairs made at once
 # one document's occurrences of one gram used as seeds: a sentence repeated all through
 # a file would otherwise pair each of its copies with each of another file's
 _MAX_PER_DOC = 8
+_STEPS_AT_ONCE = 64  # tokens a run is extended one at a time, all runs at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,9 +309,11 @@ def shared_runs(
     template_runs = _extended(hashes, offsets, blocked, a[with_reference], b[with_reference])
     template = _template_cover(template_runs, is_reference, min_run, n_tokens)
     blocked |= template
+    progress(1, 1)  # between the bounded phases: Cancel is honoured
     runs = _extended(hashes, offsets, blocked, a[~with_reference], b[~with_reference])
     runs = _counted(runs, set_apart)
     runs = runs.subset(runs.counted >= min_run)
+    progress(1, 1)
     # a common sentence loses up to a window at each end to its context: list from a gram
     listed = _common_runs(common, offsets, start, kept.value, holders[value_id], GRAM)
     return GramResult(_in_documents(runs, offsets), common, template, listed)
@@ -482,7 +485,9 @@ def _merged(doc_a, doc_b, start_a, start_b, length) -> SharedRuns:
 def _extend_back(hashes, blocked, floor_a, floor_b, start_a, start_b, length) -> None:
     """Move each run's start back while both documents go on with the same token."""
     active = np.arange(len(start_a))
-    while len(active):
+    for _ in range(_STEPS_AT_ONCE):
+        if not len(active):
+            return
         sa, sb = start_a[active] - 1, start_b[active] - 1
         ok = (sa >= floor_a[active]) & (sb >= floor_b[active])
         active, sa, sb = active[ok], sa[ok], sb[ok]
@@ -491,18 +496,49 @@ def _extend_back(hashes, blocked, floor_a, floor_b, start_a, start_b, length) ->
         start_a[active] -= 1
         start_b[active] -= 1
         length[active] += 1
+    for run in active.tolist():  # a long stretch without seeds: repeated text
+        room = int(min(start_a[run] - floor_a[run], start_b[run] - floor_b[run]))
+        more = _same_for(hashes, blocked, int(start_a[run]), int(start_b[run]), room, -1)
+        start_a[run] -= more
+        start_b[run] -= more
+        length[run] += more
 
 
 def _extend_on(hashes, blocked, end_a, end_b, start_a, start_b, length) -> None:
     """Lengthen each run while both documents go on with the same token."""
     active = np.arange(len(start_a))
-    while len(active):
+    for _ in range(_STEPS_AT_ONCE):
+        if not len(active):
+            return
         sa, sb = start_a[active] + length[active], start_b[active] + length[active]
         ok = (sa < end_a[active]) & (sb < end_b[active])
         active, sa, sb = active[ok], sa[ok], sb[ok]
         ok = (hashes[sa] == hashes[sb]) & ~blocked[sa] & ~blocked[sb]
         active = active[ok]
         length[active] += 1
+    for run in active.tolist():
+        a, b = int(start_a[run] + length[run]), int(start_b[run] + length[run])
+        room = int(min(end_a[run] - a, end_b[run] - b))
+        length[run] += _same_for(hashes, blocked, a, b, room, 1)
+
+
+def _same_for(hashes, blocked, a: int, b: int, room: int, direction: int) -> int:
+    """How many tokens from a and b (backwards from before them when `direction` is -1)
+    are the same and not blocked, at most `room`: blocks that double while they match
+    and halve when they do not, so a stretch of n tokens costs O(log n) comparisons."""
+    done, step = 0, _STEPS_AT_ONCE
+    while step >= 1 and done < room:
+        size = min(step, room - done)
+        if direction > 0:
+            xa, xb = slice(a + done, a + done + size), slice(b + done, b + done + size)
+        else:
+            xa, xb = slice(a - done - size, a - done), slice(b - done - size, b - done)
+        if np.array_equal(hashes[xa], hashes[xb]) and not (blocked[xa].any() or blocked[xb].any()):
+            done += size
+            step *= 2
+        else:
+            step //= 2
+    return done
 
 
 def _template_cover(runs: SharedRuns, is_reference, min_run: int, n_tokens: int) -> np.ndarray:
