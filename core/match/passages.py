@@ -37,6 +37,7 @@ from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
 from simsift.core.match.grams import (
     CommonRule,
     CommonRuns,
+    KeptGrams,
     OutsideGrams,
     SharedRuns,
     concatenated,
@@ -496,6 +497,7 @@ class PassageResult:
         excluded_digest: per document, a digest of which of its tokens are left out: a
             later scan reuses a pair's measures only where both digests are unchanged.
         common_runs: common text found at the grain of word grams, to list.
+        kept: every document's kept word grams (a rescan makes only changed ones again).
         left_out_start, left_out_stop: the global token ranges that never count (template,
             common and set-apart text, reference documents), sorted (`left_out_in`).
     """
@@ -513,6 +515,7 @@ class PassageResult:
     runs: SharedRuns
     excluded_digest: np.ndarray
     common_runs: CommonRuns
+    kept: KeptGrams
     left_out_start: np.ndarray
     left_out_stop: np.ndarray
 
@@ -709,9 +712,10 @@ def analyze_passages(
         passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
     )
     matches = _union(passages, matches, carried)
+    kept = _kept_reusing(streams, passages.offsets, options, known, reused, steps.step("grams"))
     grams = _gram_layer(
         streams,
-        passages.offsets,
+        (passages.offsets, kept),
         (excluded_mask, set_apart),
         is_reference,
         options,
@@ -753,18 +757,40 @@ def analyze_passages(
         pieces,
         digest,
         grams.common_runs,
+        kept,
         *_ranges(excluded_mask),
     )
 
 
-def _gram_layer(streams, offsets, masks, is_reference, options, outside, steps):
+def _kept_reusing(streams, offsets, options: PassageOptions, known, reused, progress) -> KeptGrams:
+    """The kept grams of every document, taken from `known` for the documents it holds
+    (same tokens and shortest match: the same grams) and made for the others only."""
+    window = window_for(options.shortest_run)
+    if known is None or known[1].options.shortest_run != options.shortest_run:
+        return winnow(*concatenated(streams), window, progress)
+    old_of, old = known
+    new_of_old = np.full(old.passages.n_docs, -1, np.int64)
+    new_of_old[old_of[reused]] = np.flatnonzero(reused)
+    doc = new_of_old[old.kept.doc]
+    carried = doc >= 0
+    fresh = np.flatnonzero(~reused)
+    made = winnow(*concatenated([streams[d] for d in fresh]), window, progress)
+    value = np.r_[old.kept.value[carried], made.value]
+    doc = np.r_[doc[carried], fresh[made.doc]]
+    position = np.r_[old.kept.position[carried], made.position]
+    order = np.lexsort((position, doc, value))
+    return KeptGrams(value[order], doc[order], position[order])
+
+
+def _gram_layer(streams, where, masks, is_reference, options, outside, steps):
     """Shared runs, common and template text at the grain of word grams
-    (`core.match.grams`); `masks`: (left-out tokens, set-apart tokens or None): runs
+    (`core.match.grams`) from the documents' kept grams (`where`: token offsets, kept
+    grams); `masks`: (left-out tokens, set-apart tokens or None): runs
     stop at left-out text and run through set-apart text without counting it.
     Reference documents' own text is a seed, not left out."""
+    offsets, kept = where
     excluded_mask, set_apart = masks
     hashes, _ = concatenated(streams)
-    kept = winnow(hashes, offsets, window_for(options.shortest_run), steps.step("grams"))
     left_out = excluded_mask & ~np.repeat(is_reference, np.diff(offsets))
     return shared_runs(
         hashes,

@@ -23,7 +23,7 @@ from simsift.core import __version__
 from simsift.core.files import load_arrays, save_arrays
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import PairGraph, PairSearch, search_pairs
-from simsift.core.match.grams import CommonRuns, SharedRuns
+from simsift.core.match.grams import CommonRuns, KeptGrams, SharedRuns
 from simsift.core.match.passages import (
     CommonText,
     PairOverlaps,
@@ -33,8 +33,8 @@ from simsift.core.match.passages import (
 )
 
 # bump when the engine's results change for the same inputs
-# 8: shared runs of word grams, common runs, left-out ranges (arrays stored by field name)
-RESULT_FORMAT = 8
+# 9: shared runs, common runs, kept grams, left-out ranges (arrays stored by field name)
+RESULT_FORMAT = 9
 KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,
@@ -43,6 +43,7 @@ _PARTS = {
     "common_text": CommonText,
     "runs": SharedRuns,
     "common_runs": CommonRuns,
+    "kept": KeptGrams,
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import numpy as np
 import pytest
@@ -248,3 +249,23 @@ def test_a_quoted_term_inside_a_copied_run_does_not_break_it(words):
     # the two quoted words do not count, and do not cut the 30 words in two
     assert result.longest_run(0, 1) == 28
     assert len(result.partial()) == 1
+
+
+def test_a_rescan_makes_only_changed_documents_grams_and_finds_what_a_fresh_scan_finds(words):
+    before = spliced_corpus(words, (30, 50, 100), seed=3)
+    after = [*before[:2], spliced_corpus(words, (40,), seed=4)[1], before[3]]
+    analyze = partial(analyze_passages, is_reference=np.zeros(4, bool), weights=FeatureWeights())
+    first = analyze(before, options=PassageOptions())
+    known = (np.array([0, 1, -1, 3]), first)  # document 2 changed
+    rescanned = analyze(after, options=PassageOptions(), known=known)
+    fresh = analyze(after, options=PassageOptions())
+    for name in ("value", "doc", "position"):
+        np.testing.assert_array_equal(getattr(rescanned.kept, name), getattr(fresh.kept, name))
+    for name in ("left", "right", "start_left", "start_right", "length"):
+        np.testing.assert_array_equal(getattr(rescanned.runs, name), getattr(fresh.runs, name))
+    # the changed essay copies from a source not scanned; the others as before
+    assert (fresh.longest_run(0, 1), fresh.longest_run(0, 2), fresh.longest_run(0, 3)) == (
+        30,
+        0,
+        100,
+    )
