@@ -69,8 +69,8 @@ class KeptGrams:
     sorted by (value, document, position)."""
 
     value: np.ndarray  # uint64
-    doc: np.ndarray  # int64
-    position: np.ndarray  # int64
+    doc: np.ndarray  # int32
+    position: np.ndarray  # int32
 
     def __len__(self) -> int:
         return len(self.value)
@@ -183,23 +183,29 @@ def winnow(
     starts = np.zeros(n + 1, bool)
     starts[offsets] = True
     reach = window + GRAM - 1  # tokens under one window
-    positions, values = [], []
+    positions, values, last = [], [], -1
     for lo in range(0, max(n - reach + 1, 0), _WINNOW_CHUNK):
         progress(lo, n)
         stop = min(lo + _WINNOW_CHUNK + reach - 1, n)
         grams = _grams(hashes[lo:stop], starts[lo : stop + 1])
         at = _window_minima(grams, window, starts[lo + 1 : stop], reach)
+        at = at[lo + at > last]  # steps overlap by a window: a gram may be kept by both
         positions.append(lo + at)
         values.append(grams[at])
+        last = positions[-1][-1] if len(at) else last
     progress(n, n)
     short = _short_documents(hashes, offsets, reach)
     position = np.concatenate([*positions, short[0]])
     value = np.concatenate([*values, short[1]]).astype(np.uint64)
-    position, first = np.unique(position, return_index=True)  # chunks overlap by a window
-    value = value[first]
+    del positions, values
+    if len(short[0]):  # in place among the others: entries stay in reading order
+        order = np.argsort(position, kind="stable")
+        position, value = position[order], value[order]
     doc = np.searchsorted(offsets, position, side="right") - 1
-    order = np.lexsort((position, doc, value))
-    return KeptGrams(value[order], doc[order], position[order] - offsets[doc[order]])
+    position -= offsets[doc]
+    # in reading order, a stable sort by value sorts by (value, document, position)
+    order = np.argsort(value, kind="stable")
+    return KeptGrams(value[order], doc[order].astype(np.int32), position[order].astype(np.int32))
 
 
 def _window_minima(grams, window: int, later_starts: np.ndarray, reach: int) -> np.ndarray:

@@ -725,7 +725,8 @@ def analyze_passages(
     excluded_mask |= grams.common | grams.template
     if set_apart is not None:
         excluded_mask |= set_apart
-    digest = _mask_digest(excluded_mask, passages.offsets)
+    left_out = _ranges(excluded_mask, passages.offsets)
+    digest = _ranges_digest(left_out, passages.offsets)
     if known is not None:  # a pair's run is reused only where nothing more is left out
         clean &= digest == _old_digest(known, passages.n_docs)
     excluded_tokens = per_doc_sum(excluded_mask, passages.offsets)
@@ -758,7 +759,7 @@ def analyze_passages(
         digest,
         grams.common_runs,
         kept,
-        *_ranges(excluded_mask),
+        *left_out,
     )
 
 
@@ -805,10 +806,15 @@ def _gram_layer(streams, where, masks, is_reference, options, outside, steps):
     )
 
 
-def _ranges(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(starts, stops) of the runs of set entries of `mask`."""
+def _ranges(mask: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, stops) of the runs of set entries of the global token `mask`, cut where a
+    document starts."""
     edges = np.flatnonzero(np.diff(np.r_[0, mask.view(np.int8), 0]))
-    return edges[0::2].astype(np.int64), edges[1::2].astype(np.int64)
+    starts, stops = edges[0::2].astype(np.int64), edges[1::2].astype(np.int64)
+    inner = offsets[1:-1]
+    inner = inner[(inner > 0) & (inner < len(mask))]
+    cuts = inner[mask[inner - 1] & mask[inner]]  # a document starting inside a run
+    return np.sort(np.r_[starts, cuts]), np.sort(np.r_[stops, cuts])
 
 
 def _document_pairs(passages: Passages, matches: Matches) -> np.ndarray:
@@ -818,17 +824,19 @@ def _document_pairs(passages: Passages, matches: Matches) -> np.ndarray:
     return sorted_unique(pair_keys(np.minimum(a, b), np.maximum(a, b), n))
 
 
-def _mask_digest(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Per document, a 64-bit digest of which of its positions `mask` sets."""
-    at = np.flatnonzero(mask)
-    doc = np.searchsorted(offsets, at, side="right") - 1
+def _ranges_digest(ranges, offsets: np.ndarray) -> np.ndarray:
+    """Per document, a 64-bit digest of its left-out ranges (`_ranges`, global, cut at
+    document starts): made from the ranges, not from every token, so a document that is
+    all common text costs one range."""
+    start, stop = ranges
+    doc = np.searchsorted(offsets, start, side="right") - 1
     with np.errstate(over="ignore"):
-        mixed = (at - offsets[doc] + 1).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-        mixed ^= mixed >> np.uint64(31)
-        summed = np.r_[np.uint64(0), np.cumsum(mixed, dtype=np.uint64)]
-    bounds = np.searchsorted(at, offsets)
-    with np.errstate(over="ignore"):
-        return summed[bounds[1:]] - summed[bounds[:-1]]
+        a = (start - offsets[doc] + 1).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        b = (stop - offsets[doc] + 1).astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+        mixed = a ^ (b >> np.uint64(7)) ^ (a >> np.uint64(31))
+    digest = np.zeros(len(offsets) - 1, np.uint64)
+    np.add.at(digest, doc, mixed)
+    return digest
 
 
 def _old_digest(known, n_docs: int) -> np.ndarray:
