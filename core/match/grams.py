@@ -321,42 +321,54 @@ def shared_runs(
     runs = runs.subset(runs.counted >= min_run)
     progress(1, 1)
     # a common sentence loses up to a window at each end to its context: list from a gram
-    listed = _common_runs(common, offsets, start, kept.value, holders[value_id], GRAM)
+    rows = np.flatnonzero(common_value[value_id])
+    kept_at = (start[rows], kept.value[rows], holders[value_id[rows]])
+    listed = _common_runs(common, offsets, kept_at, GRAM)
     return GramResult(_in_documents(runs, offsets), common, template, listed)
 
 
-def _common_runs(common, offsets, start, value, holders, min_length: int) -> CommonRuns:
+def _common_runs(common, offsets, kept_at, min_length: int) -> CommonRuns:
     """Maximal stretches of common text of `min_length` tokens or more, one per text: the
     stretches holding the same smallest kept gram are one text (that gram is kept
     wherever the text is, whatever surrounds it); the shortest is its example (a longer
-    one runs on into other common text)."""
-    first_token = np.zeros(len(common), bool)
-    first_token[offsets[:-1][offsets[:-1] < len(common)]] = True
-    opens = common & (first_token | ~np.r_[False, common[:-1]])
-    closes = common & np.r_[first_token[1:] | ~common[1:], True]
-    begin, stop = np.flatnonzero(opens), np.flatnonzero(closes) + 1
+    one runs on into other common text). `kept_at`: (global start, value, holders) of the
+    kept grams of common values."""
+    start, value, holders = kept_at
+    begin, stop = stretches(common, offsets)
     keep = stop - begin >= min_length
     begin, stop = begin[keep], stop[keep]
-    order = np.argsort(start, kind="stable")
-    at, values, held = start[order], value[order], holders[order]
-    lo = np.searchsorted(at, begin)
-    hi = np.searchsorted(at, stop - GRAM, side="right")
+    order = np.argsort(start)
+    at = start[order]
+    lo, hi = np.searchsorted(at, begin), np.searchsorted(at, stop - GRAM, side="right")
+    del at
     found = hi > lo
     begin, stop, lo, hi = begin[found], stop[found], lo[found], hi[found]
     if not len(begin):
         return CommonRuns.empty()
-    # the smallest kept gram of each stretch, by one ragged pass
-    owner, k = ragged_arange(hi - lo)
-    rows = lo[owner] + k
-    pick = np.lexsort((values[rows], owner))
-    first = pick[np.r_[True, owner[pick][1:] != owner[pick][:-1]]]
-    key, documents = values[rows[first]], held[rows[first]]
+    # the smallest kept gram of each stretch: one segmented minimum over the kept grams in
+    # reading order ([lo, hi) pairs, the gaps between stretches dropped)
+    in_order = np.r_[value[order], _NONE]
+    del order
+    key = np.minimum.reduceat(in_order, np.column_stack([lo, hi]).ravel())[::2]
+    del in_order
+    documents = holders[np.searchsorted(value, key)]  # `value` is sorted
     length = stop - begin
     order = np.lexsort((length, key))
     example = order[np.r_[True, key[order][1:] != key[order][:-1]]]
     example = example[np.argsort(-documents[example], kind="stable")]
     doc = np.searchsorted(offsets, begin[example], side="right") - 1
     return CommonRuns(doc, begin[example] - offsets[doc], length[example], documents[example])
+
+
+def stretches(mask: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, stops) of the runs of set entries of a global token mask, cut where a
+    document starts."""
+    edges = np.flatnonzero(np.diff(np.r_[np.int8(0), mask.view(np.int8), np.int8(0)]))
+    starts, stops = edges[0::2].astype(np.int64), edges[1::2].astype(np.int64)
+    inner = offsets[1:-1]
+    inner = inner[(inner > 0) & (inner < len(mask))]
+    cuts = inner[mask[inner - 1] & mask[inner]]
+    return np.sort(np.r_[starts, cuts]), np.sort(np.r_[stops, cuts])
 
 
 def counted_pieces(runs: SharedRuns, set_apart: np.ndarray | None, offsets) -> SharedRuns:
@@ -399,7 +411,7 @@ def _holders(kept: KeptGrams, is_reference: np.ndarray) -> tuple[np.ndarray, np.
     if not len(kept):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     new_value = np.r_[True, kept.value[1:] != kept.value[:-1]]
-    value_id = np.cumsum(new_value) - 1
+    value_id = np.cumsum(new_value, dtype=np.int32) - 1
     new_doc = new_value | np.r_[True, kept.doc[1:] != kept.doc[:-1]]
     counted = new_doc & ~is_reference[kept.doc]
     return value_id, np.bincount(value_id[counted], minlength=int(value_id[-1]) + 1)
@@ -416,12 +428,16 @@ def _gram_cover(starts: np.ndarray, n_tokens: int) -> np.ndarray:
 def _seeds(kept, value_id, common_value, is_reference, progress) -> tuple[np.ndarray, np.ndarray]:
     """Pairs of kept-gram rows (i < j) holding one value in two documents, not both
     reference documents; common values and repeats past `_MAX_PER_DOC` give none."""
-    if not len(kept):
+    rows = np.flatnonzero(~common_value[value_id])  # a value is common in every document
+    if not len(rows):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    new_doc = np.r_[True, (kept.value[1:] != kept.value[:-1]) | (kept.doc[1:] != kept.doc[:-1])]
-    run_start = np.maximum.accumulate(np.where(new_doc, np.arange(len(kept)), 0))
-    usable = ~common_value[value_id] & (np.arange(len(kept)) - run_start < _MAX_PER_DOC)
-    rows = np.flatnonzero(usable)
+    value, doc = kept.value[rows], kept.doc[rows]
+    new_doc = np.r_[True, (value[1:] != value[:-1]) | (doc[1:] != doc[:-1])]
+    del value, doc
+    at = np.arange(len(rows), dtype=np.int32)
+    rank = at - np.maximum.accumulate(np.where(new_doc, at, 0))
+    rows = rows[rank < _MAX_PER_DOC]
+    del at, rank, new_doc
     group = value_id[rows]
     # rows holding the value after row i in the same group: its seed partners
     group_end = np.searchsorted(group, group, side="right")

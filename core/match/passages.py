@@ -44,6 +44,7 @@ from simsift.core.match.grams import (
     counted_pieces,
     set_apart_mask,
     shared_runs,
+    stretches,
     window_for,
     winnow,
 )
@@ -725,7 +726,7 @@ def analyze_passages(
     excluded_mask |= grams.common | grams.template
     if set_apart is not None:
         excluded_mask |= set_apart
-    left_out = _ranges(excluded_mask, passages.offsets)
+    left_out = stretches(excluded_mask, passages.offsets)
     digest = _ranges_digest(left_out, passages.offsets)
     if known is not None:  # a pair's run is reused only where nothing more is left out
         clean &= digest == _old_digest(known, passages.n_docs)
@@ -806,17 +807,6 @@ def _gram_layer(streams, where, masks, is_reference, options, outside, steps):
     )
 
 
-def _ranges(mask: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(starts, stops) of the runs of set entries of the global token `mask`, cut where a
-    document starts."""
-    edges = np.flatnonzero(np.diff(np.r_[0, mask.view(np.int8), 0]))
-    starts, stops = edges[0::2].astype(np.int64), edges[1::2].astype(np.int64)
-    inner = offsets[1:-1]
-    inner = inner[(inner > 0) & (inner < len(mask))]
-    cuts = inner[mask[inner - 1] & mask[inner]]  # a document starting inside a run
-    return np.sort(np.r_[starts, cuts]), np.sort(np.r_[stops, cuts])
-
-
 def _document_pairs(passages: Passages, matches: Matches) -> np.ndarray:
     """Sorted keys of the document pairs (left < right) with matched passages."""
     a, b = passages.doc[matches.left], passages.doc[matches.right]
@@ -825,7 +815,7 @@ def _document_pairs(passages: Passages, matches: Matches) -> np.ndarray:
 
 
 def _ranges_digest(ranges, offsets: np.ndarray) -> np.ndarray:
-    """Per document, a 64-bit digest of its left-out ranges (`_ranges`, global, cut at
+    """Per document, a 64-bit digest of its left-out ranges (`stretches`, global, cut at
     document starts): made from the ranges, not from every token, so a document that is
     all common text costs one range."""
     start, stop = ranges

@@ -269,3 +269,16 @@ def test_a_rescan_makes_only_changed_documents_grams_and_finds_what_a_fresh_scan
         0,
         100,
     )
+
+
+def test_stretches_of_a_mask_end_where_a_document_starts():
+    from simsift.core.match.grams import stretches
+
+    mask = np.array([1, 1, 1, 0, 1, 1], bool)
+    starts, stops = stretches(mask, np.array([0, 2, 5, 6]))
+    assert list(zip(starts.tolist(), stops.tolist(), strict=True)) == [
+        (0, 2),
+        (2, 3),
+        (4, 5),
+        (5, 6),
+    ]
