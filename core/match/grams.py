@@ -145,6 +145,8 @@ def concatenated(streams: Sequence[TokenStream]) -> tuple[np.ndarray, np.ndarray
     """(all body token hashes end to end, each document's first position and the end)."""
     lengths = np.array([len(s) for s in streams], dtype=np.int64)
     offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
+    if len(streams) == 1:  # one huge file: its own array, not a copy of it
+        return np.asarray(streams[0].hashes, np.uint64), offsets
     if not len(streams):
         return np.zeros(0, np.uint64), offsets
     return np.concatenate([np.asarray(s.hashes, np.uint64) for s in streams]), offsets
