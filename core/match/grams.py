@@ -9,11 +9,11 @@ run is found, whatever surrounds it. Kept grams are sorted by value; a value hel
 documents is a *seed*, and seeds on one diagonal are merged and extended word by word to
 the maximal run (seed and extend).
 
-A gram held by many documents is *common text* wherever it occurs (MOSS's `-m`): its
-tokens never count, so one boilerplate sentence shared by a handful of pages no longer
-makes them partial copies. A run shared with a reference document is template text.
-Winnowing reads only each document's own tokens, so a document's kept grams never depend
-on the rest of the scan (an archive can keep them).
+A gram held by many documents (the passages' common-text rule) is *common text*
+wherever it occurs (MOSS's `-m`): its tokens never count, so one boilerplate sentence
+inside otherwise different pages no longer makes them partial copies. A run shared with
+a reference document is template text. Winnowing reads only each document's own tokens,
+so a document's kept grams never depend on the rest of the scan (an archive keeps them).
 """
 
 from __future__ import annotations
