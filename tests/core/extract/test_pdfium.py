@@ -1,0 +1,172 @@
+"""The PDFium reader against pdfminer's as the oracle: the same paragraphs and hidden text
+on the sample PDFs (made by LibreOffice and qpdf) and on PDFs written here; files PDFium
+does not read as pdfminer does go to pdfminer; broken files give clear per-file errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pdfminer.converter import PDFPageAggregator
+from pdfminer.layout import LAParams, LTChar, LTLayoutContainer
+from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+from pdfminer.pdfpage import PDFPage
+from simsift.core.document import ExtractionError
+from simsift.core.read.extract import extract, pdfium
+from simsift.core.read.extract import pdf as pdf_reader
+from simsift.core.read.extract.pdf_layout import horizontal_lines
+from test_pdf_order import LEFT, LINE_WIDTH, MARGIN, RIGHT, column, write_pdf
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "extract"
+SAMPLES = ["article_en.pdf", "article_zh.pdf", "hidden_text.pdf"]
+
+
+def both_readers(path: Path) -> tuple[tuple[list[str], list[str]], tuple[list[str], list[str]]]:
+    """(boxes, hidden) as pdfminer reads the file, and as PDFium does."""
+    miner_hidden: list[str] = []
+    fast_hidden: list[str] = []
+    miner = list(pdf_reader.page_paragraphs(path, miner_hidden))
+    fast = list(pdfium.page_paragraphs(path, fast_hidden))
+    return (miner, miner_hidden), (fast, fast_hidden)
+
+
+def no_pdfminer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make reading with pdfminer fail the test: the file must be read by PDFium."""
+
+    def fail(path: Path, hidden: list[str]) -> list[str]:
+        raise AssertionError(f"{path.name} was read by pdfminer")
+
+    monkeypatch.setattr(pdf_reader, "pdfminer_paragraphs", fail)
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_pdfium_reads_the_samples_as_pdfminer_does(name: str) -> None:
+    (miner, miner_hidden), (fast, fast_hidden) = both_readers(DATA / name)
+    assert fast == miner
+    assert sorted(fast_hidden) == sorted(miner_hidden)
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_extract_reads_the_samples_with_pdfium(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = extract(DATA / name)
+    no_pdfminer(monkeypatch)
+    assert extract(DATA / name) == expected
+
+
+def test_hidden_text_is_kept_apart_by_pdfium(monkeypatch: pytest.MonkeyPatch) -> None:
+    no_pdfminer(monkeypatch)
+    result = extract(DATA / "hidden_text.pdf")
+    assert "White on a dark bar shows." in result.paragraphs  # white on a dark rectangle
+    assert "Scanned words under an OCR layer." in result.paragraphs  # mode 3 over a picture
+    assert sorted(result.hidden) == sorted(
+        (
+            "This line is drawn in render mode three and never shows.",
+            "White words sit here unseen between two visible lines.",
+            "Half point type is a hairline on paper and on screen.",
+            "These words are placed beyond the right edge of the page.",
+            "Below the crop box these words are cut from every view.",
+        )
+    )
+
+
+def test_two_columns_read_by_pdfium_as_by_pdfminer(tmp_path: Path) -> None:
+    runs = column(LEFT, MARGIN, LINE_WIDTH) + column(RIGHT, MARGIN + LINE_WIDTH + 10, LINE_WIDTH)
+    write_pdf(tmp_path / "columns.pdf", runs)
+    (miner, _), (fast, _) = both_readers(tmp_path / "columns.pdf")
+    assert fast == miner
+
+
+def test_lines_are_built_as_pdfminers_group_objects_builds_them() -> None:
+    laparams = LAParams()
+    with (DATA / "article_en.pdf").open("rb") as file:
+        resources = PDFResourceManager()
+        device = PDFPageAggregator(resources)
+        interpreter = PDFPageInterpreter(resources, device)
+        for page in PDFPage.get_pages(file):
+            interpreter.process_page(page)
+            drawn = device.get_result()
+            chars = [item for item in drawn if isinstance(item, LTChar)]
+            oracle = LTLayoutContainer(drawn.bbox).group_objects(laparams, chars)
+            expected = [(line.bbox, line.get_text()) for line in oracle]
+            fast = [(line.bbox, line.get_text()) for line in horizontal_lines(chars, laparams)]
+            assert fast == expected
+
+
+def write_raw_pdf(path: Path, content: bytes, font: bytes, *more: bytes) -> None:
+    """A one-page PDF drawing `content` with font object `font` as /F1."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792]"
+        b" /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+        font,
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"endstream",
+        *more,
+    ]
+    data = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(data))
+        data += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(data)
+    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    path.write_bytes(bytes(data))
+
+
+def test_glyph_numbers_without_unicode_go_to_pdfminer_and_are_garbled(tmp_path: Path) -> None:
+    path = tmp_path / "no_tounicode.pdf"
+    write_raw_pdf(
+        path,
+        b"BT /F1 12 Tf 72 700 Td <0024004500460047> Tj ET\n",
+        b"<< /Type /Font /Subtype /Type0 /BaseFont /NoMap /Encoding /Identity-H"
+        b" /DescendantFonts [6 0 R] >>",
+        b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /NoMap /CIDSystemInfo"
+        b" << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 600 >>",
+    )
+    with pytest.raises(pdfium.Unsuited):
+        list(pdfium.page_paragraphs(path))
+    with pytest.raises(ExtractionError, match="no ToUnicode map"):
+        extract(path)
+
+
+def test_text_set_top_to_bottom_goes_to_pdfminer(tmp_path: Path) -> None:
+    path = tmp_path / "vertical.pdf"
+    write_pdf(path, [(300.0, 700.0 - 12 * i, letter) for i, letter in enumerate("Vertical" * 3)])
+    with pytest.raises(pdfium.Unsuited, match="vertical"):
+        list(pdfium.page_paragraphs(path))
+    miner = pdf_reader.pdfminer_paragraphs(path, [])
+    assert miner
+    assert extract(path).paragraphs == tuple(pdf_reader.joined_paragraphs(miner))
+
+
+def test_encrypted_pdf_gives_the_same_error() -> None:
+    with pytest.raises(pdfium.PasswordProtected):
+        list(pdfium.page_paragraphs(DATA / "encrypted.pdf"))
+    with pytest.raises(ExtractionError, match=r"^password protected PDF$"):
+        extract(DATA / "encrypted.pdf")
+
+
+def test_truncated_pdf_is_a_clear_per_file_error(tmp_path: Path) -> None:
+    path = tmp_path / "truncated.pdf"
+    path.write_bytes((DATA / "article_en.pdf").read_bytes()[:20000])
+    with pytest.raises(ExtractionError, match="not a valid PDF"):
+        extract(path)
+
+
+def test_damaged_pdf_is_read_or_a_clear_per_file_error(tmp_path: Path) -> None:
+    data = bytearray((DATA / "article_en.pdf").read_bytes())
+    for offset in range(len(data) // 3, len(data), 997):  # bytes spoiled all over the file
+        data[offset] ^= 0x5A
+    path = tmp_path / "damaged.pdf"
+    path.write_bytes(bytes(data))
+    try:
+        result = extract(path)
+    except ExtractionError as error:
+        assert str(error)
+    else:
+        assert result.format == "pdf"
