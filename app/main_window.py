@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QFileDialog,
     QFrame,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStackedWidget,
     QStyle,
     QTabWidget,
     QVBoxLayout,
@@ -30,9 +32,11 @@ from PySide6.QtWidgets import (
 from simsift.app import file_actions
 from simsift.app.archive_texts import ArchiveTexts
 from simsift.app.dialogs.guide import GuideDialog
+from simsift.app.dialogs.move_files import ask_move_or_copy
 from simsift.app.dialogs.text import DocumentPicker, ExtractedTextDialog
 from simsift.app.dialogs.verdict import VerdictDialog
 from simsift.app.diff.view import DiffView
+from simsift.app.file_moves import MOVE
 from simsift.app.i18n import LANGUAGES, Translations
 from simsift.app.panels.clusters import ClustersPanel
 from simsift.app.panels.common_text import CommonTextPanel
@@ -43,15 +47,19 @@ from simsift.app.panels.params import ParamsPanel
 from simsift.app.panels.partial import PartialPanel
 from simsift.app.panels.problems import ProblemsPanel
 from simsift.app.panels.scan_status import ScanStatus
+from simsift.app.panels.welcome import WelcomePage
 from simsift.app.readable import NAMES, plain, readable
 from simsift.app.result_editor import ResultEditor
-from simsift.app.settings import Settings
+from simsift.app.settings import ROLES, Settings
+from simsift.app.sort_arrows import fix_sort_arrows
+from simsift.app.undo_keys import UndoKeys
 from simsift.app.workers.scan import ScanController
 from simsift.core.document import FileRecord
 from simsift.core.match.evidence import PairEvidence, TermRarity
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import DEFAULT_K_MAX, ScanOptions
 from simsift.core.pipeline.result import ScanResult
+from simsift.core.report.text_kinds import left_out_spans
 from simsift.core.text.features import FeatureWeights
 
 
@@ -75,24 +83,32 @@ class MainWindow(QMainWindow):
         self._rarity: TermRarity | None = None  # word document frequencies of the result
         self.archive_texts = ArchiveTexts(catalog)  # of the archive the result was checked with
         self._job_kind = "scan"  # of the background job running or last run
+        self._results_cleared = False  # every folder was removed: the result is not shown
         self.controller = ScanController(catalog, self)
         self.editor = ResultEditor(catalog, self)
         self._build_widgets()
         self._build_actions()
         self._build_menus()
         self._connect()
+        fix_sort_arrows(self)
+        # Ctrl+Z undoes the last file action even from a filter box or spin box
+        self.undo_keys = UndoKeys(self, self.undo_action)
+        QApplication.instance().installEventFilter(self.undo_keys)
         self.resize(1280, 800)
         self._restore()
+        self.diff_view.hide()  # a restored splitter state may have shown it
         self.retranslate()
         self._update_actions()
+        self._update_page()
         recovery = getattr(catalog, "recovery", None)
         if recovery is not None:  # a damaged catalog was set aside and replaced at start-up
             self.statusBar().showMessage(recovery.message)
 
     @property
     def result(self) -> ScanResult | None:
-        """The result shown: the last scan's, without files trashed or pairs dismissed."""
-        return self.editor.result
+        """The result shown: the last scan's, without files trashed or pairs dismissed;
+        None before the first scan and once every folder was removed from the list."""
+        return None if self._results_cleared else self.editor.result
 
     # -- construction --------------------------------------------------------
 
@@ -137,14 +153,19 @@ class MainWindow(QMainWindow):
             self.tabs.addTab(panel, "")
 
         self.diff_view = DiffView()
+        self.diff_view.hide()  # until a pair is chosen: the tabs take the height
         self.right_splitter = QSplitter(Qt.Orientation.Vertical)
         self.right_splitter.addWidget(self.tabs)
         self.right_splitter.addWidget(self.diff_view)
-        self.right_splitter.setStretchFactor(0, 3)
-        self.right_splitter.setStretchFactor(1, 2)
+        self.right_splitter.setStretchFactor(0, 1)
+        self.right_splitter.setStretchFactor(1, 1)
+        self.welcome = WelcomePage()
+        self.right_stack = QStackedWidget()  # the welcome page until there is a result
+        self.right_stack.addWidget(self.welcome)
+        self.right_stack.addWidget(self.right_splitter)
         self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.main_splitter.addWidget(left)
-        self.main_splitter.addWidget(self.right_splitter)
+        self.main_splitter.addWidget(self.right_stack)
         self.main_splitter.setStretchFactor(1, 1)
         self.main_splitter.setSizes([340, 1000])
         self.setCentralWidget(self.main_splitter)
@@ -179,6 +200,7 @@ class MainWindow(QMainWindow):
         self.original_action = self._action(None, self.make_selected_original)
         self.ignore_action = self._action(sp.SP_DialogNoButton, self.ignore_selected_pair)
         self.trash_action = self._action(sp.SP_TrashIcon, self.trash_checked, QKeySequence.Delete)
+        self.move_action = self._action(None, self.move_checked_to_folder)
         self.undo_action = self._action(None, self.editor.undo, QKeySequence.Undo)
         self.show_text_action = self._action(None, self.show_extracted_text, "Ctrl+T")
         self.verdict_action = self._action(None, self.record_verdict, "Ctrl+J")
@@ -186,6 +208,13 @@ class MainWindow(QMainWindow):
         self.guide_action = self._action(None, self.show_guide, QKeySequence.HelpContents)
         self.anonymize_action = self._action(None, self.set_anonymous, "Ctrl+Shift+A")
         self.anonymize_action.setCheckable(True)
+        self.role_actions: dict[str, QAction] = {}
+        roles = QActionGroup(self)
+        for role in ROLES:
+            action = QAction(self, checkable=True)
+            action.triggered.connect(lambda _=False, r=role: self.set_role(r))
+            roles.addAction(action)
+            self.role_actions[role] = action
         self.language_actions: dict[str, QAction] = {}
         group = QActionGroup(self)
         for code, name in LANGUAGES.items():
@@ -222,11 +251,15 @@ class MainWindow(QMainWindow):
             self.verdict_action,
             None,
             self.trash_action,
+            self.move_action,
             self.undo_action,
         ):
             _add(self.edit_menu, action)
         self.view_menu = bar.addMenu("")
         self.view_menu.addAction(self.anonymize_action)
+        self.role_menu = self.view_menu.addMenu("")
+        for action in self.role_actions.values():
+            self.role_menu.addAction(action)
         self.language_menu = bar.addMenu("")
         for action in self.language_actions.values():
             self.language_menu.addAction(action)
@@ -261,6 +294,7 @@ class MainWindow(QMainWindow):
                 self.verdict_action,
                 _separator(self),
                 self.trash_action,
+                self.move_action,
             ]
         )
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
@@ -286,8 +320,10 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         self.scan_button.clicked.connect(self.start_scan)
-        self.folders.changed.connect(self._update_actions)
-        self.folders.changed.connect(self._update_summary)
+        self.folders.changed.connect(self._on_folders_changed)
+        self.welcome.paths_dropped.connect(self.folders.add_paths)
+        self.welcome.add_folder_requested.connect(self.folders.choose_folder)
+        self.welcome.role_chosen.connect(self.set_role)
         self.params.k_changed.connect(self.show_clusters)
         self.params.weights_changed.connect(self.apply_weights)
         self.documents_panel.compare_requested.connect(self.compare)
@@ -308,6 +344,7 @@ class MainWindow(QMainWindow):
         self.controller.failed.connect(self._on_failed)
         self.scan_status.cancel_requested.connect(self.controller.cancel)
         self.editor.result_changed.connect(self._show_result)
+        self.editor.result_changed.connect(lambda _: self.undo_keys.action_done())
         self.editor.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.editor.problem.connect(
             lambda title, text: QMessageBox.warning(self, title, plain(text))
@@ -332,6 +369,9 @@ class MainWindow(QMainWindow):
         self.language_menu.setTitle(self.tr("&Language"))
         self.help_menu.setTitle(self.tr("&Help"))
         self.view_menu.setTitle(self.tr("&View"))
+        self.role_menu.setTitle(self.tr("Open first"))
+        self.role_actions["teacher"].setText(self.tr("Documents (teacher)"))
+        self.role_actions["editor"].setText(self.tr("Clusters (editor)"))
         NAMES.label_format = self.tr("Document {n}")
         texts = {
             self.add_folder_action: self.tr("Add folder…"),
@@ -350,6 +390,7 @@ class MainWindow(QMainWindow):
             self.ignore_action: self.tr("Not a duplicate"),
             self.verdict_action: self.tr("Verdict…"),
             self.trash_action: self.tr("Move checked to trash…"),
+            self.move_action: self.tr("Move or copy checked to a folder…"),
             self.about_action: self.tr("About SimSift"),
             self.guide_action: self.tr("User guide"),
             self.anonymize_action: self.tr("Anonymize names"),
@@ -390,6 +431,57 @@ class MainWindow(QMainWindow):
         self.translations.install(code)
         self.language_actions[self.translations.language].setChecked(True)
 
+    # -- first run: the welcome page and the tab that opens first -------------
+
+    def set_role(self, role: str) -> None:
+        """Remember who uses the window: "teacher" opens Documents first after a scan,
+        "editor" Clusters; with a result shown, its tab opens now."""
+        self.settings.role = role
+        self.settings.sync()
+        self._show_role(role)
+        if self.result is not None:
+            self._open_role_tab()
+
+    def _show_role(self, role: str) -> None:
+        self.welcome.set_role(role)
+        for value, action in self.role_actions.items():
+            action.setChecked(value == role)
+
+    def _open_role_tab(self) -> None:
+        role = self.settings.role
+        if role == "teacher":
+            self.tabs.setCurrentWidget(self.documents_panel)
+        elif role == "editor":
+            self.tabs.setCurrentWidget(self.clusters_panel)
+
+    def _update_page(self) -> None:
+        """The welcome page while there is no result and no scan running, else the tabs."""
+        idle = self.result is None and not self.controller.busy
+        self.right_stack.setCurrentWidget(self.welcome if idle else self.right_splitter)
+
+    def _on_folders_changed(self) -> None:
+        folders = self.folders
+        listed = folders.folders() or folders.reference_folders() or folders.archive_folders()
+        self.params.set_idf_allowed(not folders.archive_folders())  # archives keep no idf
+        if self.result is not None and not listed:
+            self._clear_results()
+        self._update_actions()
+        self._update_summary()
+
+    def _clear_results(self) -> None:
+        """Every folder was removed: no result is shown (the welcome page is); Undo still
+        puts trashed files back."""
+        self._results_cleared = True
+        self.clusters_panel.model.clear()
+        self.partial_panel.model.clear()
+        self.common_panel.set_result(None)
+        self.documents_panel.set_result(None)
+        self.overview_panel.set_result(None, None, self.params.k())
+        self.problems_panel.set_records((), (), (), ())
+        self._hide_pair()
+        self._update_tab_texts()
+        self._update_page()
+
     # -- settings ------------------------------------------------------------
 
     def _restore(self) -> None:
@@ -416,6 +508,7 @@ class MainWindow(QMainWindow):
         language = self.translations.language
         if language in self.language_actions:
             self.language_actions[language].setChecked(True)
+        self._show_role(s.role)
 
     def save_settings(self) -> None:
         s = self.settings
@@ -492,6 +585,7 @@ class MainWindow(QMainWindow):
     def _on_job_started(self, kind: str) -> None:
         self._job_kind = kind
         self.scan_status.begin()
+        self._update_page()
         if self.result is None:
             self.summary.setText(self.tr("Scanning… clusters appear when the scan finishes."))
         self.statusBar().clearMessage()
@@ -499,11 +593,15 @@ class MainWindow(QMainWindow):
 
     def _on_result(self, result: ScanResult) -> None:
         self.scan_status.end()
+        first = self.result is None  # after the welcome page: the user's tab opens
+        self._results_cleared = False
         self.params.set_k_max(result.k_max)
         self.problems_panel.set_records(
             result.errors, result.warned, result.skipped, result.garbled
         )
         self.editor.set_result(result)  # shown by _show_result
+        if first:
+            self._open_role_tab()
         if self._job_kind == "reweight":
             message = self.tr(
                 "Re-weighted: %1 documents fingerprinted and compared again, no file read."
@@ -528,6 +626,7 @@ class MainWindow(QMainWindow):
 
     def _on_cancelled(self) -> None:
         self.scan_status.end()
+        self._update_page()
         self.statusBar().showMessage(
             self.tr("Cancelled. Files read so far are kept; the next scan continues from there."),
             10000,
@@ -536,6 +635,7 @@ class MainWindow(QMainWindow):
 
     def _on_failed(self, message: str) -> None:
         self.scan_status.end()
+        self._update_page()
         self._update_actions()
         QMessageBox.warning(self, self.tr("Scan failed"), plain(message))
 
@@ -551,6 +651,9 @@ class MainWindow(QMainWindow):
 
     def _show_result(self, result: ScanResult) -> None:
         """Every view from `result` (a new scan, or files trashed or pairs dismissed)."""
+        if self._results_cleared:  # files put back by Undo after every folder was removed
+            self._update_actions()
+            return
         NAMES.set_paths(d.path for d in result.documents)
         self.common_panel.set_result(result)
         self.partial_panel.set_roots((*result.options.roots, *result.options.reference_roots))
@@ -558,6 +661,7 @@ class MainWindow(QMainWindow):
         self._show_verdicts(self.editor.verdicts)
         self.show_clusters(self.params.k())
         self._update_actions()
+        self._update_page()
 
     def _show_verdicts(self, verdicts) -> None:
         self.partial_panel.set_verdicts(verdicts)
@@ -601,7 +705,7 @@ class MainWindow(QMainWindow):
             return
         k = min(k, self.result.k_max)
         clusters = self.result.clusters(k)
-        self.clusters_panel.show_clusters(self.result.documents, clusters)
+        self.clusters_panel.show_clusters(self.result.documents, clusters, self.result.is_reference)
         self.partial_panel.show_result(self.result, clusters.k)
         self.overview_panel.set_result(self.result, self.documents_panel.model.similarity, k)
         self._update_tab_texts()
@@ -629,12 +733,18 @@ class MainWindow(QMainWindow):
     def _show_pair(self, a: int, b: int) -> None:
         """Documents a and b side by side, with the measures that made them a pair."""
         result = self.result
+        left, right = self.record_with_text(a), self.record_with_text(b)
+        self.diff_view.show()
         self.diff_view.set_pair(
-            self.record_with_text(a),
-            self.record_with_text(b),
+            left,
+            right,
             PairEvidence.of(result, a, b),
             self._term_rarity(),
             set_apart=result.options.passages.set_apart,
+            left_out=lambda: (  # template and common text are greyed, never shown as copied
+                left_out_spans(result, a, left.paragraphs),
+                left_out_spans(result, b, right.paragraphs),
+            ),
         )
 
     def record_with_text(self, doc: int) -> FileRecord:
@@ -649,7 +759,7 @@ class MainWindow(QMainWindow):
         documents = self.result.documents
         if self._rarity is None or self._rarity.documents is not documents:
             t2s = self.result.options.traditional_to_simplified
-            self._rarity = TermRarity(documents, t2s)
+            self._rarity = TermRarity(documents, t2s, self.result.passages)
         return self._rarity
 
     def _update_summary(self) -> None:
@@ -695,10 +805,16 @@ class MainWindow(QMainWindow):
     def _files_read(self) -> int:
         if self.result is None:
             return 0
-        return len(self.result.documents) + len(self.result.garbled)
+        return self.result.file_counts().read  # archive documents are no files found
 
     def _problem_counts_text(self) -> str:
-        return self.problems_panel.counts_text(self._files_read())
+        text = self.problems_panel.counts_text(self._files_read())
+        counts = self.result.file_counts() if self.result is not None else None
+        if counts is not None and counts.essays != counts.read:  # the overview's documents
+            text += " " + self.tr(
+                "%1 essays compared; the other files read are reference documents or garbled."
+            ).replace("%1", f"{counts.essays:,}")
+        return text
 
     def _update_undo_text(self) -> None:
         """Edit ▸ Undo says what it undoes."""
@@ -732,6 +848,7 @@ class MainWindow(QMainWindow):
         )
         self.verdict_action.setEnabled(bool(self._verdict_subject()))
         self.trash_action.setEnabled(files_free and bool(self.model.checked_documents()))
+        self.move_action.setEnabled(self.trash_action.isEnabled())
         self.undo_action.setEnabled(self.editor.undo_kind() is not None)
         self._update_undo_text()
 
@@ -762,9 +879,14 @@ class MainWindow(QMainWindow):
         self._update_actions()
         pair = self.selected_pair()
         if pair is None or self.result is None:
-            self.diff_view.clear()
+            self._hide_pair()
             return
         self._show_pair(*pair)
+
+    def _hide_pair(self) -> None:
+        """No pair chosen: the side-by-side view is emptied and gives its height back."""
+        self.diff_view.clear()
+        self.diff_view.hide()
 
     def select_documents(self, docs: list[int]) -> None:
         """Select the member rows of `docs` (used by tests and keyboard helpers)."""
@@ -824,15 +946,8 @@ class MainWindow(QMainWindow):
         return box.exec() == QMessageBox.StandardButton.Yes
 
     def mark_all_but_original(self) -> None:
-        """Check the copies within k of their reference; say how many farther were not."""
-        farther = self.model.check_all_but_original()
-        if farther:
-            self.statusBar().showMessage(
-                self.tr(
-                    "%1 files farther than k from their cluster's original were not marked."
-                ).replace("%1", f"{farther:,}"),
-                10000,
-            )
+        """Check the copies within k of their original; say how many, and which were not."""
+        self.statusBar().showMessage(self.clusters_panel.mark_all_but_original(), 10000)
 
     def trash_checked(self) -> None:
         """Move the checked files to the system trash after the user confirms the list."""
@@ -842,6 +957,22 @@ class MainWindow(QMainWindow):
         if self.confirm_trash(self._paths(docs)):
             self.model.set_checked(set())
             self.editor.move_to_trash(docs)
+
+    def confirm_move(self, paths: list[str], folder: str) -> str | None:
+        """Ask whether to move or copy the files into `folder`: "move", "copy" or None."""
+        return ask_move_or_copy(paths, folder, self)
+
+    def move_checked_to_folder(self) -> None:
+        """Move or copy the checked files into a folder the user picks, after confirming."""
+        docs = self.model.checked_documents()
+        if not docs or self.result is None or self.editor.busy:
+            return
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Move or copy checked files to"))
+        how = self.confirm_move(self._paths(docs), folder) if folder else None
+        if how is not None:
+            if how == MOVE:
+                self.model.set_checked(set())
+            self.editor.move_to_folder(docs, folder, how)
 
     def export_report(self, fmt: str) -> None:
         """Write pairs, clusters and errors as CSV or JSON files into a chosen folder."""
@@ -862,7 +993,12 @@ class MainWindow(QMainWindow):
             self.tr("HTML files (*.html)"),
         )
         if path:
-            self.editor.export_html(Path(path), self.model.clusters, self.translations.language)
+            self.editor.export_html(
+                Path(path),
+                self.model.clusters,
+                self.translations.language,
+                self.folders.archive_folders(),
+            )
 
     def _open_document_file(self, doc: int) -> None:
         file_actions.open_file(self.result.documents[doc].path)

@@ -16,14 +16,19 @@ from __future__ import annotations
 import html
 import os
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel
+from simsift.core.pipeline.check import ARCHIVE_MARK
 from simsift.core.report.visible import visible_controls
 
 
 def readable(path: str) -> str:
     """`path` for display: bytes that are not UTF-8 become �, invisible and direction
-    controls become visible markers, nothing is dropped."""
+    controls become visible markers, nothing is dropped. An archive document's path
+    (or folder) is marked in the UI language ("archive: /2025/essay.txt")."""
+    if path.startswith(ARCHIVE_MARK):
+        shown = QCoreApplication.translate("DisplayNames", "archive: %1")
+        return shown.replace("%1", readable(path[len(ARCHIVE_MARK) :]))
     try:
         raw = path.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:  # a surrogate that is not an escaped byte

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal, Slot
-from simsift.app import trash
+from simsift.app import file_moves, trash
 from simsift.app.readable import readable
 from simsift.app.workers.jobs import Job, error_text
 from simsift.core.analysis.cluster import Clusters
@@ -283,6 +283,32 @@ class ResultEditor(QObject):
         self.message.emit(text)
         self._report_failures(failed, self.tr("Some files were not moved"))
 
+    # -- moving or copying into a folder -------------------------------------------
+
+    def move_to_folder(self, docs: list[int], folder: str, how: str) -> None:
+        """Move or copy (`how`: `file_moves.MOVE` or `COPY`) the documents' files into
+        `folder` on a pool thread, never over a file; moved files leave the results."""
+        if self.result is None or not docs or self._busy:
+            return
+        paths = self.paths(docs)
+        self._start(
+            lambda progress: file_moves.move_or_copy(paths, folder, how, progress),
+            lambda outcome: self._moved(docs, paths, folder, how, *outcome),
+        )
+
+    def _moved(self, docs, paths, folder: str, how: str, done, failed) -> None:
+        if how == file_moves.MOVE:
+            moved = {source for source, _ in done}
+            self._removed[[d for d, p in zip(docs, paths, strict=True) if p in moved]] = True
+            self._show()
+            one, many = self.tr("Moved 1 file to %2."), self.tr("Moved %1 files to %2.")
+            title = self.tr("Some files were not moved")
+        else:
+            one, many = self.tr("Copied 1 file to %2."), self.tr("Copied %1 files to %2.")
+            title = self.tr("Some files were not copied")
+        self.message.emit(self._count(len(done), one, many).replace("%2", readable(folder)))
+        self._report_failures(failed, title)
+
     # -- undo --------------------------------------------------------------------
 
     def undo(self) -> None:
@@ -340,15 +366,25 @@ class ResultEditor(QObject):
             self.tr("Export failed"),
         )
 
-    def export_html(self, path: Path, clusters: Clusters, language: str = "en") -> None:
+    def export_html(
+        self, path: Path, clusters: Clusters, language: str = "en", archive_folders=()
+    ) -> None:
         """The clusters shown now as one HTML file in `language` (the UI's), with the
-        teacher's verdicts and the pairs marked "not a duplicate", on a pool thread."""
+        teacher's verdicts and the pairs marked "not a duplicate", on a pool thread;
+        `archive_folders` (checked against) are listed with the folders scanned."""
         from simsift.core.report.html import write_html_report
 
         result, verdicts, dismissed = self.result, self.verdicts, self._dismissed_pairs()
+        archive_folders = tuple(archive_folders)
         self._start(
             lambda progress: write_html_report(
-                result, clusters, path, verdicts=verdicts, dismissed=dismissed, language=language
+                result,
+                clusters,
+                path,
+                verdicts=verdicts,
+                dismissed=dismissed,
+                language=language,
+                archive_folders=archive_folders,
             ),
             lambda written: self._wrote(readable(str(written))),
             self.tr("Export failed"),

@@ -1,5 +1,5 @@
 """Persistent user settings (QSettings): folders, k, weights, what counts as copying,
-language, window layout."""
+language, role (teacher or editor), window layout."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ ORGANIZATION = "SimSift"
 APPLICATION = "SimSift"
 # the shortest match the window offers, in words: shorter runs are below the engine's grams
 SHORTEST_MATCH_RANGE = (GRAM, 200)
+ROLES = ("teacher", "editor")  # who uses the window: which tab opens first
 
 
 class Settings:
@@ -158,6 +159,19 @@ class Settings:
     @language.setter
     def language(self, value: str) -> None:
         self._store.setValue("ui/language", value)
+
+    @property
+    def role(self) -> str:
+        """Who uses the window, chosen on its first run: "teacher" (Documents opens first),
+        "editor" (Clusters opens first) or "" (not chosen yet)."""
+        value = str(self._store.value("ui/role", ""))
+        return value if value in ROLES else ""
+
+    @role.setter
+    def role(self, value: str) -> None:
+        if value not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}, not {value!r}")
+        self._store.setValue("ui/role", value)
 
     def geometry(self, key: str) -> QByteArray | None:
         value = self._store.value(f"ui/{key}")

@@ -3,7 +3,8 @@
 send2trash does the moving on every platform. Putting back is done for the freedesktop.org
 trash (Linux desktops): right after a file is trashed, its entry (the file under
 Trash/files and its .trashinfo under Trash/info) is found by its original path, so Undo
-moves exactly that file back. Elsewhere Undo is not offered.
+moves exactly that file back. Elsewhere Undo is not offered. Archive documents are
+SimSift's own copies, not the user's files: they are never sent to the trash.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
+
+from simsift.core.pipeline.check import is_archive_path
 
 Progress = Callable[[int, int], None]  # files done, files in all
 
@@ -44,6 +47,9 @@ def move_to_trash(
     moved, failed = [], []
     for done, path in enumerate(paths, 1):
         progress(done - 1, len(paths))
+        if is_archive_path(path):
+            failed.append((path, "an archive document: kept in the archive"))
+            continue
         try:
             send2trash(path)
         except OSError as error:  # send2trash raises TrashPermissionError (an OSError) too

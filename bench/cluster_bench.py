@@ -1,14 +1,22 @@
-"""A scan on a Dask cluster against the same scan on this machine's process pool, in one run.
+"""Clusters at scale: a scan on a Dask cluster against this machine's process pool, and
+rebuilding the clusters of near-duplicates when k changes.
 
     python bench/man_pages_bench.py render --out /tmp/man_txt      # once
     python bench/cluster_bench.py scan --corpus /tmp/man_txt [--workers 2]
     python bench/cluster_bench.py pairs --n 10000000 --k 3 [--workers 2]
+    python bench/cluster_bench.py rebuild --docs 100000 [--rounds 7]
 
 `scan`: cold scans (no catalog) of the corpus, local pool and a LocalCluster of as many
 single-threaded worker processes, alternated (local, cluster, local, cluster) so machine
 noise hits both; reports seconds, files per second and the cluster's overhead.
 `pairs`: all pairs within k among N random fingerprints, one task per permuted table on
 the cluster, against the same search in this process; time and peak memory per worker.
+`rebuild`: `build_clusters` at each k from pairs found once at k_max = 10, on synthetic
+fingerprints shaped like a teacher's folders: families of drafts that drift a few bits per
+edit (chains), byte-identical copies, two large families of licence-like files, and
+unrelated documents; then one chain of 10,000 versions, each a bit from the one before and
+ranked after it (the slowest case for choosing originals). The median of `--rounds` runs
+per k, and the clusters' shape.
 """
 
 from __future__ import annotations
@@ -107,6 +115,72 @@ def bench_pairs(n: int, k: int, workers: int) -> None:
     print(f"cluster ({workers} workers): {cluster_seconds:.1f} s, worker peaks {worker_peaks} MB")
 
 
+def drifting_families(n: int, seed: int = 0):
+    """n fingerprints: 40 % in families that drift 1-3 bits from a random earlier member,
+    5 % exact copies of family members, two families of 500 and 125, the rest unrelated."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    fps: list[np.ndarray] = []
+    family_members = int(n * 0.4)
+    sizes = [500, 125]
+    while sum(sizes) < family_members:
+        sizes.append(int(min(rng.geometric(0.25) + 1, 30)))
+    for size in sizes:
+        family = np.empty(size, np.uint64)
+        family[0] = rng.integers(0, 2**64 - 1, dtype=np.uint64, endpoint=True)
+        for i in range(1, size):
+            flips = rng.choice(64, int(rng.integers(1, 4)), replace=False).astype(np.uint64)
+            family[i] = family[rng.integers(0, i)] ^ np.bitwise_or.reduce(np.uint64(1) << flips)
+        fps.append(family)
+    drafts = np.concatenate(fps)
+    copies = drafts[rng.integers(0, len(drafts), int(n * 0.05))]
+    others = rng.integers(0, 2**64 - 1, n - len(drafts) - len(copies), np.uint64, endpoint=True)
+    return rng.permutation(np.concatenate([drafts, copies, others]))[:n]
+
+
+def bench_rebuild(n: int, rounds: int) -> None:
+    import numpy as np
+    from simsift.core.pipeline.stages import find_pairs
+
+    fps = drifting_families(n)
+    started = time.perf_counter()
+    pairs = find_pairs(fps, 10, np.zeros(n, bool))
+    print(
+        f"{n:,} documents, {len(pairs):,} pairs within 10 ({time.perf_counter() - started:.1f} s)"
+    )
+    rng = np.random.default_rng(1)
+    rank = rng.permutation(n)  # oldest first, in no relation to the families
+    rebuild_times(fps, pairs, rank, rounds)
+    # versions of one file, each edited from the one before and saved after it
+    steps = np.uint64(1) << rng.integers(0, 64, 10_000).astype(np.uint64)
+    chain = np.bitwise_xor.accumulate(steps)
+    pairs = find_pairs(chain, 10, np.zeros(len(chain), bool))
+    print(f"a chain of {len(chain):,} versions, oldest first: {len(pairs):,} pairs within 10")
+    rebuild_times(chain, pairs, np.arange(len(chain)), rounds)
+
+
+def rebuild_times(fps, pairs, rank, rounds: int) -> None:
+    import numpy as np
+    from simsift.core.analysis.cluster import build_clusters
+
+    codes = np.arange(len(fps))
+    for k in (0, 3, 6, 8, 10):
+        times = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            clusters = build_clusters(pairs, k, fps, codes, codes, rank)
+            times.append(time.perf_counter() - started)
+        sizes = np.diff(clusters.ptr)
+        print(
+            f"k={k:2d}: {1000 * float(np.median(times)):6.1f} ms (median of {rounds}), "
+            f"{len(clusters):,} clusters, {len(clusters.doc):,} files, largest "
+            f"{int(sizes.max()) if len(sizes) else 0}, farthest member "
+            f"{int(clusters.distance.max()) if len(clusters.doc) else 0}, "
+            f"{int(np.count_nonzero(clusters.distance > k)):,} members farther than k"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -118,9 +192,14 @@ def main() -> None:
     p.add_argument("--n", type=int, default=10_000_000)
     p.add_argument("--k", type=int, default=3)
     p.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    r = commands.add_parser("rebuild")
+    r.add_argument("--docs", type=int, default=100_000)
+    r.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
     if args.command == "scan":
         bench_scan(args.corpus, args.workers, args.rounds)
+    elif args.command == "rebuild":
+        bench_rebuild(args.docs, args.rounds)
     else:
         bench_pairs(args.n, args.k, args.workers)
 

@@ -6,7 +6,7 @@ import html
 import os
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QSortFilterProxyModel, QStringListModel, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 from simsift.app.readable import readable
 from simsift.core.document import FileRecord
+from simsift.core.text.counts import text_counts
 
 
 class ExtractedTextDialog(QDialog):
@@ -44,14 +45,14 @@ class ExtractedTextDialog(QDialog):
         layout.addWidget(buttons)
 
     def _header_html(self, record: FileRecord) -> str:
-        words = sum(len(p.split()) for p in record.paragraphs)
+        counts = text_counts(record.paragraphs, getattr(record.tokens, "body", None))
         lines = [
             f"<b>{html.escape(readable(record.path))}</b>",
             self.tr("Read as %1 · %2 paragraphs · %3 characters · %4 words")
             .replace("%1", record.format.upper())
             .replace("%2", f"{len(record.paragraphs):,}")
-            .replace("%3", f"{sum(len(p) for p in record.paragraphs):,}")
-            .replace("%4", f"{words:,}"),
+            .replace("%3", f"{counts.characters:,}")
+            .replace("%4", f"{counts.words:,}"),
         ]
         if record.warning:
             warning = self.tr("Warning: %1").replace("%1", record.warning)
@@ -82,11 +83,14 @@ class DocumentPicker(QDialog):
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.paths)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
         self.list = QListView()
         self.list.setModel(self.proxy)
         self.list.setUniformItemSizes(True)  # 100,000 paths stay fast
         self.list.doubleClicked.connect(self.accept)
+        # Enter opens the highlighted path: the first one that matches what was typed
+        self.filter.textChanged.connect(self._filter)
+        self.filter.installEventFilter(self)
+        self._highlight_first()
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel
         )
@@ -98,8 +102,24 @@ class DocumentPicker(QDialog):
         layout.addWidget(buttons)
 
     def chosen(self) -> int | None:
-        """The number of the chosen document, or None."""
+        """The number of the chosen document (the highlighted path), or None."""
         index = self.list.currentIndex()
         if not index.isValid():
             return None
         return self.proxy.mapToSource(index).row()
+
+    def _filter(self, text: str) -> None:
+        self.proxy.setFilterFixedString(text)
+        self._highlight_first()
+
+    def _highlight_first(self) -> None:
+        """Highlight the first path shown (none when nothing matches)."""
+        self.list.setCurrentIndex(self.proxy.index(0, 0))
+
+    def eventFilter(self, watched, event) -> bool:
+        """Up, Down, Page Up and Page Down in the filter box move through the list."""
+        keys = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
+        if watched is self.filter and event.type() == QEvent.Type.KeyPress and event.key() in keys:
+            QCoreApplication.sendEvent(self.list, event)
+            return True
+        return super().eventFilter(watched, event)

@@ -115,10 +115,15 @@ def edited_words(matches: tuple[Match, ...], *, left: bool) -> list[Run]:
 def set_apart_runs(paragraphs: Sequence[str], set_apart: Sequence[int]) -> list[Run]:
     """(start, end, SET_APART) of the quotations and bibliography that `set_apart`
     (`PassageOptions.set_apart`) leaves out of copying, in `display_text(paragraphs)`."""
+    return span_runs(paragraphs, set_apart_spans(paragraphs, set_apart))
+
+
+def span_runs(paragraphs: Sequence[str], spans: Sequence[tuple[int, int, int, str]]) -> list[Run]:
+    """(start, end, SET_APART) of sorted (paragraph, start, end, kind) spans of text that
+    never counts (`core.report.text_kinds.left_out_spans`), in `display_text(paragraphs)`."""
     offsets = np.cumsum([0, *(len(p) + len(PARAGRAPH_SEPARATOR) for p in paragraphs)])
     return [
-        (int(offsets[i]) + start, int(offsets[i]) + end, SET_APART)
-        for i, start, end, _ in set_apart_spans(paragraphs, set_apart)
+        (int(offsets[i]) + start, int(offsets[i]) + end, SET_APART) for i, start, end, _ in spans
     ]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePath
 
 import numpy as np
@@ -50,6 +50,7 @@ from simsift.app.diff.highlight import (
     outside,
     sentence_runs,
     set_apart_runs,
+    span_runs,
     to_utf16,
     utf16_offsets,
 )
@@ -71,6 +72,9 @@ from simsift.core.match.evidence import PairEvidence, TermRarity
 from simsift.core.match.passages import PassageOptions
 from simsift.core.progress import CancelToken
 
+# finds the text of the left and right documents that never counts (`left_out_spans`)
+LeftOut = Callable[[], tuple[list[tuple[int, int, int, str]], list[tuple[int, int, int, str]]]]
+
 # The selection is laid over the highlights, not painted instead of them.
 _SELECTION_ALPHA = 40
 
@@ -81,15 +85,20 @@ def _align_pair(
     rarity: TermRarity | None,
     set_apart: Sequence[int],
     cancel: CancelToken,
+    left_out: LeftOut | None = None,
 ) -> tuple[Alignment, list[tuple[str, int]], tuple[list[Run], list[Run]]]:
-    """(alignment, rarest shared terms, set-apart text of each side) of two documents:
-    the alignment job's work."""
+    """(alignment, rarest shared terms, text of each side that never counts) of two
+    documents: the alignment job's work."""
     alignment = align(left.paragraphs, right.paragraphs, cancel=cancel)
     terms = rarity.rarest_shared(left, right, cancel=cancel) if rarity is not None else []
-    apart = (
-        set_apart_runs(left.paragraphs, set_apart),
-        set_apart_runs(right.paragraphs, set_apart),
-    )
+    if left_out is None:
+        apart = (
+            set_apart_runs(left.paragraphs, set_apart),
+            set_apart_runs(right.paragraphs, set_apart),
+        )
+    else:
+        spans = left_out()
+        apart = (span_runs(left.paragraphs, spans[0]), span_runs(right.paragraphs, spans[1]))
     return alignment, terms, apart
 
 
@@ -221,6 +230,7 @@ class DiffView(QWidget):
         self._alignment: Alignment | None = None
         self._set_apart: tuple[list[Run], list[Run]] = ([], [])  # quotations, bibliography
         self._apart_kinds: tuple[int, ...] = PassageOptions().set_apart  # named in the legend
+        self._greys_left_out = False  # template and common text greyed too
         self._block_starts: list[int] = []  # left offset of each navigation block
         self._edits: list[WordEdit] = []  # every word edit, by left offset
         self._offsets: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
@@ -254,6 +264,7 @@ class DiffView(QWidget):
         self.legend_label.setTextFormat(Qt.TextFormat.RichText)
         self.legend_label.setWordWrap(True)
         _never_widen(self.summary_label)
+        self.summary_label.setWordWrap(True)  # the measures wrap, not cut at the pane's edge
 
         bar = QHBoxLayout()
         bar.addWidget(self.summary_label, 1)
@@ -308,21 +319,27 @@ class DiffView(QWidget):
         rarity: TermRarity | None = None,
         *,
         set_apart: Sequence[int] = PassageOptions().set_apart,
+        left_out: LeftOut | None = None,
     ) -> None:
         """Show `left` and `right` now and align them in the background.
 
         `evidence` (the scan's measures for the pair) heads the summary; with `rarity`,
         the rarest words both use are found in the background too. `set_apart` is the
-        scan's `PassageOptions.set_apart`: the quotations and bibliography shown greyed.
+        scan's `PassageOptions.set_apart`: the quotations and bibliography shown greyed;
+        `left_out`, when given, finds (in the background) each side's text that never counts
+        (`core.report.text_kinds.left_out_spans`: template and common text too) to grey.
         """
         self._reset()
         self._evidence = evidence
-        if tuple(set_apart) != self._apart_kinds:
+        if (tuple(set_apart), left_out is not None) != (self._apart_kinds, self._greys_left_out):
             self._apart_kinds = tuple(set_apart)
+            self._greys_left_out = left_out is not None
             self._update_legend()
         self._left.show_record(left)
         self._right.show_record(right)
-        job = Job(lambda _report, cancel: _align_pair(left, right, rarity, set_apart, cancel))
+        job = Job(
+            lambda _report, cancel: _align_pair(left, right, rarity, set_apart, cancel, left_out)
+        )
         job.signals.finished.connect(self._on_aligned)
         job.signals.failed.connect(self._on_failed)
         self._job = job
@@ -508,7 +525,10 @@ class DiffView(QWidget):
             (formats["word", INSERTED], self.tr("inserted words")),
             (formats["word", DELETED], self.tr("deleted words")),
         )
-        if self._apart_kinds:
+        if self._greys_left_out:
+            label = self.tr("quoted, references, template or common text (not counted)")
+            entries += ((formats[SET_APART], label),)
+        elif self._apart_kinds:
             entries += ((formats[SET_APART], self.tr("quoted or bibliography (not counted)")),)
         self.legend_label.setText("&nbsp; ".join(legend_entry(*entry) for entry in entries))
         self.legend_label.setToolTip(

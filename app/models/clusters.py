@@ -4,12 +4,16 @@ Nothing is materialized per row: `index`, `rowCount` and `data` look into the nu
 arrays of `core.analysis.cluster.Clusters`, so 100,000 documents cost no more than the arrays.
 Sorting and filtering are numpy too; no Python call runs per comparison.
 Internal ids: 0 marks a cluster row; c + 1 marks a member row of cluster c.
+
+Checks mark files for the trash or a folder. The copy to keep never has a box: a cluster's
+original, and any file in a reference folder or an archive folder (`protected`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import (
@@ -27,6 +31,7 @@ from simsift.app.readable import NAMES, plain, readable
 from simsift.core.analysis.cluster import KIND_NAMES, KIND_ORIGINAL, Clusters
 from simsift.core.arrays import owners
 from simsift.core.document import FileRecord
+from simsift.core.pipeline.check import is_archive_path
 
 COL_NAME, COL_FOLDER, COL_KIND, COL_DISTANCE, COL_SIZE, COL_TITLE = range(6)
 COLUMN_COUNT = 6
@@ -53,6 +58,16 @@ def human_size(size: int) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{value:.1f} TB"
+
+
+@dataclass(frozen=True)
+class Marking:
+    """What "Mark all but the original" did: files checked, and files left unchecked."""
+
+    marked: int
+    farther: int  # members farther than k from their cluster's original
+    protected: int  # members in a reference or archive folder
+    apart: int  # files within k of a member, farther than k from every original: no cluster
 
 
 # Translation sources for KIND_NAMES, so lupdate sees them.
@@ -94,21 +109,38 @@ class ClusterModel(QAbstractItemModel):
         self._texts: list[str] | None = None  # lower-case path and title, for filtering
         self._matches: tuple[str, np.ndarray] | None = None  # last filter, per cluster
         self._checked: set[int] = set()
+        self._protected = np.zeros(0, bool)  # per document: never checked
+        self._archived = np.zeros(0, bool)  # per document: an archive document
+        self._kept: list[bool] = []  # per position: no box (a list: Qt asks per row)
 
     # -- content -------------------------------------------------------------
 
-    def set_clusters(self, documents: Sequence[FileRecord], clusters: Clusters) -> None:
-        """Show new clusters in the current sort order; checks on shown documents are kept."""
+    def set_clusters(
+        self,
+        documents: Sequence[FileRecord],
+        clusters: Clusters,
+        protected: np.ndarray | None = None,
+    ) -> None:
+        """Show new clusters in the current sort order; checks on shown documents are kept.
+
+        `protected` (bool per document) flags files in reference folders, never checked;
+        archive documents never are either.
+        """
         self.beginResetModel()
-        if documents is not self._documents:
+        if documents is not self._documents or len(self._archived) != len(documents):
             self._doc_keys, self._texts = {}, None
+            self._archived = np.fromiter(
+                (is_archive_path(d.path) for d in documents), bool, len(documents)
+            )
+        self._protected = self._archived if protected is None else self._archived | protected
+        self._kept = ((clusters.kind == KIND_ORIGINAL) | self._protected[clusters.doc]).tolist()
         self._documents = documents
         self._clusters = clusters
         self._cluster_of = owners(np.diff(clusters.ptr))
         self._cluster_kind = _cluster_kinds(clusters)
         self._matches = None
         self._arrange()
-        self._checked &= set(clusters.doc.tolist())
+        self._checked &= set(self._checkable(clusters.doc).tolist())
         self.endResetModel()
 
     def clear(self) -> None:
@@ -128,25 +160,39 @@ class ClusterModel(QAbstractItemModel):
     def checked_documents(self) -> list[int]:
         return sorted(self._checked)
 
-    def set_checked(self, docs: set[int]) -> None:
-        """Check exactly `docs` (among shown members; an original, the copy to keep, never)."""
+    def _checkable(self, docs: np.ndarray) -> np.ndarray:
+        """The documents among cluster members `docs` that may be checked."""
         c = self._clusters
-        self._checked = docs & set(c.doc[c.kind != KIND_ORIGINAL].tolist())
+        members = c.doc[(c.kind != KIND_ORIGINAL) & ~self._protected[c.doc]]
+        return docs[np.isin(docs, members)]
+
+    def set_checked(self, docs: set[int]) -> None:
+        """Check exactly `docs` among the shown members; never an original (the copy to
+        keep) nor a file in a reference or archive folder."""
+        wanted = np.fromiter(docs, np.int64, len(docs))
+        self._checked = set(self._checkable(wanted).tolist())
         # one layout signal instead of a dataChanged per cluster (seconds at 25,000)
         self.layoutAboutToBeChanged.emit()
         self.layoutChanged.emit()
         self.checks_changed.emit()
 
-    def check_all_but_original(self) -> int:
+    def check_all_but_original(self) -> Marking:
         """Check every member within k of its cluster's original (the copy to keep).
 
-        Clusters chain pairs, so a member can be farther than k from the original
-        (similar only to another member): it is left unchecked. Returns how many were.
+        Every member of a cluster is within k of its original; a member farther (from
+        clusters made otherwise) and files in reference or archive folders stay unchecked.
         """
         c = self._clusters
         members = c.kind != KIND_ORIGINAL
-        self.set_checked(set(c.doc[members & (c.distance <= c.k)].tolist()))
-        return int(np.count_nonzero(members & (c.distance > c.k)))
+        protected = members & self._protected[c.doc]
+        farther = members & ~protected & (c.distance > c.k)
+        self.set_checked(set(c.doc[members & ~protected & ~farther].tolist()))
+        return Marking(
+            len(self._checked),
+            int(np.count_nonzero(farther)),
+            int(np.count_nonzero(protected)),
+            len(c.apart),
+        )
 
     # -- sorting and filtering -----------------------------------------------
 
@@ -286,7 +332,7 @@ class ClusterModel(QAbstractItemModel):
             return _NO_FLAGS
         if index.internalId() == 0:
             return _CLUSTER_FLAGS
-        if index.column() != COL_NAME or self._is_original(index):
+        if index.column() != COL_NAME or self._is_kept(index):
             return _MEMBER_FLAGS
         return _CHECKABLE_MEMBER_FLAGS
 
@@ -313,13 +359,14 @@ class ClusterModel(QAbstractItemModel):
         """Where the member at `index` sits in the cluster arrays."""
         return int(self._positions[self._clusters.ptr[index.internalId() - 1] + index.row()])
 
-    def _is_original(self, index: _Index) -> bool:
-        return int(self._clusters.kind[self._position(index)]) == KIND_ORIGINAL
+    def _is_kept(self, index: _Index) -> bool:
+        """An original, or a file in a reference or archive folder: it has no box."""
+        return self._kept[self._position(index)]
 
     def setData(self, index: _Index, value, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.CheckStateRole or not index.isValid() or index.internalId() == 0:
             return False
-        if self._is_original(index):
+        if self._is_kept(index):
             return False
         doc = self.data(index, DocRole)
         if _is_checked(value):
@@ -374,12 +421,15 @@ class ClusterModel(QAbstractItemModel):
         if role == DocRole:
             return doc
         if role == Qt.ItemDataRole.CheckStateRole and column == COL_NAME:
-            if kind == KIND_ORIGINAL:
+            if self._kept[position]:
                 return None  # the copy to keep has no box
             checked = doc in self._checked
             return Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
-            return plain(NAMES.path(record.path))
+            tip = NAMES.path(record.path)
+            if self._protected[doc]:
+                tip += "\n" + self.tr("In a reference or archive folder: never marked or moved.")
+            return plain(tip)
         if role == Qt.ItemDataRole.FontRole and kind == KIND_ORIGINAL and column == COL_NAME:
             font = QFont()
             font.setItalic(True)

@@ -105,6 +105,11 @@ class PartialModel(QAbstractTableModel):
         self._folders = FolderNames(roots)
         self.endResetModel()
 
+    def folder_count(self) -> int:
+        """How many folders the listed documents are in (as the Folder columns show them)."""
+        docs = np.unique(np.r_[self._left, self._right]).tolist()
+        return len({self._folders.folder(self._documents[d].path) for d in docs})
+
     def verdict(self, row: int) -> Verdict | None:
         docs = self._documents
         return self._verdicts.of_pair(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit, QTreeView, QVBoxLayout, QWidget
 from simsift.app.models.clusters import (
@@ -16,6 +17,7 @@ from simsift.app.models.clusters import (
     COL_TITLE,
     ClusterFilterProxy,
     ClusterModel,
+    Marking,
 )
 from simsift.app.models.roles import DocRole
 from simsift.app.readable import plain_label
@@ -66,11 +68,50 @@ class ClustersPanel(QWidget):
     def tab_tip(self) -> str:
         return ""
 
-    def show_clusters(self, documents: Sequence[FileRecord], clusters: Clusters) -> None:
-        """Show `clusters` of `documents`, fully open when there are few."""
-        self.model.set_clusters(documents, clusters)
+    def show_clusters(
+        self,
+        documents: Sequence[FileRecord],
+        clusters: Clusters,
+        protected: np.ndarray | None = None,
+    ) -> None:
+        """Show `clusters` of `documents`, fully open when there are few; `protected` (bool
+        per document: in a reference folder) are never marked."""
+        self.model.set_clusters(documents, clusters, protected)
         if len(clusters) <= _OPEN_ALL_UP_TO:
             self.tree.expandAll()
+
+    def mark_all_but_original(self) -> str:
+        """Check every copy but each cluster's original; say how many, and how many were
+        left unmarked and why (for the status bar)."""
+        return self.marking_text(self.model.check_all_but_original())
+
+    def marking_text(self, marking: Marking) -> str:
+        """ "Marked 12 files…", then each kind of file left unmarked, if any."""
+        count = f"{marking.marked:,}"
+        parts = [
+            self.tr("Marked 1 file: all but its cluster's original.")
+            if marking.marked == 1
+            else self.tr("Marked %1 files: all but each cluster's original.").replace("%1", count)
+        ]
+        left = (
+            (
+                marking.apart,
+                self.tr(
+                    "%1 files within k of a marked file but farther than k from every "
+                    "original are in no cluster and were not marked."
+                ),
+            ),
+            (
+                marking.farther,
+                self.tr("%1 files farther than k from their cluster's original were not marked."),
+            ),
+            (
+                marking.protected,
+                self.tr("%1 files in reference or archive folders were not marked."),
+            ),
+        )
+        parts += [text.replace("%1", f"{n:,}") for n, text in left if n]
+        return " ".join(parts)
 
     def selected_documents(self) -> list[int]:
         """Documents of the selected member rows, in selection order."""

@@ -18,12 +18,10 @@ from __future__ import annotations
 import html
 import os
 import re
-from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
-    QMarginsF,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -33,11 +31,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QAction,
     QColor,
-    QPageLayout,
-    QPageSize,
-    QPdfWriter,
     QTextCursor,
-    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -53,14 +47,16 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from simsift.app.column_widths import ColumnFitter
+from simsift.app.dialogs.batch_report import save_class_reports, show_report_saved
 from simsift.app.dialogs.verdict import FolderNames, verdict_data, verdict_rank
 from simsift.app.models.clusters import TextFilterProxy, text_ranks
 from simsift.app.models.roles import DocRole
 from simsift.app.readable import NAMES, plain, readable
 from simsift.app.row_height import fit_rows_to_names
+from simsift.app.workers.essay_reports import write_essay_report
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.report.essay import END_OF_SOURCES, EssayLabels, essay_html, essay_page
-from simsift.core.report.html import write_html
 from simsift.core.store.verdicts import Verdict, Verdicts
 
 COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE, COL_VERDICT = range(7)
@@ -71,6 +67,13 @@ _FLAG_COLOUR = QColor("#c92a2a")
 # the compare link `essay_html` puts after each source; an exclude link goes after it
 _COMPARE_LINK = re.compile(r"<a href='compare:(\d+)'>[^<]*</a>")
 _LINK = re.compile(r"(compare|exclude|include):(\d+)")
+# narrowest and widest pixels of the text columns; numbers always show whole
+_TEXT_COLUMNS = {
+    COL_NAME: (100, 320),
+    COL_FOLDER: (50, 160),
+    COL_LARGEST: (90, 240),
+    COL_VERDICT: (60, 220),
+}
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -128,6 +131,15 @@ class DocumentsModel(QAbstractTableModel):
             others = np.flatnonzero(telling & (self.similarity.source_count == 0))
             self._rows = np.r_[found, others].astype(np.int64)
         self.endResetModel()
+
+    def folder_count(self) -> int:
+        """How many folders the listed documents are in (as the Folder column shows them)."""
+        docs = self._result.documents if self._result is not None else ()
+        return len({self._folders.folder(docs[int(d)].path) for d in self._rows.tolist()})
+
+    def flagged(self) -> bool:
+        """Whether a listed document has integrity flags."""
+        return bool(len(self._rows)) and bool(self._flag_counts[self._rows].any())
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
@@ -299,6 +311,7 @@ class DocumentsPanel(QWidget):
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.proxy.set_filter_text)
         self.table = _make_table(self.proxy)
+        self.columns = ColumnFitter(self.table, _TEXT_COLUMNS)
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
         self.text.anchorClicked.connect(self._on_link)
@@ -317,7 +330,8 @@ class DocumentsPanel(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.table)
         splitter.addWidget(self.text)
-        splitter.setSizes([620, 420])
+        splitter.setSizes([660, 340])
+        self.text.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         top = QHBoxLayout()
@@ -326,6 +340,12 @@ class DocumentsPanel(QWidget):
         self.save_button.setEnabled(False)
         self.save_button.clicked.connect(self._ask_and_save_report)
         top.addWidget(self.save_button)
+        self.batch_button = QPushButton()
+        self.batch_button.setEnabled(False)
+        self.batch_button.clicked.connect(self._ask_and_save_class_reports)
+        self.class_reports = None  # the batch being written (`ClassReports`), or the last
+        self.saved_message = None  # the single report's confirmation, while shown
+        top.addWidget(self.batch_button)
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
@@ -348,14 +368,18 @@ class DocumentsPanel(QWidget):
         self._result = result
         self._excluded = dict(excluded or {})
         self.model.set_result(result, self._excluded)
+        # columns empty or the same on every row make room for the others
+        self.table.setColumnHidden(COL_FOLDER, self.model.folder_count() < 2)
+        self.table.setColumnHidden(COL_FLAGS, not self.model.flagged())
         header = self.table.horizontalHeader()
         if same_scan:
             self.table.sortByColumn(header.sortIndicatorSection(), header.sortIndicatorOrder())
-            self.table.resizeColumnToContents(COL_SOURCES)  # "2 (+1 excluded)" fits
         else:
             self.table.sortByColumn(COL_INDEX, Qt.SortOrder.DescendingOrder)
-            self.table.resizeColumnsToContents()  # Qt measures at most 1,000 rows
+            self.columns.forget_user_widths()
         self.text.clear()
+        self.text.hide()  # the table takes the width until a document is chosen
+        self.batch_button.setEnabled(result is not None and bool(result.documents))
         self._doc = None
         self.save_button.setEnabled(False)
         if keep is not None and keep < len(result.documents):
@@ -363,6 +387,7 @@ class DocumentsPanel(QWidget):
             if self._doc is None:
                 self._doc = keep
                 self.save_button.setEnabled(True)
+                self.text.show()
                 self.text.setHtml(self._document_html(keep))
             self.text.verticalScrollBar().setValue(scrolled)
         self._update_source_actions()
@@ -376,6 +401,10 @@ class DocumentsPanel(QWidget):
     def retranslate(self) -> None:
         self.filter.setPlaceholderText(self.tr("Filter by file name or folder…"))
         self.save_button.setText(self.tr("Save report…"))
+        self.batch_button.setText(self.tr("Save reports for the class…"))
+        self.batch_button.setToolTip(
+            self.tr("Save one report per essay into a folder, to hand over, as PDF or HTML")
+        )
         self.save_button.setToolTip(
             self.tr("Save the selected document's report, to hand over, as PDF or HTML")
         )
@@ -392,7 +421,6 @@ class DocumentsPanel(QWidget):
         if self._doc is not None:
             self.text.setHtml(self._document_html(self._doc))
         self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMN_COUNT - 1)
-        self.table.resizeColumnsToContents()  # headers and "(+1 excluded)" in the new words
 
     def set_verdicts(self, verdicts: Verdicts) -> None:
         self.model.set_verdicts(verdicts)
@@ -417,6 +445,7 @@ class DocumentsPanel(QWidget):
         self._doc = rows[0].data(DocRole)
         self.save_button.setEnabled(True)
         self.text.setHtml(self._document_html(self._doc))
+        self.text.show()
         self._update_source_actions()
 
     # -- excluded sources -------------------------------------------------------
@@ -530,6 +559,11 @@ class DocumentsPanel(QWidget):
             common=self.tr("common text, found in many documents (not counted)"),
             common_in=self.tr("common text, found in {n} documents (not counted)"),
             common_between=self.tr("common text, found in {low} to {high} documents (not counted)"),
+            common_here=self.tr(
+                "Here, with {total} documents compared, text found in {n} or more of them is "
+                "common."
+            ),
+            hidden_line=self.tr("(line hidden: it may name the writer)"),
             made=self.tr("SimSift {version} · {date}"),
             verdict=self.tr("Verdict: {verdict} ({date})"),
             copying=self.tr("copying confirmed"),
@@ -554,6 +588,7 @@ class DocumentsPanel(QWidget):
             compare_links=compare_links,
             name=NAMES.name,
             path_text=NAMES.path,
+            anonymous=NAMES.anonymous,
         )
         if compare_links:
             exclude = html.escape(self.tr("exclude"))
@@ -595,13 +630,17 @@ class DocumentsPanel(QWidget):
 
         Raises OSError when the file cannot be written.
         """
-        doc = self._doc
-        name = readable(os.path.basename(self._result.documents[doc].path))
-        page = essay_page(self._document_html(doc, compare_links=False), name)
-        if path.lower().endswith(".pdf"):
-            _print_pdf(page, path)
-        else:
-            write_html(page, Path(path))
+        write_essay_report(self.report_page(self._doc), path)
+
+    def report_page(self, doc: int) -> str:
+        """Document `doc`'s report as a complete page to hand over (no links; names
+        hidden when anonymized)."""
+        name = NAMES.name(self._result.documents[doc].path)
+        return essay_page(self._document_html(doc, compare_links=False), name)
+
+    def _ask_and_save_class_reports(self) -> None:
+        if self._result is not None:
+            self.class_reports = save_class_reports(self, self._result, self.report_page)
 
     def _ask_and_save_report(self) -> None:
         if self._doc is None:
@@ -624,6 +663,8 @@ class DocumentsPanel(QWidget):
                 self.tr("Report not saved"),
                 plain(f"{readable(path)}\n{error.strerror or error}"),
             )
+        else:
+            self.saved_message = show_report_saved(self, path)
 
     def _on_link(self, url: QUrl) -> None:
         found = _LINK.fullmatch(url.toString())
@@ -656,22 +697,6 @@ def _row_link(cursor: QTextCursor) -> str:
                 fragments += 1
             block = block.next()
     return ""
-
-
-def _print_pdf(page: str, path: str) -> None:
-    """Print an HTML page to a PDF file with Qt's text layout (A4, 15 mm margins)."""
-    document = QTextDocument()
-    document.setHtml(page)
-    writer = QPdfWriter(path)
-    # the page's CSS sizes text in pixels: at the writer's default 1200 dpi a 14px letter
-    # is a third of a millimetre; at a screen's 96 dpi it is 10.5 pt, as on screen
-    writer.setResolution(96)
-    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-    writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
-    writer.setTitle(os.path.basename(path))
-    document.print_(writer)
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        raise OSError(f"could not write {path}")
 
 
 def _make_table(model) -> QTableView:

@@ -23,7 +23,35 @@ from PySide6.QtWidgets import (
 ArchiveRole = Qt.ItemDataRole.UserRole + 1  # True on an archive folder's item
 
 
-class FolderList(QWidget):
+class AcceptsFolderDrops:
+    """Mixin for a widget that takes folders dropped on it: it hands their local paths to
+    its `take_dropped`."""
+
+    def take_dropped(self, paths: list[str]) -> None:
+        raise NotImplementedError
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if _local_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:
+        if _local_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = _local_paths(event.mimeData())
+        if paths:
+            self.take_dropped(paths)
+            event.acceptProposedAction()
+
+
+def _local_paths(mime) -> list[str]:
+    if not mime.hasUrls():
+        return []
+    return [url.toLocalFile() for url in mime.urls() if url.isLocalFile()]
+
+
+class FolderList(AcceptsFolderDrops, QWidget):
     """A list of folders (or single files); a checked item is a reference folder, an
     item marked "archive" holds previous years' documents (indexed once, then queried)."""
 
@@ -33,6 +61,8 @@ class FolderList(QWidget):
         super().__init__(parent)
         self.setAcceptDrops(True)
         self._title = QLabel()
+        self.legend = QLabel()  # what the tick and the right-click mean, for a first look
+        self.legend.setWordWrap(True)
         self._list = QListWidget()
         self._list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
         self._list.itemChanged.connect(lambda _item: self.changed.emit())
@@ -60,12 +90,16 @@ class FolderList(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._title)
         layout.addWidget(self._list, 1)
+        layout.addWidget(self.legend)
         layout.addLayout(buttons)
         layout.addWidget(self._exclude_label)
         layout.addWidget(self._exclude)
 
     def retranslate(self) -> None:
         self._title.setText(self.tr("Folders to scan (drop folders here):"))
+        self.legend.setText(
+            self.tr("☑ Ticked: reference folder (the prompt, handouts) · right-click: archive")
+        )
         self._add.setText(self.tr("Add folder…"))
         self._remove.setText(self.tr("Remove"))
         self._exclude_label.setText(self.tr("Exclude patterns:"))
@@ -197,24 +231,5 @@ class FolderList(QWidget):
         if folder:
             self.add_paths([folder])
 
-    # -- drag and drop -------------------------------------------------------
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if _local_paths(event.mimeData()):
-            event.acceptProposedAction()
-
-    def dragMoveEvent(self, event) -> None:
-        if _local_paths(event.mimeData()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        paths = _local_paths(event.mimeData())
-        if paths:
-            self.add_paths(paths)
-            event.acceptProposedAction()
-
-
-def _local_paths(mime) -> list[str]:
-    if not mime.hasUrls():
-        return []
-    return [url.toLocalFile() for url in mime.urls() if url.isLocalFile()]
+    def take_dropped(self, paths: list[str]) -> None:
+        self.add_paths(paths)

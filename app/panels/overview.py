@@ -31,7 +31,7 @@ from simsift.core.analysis.similarity import DocumentSimilarity
 from simsift.core.pipeline.result import ScanResult
 
 _GRAPH_SIZE = 600.0  # scene units of the unit square the layout fills
-_LABELS_UP_TO = 40  # nodes; more would overlap, names are then in tooltips
+_MOST_LABELS = 60  # names drawn at most, highest similarity index first; all in tooltips
 _KEY = 0  # QGraphicsItem data slot: ("doc", d) or ("pair", a, b)
 
 
@@ -109,10 +109,16 @@ class GraphView(QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setMinimumSize(300, 250)
+        self._labels: list[QGraphicsSimpleTextItem] = []
+        self._dots: list[tuple[QGraphicsEllipseItem, str, int]] = []  # dot, name, document
+
+    def clear(self) -> None:
+        self.scene().clear()
+        self._labels, self._dots = [], []
 
     def show_graph(self, graph: CopyGraph, names: list[str], index: np.ndarray) -> None:
+        self.clear()
         scene = self.scene()
-        scene.clear()
         text = self.palette().color(QPalette.ColorRole.WindowText)
         x, y = graph.x * _GRAPH_SIZE, graph.y * _GRAPH_SIZE
         nodes = graph.nodes.tolist()
@@ -135,18 +141,62 @@ class GraphView(QGraphicsView):
             dot.setZValue(1)
             dot.setCursor(Qt.CursorShape.PointingHandCursor)
             scene.addItem(dot)
-            if len(nodes) <= _LABELS_UP_TO:
-                label = QGraphicsSimpleTextItem(_short(names[i]))
-                label.setBrush(text)
-                label.setPos(x[i] + r + 2, y[i] - 8)
-                label.setZValue(2)
-                label.setData(_KEY, ("doc", doc))
-                scene.addItem(label)
+            self._dots.append((dot, names[i], doc))
+        self._dots.sort(key=lambda entry: -float(index[entry[2]]))  # most copied first
         margin = 60
         scene.setSceneRect(
             QRectF(-margin, -margin, _GRAPH_SIZE + 3 * margin, _GRAPH_SIZE + 2 * margin)
         )
-        self.fitInView(scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self._fit()
+
+    @property
+    def labels(self) -> list[QGraphicsSimpleTextItem]:
+        """The names drawn beside their dots (the others are in the dots' tooltips)."""
+        return self._labels
+
+    def _fit(self) -> None:
+        self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self._place_labels()
+
+    def _place_labels(self) -> None:
+        """Name the dots, most copied first, where a name overlaps no other name nor dot
+        (right of the dot, else left, above or below); a name that fits nowhere is left
+        to the dot's tooltip. Names keep their size on screen when the graph is scaled."""
+        scene = self.scene()
+        for label in self._labels:
+            scene.removeItem(label)
+        self._labels = []
+        scale = self.transform().m11() or 1.0
+        colour = self.palette().color(QPalette.ColorRole.WindowText)
+        taken = [dot.sceneBoundingRect() for dot, _, _ in self._dots]
+        for dot, name, doc in self._dots:
+            if len(self._labels) >= _MOST_LABELS:
+                break
+            label = QGraphicsSimpleTextItem(_short(name))
+            label.setBrush(colour)
+            label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+            size = label.boundingRect()
+            w, h = size.width() / scale, size.height() / scale
+            box = dot.sceneBoundingRect()
+            gap = 3 / scale
+            middle = box.center().y() - h / 2
+            for left, top in (
+                (box.right() + gap, middle),
+                (box.left() - gap - w, middle),
+                (box.center().x() - w / 2, box.top() - gap - h),
+                (box.center().x() - w / 2, box.bottom() + gap),
+            ):
+                place = QRectF(left, top, w, h)
+                if not any(place.intersects(other) for other in taken):
+                    break
+            else:
+                continue
+            taken.append(place)
+            label.setPos(place.topLeft())
+            label.setZValue(2)
+            label.setData(_KEY, ("doc", doc))
+            scene.addItem(label)
+            self._labels.append(label)
 
     def item_key(self, item: QGraphicsItem | None):
         return None if item is None else item.data(_KEY)
@@ -161,8 +211,8 @@ class GraphView(QGraphicsView):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        if not self.scene().sceneRect().isEmpty():
-            self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        if self._dots:
+            self._fit()
 
 
 class OverviewPanel(QWidget):
@@ -240,7 +290,7 @@ class OverviewPanel(QWidget):
             self.headline.setText(self.tr("Scan a folder to see how similar its documents are."))
             self.histogram.set_counts(np.zeros(HISTOGRAM_BINS, np.int64), 0.2, "")
             self.top_table.setRowCount(0)
-            self.graph.scene().clear()
+            self.graph.clear()
             self.graph_caption.setText("")
             return
         self.headline.setText(self._headline(view))

@@ -65,6 +65,8 @@ class ParamsPanel(QWidget):
         self._tf = QComboBox()
         self._tf.addItems(["", "", ""])
         self._idf = QCheckBox()
+        self._idf_allowed = True  # False while an archive folder is listed
+        self._idf_wanted = False  # the user's choice, kept while an archive rules idf out
         self._digits = QCheckBox()
         self._shingle = QSpinBox()
         self._shingle.setRange(1, 8)
@@ -184,10 +186,7 @@ class ParamsPanel(QWidget):
                 "Words per feature: 1 compares vocabularies; 2 or more also word order "
                 "(stricter; reordered copies then differ more)"
             ),
-            self._idf: self.tr(
-                "Weigh words by how rare they are across the scanned documents: common words "
-                "count less (every fingerprint then depends on the whole folder)"
-            ),
+            self._idf: self._idf_tip(),
             self._digits: self.tr(
                 "Leave numbers out of the fingerprints, so dates, counters and page numbers "
                 "do not make copies look different"
@@ -198,6 +197,17 @@ class ParamsPanel(QWidget):
         }
         for widget, tip in tips.items():
             widget.setToolTip(tip)
+
+    def _idf_tip(self) -> str:
+        if self._idf_allowed:
+            return self.tr(
+                "Weigh words by how rare they are across the scanned documents: common words "
+                "count less (every fingerprint then depends on the whole folder)"
+            )
+        return self.tr(
+            "Not available while an archive folder is in the list: the archive keeps "
+            "fingerprints made without idf, so the other folders are checked the same way"
+        )
 
     def _retranslate_copying(self) -> None:
         self._shortest.setSuffix(self.tr(" words"))
@@ -267,6 +277,19 @@ class ParamsPanel(QWidget):
             term_weights=self._term_weights(),
         )
 
+    def set_idf_allowed(self, allowed: bool) -> None:
+        """Enable the idf box, or (while an archive folder is listed: an archive keeps
+        fingerprints without idf) disable and clear it, saying why in its tooltip; the
+        user's choice comes back when it is allowed again. Emits no `weights_changed`."""
+        if allowed == self._idf_allowed:
+            return
+        if not allowed:
+            self._idf_wanted = self._idf.isChecked()
+        self._idf_allowed = allowed
+        self._idf.setEnabled(allowed)
+        _set_quietly(self._idf, self._idf_wanted if allowed else False)
+        self._idf.setToolTip(self._idf_tip())
+
     def common_docs(self) -> int:
         """Passages in more documents than this are common text."""
         return self._common_docs.value()
@@ -322,7 +345,8 @@ class ParamsPanel(QWidget):
             control.blockSignals(True)
         self._title_boost.setValue(weights.title_boost)
         self._tf.setCurrentIndex(TF_SCHEMES.index(weights.tf_scheme))
-        self._idf.setChecked(weights.use_idf)
+        self._idf_wanted = weights.use_idf
+        self._idf.setChecked(weights.use_idf and self._idf_allowed)
         self._digits.setChecked(weights.ignore_digits)
         self._shingle.setValue(weights.shingle_size)
         self._stopwords.setChecked(weights.remove_stopwords)

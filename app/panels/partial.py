@@ -10,7 +10,17 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLineEdit, QTableView, QVBoxLayout, QWidget
-from simsift.app.models.partial import COL_CONTAINMENT_AB, PartialModel, PartialProxy
+from simsift.app.column_widths import ColumnFitter
+from simsift.app.models.partial import (
+    COL_CONTAINMENT_AB,
+    COL_FOLDER_A,
+    COL_FOLDER_B,
+    COL_NAME_A,
+    COL_NAME_B,
+    COL_VERDICT,
+    PartialModel,
+    PartialProxy,
+)
 from simsift.app.models.roles import PairRole
 from simsift.app.row_height import fit_rows_to_names
 from simsift.core.analysis.partial_pairs import partial_pairs_beyond_k
@@ -31,6 +41,7 @@ class PartialPanel(QWidget):
         self.proxy.setFilterKeyColumn(-1)  # any column: names, folders, verdicts
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.view = _make_view(self.proxy)
+        self.columns = ColumnFitter(self.view, _TEXT_COLUMNS)
         self.filter = QLineEdit()
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.proxy.setFilterFixedString)
@@ -69,10 +80,23 @@ class PartialPanel(QWidget):
             distance,
             longest_run=pairs.longest_run,
         )
+        one_folder = self.model.folder_count() < 2  # the Folder columns would all be alike
+        self.view.setColumnHidden(COL_FOLDER_A, one_folder)
+        self.view.setColumnHidden(COL_FOLDER_B, one_folder)
 
     def selected_pair(self) -> tuple[int, int] | None:
         rows = self.view.selectionModel().selectedRows()
         return self.proxy.data(rows[0], PairRole) if rows else None
+
+
+# narrowest and widest pixels of the text columns; the measures always show whole
+_TEXT_COLUMNS = {
+    COL_NAME_A: (110, 300),
+    COL_FOLDER_A: (50, 140),
+    COL_NAME_B: (110, 300),
+    COL_FOLDER_B: (50, 140),
+    COL_VERDICT: (70, 220),
+}
 
 
 def _make_view(model) -> QTableView:
@@ -85,4 +109,6 @@ def _make_view(model) -> QTableView:
     view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
     view.verticalHeader().hide()
     view.setAlternatingRowColors(True)
+    view.setWordWrap(False)
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     return view

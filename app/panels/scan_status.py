@@ -1,4 +1,6 @@
-"""Status-bar widget for background work: progress, files done/total, rate, ETA, Cancel."""
+"""Status-bar widget for background work: the stage and its progress, files done/total,
+rate, the time left in the whole job (`core.progress.TimeLeft`: smoothed over the stages),
+Cancel."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import time
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 from simsift.app.readable import plain, plain_label, readable
-from simsift.core.progress import Progress, format_duration, throughput
+from simsift.core.progress import Progress, TimeLeft, format_duration, throughput
 
 
 class ScanStatus(QWidget):
@@ -32,6 +34,7 @@ class ScanStatus(QWidget):
             layout.addWidget(widget)
         self._stage = ""
         self._stage_started = 0.0
+        self._left = TimeLeft()
         self.retranslate()
         self.hide()
 
@@ -46,6 +49,7 @@ class ScanStatus(QWidget):
     def begin(self) -> None:
         """A job started: show the widget and reset the clocks."""
         self._stage = ""
+        self._left = TimeLeft()
         self._bar.setRange(0, 0)
         self._counts.clear()
         self._current.clear()
@@ -56,9 +60,11 @@ class ScanStatus(QWidget):
     def end(self) -> None:
         self.hide()
 
-    def report(self, progress: Progress) -> None:
-        """Show one report (already throttled by the worker)."""
-        now = time.monotonic()
+    def report(self, progress: Progress, now: float | None = None) -> None:
+        """Show one report (already throttled by the worker), received at monotonic time
+        `now` (default: now)."""
+        now = time.monotonic() if now is None else now
+        left = self._left.update(progress, now)
         if progress.stage != self._stage:
             self._stage, self._stage_started = progress.stage, now
         if progress.total > 0:
@@ -70,7 +76,7 @@ class ScanStatus(QWidget):
         name = readable(os.path.basename(progress.current))
         self._current.setText(name)
         self._current.setToolTip(plain(readable(progress.current)))
-        self._rate.setText(self._rate_text(progress, now - self._stage_started))
+        self._rate.setText(self._rate_text(progress, now - self._stage_started, left))
 
     def _counts_text(self, progress: Progress) -> str:
         stage = self._stage_name(progress.stage)
@@ -93,19 +99,21 @@ class ScanStatus(QWidget):
             "fingerprinting": self.tr("Fingerprinting"),
             "comparing": self.tr("Comparing"),
             "passages": self.tr("Matching passages"),
+            "archiving": self.tr("Adding to the archive"),
+            "indexing": self.tr("Indexing the archive"),
+            "archive": self.tr("Checking against the archive"),
         }
         return names.get(stage, stage)
 
-    def _rate_text(self, progress: Progress, elapsed: float) -> str:
-        rate, eta = throughput(progress.done, progress.total, elapsed)
-        if rate is None:
-            return ""
-        if progress.stage in _STEPS_NOT_FILES:  # tables or thousandths: no rate to show
-            return self.tr("%1 left").replace("%1", format_duration(eta)) if eta else ""
-        text = self.tr("%1 files/s").replace("%1", f"{rate:,.1f}")
-        if eta is not None:
-            text += " · " + self.tr("%1 left").replace("%1", format_duration(eta))
-        return text
+    def _rate_text(self, progress: Progress, elapsed: float, left: float | None) -> str:
+        """Files per second while reading, and the time left in the whole job."""
+        parts = []
+        rate, _ = throughput(progress.done, progress.total, elapsed)
+        if rate is not None and progress.stage in _FILE_STAGES:
+            parts.append(self.tr("%1 files/s").replace("%1", f"{rate:,.1f}"))
+        if left is not None and left >= 1:
+            parts.append(self.tr("%1 left").replace("%1", format_duration(left)))
+        return " · ".join(parts)
 
     def _on_cancel(self) -> None:
         self._cancel.setEnabled(False)
@@ -114,3 +122,4 @@ class ScanStatus(QWidget):
 
 # stages whose progress counts index tables or thousandths of the work, not files
 _STEPS_NOT_FILES = frozenset({"comparing", "passages"})
+_FILE_STAGES = frozenset({"reading"})  # stages that count files read: a rate to show

@@ -74,6 +74,7 @@ def _scan_work(options: ScanOptions, ignored: set, archive_folders: tuple, catal
                 options,
                 archive_folders,
                 archive_base(catalog),
+                catalog=catalog,
                 ignored=ignored,
                 progress=_Throttle(report),
                 cancel=cancel,
@@ -86,14 +87,20 @@ def _scan_work(options: ScanOptions, ignored: set, archive_folders: tuple, catal
 
 
 def _reweight_work(
-    result: ScanResult, weights: FeatureWeights, passages: PassageOptions | None, ignored: set
+    result: ScanResult,
+    weights: FeatureWeights,
+    passages: PassageOptions | None,
+    ignored: set,
+    catalog,
 ) -> Work:
-    """The work of a re-weighting job: fingerprint and compare again, no file read."""
+    """The work of a re-weighting job: compare again what the weights change, no file read
+    (what they leave alone comes from the comparison cache beside the catalog)."""
 
     def work(report: Report, cancel: CancelToken) -> ScanResult:
         return reweight(
             result,
             weights,
+            catalog=catalog,
             ignored=ignored,
             progress=_Throttle(report),
             cancel=cancel,
@@ -161,12 +168,13 @@ class ScanController(QObject):
         ignored: Iterable[frozenset[str]] = (),
         passages: PassageOptions | None = None,
     ) -> None:
-        """Fingerprint the scanned documents again with new weights (no file is read),
-        and match passages with new passage options if given."""
+        """Compare the scanned documents again with new weights and passage options (no
+        file is read; what the change leaves alone is taken from the comparison cache)."""
         if self.busy:
             return
         self.reweights_started += 1
-        self._start("reweight", _reweight_work(result, weights, passages, set(ignored)))
+        work = _reweight_work(result, weights, passages, set(ignored), self._catalog)
+        self._start("reweight", work)
 
     def cancel(self) -> None:
         """Ask the running job to stop; `cancelled` follows once it has."""

@@ -43,7 +43,7 @@ class CopyGraph:
 
 @dataclass(frozen=True)
 class Overview:
-    """Similarity indices of the compared documents (references left out)."""
+    """Similarity indices of the essays checked (reference and archive documents left out)."""
 
     essays: np.ndarray  # document numbers the statistics are over
     highest: float
@@ -57,8 +57,11 @@ class Overview:
 def overview(
     result: ScanResult, similarity: DocumentSimilarity, k: int, threshold: float | None = None
 ) -> Overview:
-    """The overview at distance `k` and partial-copy `threshold` (default: the scan's)."""
-    essays = np.flatnonzero(~result.is_reference[: len(result.documents)])
+    """The overview at distance `k` and partial-copy `threshold` (default: the scan's).
+
+    Only the essays checked are ranked and counted: reference and archive documents (last
+    year's essays) are sources, whatever share of them the essays hold."""
+    essays = np.flatnonzero(result.is_essay)
     index = similarity.index[essays]
     histogram = np.bincount(
         np.minimum((index * HISTOGRAM_BINS).astype(np.int64), HISTOGRAM_BINS - 1),

@@ -100,6 +100,10 @@ def _matched_share(passages: PassageResult, own: np.ndarray) -> np.ndarray:
     left_out = passages.left_out_stop - passages.left_out_start  # set-apart text too
     credited &= ~cover(passages.left_out_start, left_out, len(credited))
     counts = per_doc_sum(credited, p.offsets)
+    # the union of a document's matched text holds each pair's: documents with the same
+    # text are matched in full (`credit_same_text`) where passages and runs fall short
+    np.maximum.at(counts, overlaps.left, overlaps.matched_left)
+    np.maximum.at(counts, overlaps.right, overlaps.matched_right)
     return np.minimum(np.divide(counts, own, out=np.zeros(len(own)), where=own > 0), 1.0)
 
 

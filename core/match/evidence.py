@@ -19,14 +19,24 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from simsift.core.document import FileRecord
 from simsift.core.progress import CancelToken
+from simsift.core.text.features import stopword_hashes
 from simsift.core.text.normalize import normalize_text
+from simsift.core.text.quotations import BIBLIOGRAPHY, QUOTATION
 from simsift.core.text.tokens import iter_tokens, token_hash
 
-_MIN_TERM_CHARS = 2  # single letters and single Chinese characters say little alone
+if TYPE_CHECKING:
+    from simsift.core.match.passages import PassageResult
+
+# Words shorter than this say little alone: "am", "act", a single Chinese character.
+# A Chinese word of two characters is a word; a Latin one of three is mostly a function
+# word or a common verb.
+_MIN_WORD_CHARS = 4
+_MIN_CJK_CHARS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +80,21 @@ class TermRarity:
     """Document frequency of every body token over a scan's documents.
 
     Built on first use (a second for tens of thousands of documents), from the token
-    hashes the scan already holds; safe to use from a worker thread.
+    hashes the scan already holds; safe to use from a worker thread. With the scan's
+    `passages`, words in text that never counts (template, common and set-apart text)
+    are never shown as shared words; without, only set-apart text is left out.
     """
 
-    def __init__(self, documents: Sequence[FileRecord], t2s: bool = True) -> None:
+    def __init__(
+        self,
+        documents: Sequence[FileRecord],
+        t2s: bool = True,
+        passages: PassageResult | None = None,
+    ) -> None:
         self.documents = documents
         self._t2s = t2s
+        self._passages = passages
+        self._number = {d.path: i for i, d in enumerate(documents)} if passages else {}
         self._lock = threading.Lock()
         self._hashes: np.ndarray | None = None
         self._counts: np.ndarray | None = None
@@ -95,10 +114,10 @@ class TermRarity:
         count: int = 8,
         cancel: CancelToken | None = None,
     ) -> list[tuple[str, int]]:
-        """Up to `count` words both documents use, fewest documents of the scan first:
-        (word, documents using it)."""
-        left_terms = self._terms(left.paragraphs, cancel)
-        right_terms = self._terms(right.paragraphs, cancel)
+        """Up to `count` words both documents use in text that counts, fewest documents of
+        the scan first: (word, documents using it). Stopwords and short words are left out."""
+        left_terms = self._terms(left, cancel)
+        right_terms = self._terms(right, cancel)
         shared = sorted(left_terms.keys() & right_terms.keys())
         if not shared:
             return []
@@ -114,20 +133,45 @@ class TermRarity:
         )
         return [(left_terms[h][0], int(f)) for h, f in ranked[:count]]
 
-    def _terms(self, paragraphs: Sequence[str], cancel: CancelToken | None):
+    def _terms(self, record: FileRecord, cancel: CancelToken | None):
         """hash -> (word, uses) for the words worth showing."""
+        left_out = self._left_out(record)
+        stopwords = stopword_hashes()
         terms: dict[int, tuple[str, int]] = {}
-        for paragraph in paragraphs:
+        position = 0
+        for paragraph in record.paragraphs:
             if cancel is not None:
                 cancel.check()
             text = normalize_text(paragraph, traditional_to_simplified=self._t2s)
             for token, is_digit in iter_tokens(text):
-                if is_digit or len(token) < _MIN_TERM_CHARS:
+                position += 1
+                if is_digit or not _worth_showing(token):
+                    continue
+                if left_out is not None and position <= len(left_out) and left_out[position - 1]:
                     continue
                 h = token_hash(token)
+                if _contains(stopwords, h):
+                    continue
                 word, uses = terms.get(h, (token, 0))
                 terms[h] = (word, uses + 1)
         return terms
+
+    def _left_out(self, record: FileRecord) -> np.ndarray | None:
+        """Per body token of `record`: text that never counts (set-apart text from the
+        token marks; template and common text too with the scan's passages); None when
+        the record has no token stream to tell."""
+        body = getattr(record.tokens, "body", None)
+        if body is None:
+            return None
+        passages = self._passages
+        set_apart = passages.options.set_apart if passages else (QUOTATION, BIBLIOGRAPHY)
+        left_out = np.isin(np.asarray(body.marks), set_apart)
+        doc = self._number.get(record.path, -1)
+        offsets = passages.passages.offsets if passages is not None else np.zeros(1, np.int64)
+        if 0 <= doc < len(offsets) - 1 and offsets[doc + 1] - offsets[doc] == len(left_out):
+            for start, stop in passages.left_out_in(doc):
+                left_out[start:stop] = True
+        return left_out
 
     def _table(self) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:
@@ -146,3 +190,15 @@ def _document_frequencies(documents: Sequence[FileRecord]) -> tuple[np.ndarray, 
     if not per_doc:
         return np.zeros(0, np.uint64), np.zeros(0, np.int64)
     return np.unique(np.concatenate(per_doc), return_counts=True)
+
+
+def _worth_showing(token: str) -> bool:
+    """Long enough to say something alone: two Chinese characters, four letters."""
+    if "\u3400" <= token[0] <= "\ufaff":
+        return len(token) >= _MIN_CJK_CHARS
+    return len(token) >= _MIN_WORD_CHARS
+
+
+def _contains(sorted_hashes: np.ndarray, h: int) -> bool:
+    pos = int(np.searchsorted(sorted_hashes, np.uint64(h)))
+    return pos < len(sorted_hashes) and int(sorted_hashes[pos]) == h

@@ -48,6 +48,7 @@ from simsift.core.match.grams import (
     window_for,
     winnow,
 )
+from simsift.core.match.same_text import credit_same_text
 from simsift.core.match.verbatim import GRAM, SHARE_MIN_RUN, longest_runs
 from simsift.core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
 from simsift.core.text.features import FeatureWeights, combine_features, token_weights
@@ -735,6 +736,8 @@ def analyze_passages(
     overlaps = _pair_overlaps(
         passages, matches, pieces, excluded_mask, excluded_tokens, steps.cancel
     )
+    own_tokens = passages.doc_lengths() - excluded_tokens
+    overlaps = credit_same_text(overlaps, streams, own_tokens, digest)
     overlaps = _with_runs(
         overlaps,
         streams,

@@ -1,6 +1,7 @@
 """Archive folders of the desktop app: previous years' folders, kept in an archive beside
 the catalog, brought up to date before every scan (unchanged files are not read again),
 and checked against (`core.pipeline.check`) instead of being compared among themselves.
+The other folders are read as a scan reads them: unchanged files come from the catalog.
 
 The archive is SimSift's own cache of those folders: one per set of folders and settings,
 rebuilt when damaged; the user's files are only read.
@@ -17,10 +18,17 @@ from pathlib import Path
 
 from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
 from simsift.core.pipeline.archiving import add_folders, archive_settings
-from simsift.core.pipeline.check import check
+from simsift.core.pipeline.check import compare_with_archive
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.result import ScanResult
-from simsift.core.progress import CancelToken, ProgressCallback, no_progress
+from simsift.core.pipeline.stages import (
+    GuardedCatalog,
+    all_roots,
+    find_files,
+    is_compared,
+    read_with_catalog,
+)
+from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from simsift.core.store.archive import Archive, ArchiveError
 
 ARCHIVES = "archives"  # folder beside the catalog
@@ -39,13 +47,20 @@ def scan_with_archive(
     archive_folders: Sequence[str],
     base: Path,
     *,
+    catalog=None,
     ignored: Iterable[frozenset[str]] = (),
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
 ) -> ScanResult:
     """The archive folders brought up to date, then `options`' folders checked against
     them and each other. Files of the archive folders that could not be read are listed
-    with the result's problems."""
+    with the result's problems.
+
+    Args:
+        catalog: a `core.store.catalog.Catalog` the files of `options`' folders are taken
+            from when unchanged, and new ones stored in (as `core.pipeline.scan.scan`
+            does; the result's `reused` counts them), or None.
+    """
     cancel = cancel or CancelToken()
     directory = archive_directory(base, archive_folders, options)
     archive_options = replace(options, roots=tuple(archive_folders), reference_roots=())
@@ -54,7 +69,22 @@ def scan_with_archive(
     except ArchiveError:  # damaged: it is our cache of those folders, built again
         shutil.rmtree(directory, ignore_errors=True)
         report = add_folders(directory, archive_options, progress=progress, cancel=cancel)
-    result = check(report.archive, options, progress=progress, cancel=cancel)
+    report.archive.require(archive_settings(options))
+    guarded = GuardedCatalog(catalog)
+    found, left_out = find_files(options, progress, cancel)
+    progress(Progress("finding", len(found), len(found)))  # how many: for the time left
+    records, reused = read_with_catalog(found, options, guarded, progress, cancel)
+    records += left_out
+    guarded.prune(all_roots(options), {f.path for f in found})
+    result = compare_with_archive(
+        report.archive,
+        [r for r in records if is_compared(r, options)],
+        [r for r in records if not is_compared(r, options)],
+        options,
+        progress=progress,
+        cancel=cancel,
+    )
+    result = replace(result, reused=reused, notices=result.notices + guarded.notices())
     return _with_problems(result, report.not_added).without_ignored(ignored)
 
 

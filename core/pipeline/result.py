@@ -25,6 +25,35 @@ if TYPE_CHECKING:
     from simsift.core.pipeline.options import ScanOptions
 
 
+@dataclass(frozen=True, slots=True)
+class FileCounts:
+    """What became of the files a scan found in its folders: each one is read (an essay, a
+    reference document or garbled text left out of the comparison), not read (an error
+    with its reason) or skipped (with its reason: excluded, hidden, another type, the
+    same file as another); so `found` = `read` + `not_read` + `skipped`.
+
+    Archive documents (previous years, from the archive) are no files of these folders:
+    `archive` counts those compared, `archive_problems` the files of the archive folders
+    that could not be added (also listed with the result's errors and skipped files).
+    """
+
+    essays: int
+    references: int
+    garbled: int
+    not_read: int
+    skipped: int
+    archive: int = 0
+    archive_problems: int = 0
+
+    @property
+    def read(self) -> int:
+        return self.essays + self.references + self.garbled
+
+    @property
+    def found(self) -> int:
+        return self.read + self.not_read + self.skipped
+
+
 @dataclass(frozen=True)
 class ScanResult:
     """Everything a scan found. Documents are the readable files, numbered 0..n-1.
@@ -53,8 +82,43 @@ class ScanResult:
         return self.options.k_max
 
     def similarity(self):
-        """Per document: similarity index and sources (`DocumentSimilarity`)."""
-        return document_similarity(self.passages, self.is_reference)
+        """Per document: similarity index and sources (`DocumentSimilarity`); reference and
+        archive documents are sources only (index 0)."""
+        return document_similarity(self.passages, ~self.is_essay)
+
+    @property
+    def is_archive(self) -> np.ndarray:
+        """bool per document: an archive document (a previous year's) that a check against
+        the archive brought in: a source, never one of the essays checked."""
+        from simsift.core.pipeline.check import is_archive_path  # check imports this module
+
+        return np.array([is_archive_path(d.path) for d in self.documents], bool)
+
+    @property
+    def is_essay(self) -> np.ndarray:
+        """bool per document: one of the essays checked, neither in a reference folder nor
+        an archive document; only these are ranked and counted in the overview."""
+        return ~self.is_reference[: len(self.documents)] & ~self.is_archive
+
+    def file_counts(self) -> FileCounts:
+        """What became of the files found in the scanned folders (`FileCounts`)."""
+        from simsift.core.pipeline.stages import all_roots, under_any  # stages imports this
+
+        essays = self.is_essay
+        archive = ~essays & ~self.is_reference[: len(self.documents)]
+        roots = all_roots(self.options)
+        outside = [not under_any(r.path, roots) for r in (*self.errors, *self.skipped)]
+        errors_outside = sum(outside[: len(self.errors)])
+        skipped_outside = sum(outside[len(self.errors) :])
+        return FileCounts(
+            essays=int(essays.sum()),
+            references=int(self.is_reference[: len(self.documents)].sum()),
+            garbled=len(self.garbled),
+            not_read=len(self.errors) - errors_outside,
+            skipped=len(self.skipped) - skipped_outside,
+            archive=int(archive.sum()),
+            archive_problems=errors_outside + skipped_outside,
+        )
 
     @property
     def warned(self) -> tuple[FileRecord, ...]:

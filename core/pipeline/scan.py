@@ -4,7 +4,7 @@ walk → read (`core.read.reader`, in isolated worker processes, cached in the c
 → features → SimHash → HammingIndex → pairs at k_max, and passages → partial copies.
 
 The result keeps the token streams, so changing k (filter pairs, re-cluster) never
-re-reads a file, and `reweight` recomputes fingerprints from them.
+re-reads a file, and `reweight` recomputes from them what other weights change.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from simsift.core.pipeline.stages import (
     read_with_catalog,
     under_any,
 )
-from simsift.core.progress import CancelToken, ProgressCallback, no_progress
+from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from simsift.core.store.result_cache import ComparisonCache, comparison_key
 from simsift.core.text.features import FeatureWeights
 
@@ -57,6 +57,7 @@ def scan(
     cancel = cancel or CancelToken()
     guarded = GuardedCatalog(catalog)
     found, left_out = find_files(options, progress, cancel)
+    progress(Progress("finding", len(found), len(found)))  # how many: for the time left
     records, reused = read_with_catalog(found, options, guarded, progress, cancel)
     records += left_out
     guarded.prune(all_roots(options), {f.path for f in found})
@@ -81,33 +82,98 @@ def reweight(
     result: ScanResult,
     weights: FeatureWeights,
     *,
+    catalog=None,
     ignored: Iterable[frozenset[str]] = (),
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
     passages: PassageOptions | None = None,
 ) -> ScanResult:
-    """The same documents fingerprinted with other weights (no file is read again),
-    and with other passage options if given."""
+    """The same documents compared with other weights (no file is read again), and with
+    other passage options if given: the result a scan with those settings gives.
+
+    Only what the change touches is computed again. Document fingerprints and pairs
+    depend on all the weights; passages only on the passage options and the weights
+    their fingerprints are made with (`_passage_key`: not idf, the title boost or the
+    document shingle size), so changing those leaves passages, word grams, common text
+    and containment as they were; changing what counts as copying keeps the passages'
+    fingerprints and matches (as a rescan does).
+
+    What is kept comes from the comparison cache beside `catalog`: the scan's comparison
+    as computed (`result` may be an edited one, with files moved away or pairs
+    dismissed); without a catalog, or when the cache no longer holds it, everything is
+    computed again. The new comparison is stored there, so a scan with the new settings
+    and no file changed compares nothing.
+    """
     options = replace(result.options, weights=weights, passages=passages or result.options.passages)
     cancel = cancel or CancelToken()
-    fingerprints = fingerprint_documents(result.documents, weights, progress, cancel)
-    pairs = find_pairs(fingerprints, options.k_max, result.is_reference, progress, cancel)
-    found = find_passages(result.documents, result.is_reference, options, progress, cancel)
+    documents, is_reference = result.documents, result.is_reference
+    cache = _cache_for(catalog, options)
+    search = _from_scratch(options)
+
+    def pair_search(name: str, same_values: bool) -> PairSearch:
+        # the graph kept from the last comparison helps only if most values are the same
+        return cache.pair_search(name, search, reuse=same_values) if cache else search
+
+    before = None
+    if cache is not None:
+        key = _comparison_key(documents, is_reference, result.options)
+        before = cache.load(key, result.options.passages)
+    if before is not None and weights == result.options.weights:
+        fingerprints, pairs = before[0], before[1]
+    else:
+        fingerprints = fingerprint_documents(documents, weights, progress, cancel)
+        pairs = find_pairs(
+            fingerprints,
+            options.k_max,
+            is_reference,
+            progress,
+            cancel,
+            pair_search=pair_search("documents", weights == result.options.weights),
+        )
+    same_passages = _passage_key(options) == _passage_key(result.options)
+    if before is not None and same_passages and options.passages == result.options.passages:
+        found = before[2]
+    else:
+        known = (np.arange(len(documents)), before[2]) if before and same_passages else None
+        found = find_passages(
+            documents,
+            is_reference,
+            options,
+            progress,
+            cancel,
+            pair_search=pair_search("passages", same_passages),
+            known=known,
+        )
+    if cache is not None:
+        doc_ids = _document_ids(documents, is_reference)
+        key = _comparison_key(documents, is_reference, options)
+        cache.store(key, fingerprints, pairs, found, doc_ids, _reuse_key(options))
     edited = replace(
-        result,
-        options=options,
-        fingerprints=fingerprints,
-        pairs=pairs,
-        passages=found,
+        result, options=options, fingerprints=fingerprints, pairs=pairs, passages=found
     )
     return edited.without_ignored(ignored)
+
+
+def _cache_for(catalog, options: ScanOptions) -> ComparisonCache | None:
+    """The comparison cache of the options' folders beside `catalog`, if there is one."""
+    return ComparisonCache.beside(catalog.path, all_roots(options)) if catalog else None
+
+
+def _passage_key(options: ScanOptions) -> tuple:
+    """What passages, their fingerprints and matches depend on: the weights that form
+    passage features (idf, the title boost and the document shingle size play no part),
+    passage sizes and distances."""
+    w, p = options.weights, options.passages
+    features = (w.tf_scheme, w.ignore_digits, w.remove_stopwords, w.term_weights)
+    sizes = (p.min_tokens, p.max_tokens, p.shingle_size, p.min_features)
+    return features, sizes, (p.max_distance, p.extend_distance), options.traditional_to_simplified
 
 
 def _compare(documents, is_reference, options: ScanOptions, catalog, progress, cancel):
     """Fingerprints, pairs and passages of the documents. With a catalog: the last scan's
     results when nothing changed; otherwise its fingerprints of the unchanged documents
     and its pair graphs, so that only what changed is computed and searched."""
-    cache = ComparisonCache.beside(catalog.path, all_roots(options)) if catalog else None
+    cache = _cache_for(catalog, options)
     search = _from_scratch(options)
     if cache is None:
         fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)

@@ -5,6 +5,10 @@ The same HTML is shown in the Documents tab (with compare links), saved as a fil
 printed to PDF by the app (Qt renders this subset of HTML: inline styles, tables, no
 scripts), so what a teacher sees is what a student receives.
 
+An anonymized report (`anonymous=True`) hides what often names the writer: the title line,
+and a heading-like line at the top that holds a word of the file name or a name label
+("Name:", "姓名"); each hidden line is replaced by a note saying so.
+
 Text that never counts as copying reads as what it is (`core.report.text_kinds`):
 quotations and the bibliography, when the options set them apart, in grey italics; template
 and common text in grey; each with a title saying why, and a legend above the text. Copied
@@ -15,11 +19,14 @@ from __future__ import annotations
 
 import html
 import os
+import re
 import time
 from dataclasses import dataclass
 
+import numpy as np
 from simsift.core import __version__
 from simsift.core.analysis.similarity import DocumentSimilarity, Source
+from simsift.core.pipeline.check import is_archive_path
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.report.text_kinds import (
     COMMON,
@@ -36,12 +43,36 @@ from simsift.core.store.verdicts import COPYING, Verdict, Verdicts
 # one colour per source, in share order; light enough for black text in print
 SOURCE_COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#c3fae8", "#ffc9c9")
 OTHER_COLOUR = "#dee2e6"  # sources beyond the seventh share one grey
+# the page handed over (`essay_page`): sizes in px, which Qt prints at 96 dpi (0.75 pt each)
+# a Latin font first: Qt and browsers fall back to a CJK font for Chinese by themselves, and
+# Qt's PDF of a CJK font's Latin letters and digits cannot be searched or copied
+PAGE_FONTS = "system-ui,'Segoe UI','DejaVu Sans',sans-serif"
+PAGE_TEXT_PX = 15
+PAGE_NOTE_PX = 14
 # text that never counts as copying: shown, in grey (readable in print and on a dark theme)
 SET_APART_STYLE = "color:#6c757d;font-style:italic"  # quotations and the bibliography
 LEFT_OUT_STYLE = "color:#868e96"  # template and common text
 # The rule under the source table (the app inserts its excluded sources before it). Qt
 # draws a rule that directly follows a table beside the table: an empty line between.
 END_OF_SOURCES = "<p style='margin:0;font-size:1px'>&#8203;</p><hr>"
+# A line at the top of an essay that may name its writer, for anonymized reports: a short
+# line not ending like a sentence (as `core.read.extract.paragraphs` takes a title) ...
+_MAX_NAME_LINE_CHARS = 120
+_SENTENCE_ENDS = tuple(".。!！?？;；,，、")
+_NAME_LINES_LOOKED_AT = 3
+# ... holding a word of the file name, or a name label
+_NAME_LABEL = re.compile(
+    r"^(by|written by|submitted by)\b|\b(name|student|author)\s*[:：]|姓名|学生|作者|学号|班级",
+    re.IGNORECASE,
+)
+# words of file names that name the assignment, not the writer
+_GENERIC_WORDS = frozenset(
+    {
+        *("essay", "essays", "report", "draft", "final", "copy", "version", "assignment"),
+        *("homework", "paper", "txt", "doc", "docx", "pdf", "作文", "论文", "作业", "报告", "草稿"),
+    }
+)
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +101,10 @@ class EssayLabels:
     common: str = "common text, found in many documents (not counted)"
     common_in: str = "common text, found in {n} documents (not counted)"
     common_between: str = "common text, found in {low} to {high} documents (not counted)"
+    common_here: str = (
+        "Here, with {total} documents compared, text found in {n} or more of them is common."
+    )
+    hidden_line: str = "(line hidden: it may name the writer)"
     made: str = "SimSift {version} · {date}"
     verdict: str = "Verdict: {verdict} ({date})"
     copying: str = "copying confirmed"
@@ -80,20 +115,32 @@ class EssayLabels:
     def verdict_word(self, verdict: Verdict) -> str:
         return self.copying if verdict.verdict == COPYING else self.not_copying
 
-    def rules(self, passages) -> str:
-        """What counted as copying under `passages` (`PassageOptions`), in a few sentences."""
+    def rules(self, passages, threshold: tuple[int, int] | None = None) -> str:
+        """What counted as copying under `passages` (`PassageOptions`), in a few sentences.
+
+        Args:
+            threshold: (n, total): in this scan text held by `n` or more of its `total`
+                documents was common (`common_threshold`), said after the rule, since the
+                share part of the rule can make it fewer than "Common text above".
+        """
         rules = self.settings.format(
             run=f"{passages.shortest_run:,}",
             common=f"{passages.common_max_docs:,}",
             share=f"{passages.common_share:.0%}",
             min_docs=f"{passages.common_min_docs:,}",
         )
-        quotations = self.quotations_counted if passages.count_quotations else self.quotations_apart
-        bibliography = (
+        sentences = [rules]
+        if threshold is not None:
+            n, total = threshold
+            sentences.append(self.common_here.format(n=f"{n:,}", total=f"{total:,}"))
+        sentences.append(
+            self.quotations_counted if passages.count_quotations else self.quotations_apart
+        )
+        sentences.append(
             self.bibliography_counted if passages.count_bibliography else self.bibliography_apart
         )
         # sentences run on with a space in English, none after a Chinese full stop
-        return " ".join((rules, quotations, bibliography)).replace("。 ", "。")
+        return " ".join(sentences).replace("。 ", "。")
 
     def common_label(self, documents: list[int]) -> str:
         """The legend's words for common text held by these numbers of documents."""
@@ -115,6 +162,7 @@ def essay_html(
     compare_links: bool = False,
     name=os.path.basename,
     path_text=str,
+    anonymous: bool = False,
 ) -> str:
     """The report of document `doc` as an HTML fragment (body content, no page frame).
 
@@ -124,6 +172,8 @@ def essay_html(
         compare_links: add a `compare:<doc>` link after each source (for the app).
         name: how a file name is shown (the app makes odd bytes readable).
         path_text: how a whole path is shown (the app may hide it: anonymized names).
+        anonymous: hide the title line and a top line that may name the writer
+            (`names_writer`); `name` and `path_text` hide the file names.
     """
     sources = similarity.sources(doc)
     colours = _source_colours(len(sources))
@@ -153,26 +203,77 @@ def essay_html(
     legend = _legend_html(stretches, labels)
     if legend:
         parts.append(legend)
+    hidden = _hidden_lines(record) if anonymous else set()
     if record.title:
-        parts.append(f"<h3>{_e(record.title)}</h3>")
-    for paragraph, pieces in zip(record.paragraphs, stretches, strict=True):
-        parts.append(_paragraph_html(paragraph, pieces, colours, labels))
+        title = _e(labels.hidden_line) if anonymous else _e(record.title)
+        parts.append(f"<h3>{title}</h3>")
+    for i, (paragraph, pieces) in enumerate(zip(record.paragraphs, stretches, strict=True)):
+        if i in hidden:
+            parts.append(f"<p><i>{_e(labels.hidden_line)}</i></p>")
+        else:
+            parts.append(_paragraph_html(paragraph, pieces, colours, labels))
     made = labels.made.format(version=__version__, date=time.strftime("%Y-%m-%d %H:%M"))
-    parts.append(f"<hr><p><small>{_e(labels.rules(result.options.passages))}<br>")
+    rules = labels.rules(result.options.passages, common_threshold(result))
+    parts.append(f"<hr><p><small>{_e(rules)}<br>")
     parts.append(f"{_e(made)}</small></p>")
     return "\n".join(parts)
 
 
 def essay_page(fragment: str, title: str) -> str:
-    """A complete, self-contained HTML page around `essay_html`'s fragment."""
+    """A complete, self-contained HTML page around `essay_html`'s fragment, readable at
+    100% zoom on screen and in print: text at 15 px (11.25 pt at 96 dpi), small print
+    at 14 px (10.5 pt), never smaller. Qt's printing sizes `<small>` a step down whatever
+    the style sheet says, so small print is a styled span here."""
+    fragment = fragment.replace("<small>", "<span class='note'>").replace("</small>", "</span>")
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
         f"<title>{_e(title)}</title>"
-        "<style>body{font:14px/1.5 system-ui,'Noto Sans CJK SC','Microsoft YaHei',sans-serif;"
+        f"<style>body{{font-family:{PAGE_FONTS};font-size:{PAGE_TEXT_PX}px;line-height:1.5;"
         "max-width:50em;margin:2em auto;padding:0 1em}td{padding:0.2em 0.6em}"
+        f".note{{font-size:{PAGE_NOTE_PX}px;color:#495057}}"
         "@media print{body{margin:0}}</style></head>"
         f"<body>\n{fragment}\n</body></html>\n"
     )
+
+
+def common_threshold(result: ScanResult) -> tuple[int, int] | None:
+    """(n, total): text held by `n` or more of the scan's `total` ordinary documents is
+    common under its `PassageOptions`; None when no text can be (n > total) or when the
+    scan was checked against an archive (its documents count too, and the result holds
+    only those it touched)."""
+    total = int((~result.is_reference).sum())
+    if any(is_archive_path(d.path) for d in result.documents):
+        return None
+    holders = np.arange(1, total + 1)
+    common = np.flatnonzero(result.options.passages.common_rule().is_common(holders, total))
+    return (int(holders[common[0]]), total) if len(common) else None
+
+
+def names_writer(line: str, path: str) -> bool:
+    """True when `line`, at the top of the essay in file `path`, looks like it names the
+    writer: short, not a sentence, holding a name label or a word of the file name.
+
+    >>> names_writer("Alice Smith, class 10B", "/class/smith_alice_essay.docx")
+    True
+    >>> names_writer("姓名：张伟", "/class/作文3.docx")
+    True
+    >>> names_writer("The causes of the French Revolution", "/class/smith_alice.docx")
+    False
+    """
+    line = line.strip()
+    if not line or len(line) > _MAX_NAME_LINE_CHARS or line.endswith(_SENTENCE_ENDS):
+        return False
+    if _NAME_LABEL.search(line):
+        return True
+    stem = os.path.splitext(os.path.basename(path))[0].lower()
+    words = {w for w in _WORD.findall(stem) if w not in _GENERIC_WORDS}
+    return any(word in line.lower() for word in words)
+
+
+def _hidden_lines(record) -> set[int]:
+    """Paragraphs at the top of `record` an anonymized report hides (`names_writer`)."""
+    top = record.paragraphs[:_NAME_LINES_LOOKED_AT]
+    return {i for i, line in enumerate(top) if names_writer(line, record.path)}
 
 
 def _source_colours(count: int) -> list[str]:

@@ -19,6 +19,7 @@ from simsift.core.analysis.cluster import KIND_NAMES, KIND_NEAR, KIND_ORIGINAL, 
 from simsift.core.files import atomic_write
 from simsift.core.match.verbatim import SHARE_MIN_RUN
 from simsift.core.pipeline.result import ScanResult
+from simsift.core.report.essay import common_threshold
 from simsift.core.report.language import ReportLanguage, report_language
 from simsift.core.report.tables import document_rows, flagged_documents
 from simsift.core.report.visible import visible_controls
@@ -76,6 +77,7 @@ def render_html_report(
     verdicts: Verdicts | None = None,
     dismissed: Iterable[frozenset[str]] = (),
     language: str = "en",
+    archive_folders: Sequence[str] = (),
 ) -> str:
     """The report as one HTML string: summary, settings, how to read it, decisions,
     documents, clusters, pairs, partial copies with excerpts, problems (files not
@@ -87,6 +89,8 @@ def render_html_report(
         dismissed: pairs marked "Not a duplicate" (two paths each); those between
             documents of this scan are listed as decisions.
         language: the report's language ("en", "zh_CN"; see `core.report.language`).
+        archive_folders: the archive folders the scan was checked against
+            (`core.pipeline.archive_folders`), listed with the folders scanned.
     """
     verdicts = verdicts or Verdicts()
     w = report_language(language)
@@ -97,9 +101,9 @@ def render_html_report(
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
-        _summary(result, clusters, w),
+        _summary(result, clusters, w, archive_folders),
         _contents(w),
-        _settings_section(result, clusters, w),
+        _settings_section(result, clusters, w, archive_folders),
         _reading_section(clusters.k, result.options.passages, w),
         _decisions_section(result, verdicts, dismissed, w),
         _documents_section(result, verdicts, w),
@@ -121,11 +125,18 @@ def write_html_report(
     verdicts: Verdicts | None = None,
     dismissed: Iterable[frozenset[str]] = (),
     language: str = "en",
+    archive_folders: Sequence[str] = (),
 ) -> Path:
     """Write the report to `path` atomically (temporary file, then rename), with the
     user's umask; file names that are not UTF-8 show their odd bytes as "?"."""
     text = render_html_report(
-        result, clusters, title, verdicts=verdicts, dismissed=dismissed, language=language
+        result,
+        clusters,
+        title,
+        verdicts=verdicts,
+        dismissed=dismissed,
+        language=language,
+        archive_folders=archive_folders,
     )
     return write_html(text, path)
 
@@ -148,8 +159,16 @@ def _p(path: str) -> str:
     return _e(visible_controls(path))
 
 
-def _summary(result: ScanResult, clusters: Clusters, w: ReportLanguage) -> str:
-    roots = ", ".join(result.options.roots)
+def _folders_scanned(options, archive_folders: Sequence[str], w: ReportLanguage) -> list[str]:
+    """The scanned folders, then the archive folders they were checked against, marked."""
+    archived = [w("{folder} (archive)", folder=folder) for folder in archive_folders]
+    return [*options.roots, *archived]
+
+
+def _summary(
+    result: ScanResult, clusters: Clusters, w: ReportLanguage, archive_folders: Sequence[str]
+) -> str:
+    roots = ", ".join(_folders_scanned(result.options, archive_folders, w))
     stamp = time.strftime("%Y-%m-%d %H:%M")
     left_out = len(result.errors) + len(result.garbled) + len(result.skipped)
     notices = "".join(f"<br>{_e(w('Note: {notice}', notice=n))}" for n in result.notices)
@@ -188,7 +207,9 @@ def _heading(anchor: str, text: str) -> str:
 # -- settings -------------------------------------------------------------------------
 
 
-def _settings_section(result: ScanResult, clusters: Clusters, w: ReportLanguage) -> str:
+def _settings_section(
+    result: ScanResult, clusters: Clusters, w: ReportLanguage, archive_folders: Sequence[str]
+) -> str:
     """Everything needed to repeat the scan and get the same figures."""
     options, weights = result.options, result.options.weights
     passages = options.passages
@@ -202,10 +223,27 @@ def _settings_section(result: ScanResult, clusters: Clusters, w: ReportLanguage)
     if passages.partial_min_run:
         partial += w(", or {run} words in a row or more", run=f"{passages.partial_min_run:,}")
     counted, apart = w("counted as copying"), w("shown, not counted as copying")
+    common = w(
+        "found in more than {max_docs} documents, or in more than {share} of them "
+        "(and in at least {min_docs})",
+        max_docs=f"{passages.common_max_docs:,}",
+        share=f"{passages.common_share:.0%}",
+        min_docs=f"{passages.common_min_docs:,}",
+    )
+    threshold = common_threshold(result)
+    if threshold is not None:
+        common += w(
+            "; here, with {total} documents compared: found in {n} or more of them",
+            n=f"{threshold[0]:,}",
+            total=f"{threshold[1]:,}",
+        )
     rows = [
         (w("SimSift version"), __version__),
         (w("Report written"), time.strftime("%Y-%m-%d %H:%M")),
-        (w("Folders scanned"), visible_controls("; ".join(options.roots))),
+        (
+            w("Folders scanned"),
+            visible_controls("; ".join(_folders_scanned(options, archive_folders, w))),
+        ),
         (w("Reference folders"), visible_controls("; ".join(options.reference_roots)) or none),
         (w("Excluded patterns"), "; ".join(options.exclude) or none),
         (
@@ -233,16 +271,7 @@ def _settings_section(result: ScanResult, clusters: Clusters, w: ReportLanguage)
         ),
         (w("Quotations"), counted if passages.count_quotations else apart),
         (w("Bibliography"), counted if passages.count_bibliography else apart),
-        (
-            w("Common text (never counted as copying)"),
-            w(
-                "found in more than {max_docs} documents, or in more than {share} of them "
-                "(and in at least {min_docs})",
-                max_docs=f"{passages.common_max_docs:,}",
-                share=f"{passages.common_share:.0%}",
-                min_docs=f"{passages.common_min_docs:,}",
-            ),
-        ),
+        (w("Common text (never counted as copying)"), common),
         (
             w("Passages"),
             w(

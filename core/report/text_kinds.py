@@ -8,7 +8,7 @@ text comes from the listed common runs and passages (`common_runs`, `common_text
 those token ranges become character ranges of the paragraphs, so a run copied inside
 one's own paragraph is coloured alone and a quotation is shown with its quotation marks.
 What never counts wins over copying: a quotation inside a matched passage reads as a
-quotation.
+quotation, and text a reference document holds reads as template text.
 """
 
 from __future__ import annotations
@@ -82,6 +82,29 @@ def document_stretches(result, doc: int, sources: Sequence[int]) -> list[list[St
     return out
 
 
+def left_out_spans(
+    result, doc: int, paragraphs: Sequence[str] | None = None
+) -> list[tuple[int, int, int, str]]:
+    """(paragraph, start, end, kind) of the text of document `doc` that never counts as
+    copying, to be shown greyed wherever it matches: template and common text, and the
+    quotations and bibliography the scan sets apart; a reference document's text is all
+    template. `paragraphs` is the text shown when it is not the result's (an archive
+    document's text read later): its set-apart text only."""
+    record = result.documents[doc]
+    shown = record.paragraphs if paragraphs is None else tuple(paragraphs)
+    if result.is_reference[doc]:
+        return [(i, 0, len(text), TEMPLATE) for i, text in enumerate(shown) if text]
+    if shown != record.paragraphs or getattr(record.tokens, "body", None) is None:
+        t2s = result.options.traditional_to_simplified
+        return set_apart_spans(shown, result.options.passages.set_apart, t2s=t2s)
+    return [
+        (i, piece.start, piece.end, piece.kind)
+        for i, pieces in enumerate(document_stretches(result, doc, ()))
+        for piece in pieces
+        if piece.kind != OWN
+    ]
+
+
 def set_apart_spans(
     paragraphs: Sequence[str], set_apart: Sequence[int], *, t2s: bool = True
 ) -> list[tuple[int, int, int, str]]:
@@ -130,7 +153,9 @@ def _token_kinds(result, doc: int, sources: Sequence[int], tokens) -> tuple[np.n
         documents = shared.documents_of(tokens.hashes)
         _add_common_passages(result, doc, documents)
         kinds[left_out] = _COMMON
-        kinds[left_out & _template_tokens(result, doc, shared, tokens.hashes)] = _TEMPLATE
+        # text a reference document holds is template text, copied or not, even a prompt's
+        # line too short to be left out by the scan: never shown as copied
+        kinds[_template_tokens(result, doc, shared, tokens.hashes)] = _TEMPLATE
     set_apart = result.options.passages.set_apart
     marks = np.asarray(tokens.marks)
     for mark, kind in ((QUOTATION, _QUOTED), (BIBLIOGRAPHY, _LISTED)):
@@ -229,8 +254,9 @@ _known: list = [None, None]  # (weak reference to a result, its _SharedText)
 def _shared_text(result) -> _SharedText:
     """The result's `_SharedText`, kept for the last result asked (the Documents tab shows
     one essay after another of one result)."""
-    if _known[0] is not None and _known[0]() is result:
-        return _known[1]
+    known, shared = _known  # one read: the side-by-side view asks from a worker thread
+    if known is not None and known() is result:
+        return shared
     runs = result.passages.common_runs
     keys, counts = [np.zeros(0, np.uint64)], [np.zeros(0, np.int64)]
     for doc, start, length, documents in zip(

@@ -34,7 +34,8 @@ from simsift.core.match.passages import (
 
 # bump when the engine's results change for the same inputs
 # 9: shared runs, common runs, kept grams, left-out ranges (arrays stored by field name)
-RESULT_FORMAT = 9
+# 10: identical texts credited in full (same_text), archive documents sources only
+RESULT_FORMAT = 10
 KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,
@@ -71,13 +72,16 @@ class ComparisonCache:
         name = hashlib.blake2b("\0".join(sorted(roots)).encode("utf-8", "surrogateescape"))
         return cls(Path(catalog_path + ".cache") / name.hexdigest()[:24])
 
-    def pair_search(self, name: str, from_scratch: PairSearch = search_pairs) -> PairSearch:
+    def pair_search(
+        self, name: str, from_scratch: PairSearch = search_pairs, *, reuse: bool = True
+    ) -> PairSearch:
         """A pair search that starts from the graph kept under `name` and keeps the new one;
-        without one, `from_scratch` searches."""
+        without one, or with `reuse` False (values that are nearly all new: updating
+        would cost more than searching), `from_scratch` searches."""
 
         def search(values, k, progress=None, cancel=None) -> Matches:
             path = self.folder / f"{name}-pairs.arrays"
-            previous = PairGraph.load(path, k)
+            previous = PairGraph.load(path, k) if reuse else None
             if previous is None:
                 graph = PairGraph.search(values, k, progress, cancel, from_scratch)
             else:

@@ -234,14 +234,106 @@ ZH = {
     "Source excluded: the text the two documents share no longer counts, for either. Include again, or Edit ▸ Undo, brings it back.":
         "已排除来源：两篇文档的共有文本对双方都不再计入。“重新计入”或“编辑 ▸ 撤销”可恢复。",
     "Source included again: it counts as before.": "已重新计入来源：与之前一样计入。",
+    # the first-run page, batch reports, moving files, clusters centred on an original
+    '%1 essays compared; the other files read are reference documents or garbled.': '已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。',
+    'Save reports for the class…': '为全班保存报告…',
+    'Save one report per essay into a folder, to hand over, as PDF or HTML': '把每篇作文的报告分别保存到一个文件夹，用于分发，格式为 PDF 或 HTML',
+    'Here, with {total} documents compared, text found in {n} or more of them is common.': '本次共比较 {total} 篇文档，出现在其中 {n} 篇或以上的文本即为常见文本。',
+    '(line hidden: it may name the writer)': '（此行已隐藏：可能含有作者姓名）',
+    'Save reports for the class': '为全班保存报告',
+    'One report per essay (%1 essays), each in its own file named after the essay, to hand over. Files already in the folder are kept.': '每篇作文一份报告（共 %1 篇），各自保存为以作文命名的文件，用于分发。文件夹中已有的文件会保留。',
+    'PDF': 'PDF',
+    'HTML page': 'HTML 网页',
+    'Choose…': '选择…',
+    'Format': '格式',
+    'Folder for the reports': '报告保存文件夹',
+    'Saving the reports…': '正在保存报告…',
+    'Saving the reports… %1 of %2': '正在保存报告… 第 %1 份，共 %2 份',
+    '%1 reports saved in:': '已保存 %1 份报告，位于：',
+    '1 report saved in:': '已保存 1 份报告，位于：',
+    'Reports saved': '报告已保存',
+    'Cancelled: %1 of %2 reports were saved in:': '已取消：%2 份报告中已保存 %1 份，位于：',
+    'Reports cancelled': '已取消保存报告',
+    'Stopped after %1 of %2 reports: %3': '保存 %2 份报告中的 %1 份后停止：%3',
+    'Reports not saved': '报告未保存',
+    'similarity report': '相似度报告',
+    'Similarity reports': '相似度报告',
+    'Open folder': '打开文件夹',
+    'Saved as “%1” in:': '已保存为“%1”，位于：',
+    'Report saved': '报告已保存',
+    'quoted, bibliography or template (not counted)': '引文、参考文献或模板文本（不计入）',
+    'archive: %1': '存档：%1',
+    'Open first': '优先打开',
+    'Documents (teacher)': '文档（教师）',
+    'Clusters (editor)': '重复组（编辑）',
+    '☑ Ticked: reference folder (the prompt, handouts) · right-click: archive': '☑ 勾选：参考文件夹（题目、讲义）· 右键：存档',
+    'Find documents that copy from each other': '找出相互抄袭的文档',
+    'Drop folders here': '将文件夹拖放到此处',
+    '1. Drop the folders to check here or on the list at the left.': '1. 将要检查的文件夹拖放到此处或左侧列表中。',
+    "2. Tick a folder's box to make it a reference folder: the assignment prompt, handouts, the course reading. Text also found there is template text: shown, never counted as copying.": '2. 勾选文件夹即设为参考文件夹：作业题目、讲义、课程阅读材料。其中也出现的文字属于模板文本：会显示，但从不计为抄袭。',
+    "3. Right-click a folder and choose Archive for previous years' documents: they are indexed once, and the other folders are checked against them.": '3. 右键单击文件夹并选择“存档”以存放往年文档：只建一次索引，其他文件夹将与之比对。',
+    '4. Press Scan.': '4. 点击“扫描”。',
+    'What do you check? (the tab that opens first)': '您要检查什么？（决定优先打开的标签页）',
+    "Students' essays (teacher)": '学生作文（教师）',
+    'Documents opens first: every essay with its similarity index and the documents its text was found in.': '优先打开“文档”：每篇作文及其相似度指数，以及其文字出现在哪些文档中。',
+    'Files and drafts (editor)': '文件和草稿（编辑）',
+    'Clusters opens first: near-duplicate files grouped under their original, to keep one and move the copies to the trash.': '优先打开“重复组”：近似重复的文件归在原件之下，保留一份，将副本移到回收站。',
+    'The tabs': '各标签页',
+    "The teacher's list: each document found in part in others, its similarity index and sources. Select one to read its text coloured by source, and save its report.": '教师用的列表：每篇部分内容见于其他文档的文档，及其相似度指数和来源。选中一篇即可阅读按来源着色的正文并保存报告。',
+    "The editor's list: near-duplicate files grouped under their original, to mark the copies and move them to the trash.": '编辑用的列表：近似重复的文件归在原件之下，可标记副本并移到回收站。',
+    'Partial copies': '部分抄袭',
+    'Pairs of documents sharing passages that Clusters does not show.': '共享段落、但未在“重复组”中显示的文档对。',
+    'Common text': '常见文本',
+    'Passages found in many documents (a shared prompt, boilerplate): not counted as copying.': '出现在许多文档中的段落（共同的题目、套话）：不计为抄袭。',
+    'How similar the documents are, which to read first, who shares text.': '文档的相似程度、应先读哪些、谁与谁共享文字。',
+    'Problems': '问题',
+    'Files that could not be read, or were read with a warning.': '无法读取或读取时有警告的文件。',
+    'Select a pair in any tab to see the two documents side by side below.': '在任一标签页中选择一对文档，即可在下方并排查看。',
+    "Marked 1 file: all but its cluster's original.": '已标记 1 个文件：除其所在簇的原件外全部。',
+    "Marked %1 files: all but each cluster's original.": '已标记 %1 个文件：除各簇的原件外全部。',
+    '%1 files within k of a marked file but farther than k from every original are in no cluster and were not marked.': '%1 个文件与某个已标记文件的距离在 k 以内，但与所有原件的距离都超过 k，不属于任何簇，未被标记。',
+    '%1 files in reference or archive folders were not marked.': '%1 个位于参考文件夹或存档文件夹中的文件未被标记。',
+    'In a reference or archive folder: never marked or moved.': '位于参考文件夹或存档文件夹中：从不标记或移动。',
+    'Move or copy checked to a folder…': '将勾选的文件移动或复制到文件夹…',
+    'Move or copy checked files to': '将勾选的文件移动或复制到',
+    'Move or copy to a folder': '移动或复制到文件夹',
+    'Move or copy 1 checked file into %1?': '将 1 个勾选的文件移动或复制到 %1？',
+    'Move or copy %2 checked files into %1?': '将 %2 个勾选的文件移动或复制到 %1？',
+    'A file of the same name there is never replaced: the new one gets a number, as “essay (1).txt”. Copying leaves the checked files where they are.': '那里的同名文件不会被替换：新文件会加上编号，如“essay (1).txt”。复制会把勾选的文件留在原处。',
+    'Move': '移动',
+    'Copy': '复制',
+    'Moved 1 file to %2.': '已将 1 个文件移动到 %2。',
+    'Moved %1 files to %2.': '已将 %1 个文件移动到 %2。',
+    'Copied 1 file to %2.': '已将 1 个文件复制到 %2。',
+    'Copied %1 files to %2.': '已将 %1 个文件复制到 %2。',
+    'Some files were not copied': '部分文件未能复制',
+    'Adding to the archive': '加入存档',
+    'Indexing the archive': '索引存档',
+    'Checking against the archive': '与存档比对',
+    'Not available while an archive folder is in the list: the archive keeps fingerprints made without idf, so the other folders are checked the same way': '列表中有存档文件夹时不可用：存档保存的是不含 idf 的指纹，因此其他文件夹也以同样方式检查',
+    'quoted, references, template or common text (not counted)': '引文、参考文献、模板或常见文本（不计入）',
 }  # fmt: skip
+
+# where one English word reads differently in one place: (context, source) -> translation
+IN_CONTEXT = {
+    ("WelcomePage", "Documents"): "文档",
+}
 
 tree = ET.parse(sys.argv[1])
 missing = []
+message_context = {
+    message: context.findtext("name")
+    for context in tree.getroot().iter("context")
+    for message in context.iter("message")
+}
 for message in tree.getroot().iter("message"):
     source = message.find("source").text
     translation = message.find("translation")
-    if source in ZH:
+    context = message_context[message]
+    if (context, source) in IN_CONTEXT:
+        translation.text = IN_CONTEXT[context, source]
+        translation.attrib.pop("type", None)
+    elif source in ZH:
         translation.text = ZH[source]
         translation.attrib.pop("type", None)
     else:

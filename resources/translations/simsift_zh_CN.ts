@@ -1,59 +1,216 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>ClusterModel</name>
+    <name>BatchReportDialog</name>
     <message>
-        <location filename="../../app/models/clusters.py" line="297" />
-        <source>Name</source>
-        <translation>名称</translation>
+        <location filename="../../app/dialogs/batch_report.py" line="65" />
+        <source>Save reports for the class</source>
+        <translation>为全班保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="298" />
+        <location filename="../../app/dialogs/batch_report.py" line="68" />
+        <source>One report per essay (%1 essays), each in its own file named after the essay, to hand over. Files already in the folder are kept.</source>
+        <translation>每篇作文一份报告（共 %1 篇），各自保存为以作文命名的文件，用于分发。文件夹中已有的文件会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="75" />
+        <source>PDF</source>
+        <translation>PDF</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="76" />
+        <source>HTML page</source>
+        <translation>HTML 网页</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="78" />
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="84" />
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="85" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="299" />
+        <location filename="../../app/dialogs/batch_report.py" line="109" />
+        <source>Folder for the reports</source>
+        <translation>报告保存文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>ClassReports</name>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="57" />
+        <source>similarity report</source>
+        <translation>相似度报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="133" />
+        <source>Saving the reports…</source>
+        <translation>正在保存报告…</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="133" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="135" />
+        <source>Save reports for the class</source>
+        <translation>为全班保存报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="157" />
+        <source>Saving the reports… %1 of %2</source>
+        <translation>正在保存报告… 第 %1 份，共 %2 份</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="168" />
+        <source>%1 reports saved in:</source>
+        <translation>已保存 %1 份报告，位于：</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="170" />
+        <source>1 report saved in:</source>
+        <translation>已保存 1 份报告，位于：</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="172" />
+        <source>Reports saved</source>
+        <translation>报告已保存</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="179" />
+        <source>Cancelled: %1 of %2 reports were saved in:</source>
+        <translation>已取消：%2 份报告中已保存 %1 份，位于：</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="183" />
+        <source>Reports cancelled</source>
+        <translation>已取消保存报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="191" />
+        <source>Stopped after %1 of %2 reports: %3</source>
+        <translation>保存 %2 份报告中的 %1 份后停止：%3</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="197" />
+        <location filename="../../app/dialogs/batch_report.py" line="232" />
+        <source>Reports not saved</source>
+        <translation>报告未保存</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="220" />
+        <source>Similarity reports</source>
+        <translation>相似度报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="259" />
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="273" />
+        <source>Saved as “%1” in:</source>
+        <translation>已保存为“%1”，位于：</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/batch_report.py" line="276" />
+        <source>Report saved</source>
+        <translation>报告已保存</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterModel</name>
+    <message>
+        <location filename="../../app/models/clusters.py" line="343" />
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../app/models/clusters.py" line="344" />
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/models/clusters.py" line="345" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="300" />
+        <location filename="../../app/models/clusters.py" line="346" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="301" />
+        <location filename="../../app/models/clusters.py" line="347" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="302" />
+        <location filename="../../app/models/clusters.py" line="348" />
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="350" />
+        <location filename="../../app/models/clusters.py" line="397" />
         <source>Cluster %1 · %2 files</source>
         <translation>第 %1 组 · %2 个文件</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="357" />
+        <location filename="../../app/models/clusters.py" line="404" />
         <source>≤ %1</source>
         <translation>≤ %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/models/clusters.py" line="431" />
+        <source>In a reference or archive folder: never marked or moved.</source>
+        <translation>位于参考文件夹或存档文件夹中：从不标记或移动。</translation>
     </message>
 </context>
 <context>
     <name>ClustersPanel</name>
     <message>
-        <location filename="../../app/panels/clusters.py" line="57" />
+        <location filename="../../app/panels/clusters.py" line="59" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/clusters.py" line="64" />
+        <location filename="../../app/panels/clusters.py" line="66" />
         <source>Clusters</source>
         <translation>重复组</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/clusters.py" line="92" />
+        <source>Marked 1 file: all but its cluster's original.</source>
+        <translation>已标记 1 个文件：除其所在簇的原件外全部。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/clusters.py" line="94" />
+        <source>Marked %1 files: all but each cluster's original.</source>
+        <translation>已标记 %1 个文件：除各簇的原件外全部。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/clusters.py" line="100" />
+        <source>%1 files within k of a marked file but farther than k from every original are in no cluster and were not marked.</source>
+        <translation>%1 个文件与某个已标记文件的距离在 k 以内，但与所有原件的距离都超过 k，不属于任何簇，未被标记。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/clusters.py" line="106" />
+        <source>%1 files farther than k from their cluster's original were not marked.</source>
+        <translation>%1 个与本组原件距离超过 k 的文件未被标记。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/clusters.py" line="110" />
+        <source>%1 files in reference or archive folders were not marked.</source>
+        <translation>%1 个位于参考文件夹或存档文件夹中的文件未被标记。</translation>
     </message>
 </context>
 <context>
@@ -95,110 +252,123 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff/view.py" line="272" />
+        <location filename="../../app/diff/view.py" line="285" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="273" />
+        <location filename="../../app/diff/view.py" line="286" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="277" />
+        <location filename="../../app/diff/view.py" line="290" />
         <source>Next difference</source>
         <translation>下一处改动</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="421" />
+        <location filename="../../app/diff/view.py" line="443" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="433" />
+        <location filename="../../app/diff/view.py" line="455" />
         <source>1 shared passage of {longest} words</source>
         <translation>1 段共有段落，{longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="435" />
+        <location filename="../../app/diff/view.py" line="457" />
         <source>{n} shared passages, longest {longest} words</source>
         <translation>{n} 段共有段落，最长 {longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="438" />
+        <location filename="../../app/diff/view.py" line="460" />
         <source> · {run} words in a row</source>
         <translation> · 连续 {run} 个词相同</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="440" />
+        <location filename="../../app/diff/view.py" line="462" />
         <source>Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}</source>
         <translation>汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {passages}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="448" />
+        <location filename="../../app/diff/view.py" line="470" />
         <source>Aligned sentences: {a} of A, {b} of B</source>
         <translation>对齐的句子：占 A 的 {a}，占 B 的 {b}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="455" />
+        <location filename="../../app/diff/view.py" line="477" />
         <source>Rarest shared words (documents using each): {words}</source>
         <translation>最罕见的共有词（使用该词的文档数）：{words}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="499" />
+        <location filename="../../app/diff/view.py" line="521" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="500" />
+        <location filename="../../app/diff/view.py" line="522" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="501" />
+        <location filename="../../app/diff/view.py" line="523" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="502" />
+        <location filename="../../app/diff/view.py" line="524" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="503" />
+        <location filename="../../app/diff/view.py" line="525" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="504" />
+        <location filename="../../app/diff/view.py" line="526" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="505" />
+        <location filename="../../app/diff/view.py" line="529" />
+        <source>quoted, references, template or common text (not counted)</source>
+        <translation>引文、参考文献、模板或常见文本（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="532" />
         <source>quoted or bibliography (not counted)</source>
         <translation>引文或参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="510" />
+        <location filename="../../app/diff/view.py" line="536" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="419" />
+        <location filename="../../app/diff/view.py" line="441" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
 </context>
 <context>
+    <name>DisplayNames</name>
+    <message>
+        <location filename="../../app/readable.py" line="30" />
+        <source>archive: %1</source>
+        <translation>存档：%1</translation>
+    </message>
+</context>
+<context>
     <name>DocumentPicker</name>
     <message>
-        <location filename="../../app/dialogs/text.py" line="76" />
+        <location filename="../../app/dialogs/text.py" line="77" />
         <source>Show extracted text</source>
         <translation>显示提取的文本</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="79" />
+        <location filename="../../app/dialogs/text.py" line="80" />
         <source>Type part of the file name or folder…</source>
         <translation>输入文件名或文件夹的一部分…</translation>
     </message>
@@ -206,67 +376,67 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="143" />
+        <location filename="../../app/panels/documents.py" line="155" />
         <source>Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)</source>
         <translation>完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="148" />
+        <location filename="../../app/panels/documents.py" line="160" />
         <source>Share of the document's own text found in any other document (template and common text excluded)</source>
         <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="154" />
+        <location filename="../../app/panels/documents.py" line="166" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="155" />
+        <location filename="../../app/panels/documents.py" line="167" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="156" />
+        <location filename="../../app/panels/documents.py" line="168" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="157" />
+        <location filename="../../app/panels/documents.py" line="169" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="158" />
+        <location filename="../../app/panels/documents.py" line="170" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="159" />
+        <location filename="../../app/panels/documents.py" line="171" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="160" />
+        <location filename="../../app/panels/documents.py" line="172" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="161" />
+        <location filename="../../app/panels/documents.py" line="173" />
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="194" />
+        <location filename="../../app/panels/documents.py" line="206" />
         <source>%1 (+%2 excluded)</source>
         <translation>%1（另排除 %2）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="210" />
+        <location filename="../../app/panels/documents.py" line="222" />
         <source>1 source excluded: it does not count in the similarity index</source>
         <translation>已排除 1 个来源：不计入相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="211" />
+        <location filename="../../app/panels/documents.py" line="223" />
         <source>%1 sources excluded: they do not count in the similarity index</source>
         <translation>已排除 %1 个来源：不计入相似度指数</translation>
     </message>
@@ -274,217 +444,237 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="371" />
+        <location filename="../../app/panels/documents.py" line="396" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="374" />
+        <location filename="../../app/panels/documents.py" line="399" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="377" />
+        <location filename="../../app/panels/documents.py" line="402" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="378" />
+        <location filename="../../app/panels/documents.py" line="403" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="380" />
+        <location filename="../../app/panels/documents.py" line="409" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="382" />
+        <location filename="../../app/panels/documents.py" line="411" />
         <source>Exclude a source</source>
         <translation>排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="385" />
+        <location filename="../../app/panels/documents.py" line="414" />
         <source>Leave a source out of this document's similarity index (the student's own draft, a shared reading): the pair is marked “not a duplicate”, so the text the two share counts for neither, here, in the other tabs and in later scans. Include again, or Edit ▸ Undo, brings it back.</source>
         <translation>将某个来源排除在本文档的相似度指数之外（例如学生自己的草稿、共同的阅读材料）：这对文档会被标记为“不是重复”，两者的共有文本对双方都不再计入，在此处、其他标签页以及以后的扫描中都是如此。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="391" />
+        <location filename="../../app/panels/documents.py" line="420" />
         <source>Include a source again</source>
         <translation>重新计入来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="473" />
+        <location filename="../../app/panels/documents.py" line="502" />
         <source>Include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="477" />
+        <location filename="../../app/panels/documents.py" line="506" />
         <source>Compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="480" />
+        <location filename="../../app/panels/documents.py" line="509" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="504" />
+        <location filename="../../app/panels/documents.py" line="533" />
         <source>No text of this document counts: every document it was found in is an excluded source.</source>
         <translation>本文档没有计入的文本：出现过其内容的文档都已被排除为来源。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="511" />
+        <location filename="../../app/panels/documents.py" line="540" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="512" />
+        <location filename="../../app/panels/documents.py" line="541" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="513" />
+        <location filename="../../app/panels/documents.py" line="542" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="514" />
+        <location filename="../../app/panels/documents.py" line="543" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="508" />
+        <location filename="../../app/panels/documents.py" line="537" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="515" />
+        <location filename="../../app/panels/documents.py" line="544" />
         <source>compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="518" />
+        <location filename="../../app/panels/documents.py" line="547" />
         <source>Shared runs of fewer than {run} words never count as copying, nor does template text or common text (found in more than {common} documents, or in more than {share} of them and at least {min_docs}).</source>
         <translation>少于 {run} 个词的共有连续文字一律不计为抄袭，模板文本和常见文本（出现在超过 {common} 篇文档中，或出现在超过 {share} 的文档中且至少 {min_docs} 篇）也不计。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="533" />
+        <location filename="../../app/panels/documents.py" line="567" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="534" />
+        <location filename="../../app/panels/documents.py" line="568" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="535" />
+        <location filename="../../app/panels/documents.py" line="569" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="536" />
+        <location filename="../../app/panels/documents.py" line="570" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="538" />
+        <location filename="../../app/panels/documents.py" line="572" />
         <source>Integrity flags ({count}): signs the text was disguised to slip past a checker</source>
         <translation>完整性标记（{count}）：文本经过伪装以逃避检测的迹象</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="541" />
+        <location filename="../../app/panels/documents.py" line="575" />
         <source>The disguise was undone before comparing; read the document itself.</source>
         <translation>比较前已还原伪装；请阅读文档本身。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="522" />
+        <location filename="../../app/panels/documents.py" line="551" />
         <source>Quotations count as copying.</source>
         <translation>引文计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="523" />
+        <location filename="../../app/panels/documents.py" line="404" />
+        <source>Save reports for the class…</source>
+        <translation>为全班保存报告…</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="406" />
+        <source>Save one report per essay into a folder, to hand over, as PDF or HTML</source>
+        <translation>把每篇作文的报告分别保存到一个文件夹，用于分发，格式为 PDF 或 HTML</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="552" />
         <source>Quotations are shown but not counted.</source>
         <translation>引文仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="524" />
+        <location filename="../../app/panels/documents.py" line="553" />
         <source>The bibliography counts as copying.</source>
         <translation>参考文献计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="525" />
+        <location filename="../../app/panels/documents.py" line="554" />
         <source>The bibliography is shown but not counted.</source>
         <translation>参考文献仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="526" />
+        <location filename="../../app/panels/documents.py" line="555" />
         <source>In the text:</source>
         <translation>正文中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="527" />
+        <location filename="../../app/panels/documents.py" line="556" />
         <source>quoted (not counted)</source>
         <translation>引文（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="528" />
+        <location filename="../../app/panels/documents.py" line="557" />
         <source>bibliography (not counted)</source>
         <translation>参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="529" />
+        <location filename="../../app/panels/documents.py" line="558" />
         <source>template text, also in a reference document (not counted)</source>
         <translation>模板文本，也出现在参考文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="530" />
+        <location filename="../../app/panels/documents.py" line="559" />
         <source>common text, found in many documents (not counted)</source>
         <translation>常见文本，出现在许多文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="531" />
+        <location filename="../../app/panels/documents.py" line="560" />
         <source>common text, found in {n} documents (not counted)</source>
         <translation>常见文本，出现在 {n} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="532" />
+        <location filename="../../app/panels/documents.py" line="561" />
         <source>common text, found in {low} to {high} documents (not counted)</source>
         <translation>常见文本，出现在 {low} 至 {high} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="559" />
+        <location filename="../../app/panels/documents.py" line="563" />
+        <source>Here, with {total} documents compared, text found in {n} or more of them is common.</source>
+        <translation>本次共比较 {total} 篇文档，出现在其中 {n} 篇或以上的文本即为常见文本。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="566" />
+        <source>(line hidden: it may name the writer)</source>
+        <translation>（此行已隐藏：可能含有作者姓名）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="594" />
         <source>exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="576" />
+        <location filename="../../app/panels/documents.py" line="611" />
         <source>Excluded sources (not counted)</source>
         <translation>已排除的来源（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="578" />
+        <location filename="../../app/panels/documents.py" line="613" />
         <source>Marked “not a duplicate” (say the student's own draft, or a shared reading): the text shared with them does not count.</source>
         <translation>已标记为“不是重复”（例如学生自己的草稿或共同的阅读材料）：与其共有的文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="582" />
+        <location filename="../../app/panels/documents.py" line="617" />
         <source>include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="613" />
+        <location filename="../../app/panels/documents.py" line="652" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="615" />
+        <location filename="../../app/panels/documents.py" line="654" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="624" />
+        <location filename="../../app/panels/documents.py" line="663" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -492,22 +682,22 @@
 <context>
     <name>ExtractedTextDialog</name>
     <message>
-        <location filename="../../app/dialogs/text.py" line="30" />
+        <location filename="../../app/dialogs/text.py" line="31" />
         <source>Extracted text — %1</source>
         <translation>提取的文本 — %1</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="50" />
+        <location filename="../../app/dialogs/text.py" line="51" />
         <source>Read as %1 · %2 paragraphs · %3 characters · %4 words</source>
         <translation>按 %1 读取 · %2 段 · %3 个字符 · %4 个词</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="57" />
+        <location filename="../../app/dialogs/text.py" line="58" />
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="60" />
+        <location filename="../../app/dialogs/text.py" line="61" />
         <source>Integrity flag: %1</source>
         <translation>完整性标记：%1</translation>
     </message>
@@ -515,57 +705,62 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/panels/folders.py" line="68" />
+        <location filename="../../app/panels/folders.py" line="71" />
         <source>Folders to scan (drop folders here):</source>
         <translation>要扫描的文件夹（可将文件夹拖放到此处）：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="69" />
+        <location filename="../../app/panels/folders.py" line="73" />
+        <source>☑ Ticked: reference folder (the prompt, handouts) · right-click: archive</source>
+        <translation>☑ 勾选：参考文件夹（题目、讲义）· 右键：存档</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/folders.py" line="75" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="70" />
+        <location filename="../../app/panels/folders.py" line="76" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="71" />
+        <location filename="../../app/panels/folders.py" line="77" />
         <source>Exclude patterns:</source>
         <translation>排除模式：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="72" />
+        <location filename="../../app/panels/folders.py" line="78" />
         <source>e.g. *.tmp, drafts/*</source>
         <translation>例如 *.tmp, drafts/*</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="74" />
+        <location filename="../../app/panels/folders.py" line="80" />
         <source>Tick a folder to use it as a reference (e.g. the assignment prompt).</source>
         <translation>勾选文件夹即作为参考文件夹（例如作业题目）。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="76" />
+        <location filename="../../app/panels/folders.py" line="82" />
         <source>Archive (previous years)</source>
         <translation>存档（往年）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="82" />
+        <location filename="../../app/panels/folders.py" line="88" />
         <source>Ticked: reference folder, compared with the others but not among itself</source>
         <translation>已勾选：参考文件夹，与其他文件比较，但其内部文件之间不比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="86" />
+        <location filename="../../app/panels/folders.py" line="92" />
         <source>Archive: indexed once and kept; the other folders are checked against it, its documents are never compared with each other (right-click to change)</source>
         <translation>存档：只建一次索引并保留；其他文件夹与之比对，存档内的文档之间从不互相比较（右键可更改）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="161" />
+        <location filename="../../app/panels/folders.py" line="167" />
         <source>archive</source>
         <translation>存档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="196" />
+        <location filename="../../app/panels/folders.py" line="202" />
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>
@@ -589,27 +784,27 @@
 <context>
     <name>Kinds</name>
     <message>
-        <location filename="../../app/models/clusters.py" line="60" />
+        <location filename="../../app/models/clusters.py" line="75" />
         <source>original</source>
         <translation>原件</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="61" />
+        <location filename="../../app/models/clusters.py" line="76" />
         <source>exact</source>
         <translation>完全相同</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="62" />
+        <location filename="../../app/models/clusters.py" line="77" />
         <source>same text</source>
         <translation>文本相同</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="63" />
+        <location filename="../../app/models/clusters.py" line="78" />
         <source>near</source>
         <translation>近似</translation>
     </message>
     <message>
-        <location filename="../../app/models/clusters.py" line="64" />
+        <location filename="../../app/models/clusters.py" line="79" />
         <source>partial</source>
         <translation>部分抄袭</translation>
     </message>
@@ -617,269 +812,294 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="325" />
+        <location filename="../../app/main_window.py" line="362" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="326" />
-        <location filename="../../app/main_window.py" line="338" />
+        <location filename="../../app/main_window.py" line="363" />
+        <location filename="../../app/main_window.py" line="378" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="330" />
+        <location filename="../../app/main_window.py" line="367" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="331" />
+        <location filename="../../app/main_window.py" line="368" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="332" />
+        <location filename="../../app/main_window.py" line="369" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="333" />
+        <location filename="../../app/main_window.py" line="370" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="334" />
+        <location filename="../../app/main_window.py" line="371" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="335" />
+        <location filename="../../app/main_window.py" line="372" />
+        <source>Open first</source>
+        <translation>优先打开</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="373" />
+        <source>Documents (teacher)</source>
+        <translation>文档（教师）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="374" />
+        <source>Clusters (editor)</source>
+        <translation>重复组（编辑）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="375" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="337" />
+        <location filename="../../app/main_window.py" line="377" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="339" />
+        <location filename="../../app/main_window.py" line="379" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="340" />
+        <location filename="../../app/main_window.py" line="380" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="341" />
+        <location filename="../../app/main_window.py" line="381" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="342" />
+        <location filename="../../app/main_window.py" line="382" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="343" />
+        <location filename="../../app/main_window.py" line="383" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="344" />
+        <location filename="../../app/main_window.py" line="384" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="345" />
+        <location filename="../../app/main_window.py" line="385" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="346" />
+        <location filename="../../app/main_window.py" line="386" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="347" />
+        <location filename="../../app/main_window.py" line="387" />
         <source>Mark all but the original</source>
         <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="348" />
+        <location filename="../../app/main_window.py" line="388" />
         <source>Make original</source>
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="708" />
+        <location filename="../../app/main_window.py" line="393" />
+        <source>Move or copy checked to a folder…</source>
+        <translation>将勾选的文件移动或复制到文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="815" />
+        <source>%1 essays compared; the other files read are reference documents or garbled.</source>
+        <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="825" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="831" />
-        <source>%1 files farther than k from their cluster's original were not marked.</source>
-        <translation>%1 个与本组原件距离超过 k 的文件未被标记。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="349" />
+        <location filename="../../app/main_window.py" line="389" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="350" />
+        <location filename="../../app/main_window.py" line="390" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="351" />
+        <location filename="../../app/main_window.py" line="391" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="352" />
+        <location filename="../../app/main_window.py" line="392" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="354" />
+        <location filename="../../app/main_window.py" line="395" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="355" />
+        <location filename="../../app/main_window.py" line="396" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="362" />
+        <location filename="../../app/main_window.py" line="403" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="368" />
+        <location filename="../../app/main_window.py" line="409" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="509" />
+        <location filename="../../app/main_window.py" line="607" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="595" />
+        <location filename="../../app/main_window.py" line="699" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="660" />
+        <location filename="../../app/main_window.py" line="771" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="691" />
+        <location filename="../../app/main_window.py" line="802" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="706" />
+        <location filename="../../app/main_window.py" line="823" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="710" />
+        <location filename="../../app/main_window.py" line="827" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="712" />
+        <location filename="../../app/main_window.py" line="829" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="353" />
-        <location filename="../../app/main_window.py" line="900" />
+        <location filename="../../app/main_window.py" line="394" />
+        <location filename="../../app/main_window.py" line="1037" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="464" />
+        <location filename="../../app/main_window.py" line="557" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="496" />
+        <location filename="../../app/main_window.py" line="590" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="524" />
+        <location filename="../../app/main_window.py" line="622" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="532" />
+        <location filename="../../app/main_window.py" line="631" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="540" />
+        <location filename="../../app/main_window.py" line="640" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="656" />
+        <location filename="../../app/main_window.py" line="767" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="665" />
+        <location filename="../../app/main_window.py" line="776" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="667" />
+        <location filename="../../app/main_window.py" line="778" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="809" />
+        <location filename="../../app/main_window.py" line="932" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="811" />
+        <location filename="../../app/main_window.py" line="934" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="814" />
+        <location filename="../../app/main_window.py" line="937" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="817" />
+        <location filename="../../app/main_window.py" line="940" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="849" />
+        <location filename="../../app/main_window.py" line="970" />
+        <source>Move or copy checked files to</source>
+        <translation>将勾选的文件移动或复制到</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="981" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="859" />
+        <location filename="../../app/main_window.py" line="991" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="861" />
+        <location filename="../../app/main_window.py" line="993" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="901" />
+        <location filename="../../app/main_window.py" line="1038" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -1095,67 +1315,67 @@
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../app/panels/overview.py" line="227" />
+        <location filename="../../app/panels/overview.py" line="277" />
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="230" />
+        <location filename="../../app/panels/overview.py" line="280" />
         <source>How similar the documents are, which to read first, who shares text</source>
         <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="233" />
+        <location filename="../../app/panels/overview.py" line="283" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="233" />
+        <location filename="../../app/panels/overview.py" line="283" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="234" />
+        <location filename="../../app/panels/overview.py" line="284" />
         <source>Read these first:</source>
         <translation>请先阅读：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="240" />
+        <location filename="../../app/panels/overview.py" line="290" />
         <source>Scan a folder to see how similar its documents are.</source>
         <translation>扫描一个文件夹，查看其中文档的相似程度。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="248" />
+        <location filename="../../app/panels/overview.py" line="298" />
         <source>partial-copy threshold %1</source>
         <translation>部分抄袭阈值 %1</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="256" />
+        <location filename="../../app/panels/overview.py" line="306" />
         <source>Highest similarity index: %1 (%2) · median %3 over %4 documents</source>
         <translation>最高相似度指数：%1（%2）· %4 篇文档的中位数 %3</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="264" />
+        <location filename="../../app/panels/overview.py" line="314" />
         <source>No documents share text.</source>
         <translation>没有文档共有文本。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="266" />
+        <location filename="../../app/panels/overview.py" line="316" />
         <source>%1 documents in one group are linked</source>
         <translation>%1 篇文档同属一组，</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="268" />
+        <location filename="../../app/panels/overview.py" line="318" />
         <source>%1 documents in %2 groups are linked</source>
         <translation>%1 篇文档分属 %2 组，</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="271" />
+        <location filename="../../app/panels/overview.py" line="321" />
         <source>by near duplicates within k or partial copies. Click a document to open it, a line to compare the two.</source>
         <translation>由 k 以内的近似重复或部分抄袭相连。点击文档可打开，点击连线可并排比较两篇。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="276" />
+        <location filename="../../app/panels/overview.py" line="326" />
         <source>%1 more are left out of the drawing.</source>
         <translation>另有 %1 篇未画出。</translation>
     </message>
@@ -1163,172 +1383,177 @@
 <context>
     <name>ParamsPanel</name>
     <message>
-        <location filename="../../app/panels/params.py" line="144" />
+        <location filename="../../app/panels/params.py" line="146" />
         <source>Distance k (0 = identical fingerprints)</source>
         <translation>距离 k（0 = 指纹完全相同）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="145" />
+        <location filename="../../app/panels/params.py" line="147" />
         <source>Weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="146" />
+        <location filename="../../app/panels/params.py" line="148" />
         <source>What counts as copying</source>
         <translation>哪些算作抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="147" />
+        <location filename="../../app/panels/params.py" line="149" />
         <source>Title boost</source>
         <translation>标题加权</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="147" />
+        <location filename="../../app/panels/params.py" line="149" />
         <source>Term frequency</source>
         <translation>词频方式</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="147" />
+        <location filename="../../app/panels/params.py" line="149" />
         <source>Shingle size</source>
         <translation>词组长度</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="152" />
+        <location filename="../../app/panels/params.py" line="154" />
         <source>Common text above</source>
         <translation>常见文本阈值</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="152" />
+        <location filename="../../app/panels/params.py" line="154" />
         <source>Shortest match</source>
         <translation>最短匹配</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="157" />
+        <location filename="../../app/panels/params.py" line="159" />
         <source>raw count</source>
         <translation>原始计数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="157" />
+        <location filename="../../app/panels/params.py" line="159" />
         <source>logarithmic</source>
         <translation>对数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="157" />
+        <location filename="../../app/panels/params.py" line="159" />
         <source>binary</source>
         <translation>二值</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="159" />
+        <location filename="../../app/panels/params.py" line="161" />
         <source>Inverse document frequency (idf)</source>
         <translation>逆文档频率（idf）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="160" />
+        <location filename="../../app/panels/params.py" line="162" />
         <source>Ignore digits (dates, counters)</source>
         <translation>忽略数字（日期、计数器）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="161" />
+        <location filename="../../app/panels/params.py" line="163" />
         <source>Remove stopwords</source>
         <translation>去除停用词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="162" />
+        <location filename="../../app/panels/params.py" line="164" />
         <source>Term</source>
         <translation>词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="162" />
+        <location filename="../../app/panels/params.py" line="164" />
         <source>Weight</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="164" />
+        <location filename="../../app/panels/params.py" line="166" />
         <source>Weight 0 removes a template word; above 1 boosts a topic word</source>
         <translation>权重 0 去除模板词；大于 1 则加强主题词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="203" />
+        <location filename="../../app/panels/params.py" line="208" />
+        <source>Not available while an archive folder is in the list: the archive keeps fingerprints made without idf, so the other folders are checked the same way</source>
+        <translation>列表中有存档文件夹时不可用：存档保存的是不含 idf 的指纹，因此其他文件夹也以同样方式检查</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="213" />
         <source> words</source>
         <translation> 个词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="204" />
+        <location filename="../../app/panels/params.py" line="214" />
         <source> documents</source>
         <translation> 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="205" />
+        <location filename="../../app/panels/params.py" line="215" />
         <source>Count quotations as copying</source>
         <translation>引文计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="206" />
+        <location filename="../../app/panels/params.py" line="216" />
         <source>Count the bibliography as copying</source>
         <translation>参考文献计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="208" />
+        <location filename="../../app/panels/params.py" line="218" />
         <source>Shared runs of fewer words than this never count as copying. Two documents sharing a run of this many words or more (Chinese: words as segmented) are a partial copy, however small a share of either it is. Lower finds shorter borrowed phrases, and more coincidences.</source>
         <translation>共有的连续词语少于此数时，一律不计为抄袭。两篇文档共有连续达到此数（中文按分词计）或更多的词语时，即为部分抄袭，无论其占比多小。数值越低，越能发现较短的借用语句，巧合也越多。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="214" />
+        <location filename="../../app/panels/params.py" line="224" />
         <source>Passages found in more documents than this (licences, boilerplate, a shared prompt) are common text and never count as copying</source>
         <translation>出现在超过此数量文档中的段落（许可证、样板文字、共同的题目）视为常见文本，不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="218" />
+        <location filename="../../app/panels/params.py" line="228" />
         <source>Text in quotation marks (“…”, "…", «…», 「…」, 『…』) and paragraphs that are one quotation (block quotes) are shown, but not counted as copying unless this is checked</source>
         <translation>引号内的文字（“…”、"…"、«…»、「…」、『…』）以及整段引文（块引用）会显示，但除非勾选此项，否则不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="223" />
+        <location filename="../../app/panels/params.py" line="233" />
         <source>The references section (a heading such as References, Bibliography, Works cited or 参考文献, followed by a list of references, to the end of the essay or an appendix) is shown, but not counted as copying unless this is checked</source>
         <translation>参考文献部分（以“参考文献”、References、Bibliography、Works cited 等标题开头、其后为文献列表，直到文末或附录）会显示，但除非勾选此项，否则不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="166" />
+        <location filename="../../app/panels/params.py" line="168" />
         <source>Add term</source>
         <translation>添加词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="167" />
+        <location filename="../../app/panels/params.py" line="169" />
         <source>Remove term</source>
         <translation>删除词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="170" />
+        <location filename="../../app/panels/params.py" line="172" />
         <source>Hamming distance: in how many of the 64 bits two documents' fingerprints may differ and still be near duplicates. 0: the same words; 8 (default): light edits and re-posts; above 10 unrelated texts on one topic start to pair.</source>
         <translation>汉明距离：两篇文档的 64 位指纹最多可有多少位不同仍算近似重复。0：用词相同；8（默认）：轻度改写与转载；超过 10 时，同一主题的不同文章开始配对。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="177" />
+        <location filename="../../app/panels/params.py" line="179" />
         <source>How much more a word of the title counts than a word of the body (1: the same)</source>
         <translation>标题中的词比正文中的词重要多少（1：相同）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="180" />
+        <location filename="../../app/panels/params.py" line="182" />
         <source>How a word repeated in a document counts: each time (raw count), less and less (logarithmic), or once (binary)</source>
         <translation>文档中重复出现的词如何计数：每次都计（原始计数）、递减（对数）或只计一次（二值）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="184" />
+        <location filename="../../app/panels/params.py" line="186" />
         <source>Words per feature: 1 compares vocabularies; 2 or more also word order (stricter; reordered copies then differ more)</source>
         <translation>每个特征包含的词数：1 只比较用词；2 或以上也比较词序（更严格；调换顺序的抄袭差别会更大）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="188" />
+        <location filename="../../app/panels/params.py" line="204" />
         <source>Weigh words by how rare they are across the scanned documents: common words count less (every fingerprint then depends on the whole folder)</source>
         <translation>按词在所扫描文档中的罕见程度加权：常见词权重更低（此时每个指纹都取决于整个文件夹）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="192" />
+        <location filename="../../app/panels/params.py" line="191" />
         <source>Leave numbers out of the fingerprints, so dates, counters and page numbers do not make copies look different</source>
         <translation>指纹中不计数字，使日期、计数器和页码不会让抄袭显得不同</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="196" />
+        <location filename="../../app/panels/params.py" line="195" />
         <source>Leave out words like 'the', 'and', '的', '了' that every text uses</source>
         <translation>不计“the”“and”“的”“了”这类每篇文本都用的词</translation>
     </message>
@@ -1336,82 +1561,82 @@
 <context>
     <name>PartialModel</name>
     <message>
-        <location filename="../../app/models/partial.py" line="136" />
+        <location filename="../../app/models/partial.py" line="141" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="137" />
+        <location filename="../../app/models/partial.py" line="142" />
         <source>Folder A</source>
         <translation>文件夹 A</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="138" />
+        <location filename="../../app/models/partial.py" line="143" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="139" />
+        <location filename="../../app/models/partial.py" line="144" />
         <source>Folder B</source>
         <translation>文件夹 B</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="140" />
+        <location filename="../../app/models/partial.py" line="145" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="141" />
+        <location filename="../../app/models/partial.py" line="146" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="142" />
+        <location filename="../../app/models/partial.py" line="147" />
         <source>Overlap</source>
         <translation>重合度</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="143" />
+        <location filename="../../app/models/partial.py" line="148" />
         <source>In a row</source>
         <translation>连续相同</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="145" />
+        <location filename="../../app/models/partial.py" line="150" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="151" />
+        <location filename="../../app/models/partial.py" line="156" />
         <source>Containment of A in B: share of A's own text inside passages also in B</source>
         <translation>A 在 B 中的包含度：A 自身文本中落在 B 也有的段落里的比例</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="153" />
+        <location filename="../../app/models/partial.py" line="158" />
         <source>Containment of B in A: share of B's own text inside passages also in A</source>
         <translation>B 在 A 中的包含度：B 自身文本中落在 A 也有的段落里的比例</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="155" />
+        <location filename="../../app/models/partial.py" line="160" />
         <source>Overlap: both documents' text inside shared passages, over both texts</source>
         <translation>重合度：两篇文档落在共有段落中的文本占两篇全文的比例</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="158" />
+        <location filename="../../app/models/partial.py" line="163" />
         <source>Words in a row: the longest run of words both share verbatim (template and common text left out); 15 or more make a partial copy whatever the share</source>
         <translation>连续相同的词：两篇共有的最长逐字相同的一段（不计模板和常见文字）；达到 15 个词即算部分抄袭，不论占比</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="162" />
+        <location filename="../../app/models/partial.py" line="167" />
         <source>Hamming distance: bits in which the two 64-bit fingerprints differ</source>
         <translation>汉明距离：两个 64 位指纹不同的位数</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="164" />
+        <location filename="../../app/models/partial.py" line="169" />
         <source>Your verdict on the pair (Edit ▸ Verdict…)</source>
         <translation>你对此对文档的结论（编辑 ▸ 结论…）</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="144" />
+        <location filename="../../app/models/partial.py" line="149" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>
@@ -1419,17 +1644,17 @@
 <context>
     <name>PartialPanel</name>
     <message>
-        <location filename="../../app/panels/partial.py" line="44" />
+        <location filename="../../app/panels/partial.py" line="55" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/partial.py" line="47" />
+        <location filename="../../app/panels/partial.py" line="58" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/partial.py" line="50" />
+        <location filename="../../app/panels/partial.py" line="61" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
@@ -1510,7 +1735,7 @@
     </message>
     <message>
         <location filename="../../app/result_editor.py" line="170" />
-        <location filename="../../app/result_editor.py" line="304" />
+        <location filename="../../app/result_editor.py" line="330" />
         <source>Source included again: it counts as before.</source>
         <translation>已重新计入来源：与之前一样计入。</translation>
     </message>
@@ -1536,42 +1761,68 @@
     </message>
     <message>
         <location filename="../../app/result_editor.py" line="284" />
+        <location filename="../../app/result_editor.py" line="305" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="306" />
+        <location filename="../../app/result_editor.py" line="304" />
+        <source>Moved 1 file to %2.</source>
+        <translation>已将 1 个文件移动到 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="304" />
+        <source>Moved %1 files to %2.</source>
+        <translation>已将 %1 个文件移动到 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="307" />
+        <source>Copied 1 file to %2.</source>
+        <translation>已将 1 个文件复制到 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="307" />
+        <source>Copied %1 files to %2.</source>
+        <translation>已将 %1 个文件复制到 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="308" />
+        <source>Some files were not copied</source>
+        <translation>部分文件未能复制</translation>
+    </message>
+    <message>
+        <location filename="../../app/result_editor.py" line="332" />
         <source>The pair is shown again.</source>
         <translation>此对已重新显示。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="317" />
+        <location filename="../../app/result_editor.py" line="343" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="318" />
+        <location filename="../../app/result_editor.py" line="344" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="321" />
+        <location filename="../../app/result_editor.py" line="347" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="340" />
-        <location filename="../../app/result_editor.py" line="354" />
+        <location filename="../../app/result_editor.py" line="366" />
+        <location filename="../../app/result_editor.py" line="390" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="358" />
+        <location filename="../../app/result_editor.py" line="394" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="369" />
+        <location filename="../../app/result_editor.py" line="405" />
         <source>Could not finish</source>
         <translation>未能完成</translation>
     </message>
@@ -1579,58 +1830,72 @@
 <context>
     <name>ScanStatus</name>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="39" />
+        <location filename="../../app/panels/scan_status.py" line="42" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="79" />
+        <location filename="../../app/panels/scan_status.py" line="85" />
         <source>%1: %2%</source>
         <translation>%1：%2%</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="82" />
+        <location filename="../../app/panels/scan_status.py" line="88" />
         <source>%1: %2 of %3</source>
         <translation>%1：%2 / %3</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="87" />
+        <location filename="../../app/panels/scan_status.py" line="93" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="91" />
+        <location filename="../../app/panels/scan_status.py" line="97" />
         <source>Finding files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="92" />
+        <location filename="../../app/panels/scan_status.py" line="98" />
         <source>Reading</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="93" />
+        <location filename="../../app/panels/scan_status.py" line="99" />
         <source>Fingerprinting</source>
         <translation>计算指纹</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="94" />
+        <location filename="../../app/panels/scan_status.py" line="100" />
         <source>Comparing</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="95" />
+        <location filename="../../app/panels/scan_status.py" line="101" />
         <source>Matching passages</source>
         <translation>匹配段落</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="105" />
+        <location filename="../../app/panels/scan_status.py" line="102" />
+        <source>Adding to the archive</source>
+        <translation>加入存档</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/scan_status.py" line="103" />
+        <source>Indexing the archive</source>
+        <translation>索引存档</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/scan_status.py" line="104" />
+        <source>Checking against the archive</source>
+        <translation>与存档比对</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/scan_status.py" line="113" />
         <source>%1 files/s</source>
         <translation>%1 个文件/秒</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="104" />
-        <location filename="../../app/panels/scan_status.py" line="107" />
+        <location filename="../../app/panels/scan_status.py" line="115" />
         <source>%1 left</source>
         <translation>剩余 %1</translation>
     </message>
@@ -1674,6 +1939,139 @@
         <location filename="../../app/dialogs/verdict.py" line="92" />
         <source>A short note (why), kept with the verdict</source>
         <translation>简短说明（原因），与结论一同保存</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="108" />
+        <source>Find documents that copy from each other</source>
+        <translation>找出相互抄袭的文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="109" />
+        <source>Drop folders here</source>
+        <translation>将文件夹拖放到此处</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="110" />
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="112" />
+        <source>1. Drop the folders to check here or on the list at the left.</source>
+        <translation>1. 将要检查的文件夹拖放到此处或左侧列表中。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="114" />
+        <source>2. Tick a folder's box to make it a reference folder: the assignment prompt, handouts, the course reading. Text also found there is template text: shown, never counted as copying.</source>
+        <translation>2. 勾选文件夹即设为参考文件夹：作业题目、讲义、课程阅读材料。其中也出现的文字属于模板文本：会显示，但从不计为抄袭。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="119" />
+        <source>3. Right-click a folder and choose Archive for previous years' documents: they are indexed once, and the other folders are checked against them.</source>
+        <translation>3. 右键单击文件夹并选择“存档”以存放往年文档：只建一次索引，其他文件夹将与之比对。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="122" />
+        <source>4. Press Scan.</source>
+        <translation>4. 点击“扫描”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="126" />
+        <source>What do you check? (the tab that opens first)</source>
+        <translation>您要检查什么？（决定优先打开的标签页）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="127" />
+        <source>Students' essays (teacher)</source>
+        <translation>学生作文（教师）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="130" />
+        <source>Documents opens first: every essay with its similarity index and the documents its text was found in.</source>
+        <translation>优先打开“文档”：每篇作文及其相似度指数，以及其文字出现在哪些文档中。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="134" />
+        <source>Files and drafts (editor)</source>
+        <translation>文件和草稿（编辑）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="137" />
+        <source>Clusters opens first: near-duplicate files grouped under their original, to keep one and move the copies to the trash.</source>
+        <translation>优先打开“重复组”：近似重复的文件归在原件之下，保留一份，将副本移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="141" />
+        <source>The tabs</source>
+        <translation>各标签页</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="144" />
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="146" />
+        <source>The teacher's list: each document found in part in others, its similarity index and sources. Select one to read its text coloured by source, and save its report.</source>
+        <translation>教师用的列表：每篇部分内容见于其他文档的文档，及其相似度指数和来源。选中一篇即可阅读按来源着色的正文并保存报告。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="152" />
+        <source>Clusters</source>
+        <translation>重复组</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="154" />
+        <source>The editor's list: near-duplicate files grouped under their original, to mark the copies and move them to the trash.</source>
+        <translation>编辑用的列表：近似重复的文件归在原件之下，可标记副本并移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="159" />
+        <source>Partial copies</source>
+        <translation>部分抄袭</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="160" />
+        <source>Pairs of documents sharing passages that Clusters does not show.</source>
+        <translation>共享段落、但未在“重复组”中显示的文档对。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="163" />
+        <source>Common text</source>
+        <translation>常见文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="165" />
+        <source>Passages found in many documents (a shared prompt, boilerplate): not counted as copying.</source>
+        <translation>出现在许多文档中的段落（共同的题目、套话）：不计为抄袭。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="170" />
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="171" />
+        <source>How similar the documents are, which to read first, who shares text.</source>
+        <translation>文档的相似程度、应先读哪些、谁与谁共享文字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="174" />
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="175" />
+        <source>Files that could not be read, or were read with a warning.</source>
+        <translation>无法读取或读取时有警告的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/welcome.py" line="184" />
+        <source>Select a pair in any tab to see the two documents side by side below.</source>
+        <translation>在任一标签页中选择一对文档，即可在下方并排查看。</translation>
     </message>
 </context>
 </TS>

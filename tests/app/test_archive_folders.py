@@ -93,3 +93,51 @@ def test_a_reference_folder_counts_beside_an_archive_folder(qtbot, window, tmp_p
     # the two essays share only the assignment: not a partial copy
     assert frozenset((str(new / "copy.txt"), str(new / "own.txt"))) not in partial
     assert frozenset((str(new / "copy.txt"), ARCHIVE_MARK + str(old / "argparse.txt"))) in partial
+
+
+def test_a_rescan_with_an_archive_folder_takes_unchanged_files_from_the_catalog(
+    qtbot, window, tmp_path, monkeypatch
+):
+    import simsift.core.pipeline.stages as stages
+
+    old, new = write_years(tmp_path / "essays")
+    window.folders.add_paths([str(new)])
+    window.folders.add_paths([str(old)], archive=True)
+    scan_and_wait(qtbot, window)
+    assert window.result.reused == 0
+    read = []
+    real_read = stages.read_file
+    monkeypatch.setattr(stages, "read_file", lambda task: read.append(task.path) or real_read(task))
+    scan_and_wait(qtbot, window)
+    assert read == []  # neither this year's files nor the archive's are read again
+    assert window.result.reused == 2
+    assert "2 unchanged files taken from the catalog" in window.statusBar().currentMessage()
+    (new / "own.txt").write_text("A new version of this essay.", encoding="utf-8")
+    scan_and_wait(qtbot, window)
+    assert read == [str(new / "own.txt")] and window.result.reused == 1
+
+
+def test_idf_is_unavailable_while_an_archive_folder_is_listed(qtbot, window, tmp_path):
+    # an archive keeps fingerprints without idf: ticking it must not end in an error box
+    old, new = write_years(tmp_path / "essays")
+    window.folders.add_paths([str(new), str(old)])
+    idf = window.params._idf
+    idf.setChecked(True)
+    window.folders.set_archive(str(old), True)
+    assert not idf.isEnabled() and not idf.isChecked()
+    assert "archive folder" in idf.toolTip()
+    assert not window.params.weights().use_idf
+    scan_and_wait(qtbot, window)  # no "Scan failed" box (the fixture fails on one)
+    assert str(new / "copy.txt") in [d.path for d in window.result.documents]
+    window.folders.set_archive(str(old), False)
+    assert idf.isEnabled() and idf.isChecked()  # the user's choice is back
+    assert "archive folder" not in idf.toolTip()
+
+
+def test_idf_stays_off_when_settings_restore_it_beside_an_archive_folder(qtbot, window, tmp_path):
+    old, _ = write_years(tmp_path / "essays")
+    window.folders.add_paths([str(old)], archive=True)
+    from simsift.core.text.features import FeatureWeights
+
+    window.params.set_weights(FeatureWeights(use_idf=True))
+    assert not window.params._idf.isChecked() and not window.params.weights().use_idf

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
@@ -14,10 +16,12 @@ from simsift.app.models.clusters import (
     COL_TITLE,
     ClusterFilterProxy,
     ClusterModel,
+    Marking,
 )
 from simsift.app.models.roles import DocRole
-from simsift.core.analysis.cluster import KIND_NEAR, KIND_ORIGINAL, Clusters
+from simsift.core.analysis.cluster import KIND_NEAR, KIND_ORIGINAL, Clusters, build_clusters
 from simsift.core.document import FileRecord
+from simsift.core.index.matches import Matches
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 
@@ -171,12 +175,85 @@ def test_sorting_by_folder_and_title_at_scale():
     assert model.rowCount() == 25_000
 
 
-def test_mark_all_but_original_skips_members_chained_beyond_k():
-    # clusters chain pairs: a member within k of another member can be far from the reference
-    docs, clusters = synthetic(8, 4)  # distances 0 (reference), 1, 2, 3
+def test_mark_all_but_original_skips_members_beyond_k():
+    # built clusters keep every member within k; clusters made otherwise may not
+    docs, clusters = synthetic(8, 4)  # distances 0 (original), 1, 2, 3
     far = Clusters(2, clusters.doc, clusters.ptr, clusters.distance, clusters.kind,
                    clusters.max_distance)  # fmt: skip
     model = ClusterModel()
     model.set_clusters(docs, far)
-    assert model.check_all_but_original() == 2  # the two members at distance 3 > k=2
+    assert model.check_all_but_original() == Marking(4, 2, 0, 0)  # two at 3 > k=2
     assert sorted(model.checked_documents()) == [1, 2, 5, 6]
+
+
+def test_files_in_reference_and_archive_folders_are_never_checked(qtmodeltester):
+    docs, clusters = synthetic(8, 4)
+    docs[6] = FileRecord("archive:/2024/essays/doc6.html", 1006, 6, "ok")
+    reference = np.zeros(8, bool)
+    reference[2] = True
+    model = ClusterModel()
+    model.set_clusters(docs, clusters, reference)
+    assert model.check_all_but_original() == Marking(4, 0, 2, 0)
+    assert model.checked_documents() == [1, 3, 5, 7]
+    model.set_checked({1, 2, 6})
+    assert model.checked_documents() == [1]
+    for row, doc in ((2, 2), (2, 6)):
+        index = model.index(row, COL_NAME, model.index(doc // 4, 0))
+        assert model.data(index, DocRole) == doc
+        assert model.data(index, Qt.ItemDataRole.CheckStateRole) is None  # no box
+        assert not model.flags(index) & Qt.ItemFlag.ItemIsUserCheckable
+        assert not model.setData(index, Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+        tip = model.data(index, Qt.ItemDataRole.ToolTipRole)
+        assert "never marked or moved" in tip
+    assert model.checked_documents() == [1]
+    qtmodeltester.check(model, force_py=True)
+
+
+def test_mark_and_trash_twice_on_a_chain_never_takes_a_file_far_from_every_kept_one():
+    """A-B-C-D, each step within k = 2, the ends farther: "Mark all but the original",
+    trash the marked files (their pairs go, as `ScanResult.without_files` does), rebuild
+    the clusters and mark again. No marked file may be farther than k from every kept one,
+    whichever file is the best original."""
+    fps = np.array([0b000000, 0b000011, 0b001111, 0b111111], np.uint64)
+    k, codes = 2, np.arange(4)
+    dist = np.bitwise_count(fps[:, None] ^ fps[None, :])
+    docs = [FileRecord(f"/licences/{name}.txt", 100, 0, "ok") for name in "ABCD"]
+    left, right = np.triu_indices(4, 1)
+    all_pairs = Matches(left, right, dist[left, right].astype(np.int8))
+    for order in itertools.permutations(range(4)):
+        rank = np.array(order)
+        model, trashed, marked_each_time = ClusterModel(), set(), []
+        for _ in range(2):
+            gone = np.isin(all_pairs.left, list(trashed)) | np.isin(all_pairs.right, list(trashed))
+            clusters = build_clusters(all_pairs.subset(~gone), k, fps, codes, codes, rank)
+            model.set_clusters(docs, clusters)
+            marking = model.check_all_but_original()
+            marked = set(model.checked_documents())
+            assert marking.marked == len(marked) and marking.farther == 0
+            marked_each_time.append(marked)
+            trashed |= marked
+        kept = set(range(4)) - trashed
+        for doc in trashed:
+            assert any(dist[doc, other] <= k for other in kept), (order, doc, kept)
+        assert marked_each_time[1] == set()  # nothing new to mark after the trash
+
+
+def test_the_status_line_says_how_many_were_marked_and_why_others_were_not(qtbot):
+    from simsift.app.panels.clusters import ClustersPanel
+
+    panel = ClustersPanel()
+    qtbot.addWidget(panel)
+    fps = np.array([0b0000, 0b0001, 0b0011, 0b0111, 0b1111], np.uint64)  # a chain of 1 bit
+    codes = np.arange(5)
+    docs = [FileRecord(f"/essays/{i}.txt", 100, 0, "ok") for i in range(5)]
+    pairs = Matches(np.array([0, 1, 2, 3]), np.array([1, 2, 3, 4]), np.ones(4, np.int8))
+    reference = np.array([False, False, False, True, False])
+    panel.show_clusters(docs, build_clusters(pairs, 1, fps, codes, codes, codes), reference)
+    text = panel.mark_all_but_original()
+    assert text.startswith("Marked 1 file: all but its cluster's original.")  # 1, not 3
+    assert "1 files in reference or archive folders were not marked." in text  # 3
+    assert "1 files within k of a marked file but farther than k from every original" in text
+    assert panel.model.checked_documents() == [1]
+    assert panel.marking_text(Marking(1_250, 0, 0, 0)) == (
+        "Marked 1,250 files: all but each cluster's original."
+    )

@@ -112,7 +112,9 @@ def test_cancel_stops_scan_and_keeps_read_files(qtbot, window, corpus, catalog, 
     monkeypatch.setattr(simsift.app.workers.scan, "scan", slow_scan)
     window.folders.add_paths([str(root)])
     reading = []
-    window.controller.progress.connect(lambda p: reading.append(p) if p.done >= 2 else None)
+    window.controller.progress.connect(
+        lambda p: reading.append(p) if p.stage == "reading" and p.done >= 2 else None
+    )
     qtbot.mouseClick(window.scan_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(reading), timeout=10_000)
     assert window.scan_status.isVisible() or not window.isVisible()
@@ -342,7 +344,7 @@ def test_cancel_stops_a_reweight_and_keeps_the_last_result(qtbot, window, corpus
     shown = window.result
     reports = []
     slow_passages(monkeypatch, reports)
-    window.params._shingle.setValue(2)
+    window.params._stopwords.toggle()  # passages are made without stopwords: matched again
     cancel_when_passages_start(qtbot, window, reports)
     assert window.controller.reweights_started == 1
     assert window.result is shown
@@ -673,3 +675,69 @@ def test_rows_are_tall_enough_for_chinese_names_with_underscores(qtbot, window, 
     member = window.proxy.index(0, 0, window.proxy.index(0, 0))
     assert window.tree.rowHeight(member) >= needed  # the underscores are not clipped
     assert window.documents_panel.table.verticalHeader().defaultSectionSize() >= needed
+
+
+def test_ctrl_z_in_a_filter_box_undoes_the_trash_after_earlier_typing(
+    qtbot, window, corpus, monkeypatch
+):
+    """Typing done before a file action is not what Ctrl+Z takes back: the action is,
+    wherever the focus is. Typing done after it is undone first."""
+    root, _ = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    window.show()
+    window.activateWindow()
+    qtbot.waitActive(window)
+    window.tabs.setCurrentWidget(window.documents_panel)
+    box = window.documents_panel.filter
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    qtbot.keyClicks(box, "xyz")
+    qtbot.keyClick(box, Qt.Key.Key_Backspace, delay=0)
+    qtbot.keyClick(box, Qt.Key.Key_Backspace)
+    qtbot.keyClick(box, Qt.Key.Key_Backspace)
+    assert box.isUndoAvailable()
+    window.mark_all_but_original()
+    checked = {window.result.documents[d].path for d in window.model.checked_documents()}
+    monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
+    window.trash_action.trigger()
+    wait_for_files(qtbot, window)
+    assert not any(os.path.exists(p) for p in checked)
+    assert box.hasFocus()
+
+    qtbot.keyClick(box, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_for_files(qtbot, window)
+    assert all(os.path.exists(p) for p in checked)  # the files are back
+    assert box.text() == ""  # and the earlier typing was left alone
+
+    window.mark_all_but_original()
+    window.trash_action.trigger()
+    wait_for_files(qtbot, window)
+    qtbot.keyClicks(box, "essay")
+    qtbot.keyClick(box, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert box.text() == ""  # typing newer than the trash is undone first
+    assert not any(os.path.exists(p) for p in checked)
+    qtbot.keyClick(box, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_for_files(qtbot, window)
+    assert all(os.path.exists(p) for p in checked)
+
+
+def test_ctrl_z_in_a_spin_box_with_nothing_typed_undoes_not_a_duplicate(
+    qtbot, window, corpus, catalog
+):
+    root, paths = corpus
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    window.show()
+    window.activateWindow()
+    qtbot.waitActive(window)
+    window.tree.expandAll()
+    doc = [d.path for d in window.result.documents].index(str(paths["edited"]))
+    window.select_documents([doc])
+    window.ignore_action.trigger()
+    assert window.undo_action.text() == "Undo not a duplicate"
+    spin = window.params._shingle
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    qtbot.keyClick(spin, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.undo_action.text() == "Undo"  # the pair is back

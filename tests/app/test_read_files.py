@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 from simsift.app.dialogs.text import DocumentPicker, ExtractedTextDialog
 from simsift.app.models.problems import COL_FILE, COL_PROBLEM, COL_STATUS
@@ -162,3 +163,43 @@ def test_long_paths_and_titles_never_widen_the_window(qtbot, window, corpus):
         window.diff_view.set_pair(a, b)  # shown, then highlighted: neither may widen
     assert window.width() == width
     assert window.minimumSizeHint().width() < 1280
+
+
+def test_enter_in_the_picker_opens_the_first_path_that_matches(qtbot, window, corpus, monkeypatch):
+    """Ctrl+T with nothing selected: type part of a name, press Enter, the text shows."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    root, _ = corpus
+    (root / "lonely.txt").write_text("A document like no other, about glaciers and their retreat.")
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    shown = []
+    monkeypatch.setattr(ExtractedTextDialog, "show", lambda self: shown.append(self))
+    window.tree.clearSelection()
+
+    def type_and_press_enter():
+        picker = QApplication.activeModalWidget()
+        assert isinstance(picker, DocumentPicker)
+        qtbot.keyClicks(picker.filter, "onel")
+        assert picker.proxy.rowCount() == 1
+        qtbot.keyClick(picker.filter, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, type_and_press_enter)
+    window.show_text_action.trigger()
+    assert len(shown) == 1 and "glaciers" in shown[0].text.toPlainText()
+
+
+def test_arrow_keys_in_the_picker_filter_move_the_highlight(qtbot):
+    from simsift.core.document import FileRecord
+
+    records = [FileRecord(f"/x/essay{i}.txt", 1, 0, "ok") for i in range(3)]
+    picker = DocumentPicker(records)
+    qtbot.addWidget(picker)
+    assert picker.chosen() == 0  # Enter with nothing typed opens the first path
+    qtbot.keyClick(picker.filter, Qt.Key.Key_Down)
+    assert picker.chosen() == 1
+    qtbot.keyClicks(picker.filter, "essay2")
+    assert picker.chosen() == 2
+    qtbot.keyClicks(picker.filter, "x")  # nothing matches: nothing to open
+    assert picker.chosen() is None

@@ -13,7 +13,14 @@ from simsift.core.text.quotations import BIBLIOGRAPHY, QUOTATION
 
 from tests.app.conftest import scan_and_wait
 from tests.app.test_diff_view import highlighted, record
-from tests.core.test_essay_report import CITED, COPIED_PARAGRAPH, QUOTE, REFERENCES, write_class
+from tests.core.test_essay_report import (
+    CITED,
+    COPIED_PARAGRAPH,
+    HEADER,
+    QUOTE,
+    REFERENCES,
+    write_class,
+)
 
 
 def char_format_at(document, position: int):
@@ -111,6 +118,10 @@ def test_the_window_compares_with_quotations_set_apart(qtbot, window, tmp_path):
     left = window.diff_view.left_editor.document()
     text = display_text(window.result.documents[ben].paragraphs)
     assert char_format_at(left, text.index(QUOTE[10:60])).fontItalic()
+    # the course's header line, in every essay, is common text: greyed, never a copied sentence
+    header = char_format_at(left, text.index(HEADER[5:40]))
+    assert header.fontItalic() and header.background().style() == Qt.BrushStyle.NoBrush
+    assert "template or common text (not counted)" in window.diff_view.legend_label.text()
 
 
 def test_the_saved_pdf_is_readable_and_keeps_the_quotation_in_italics(qtbot, window, tmp_path):

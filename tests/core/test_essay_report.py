@@ -16,13 +16,18 @@ from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 from simsift.core.report.essay import (
     LEFT_OUT_STYLE,
+    PAGE_NOTE_PX,
+    PAGE_TEXT_PX,
     SET_APART_STYLE,
     SOURCE_COLOURS,
     EssayLabels,
+    common_threshold,
     essay_html,
+    essay_page,
 )
 from simsift.core.report.html import render_html_report
 from simsift.core.report.text_kinds import (
+    COMMON,
     COPIED,
     LISTED,
     OWN,
@@ -30,6 +35,7 @@ from simsift.core.report.text_kinds import (
     document_stretches,
     set_apart_spans,
 )
+from simsift.core.store.verdicts import COPYING, Verdict, Verdicts
 from simsift.core.text.quotations import BIBLIOGRAPHY, QUOTATION
 
 from tests.core.corpus import prose_paragraphs
@@ -273,3 +279,80 @@ def test_the_excerpt_is_copied_text_with_its_quotations_set_apart(scanned):
     # a quotation in it is set apart in the excerpt too
     assert f'<span class="set-apart" title="quoted (not counted)">{SHORT_QUOTE}</span>' in row
     assert row.count(SHORT_QUOTE) == row.count(f'"quoted (not counted)">{SHORT_QUOTE}')
+
+
+def test_the_rules_say_how_many_documents_made_text_common_in_this_scan(scanned):
+    """Seven essays open with the course's header: under "common above 10" it is common
+    text because of the share rule (more than 20% of 7, at least 5); the report says that
+    here 5 or more documents made text common, so the legend's "found in 7 documents" and
+    the window's "Common text above 10" no longer seem to disagree."""
+    result, ben, _ = scanned
+    page = essay_html(result, result.similarity(), ben)
+    assert common_threshold(result) == (5, 7)
+    assert "Here, with 7 documents compared, text found in 5 or more of them is common." in page
+    assert "common text, found in 7 documents (not counted)" in page
+    assert "found in more than 10 documents" in page  # the setting itself, as the window shows
+    # every common stretch is held by at least the stated number of documents
+    kinds = document_stretches(result, ben, [s.doc for s in result.similarity().sources(ben)])
+    held = [p.documents for pieces in kinds for p in pieces if p.kind == COMMON and p.documents]
+    assert held and min(held) >= 5
+
+
+def test_the_threshold_follows_the_settings_and_is_left_out_when_nothing_can_be_common(scanned):
+    result, _, _ = scanned
+    strict = replace(
+        result,
+        options=replace(
+            result.options,
+            passages=PassageOptions(common_max_docs=3, common_share=0.9, common_min_docs=5),
+        ),
+    )
+    assert common_threshold(strict) == (4, 7)  # more than 3 documents
+    none = replace(
+        result,
+        options=replace(
+            result.options,
+            passages=PassageOptions(common_max_docs=50, common_share=0.9, common_min_docs=8),
+        ),
+    )
+    assert common_threshold(none) is None
+    assert "Here, with" not in essay_html(none, none.similarity(), 0)
+
+
+def test_an_anonymized_report_hides_the_title_and_a_line_naming_the_writer(tmp_path):
+    root = tmp_path / "class"
+    paths = write_class(root, others=1)
+    ben = paths["ben"].read_text("utf-8")
+    paths["ben"].write_text("Ben Okafor\n\nName: Ben Okafor, class 10B\n\n" + ben, "utf-8")
+    paths["zhang"] = root / "张伟_作文.txt"
+    paths["zhang"].write_text("姓名：张伟\n\n" + "\n\n".join(ARGPARSE[2:6]), "utf-8")
+    result, docs = scan_class(root)
+    sim = result.similarity()
+    b, z = docs.index(str(paths["ben"])), docs.index(str(paths["zhang"]))
+    assert result.documents[b].title == "Ben Okafor"
+
+    shown = essay_html(result, sim, b)
+    assert "<h3>Ben Okafor</h3>" in shown and "Name: Ben Okafor, class 10B" in shown
+    label = {"name": lambda p: "Document 2", "path_text": lambda p: "Document 2"}
+    hidden = essay_html(result, sim, b, anonymous=True, **label)
+    assert "Okafor" not in hidden and "ben " not in hidden
+    assert hidden.count(EssayLabels().hidden_line) == 2  # the title and the name line
+    assert html.escape(HEADER) in hidden and html.escape(MINE[0]) in hidden  # the essay stays
+    chinese = essay_html(result, sim, z, anonymous=True, **label)
+    assert "张伟" not in chinese and EssayLabels().hidden_line in chinese
+
+
+def test_the_page_to_hand_over_prints_no_small_text():
+    page = essay_page("<p>text<br><small>settings &lt;b&gt;x&lt;/b&gt;</small></p>", "<b>x</b>")
+    assert "<small>" not in page and "<span class='note'>settings" in page
+    assert "<title>&lt;b&gt;x&lt;/b&gt;</title>" in page
+    assert f"font-size:{PAGE_TEXT_PX}px" in page and f"font-size:{PAGE_NOTE_PX}px" in page
+    assert PAGE_NOTE_PX * 0.75 >= 10  # 96 dpi: 0.75 pt per px
+
+
+def test_a_verdict_note_with_markup_is_shown_literally(scanned):
+    result, ben, _ = scanned
+    path = result.documents[ben].path
+    verdicts = Verdicts(documents={path: Verdict(COPYING, note="<b>x</b>")})
+    page = essay_html(result, result.similarity(), ben, verdicts=verdicts)
+    assert "&lt;b&gt;x&lt;/b&gt;" in page and "<b>x</b>" not in page

@@ -411,3 +411,45 @@ def test_direction_controls_in_names_are_shown_not_obeyed(tmp_path):
     text = render_html_report(result, result.clusters(8))
     assert "\u202e" not in text
     assert "rtl⟨U+202E⟩gnp.txt" in text
+
+
+def test_folders_scanned_include_the_archive_folders_checked_against(tmp_path):
+    """The app checks a class against previous years' folders (`scan_with_archive`): the
+    report lists them with the folders scanned, in the summary and in the settings."""
+    from simsift.core.pipeline.archive_folders import scan_with_archive
+
+    class_folder, archive_folder = tmp_path / "class 2026", tmp_path / "class 2025"
+    _, source = write_partial_copy(class_folder)
+    archive_folder.mkdir()
+    source.rename(archive_folder / source.name)
+    options = ScanOptions(roots=(str(class_folder),), workers=0)
+    result = scan_with_archive(options, [str(archive_folder)], tmp_path / "cache")
+    assert any(d.path.startswith("archive:") for d in result.documents)
+    page = render_html_report(result, result.clusters(3), archive_folders=[str(archive_folder)])
+    settings = section(page, "settings")
+    folders = html.unescape(re.search(r"<th>Folders scanned</th><td>(.*?)</td>", settings)[1])
+    assert folders == f"{class_folder}; {archive_folder} (archive)"
+    assert f"{archive_folder} (archive)" in html.unescape(page.split('<p class="meta">')[1])
+    # the archive's documents count for common text, and the result holds only some
+    assert "here, with" not in settings
+    chinese = render_html_report(
+        result, result.clusters(3), archive_folders=[str(archive_folder)], language="zh_CN"
+    )
+    assert f"{archive_folder}（存档）" in html.unescape(chinese)
+
+
+def test_common_text_says_how_many_documents_made_it_common_in_this_scan(tmp_path):
+    from tests.core.test_essay_report import scan_class, write_class
+
+    write_class(tmp_path / "class")
+    result, _ = scan_class(tmp_path / "class")
+    settings = section(render_html_report(result, result.clusters(3)), "settings")
+    common = html.unescape(
+        re.search(r"<th>Common text \(never counted as copying\)</th><td>(.*?)</td>", settings)[1]
+    )
+    assert common == (
+        "found in more than 10 documents, or in more than 20% of them (and in at least 5); "
+        "here, with 7 documents compared: found in 5 or more of them"
+    )
+    zh = render_html_report(result, result.clusters(3), language="zh_CN")
+    assert "本次共比较 7 篇文档，即出现在其中 5 篇或以上" in zh

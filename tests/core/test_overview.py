@@ -86,3 +86,39 @@ def test_a_crowded_drawing_keeps_the_documents_most_found_elsewhere(collage, mon
     linked = [doc[n] for n in ("essay", "source0", "source1", "source2")]
     best_two = sorted(linked, key=lambda d: -sim.index[d])[:2]
     assert sorted(graph.nodes.tolist()) == sorted(best_two)
+
+
+def test_archive_documents_are_sources_not_essays(tmp_path):
+    """Last year's essays an archive check brings in are never ranked nor in the median:
+    the essays copying from them are, with the archive essay as their source."""
+    from simsift.core.pipeline.archive_folders import scan_with_archive
+
+    from tests.core.test_passages import english_paragraphs
+
+    paragraphs = english_paragraphs()
+    old, new = tmp_path / "last year", tmp_path / "class"
+    old.mkdir()
+    new.mkdir()
+    for i in range(4):
+        text = "\n\n".join(paragraphs[300 + 8 * i : 308 + 8 * i])
+        (old / f"old{i}.txt").write_text(text, encoding="utf-8")
+    copied = paragraphs[300:306] + paragraphs[400:402]  # most of old0
+    (new / "copier.txt").write_text("\n\n".join(copied), encoding="utf-8")
+    for i in range(3):
+        text = "\n\n".join(paragraphs[500 + 8 * i : 508 + 8 * i])
+        (new / f"own{i}.txt").write_text(text, encoding="utf-8")
+    options = ScanOptions(roots=(str(new),), workers=0)
+    result = scan_with_archive(options, [str(old)], tmp_path / "catalog")
+    names = {d.path.rsplit("/", 1)[-1]: i for i, d in enumerate(result.documents)}
+    archived = np.flatnonzero(result.is_archive)
+    assert [result.documents[i].path.rsplit("/", 1)[-1] for i in archived] == ["old0.txt"]
+    assert not result.is_essay[archived].any()
+    sim = result.similarity()
+    view = overview(result, sim, k=3)
+    assert sim.index[archived[0]] == 0 and sim.sources(int(archived[0])) == []
+    assert view.top.tolist() == [names["copier.txt"]]
+    assert sorted(view.essays.tolist()) == sorted(names[n] for n in names if "old" not in n)
+    assert len(view.essays) == 4 and view.histogram.sum() == 4
+    assert view.median == pytest.approx(np.median(sim.index[view.essays]))
+    assert sim.top_source[names["copier.txt"]] == archived[0]
+    assert sim.index[names["copier.txt"]] > 0.5

@@ -96,3 +96,78 @@ def test_distance_is_the_hamming_distance_of_the_fingerprints(copies):
     assert result.distance(left, right).tolist() == expected
     assert [result.distance(int(a), int(b)) for a, b in zip(left, right, strict=True)] == expected
     assert isinstance(result.distance(0, 1), int) and result.distance(1, 1) == 0
+
+
+def _class_folder(root, paragraphs) -> tuple:
+    """A class folder of 5 essays holding its reference folder (the prompt), an
+    unreadable file, an empty one, an excluded one, a hidden one, a file of another type
+    and a link to an essay: 12 files on disk."""
+    import os
+
+    essays, reference = root / "class", root / "class" / "prompt"
+    reference.mkdir(parents=True)
+    for i in range(5):
+        text = "\n\n".join(paragraphs[5 * i : 5 * i + 5])
+        (essays / f"e{i}.txt").write_text(text, encoding="utf-8")
+    (reference / "prompt.txt").write_text(paragraphs[40], encoding="utf-8")
+    (essays / "broken.docx").write_bytes(b"not a zip")
+    (essays / "empty.txt").write_text("", encoding="utf-8")
+    (essays / "draft.bak.txt").write_text(paragraphs[50], encoding="utf-8")
+    (essays / ".notes.txt").write_text(paragraphs[51], encoding="utf-8")
+    (essays / "marks.xyz").write_text("12", encoding="utf-8")
+    os.symlink(essays / "e0.txt", essays / "link.txt")
+    return essays, reference
+
+
+def test_every_file_found_is_read_not_read_or_skipped(tmp_path):
+    """37 files, "Read 34 · 1 not read", "of 33": the counts now add up, and say which of
+    the files read are essays (the overview's documents) and which are references."""
+    from simsift.core.analysis.overview import overview
+
+    from tests.core.test_passages import english_paragraphs
+
+    essays, reference = _class_folder(tmp_path, english_paragraphs())
+    on_disk = sum(1 for p in essays.rglob("*") if p.is_file() or p.is_symlink())
+    options = ScanOptions(
+        roots=(str(essays),),
+        reference_roots=(str(reference),),
+        exclude=("*.bak.txt",),
+        workers=0,
+    )
+    result = scan(options)
+    counts = result.file_counts()
+    assert counts.found == on_disk == 12
+    assert (counts.essays, counts.references, counts.garbled) == (5, 1, 0)
+    assert counts.read == len(result.documents) + len(result.garbled) == 6
+    assert counts.not_read == len(result.errors) == 2  # the broken and the empty file
+    assert all(r.message for r in (*result.errors, *result.skipped))
+    assert counts.skipped == len(result.skipped) == 4  # excluded, hidden, .xyz, the link
+    assert (counts.archive, counts.archive_problems) == (0, 0)
+    view = overview(result, result.similarity(), k=3)
+    assert len(view.essays) == counts.essays
+
+
+def test_archive_documents_are_counted_apart_from_the_files_found(tmp_path):
+    from simsift.core.pipeline.archive_folders import scan_with_archive
+
+    from tests.core.test_passages import english_paragraphs
+
+    paragraphs = english_paragraphs()
+    essays, reference = _class_folder(tmp_path, paragraphs)
+    old = tmp_path / "last year"
+    old.mkdir()
+    (old / "old0.txt").write_text("\n\n".join(paragraphs[0:5]), encoding="utf-8")  # as e0
+    (old / "old1.txt").write_text("\n\n".join(paragraphs[60:65]), encoding="utf-8")
+    (old / "broken.docx").write_bytes(b"not a zip either")
+    options = ScanOptions(
+        roots=(str(essays),),
+        reference_roots=(str(reference),),
+        exclude=("*.bak.txt",),
+        workers=0,
+    )
+    result = scan_with_archive(options, [str(old)], tmp_path / "catalog")
+    counts = result.file_counts()
+    assert counts.found == 12 and (counts.essays, counts.references) == (5, 1)
+    assert counts.archive == int(result.is_archive.sum()) == 1  # old0, a source of e0
+    assert counts.archive_problems == 1  # the archive's broken file, listed with the errors
+    assert len(result.errors) == counts.not_read + counts.archive_problems

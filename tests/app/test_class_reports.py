@@ -1,0 +1,300 @@
+"""Reports to hand over, in a batch: one PDF or HTML per essay of the class into a folder,
+on a background job with progress and Cancel, then a message with "Open folder"; and the
+single report's Save says where it went.
+
+The PDFs are checked as a reader gets them: rendered (pdftoppm), their text read back and
+its sizes measured (pdfminer: no character under 10 pt), in English and in Chinese.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import unicodedata
+from pathlib import Path
+
+import pytest
+from pdfminer.high_level import extract_pages, extract_text
+from pdfminer.layout import LTChar
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices, QImage
+from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton
+from simsift.app.dialogs.batch_report import BatchReportDialog, class_documents
+from simsift.app.models.roles import DocRole
+from simsift.app.readable import NAMES
+from simsift.app.workers.essay_reports import PDF
+
+from tests.app.conftest import scan_and_wait
+from tests.core.corpus import chinese_paragraphs
+from tests.core.test_essay_report import write_class
+
+MIN_POINTS = 10.0
+
+
+def write_mixed_class(root: Path) -> dict[str, Path]:
+    """`write_class`'s English essays (Ana, Ben who copies Ana, 2 others) and two Chinese
+    essays, the second copying half of the first; Ben's essay opens with his name."""
+    paths = write_class(root, others=2)
+    ben = paths["ben"].read_text("utf-8")
+    paths["ben"].write_text("Ben Okafor, class 10B\n\n" + ben, "utf-8")
+    chinese = chinese_paragraphs()
+    paths["li"] = root / "李明_作文.txt"
+    paths["li"].write_text("\n\n".join(chinese[:8]), "utf-8")
+    paths["wang"] = root / "王芳_作文.txt"
+    paths["wang"].write_text("\n\n".join(chinese[:4] + chinese[20:24]), "utf-8")
+    return paths
+
+
+@pytest.fixture
+def scanned(qtbot, window, tmp_path):
+    paths = write_mixed_class(tmp_path / "class")
+    window.folders.add_paths([str(tmp_path / "class")])
+    scan_and_wait(qtbot, window)
+    return paths
+
+
+@pytest.fixture
+def opened(monkeypatch) -> list[QUrl]:
+    """The URLs "Open folder" asked the desktop to open (none is opened)."""
+    urls: list[QUrl] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: urls.append(url) or True)
+    return urls
+
+
+def answer_dialog(monkeypatch, folder: Path, extension: str = PDF) -> None:
+    """The batch dialog answered at once: this folder, this format, Save."""
+
+    def exec_(dialog: BatchReportDialog) -> int:
+        dialog.folder_edit.setText(str(folder))
+        dialog.format_box.setCurrentIndex(dialog.format_box.findData(extension))
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(BatchReportDialog, "exec", exec_)
+
+
+def save_class_reports(qtbot, window, monkeypatch, folder: Path, extension: str = PDF):
+    answer_dialog(monkeypatch, folder, extension)
+    panel = window.documents_panel
+    assert panel.batch_button.isEnabled()
+    qtbot.mouseClick(panel.batch_button, _left())
+    runner = panel.class_reports
+    with qtbot.waitSignal(runner.ended, timeout=120_000):
+        pass
+    return runner
+
+
+def char_sizes(pdf: Path) -> list[tuple[str, float]]:
+    """Every visible character of the PDF with its size in points."""
+    out = []
+
+    def walk(item) -> None:
+        if isinstance(item, LTChar):
+            text = item.get_text()
+            if text.strip() and text != "\u200b":
+                out.append((text, item.size))
+        for child in getattr(item, "_objs", None) or ():
+            walk(child)
+
+    for page in extract_pages(str(pdf)):
+        walk(page)
+    return out
+
+
+def pdf_text(pdf: Path) -> str:
+    """The PDF's text as a reader copies it; NFKC, since Qt maps some CJK glyphs to their
+    compatibility characters (⽂ for 文)."""
+    return unicodedata.normalize("NFKC", " ".join(extract_text(str(pdf)).split()))
+
+
+def render_first_page(pdf: Path, out: Path) -> QImage:
+    """The PDF's first page as pdftoppm draws it at 100 dpi."""
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm (poppler-utils) is not installed")
+    subprocess.run(
+        ["pdftoppm", "-r", "100", "-png", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(out)],
+        check=True,
+        timeout=60,
+    )
+    image = QImage(str(out) + ".png")
+    assert not image.isNull()
+    return image
+
+
+def inked_share(image: QImage) -> float:
+    """Share of sampled pixels that are not white."""
+    samples = inked = 0
+    for y in range(0, image.height(), 7):
+        for x in range(0, image.width(), 7):
+            samples += 1
+            inked += image.pixelColor(x, y).lightness() < 200
+    return inked / samples
+
+
+def test_one_pdf_per_essay_readable_in_english_and_chinese(
+    qtbot, window, scanned, tmp_path, monkeypatch, opened
+):
+    out = tmp_path / "reports"
+    runner = save_class_reports(qtbot, window, monkeypatch, out)
+
+    essays = class_documents(window.result)
+    written = sorted(out.iterdir())
+    assert len(written) == len(essays) == 6
+    names = {p.name for p in written}
+    assert "ben _&_ essay - similarity report.pdf" in names  # "<>" are not in Windows names
+    assert "李明_作文 - similarity report.pdf" in names
+    for pdf in written:
+        sizes = char_sizes(pdf)
+        assert sizes and min(size for _, size in sizes) >= MIN_POINTS, pdf.name
+
+    ben = pdf_text(out / "ben _&_ essay - similarity report.pdf")
+    assert "Similarity index" in ben and "ana.txt" in ben  # its source, with its share
+    assert "Shared runs of fewer than" in ben  # the settings used
+    assert "ben <&> essay.txt" in ben  # the user's name as it is, not markup
+    wang = out / "王芳_作文 - similarity report.pdf"
+    text = pdf_text(wang)
+    assert "李明_作文.txt" in text  # its Chinese source named
+    chinese = [c for c, _ in char_sizes(wang) if "\u4e00" <= c <= "\u9fff" or c >= "\u2e80"]
+    assert len(chinese) > 100  # the essay's Chinese text is in the PDF, at 10 pt or more
+
+    page = render_first_page(wang, tmp_path / "wang")
+    assert page.width() == pytest.approx(827, abs=2)  # A4 at 100 dpi
+    assert 0.01 < inked_share(page) < 0.6  # drawn, neither blank nor black
+
+    box = runner.message
+    assert box.isVisible() and "6 reports saved in:" in box.text() and str(out) in box.text()
+    open_button = next(b for b in box.buttons() if b.text() == "Open folder")
+    qtbot.mouseClick(open_button, _left())
+    assert opened == [QUrl.fromLocalFile(str(out))]
+
+
+def test_html_reports_escape_names_and_never_overwrite_a_file(
+    qtbot, window, scanned, tmp_path, monkeypatch, opened
+):
+    out = tmp_path / "reports"
+    out.mkdir()
+    kept = out / "ana - similarity report.html"
+    kept.write_text("the teacher's own file", "utf-8")
+    save_class_reports(qtbot, window, monkeypatch, out, ".html")
+
+    assert kept.read_text("utf-8") == "the teacher's own file"
+    assert (out / "ana - similarity report (2).html").exists()
+    page = (out / "ben _&_ essay - similarity report.html").read_text("utf-8")
+    assert "ben &lt;&amp;&gt; essay.txt" in page and "<&>" not in page
+    assert "<small>" not in page and "class='note'" in page  # small print at 10.5 pt
+    assert "compare:" not in page  # no links into the app
+
+
+def test_cancel_stops_between_reports_and_says_how_many(
+    qtbot, window, scanned, tmp_path, monkeypatch, opened
+):
+    import simsift.app.workers.essay_reports as essay_reports
+
+    out = tmp_path / "reports"
+    panel = window.documents_panel
+    written = []
+    real = essay_reports.write_essay_report
+
+    def write_then_cancel(page, path):
+        written.append(real(page, path))
+        if len(written) == 2:
+            panel.class_reports.job.cancel.cancel()  # as the progress dialog's Cancel does
+        return written[-1]
+
+    monkeypatch.setattr(essay_reports, "write_essay_report", write_then_cancel)
+    runner = save_class_reports(qtbot, window, monkeypatch, out)
+    assert len(list(out.iterdir())) == 2  # whole reports only: no temporary file left
+    assert "Cancelled: 2 of 6 reports were saved in:" in runner.message.text()
+
+
+def test_cancel_button_of_the_progress_dialog_cancels_the_job(
+    qtbot, window, scanned, tmp_path, monkeypatch, opened
+):
+    import simsift.app.workers.essay_reports as essay_reports
+
+    real = essay_reports.write_essay_report
+
+    def slow(page, path):  # the reports take long enough to be cancelled
+        time.sleep(0.3)
+        return real(page, path)
+
+    monkeypatch.setattr(essay_reports, "write_essay_report", slow)
+    answer_dialog(monkeypatch, tmp_path / "reports")
+    panel = window.documents_panel
+    qtbot.mouseClick(panel.batch_button, _left())
+    runner = panel.class_reports
+    assert runner.progress.isVisible() and runner.progress.maximum() == 6
+    with qtbot.waitSignal(runner.ended, timeout=120_000) as ended:
+        qtbot.mouseClick(runner.progress.findChild(QPushButton), _left())
+    assert runner.job.cancel.cancelled and ended.args[0] < 6
+    assert "Cancelled:" in runner.message.text()
+
+
+def test_anonymized_reports_hide_names_and_the_name_line(
+    qtbot, window, scanned, tmp_path, monkeypatch
+):
+    window.set_anonymous(True)
+    try:
+        out = tmp_path / "reports"
+        save_class_reports(qtbot, window, monkeypatch, out, ".html")
+    finally:
+        window.set_anonymous(False)
+    # the files are named after the essays: the teacher hands each to its writer
+    page = (out / "ben _&_ essay - similarity report.html").read_text("utf-8")
+    for secret in ("Ben Okafor", "ben &lt;", "ana.txt", str(tmp_path)):
+        assert secret not in page
+    assert "(line hidden: it may name the writer)" in page
+    assert "Document " in page
+
+
+def test_the_single_report_says_where_it_was_saved(qtbot, window, scanned, tmp_path, opened):
+    panel = window.documents_panel
+    panel.table.selectRow(0)
+    path = tmp_path / "mine.pdf"
+    from PySide6.QtWidgets import QFileDialog
+
+    original = QFileDialog.getSaveFileName
+    QFileDialog.getSaveFileName = staticmethod(lambda *a, **k: (str(path), "PDF (*.pdf)"))
+    try:
+        qtbot.mouseClick(panel.save_button, _left())
+    finally:
+        QFileDialog.getSaveFileName = original
+    assert path.exists()
+    box = panel.saved_message
+    assert isinstance(box, QMessageBox) and box.isVisible()
+    assert "Saved as “mine.pdf” in:" in box.text() and str(tmp_path) in box.text()
+    qtbot.mouseClick(next(b for b in box.buttons() if b.text() == "Open folder"), _left())
+    assert opened == [QUrl.fromLocalFile(str(tmp_path))]
+    doc = panel.proxy.index(0, 0).data(DocRole)
+    assert min(size for _, size in char_sizes(path)) >= MIN_POINTS
+    assert os.path.basename(window.result.documents[doc].path) in pdf_text(path)
+    assert not NAMES.anonymous
+
+
+def _left():
+    from PySide6.QtCore import Qt
+
+    return Qt.MouseButton.LeftButton
+
+
+def test_with_an_archive_the_class_is_the_new_essays_and_the_report_lists_the_archive(
+    qtbot, window, tmp_path, monkeypatch
+):
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.app.test_archive_folders import write_years
+
+    old, new = write_years(tmp_path / "essays")
+    window.folders.add_paths([str(new)])
+    window.folders.add_paths([str(old)], archive=True)
+    scan_and_wait(qtbot, window)
+    essays = [window.result.documents[d].path for d in class_documents(window.result)]
+    assert essays and all(p.startswith(str(new)) for p in essays)  # not the archive's
+
+    out = tmp_path / "report.html"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    window.export_html_action.trigger()
+    qtbot.waitUntil(lambda: not window.editor.busy and out.exists(), timeout=20_000)
+    settings = out.read_text("utf-8").split('<h2 id="settings">')[1]
+    assert f"<th>Folders scanned</th><td>{new}; {old} (archive)</td>" in settings
