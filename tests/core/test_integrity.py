@@ -66,6 +66,16 @@ def test_disguised_copy_is_flagged(name):
     assert "e.g." in flag or "of" in flag  # each flag gives its evidence
 
 
+@pytest.mark.parametrize("gap", [" ", "   "])
+def test_one_spaced_sentence_is_flagged(gap):
+    """One sentence of an essay written letter by letter, words one or three spaces apart."""
+    sentence = "Dams hold the sediment back, so many deltas now shrink each year."
+    spaced = gap.join(" ".join(word) for word in sentence.split())
+    paragraphs = essay()
+    paragraphs[1] = paragraphs[1][:400] + " " + spaced + " " + paragraphs[1][400:]
+    assert "letters spaced out" in flag_kinds(doc(paragraphs))
+
+
 def test_look_alike_flag_names_the_letters():
     flags = integrity_flags(doc([p.replace("o", "о") for p in essay()], title="Тhe Essay"))
     (flag,) = [f for f in flags if f.startswith("look-alike")]
@@ -111,6 +121,7 @@ def clean_documents() -> dict[str, ExtractedText]:
     docs["french"] = doc(
         ["Il a dit\u00a0: «\u00a0Bonjour\u00a0!\u00a0» Le prix est de 10\u202f000\u00a0€."] * 20
     )
+    docs["table column specs"] = doc(["l l l l l l l l l l l l l l l l l l l l l l l l l"] * 6)
     docs["full-width punctuation"] = doc(["中文，全角标点：“引号”！（括号）Ａ１２３。"] * 20)
     return docs
 
@@ -163,6 +174,7 @@ def test_a_stray_opening_quotation_mark_is_flagged_and_straight_quotes_are_not()
     from simsift.core.text.integrity import stray_quotes_flag
 
     stray = ["He said “ " + "the river runs to the sea " * 30]
-    assert stray_quotes_flag(stray).startswith("stray quotation marks: 1 open no quotation")
+    assert stray_quotes_flag(stray) == ""  # one is as likely a typo
+    assert stray_quotes_flag(stray * 2).startswith("stray quotation marks: 2 open no quotation")
     assert stray_quotes_flag(["He said “the river runs” and left."]) == ""
     assert stray_quotes_flag(['the quote character (") is doubled: "a ""b"" c"']) == ""
