@@ -1,5 +1,5 @@
 """Persistent user settings (QSettings): folders, k, weights, what counts as copying,
-language, role (teacher or editor), window layout."""
+language, role (teacher or editor), where reports were saved, window layout."""
 
 from __future__ import annotations
 
@@ -172,6 +172,16 @@ class Settings:
         if value not in ROLES:
             raise ValueError(f"role must be one of {ROLES}, not {value!r}")
         self._store.setValue("ui/role", value)
+
+    @property
+    def report_folder(self) -> str:
+        """The folder reports were last saved in ("" before the first): the class's
+        reports and a single report's Save start there."""
+        return str(self._store.value("reports/folder", ""))
+
+    @report_folder.setter
+    def report_folder(self, value: str) -> None:
+        self._store.setValue("reports/folder", value)
 
     def geometry(self, key: str) -> QByteArray | None:
         value = self._store.value(f"ui/{key}")

@@ -5,7 +5,7 @@
 A class of essays of 8 own paragraphs and 4 copied from the two essays before it (English
 ~3,500 characters, ~600 words; Chinese ~2,700 characters, its 139-paragraph pool reused
 round-robin) is scanned; then, as the app does, each report page is made from the
-Documents tab (`DocumentsPanel.report_page`, GUI thread) and written (`essay_reports_work`,
+Documents tab's `ReportPages` and written (`essay_reports_work`,
 the background job's work): PDF through Qt's printing, and HTML. Times are the median of
 `--repeat` runs, with the slowest run beside it.
 """
@@ -72,13 +72,15 @@ def bench(essays: int, chinese: bool, repeat: int, scratch: Path) -> None:
     language = "Chinese" if chinese else "English"
     print(f"{language}: {len(docs)} essays, {words:,} characters each on average")
     busiest = max(docs, key=lambda d: len(result.similarity().sources(d)))
-    page = panel.report_page(busiest)
     out = scratch / "out"
     out.mkdir(exist_ok=True)
     median, worst = timed(lambda: panel.report_page(busiest), repeat)
     print(f"  one essay, page made: {median * 1000:.1f} ms (slowest {worst * 1000:.1f})")
-    one = [ReportFile(page, out / "one.pdf")]
-    median, worst = timed(lambda: essay_reports_work(one)(lambda *_: None, CancelToken()), repeat)
+    page_of = panel.report_pages().page
+    one = [ReportFile(busiest, out / "one.pdf")]
+    median, worst = timed(
+        lambda: essay_reports_work(one, page_of)(lambda *_: None, CancelToken()), repeat
+    )
     print(f"  one essay, PDF written: {median * 1000:.0f} ms (slowest {worst * 1000:.0f})")
     pages = scratch / "pages"
     for extension in (PDF, HTML):
@@ -87,10 +89,9 @@ def bench(essays: int, chinese: bool, repeat: int, scratch: Path) -> None:
         def whole_class(extension=extension, counter=counter) -> None:
             folder = pages / f"{extension[1:]}{next(counter)}"
             folder.mkdir(parents=True)
-            made = [panel.report_page(d) for d in docs]
             names = report_file_names([result.documents[d].path for d in docs], extension)
-            files = [ReportFile(p, folder / n) for p, n in zip(made, names, strict=True)]
-            essay_reports_work(files)(lambda *_: None, CancelToken())
+            files = [ReportFile(d, folder / n) for d, n in zip(docs, names, strict=True)]
+            essay_reports_work(files, page_of)(lambda *_: None, CancelToken())
 
         median, worst = timed(whole_class, repeat)
         print(

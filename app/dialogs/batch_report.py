@@ -1,10 +1,11 @@
 """Reports to hand over, in a batch: one PDF or HTML file per essay of the class, in a folder.
 
-`save_class_reports` asks for the format and the folder (`BatchReportDialog`), makes each
-essay's page as the Documents tab shows it (on the GUI thread: a millisecond or two each),
-and leaves the writing, the slow part, to a background job (`ClassReports`) with a progress
-dialog and Cancel. It ends with a message saying where the reports are, with an "Open folder"
-button (`show_saved`), as does the single report's Save.
+`save_class_reports` asks for the format and the folder (`BatchReportDialog`, which starts
+in the folder reports were last saved in), then leaves making each essay's page as the
+Documents tab shows it and writing it to a background job (`ClassReports`) with a progress
+dialog and Cancel: the window stays responsive however large the class. It ends with a
+message saying where the reports are, with an "Open folder" button (`show_saved`), as does
+the single report's Save.
 
 The files are named after the essays (`core.report.file_names`): the teacher must know whose
 report each is, even when the reports themselves are anonymized. A report never overwrites a
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from simsift.app.readable import readable
+from simsift.app.settings import Settings
 from simsift.app.workers.essay_reports import HTML, PDF, ReportFile, essay_reports_work
 from simsift.app.workers.jobs import Job, error_text
 from simsift.core.pipeline.check import is_archive_path
@@ -127,7 +129,9 @@ class ClassReports(QObject):
         self._total = 0
         self._done = 0
 
-    def start(self, files: list[ReportFile], folder: str) -> Job:
+    def start(self, files: list[ReportFile], page_of: Callable[[int], str], folder: str) -> Job:
+        """Make and write `files` on a job; `page_of(doc)` (safe off the GUI thread) makes
+        a report's page."""
         self._folder, self._total, self._done = folder, len(files), 0
         self.progress = QProgressDialog(
             self.tr("Saving the reports…"), self.tr("Cancel"), 0, len(files), self._parent
@@ -138,7 +142,7 @@ class ClassReports(QObject):
         self.progress.setAutoClose(False)
         self.progress.setValue(0)
         self.progress.show()
-        self.job = Job(essay_reports_work(files))
+        self.job = Job(essay_reports_work(files, page_of))
         self.progress.canceled.connect(self.job.cancel.cancel)
         # slots of this object, not lambdas: Qt then runs them on the GUI thread
         self.job.signals.progress.connect(self._on_progress)
@@ -210,14 +214,18 @@ class ClassReports(QObject):
 def save_class_reports(
     parent: QWidget, result: ScanResult, page_of: Callable[[int], str]
 ) -> ClassReports | None:
-    """Ask where and as what, then write one report per essay of `result`'s class in the
-    background; `page_of(doc)` is an essay's complete report page. None when the user
-    cancels or the folder cannot be made."""
+    """Ask where and as what, then make and write one report per essay of `result`'s
+    class in the background; `page_of(doc)` makes an essay's complete report page and is
+    called on the job's thread, so it must touch no widget. The folder is remembered
+    (`Settings.report_folder`). None when the user cancels or the folder cannot be made."""
     docs = class_documents(result)
     if not docs:
         return None
+    settings = Settings()
     home = os.path.expanduser("~")
-    default = os.path.join(home, QCoreApplication.translate("ClassReports", "Similarity reports"))
+    default = settings.report_folder or os.path.join(
+        home, QCoreApplication.translate("ClassReports", "Similarity reports")
+    )
     dialog = BatchReportDialog(len(docs), default, parent)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return None
@@ -237,11 +245,10 @@ def save_class_reports(
     names = report_file_names(
         [result.documents[doc].path for doc in docs], extension, existing, report_suffix()
     )
-    files = [
-        ReportFile(page_of(doc), Path(folder) / name) for doc, name in zip(docs, names, strict=True)
-    ]
+    settings.report_folder = folder
+    files = [ReportFile(doc, Path(folder) / name) for doc, name in zip(docs, names, strict=True)]
     runner = ClassReports(parent)
-    runner.start(files, folder)
+    runner.start(files, page_of, folder)
     return runner
 
 

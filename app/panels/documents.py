@@ -18,6 +18,8 @@ from __future__ import annotations
 import html
 import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import (
@@ -48,15 +50,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from simsift.app.column_widths import ColumnFitter
-from simsift.app.dialogs.batch_report import save_class_reports, show_report_saved
+from simsift.app.dialogs.batch_report import report_suffix, save_class_reports, show_report_saved
 from simsift.app.dialogs.verdict import FolderNames, verdict_data, verdict_rank
 from simsift.app.models.clusters import TextFilterProxy, text_ranks
 from simsift.app.models.roles import DocRole
 from simsift.app.readable import NAMES, plain, readable
 from simsift.app.row_height import fit_rows_to_names
-from simsift.app.workers.essay_reports import write_essay_report
+from simsift.app.settings import Settings
+from simsift.app.workers.essay_reports import PDF, write_essay_report
+from simsift.core.analysis.similarity import DocumentSimilarity
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.report.essay import END_OF_SOURCES, EssayLabels, essay_html, essay_page
+from simsift.core.report.file_names import report_file_names
 from simsift.core.store.verdicts import Verdict, Verdicts
 
 COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE, COL_VERDICT = range(7)
@@ -526,14 +531,15 @@ class DocumentsPanel(QWidget):
             found = _LINK.fullmatch(_row_link(self.text.cursorForPosition(pos)))
         return None if found is None else (found.group(1), int(found.group(2)))
 
-    def _labels(self, doc: int) -> EssayLabels:
-        """The report's words in the user's language, for document `doc`."""
+    def _labels(self, sources_excluded: bool) -> EssayLabels:
+        """The report's words in the user's language, for a document with excluded
+        sources or without."""
         nothing = (
             self.tr(
                 "No text of this document counts: every document it was found in is an "
                 "excluded source."
             )
-            if self.excluded_of(doc)
+            if sources_excluded
             else self.tr("No passage of this document was found in another document.")
         )
         return EssayLabels(
@@ -579,51 +585,30 @@ class DocumentsPanel(QWidget):
     def _document_html(self, doc: int, compare_links: bool = True) -> str:
         """Legend of sources (with a compare and an exclude link each), the excluded
         sources (with an include-again link each), then the text coloured by source."""
-        fragment = essay_html(
-            self._result,
-            self.model.similarity,
-            doc,
-            self._labels(doc),
+        return self.report_pages().fragment(doc, compare_links)
+
+    def report_pages(self) -> ReportPages:
+        """What the reports are made from, as the tab shows them now, for a job's thread."""
+        return ReportPages(
+            result=self._result,
+            similarity=self.model.similarity,
             verdicts=self.model.verdicts,
-            compare_links=compare_links,
+            excluded=dict(self._excluded),
+            labels=self._labels(False),
+            labels_all_excluded=self._labels(True),
+            words=ExcludedWords(
+                title=self.tr("Excluded sources (not counted)"),
+                note=self.tr(
+                    "Marked “not a duplicate” (say the student's own draft, or a shared "
+                    "reading): the text shared with them does not count."
+                ),
+                exclude=self.tr("exclude"),
+                include=self.tr("include again"),
+            ),
             name=NAMES.name,
             path_text=NAMES.path,
             anonymous=NAMES.anonymous,
         )
-        if compare_links:
-            exclude = html.escape(self.tr("exclude"))
-            fragment = _COMPARE_LINK.sub(
-                lambda m: f"{m.group(0)}<br><a href='exclude:{m.group(1)}'>{exclude}</a>",
-                fragment,
-            )
-        excluded = self._excluded_html(doc, compare_links)
-        end_of_sources = fragment.find("\n" + END_OF_SOURCES)
-        if end_of_sources < 0:
-            return fragment + excluded
-        return fragment[:end_of_sources] + excluded + fragment[end_of_sources:]
-
-    def _excluded_html(self, doc: int, links: bool) -> str:
-        """The excluded sources of `doc` as a small table ("" when none)."""
-        excluded = self.excluded_of(doc)
-        if not excluded:
-            return ""
-        e = html.escape
-        title = self.tr("Excluded sources (not counted)")
-        note = self.tr(
-            "Marked “not a duplicate” (say the student's own draft, or a shared reading): "
-            "the text shared with them does not count."
-        )
-        rows = [f"\n<p><b>{e(title)}</b><br><small>{e(note)}</small></p><table>"]
-        include = e(self.tr("include again"))
-        for source, share in excluded:
-            path = self._result.documents[source].path
-            link = f"<a href='include:{source}'>{include}</a>" if links else ""
-            rows.append(
-                f"<tr><td title='{e(NAMES.path(path))}'><s>{e(NAMES.name(path))}</s></td>"
-                f"<td align='right'>{share:.0%}</td><td>{link}</td></tr>"
-            )
-        rows.append("</table>")
-        return "".join(rows)
 
     def save_report(self, path: str) -> None:
         """Write the selected document's report as HTML, or as PDF when `path` ends in .pdf.
@@ -635,18 +620,21 @@ class DocumentsPanel(QWidget):
     def report_page(self, doc: int) -> str:
         """Document `doc`'s report as a complete page to hand over (no links; names
         hidden when anonymized)."""
-        name = NAMES.name(self._result.documents[doc].path)
-        return essay_page(self._document_html(doc, compare_links=False), name)
+        return self.report_pages().page(doc)
 
     def _ask_and_save_class_reports(self) -> None:
         if self._result is not None:
-            self.class_reports = save_class_reports(self, self._result, self.report_page)
+            self.class_reports = save_class_reports(self, self._result, self.report_pages().page)
 
     def _ask_and_save_report(self) -> None:
         if self._doc is None:
             return
-        stem = os.path.splitext(os.path.basename(self._result.documents[self._doc].path))[0]
-        suggested = os.path.join(os.path.expanduser("~"), f"{stem} - similarity report.pdf")
+        # shown as the table shows it: an anonymized essay's label, not its writer's name
+        shown = NAMES.name(self._result.documents[self._doc].path)
+        suggested = os.path.join(
+            Settings().report_folder or os.path.expanduser("~"),
+            report_file_names([shown], PDF, (), report_suffix())[0],
+        )
         path, _ = QFileDialog.getSaveFileName(
             self,
             self.tr("Save report"),
@@ -664,6 +652,7 @@ class DocumentsPanel(QWidget):
                 plain(f"{readable(path)}\n{error.strerror or error}"),
             )
         else:
+            Settings().report_folder = os.path.dirname(os.path.abspath(path))
             self.saved_message = show_report_saved(self, path)
 
     def _on_link(self, url: QUrl) -> None:
@@ -677,6 +666,86 @@ class DocumentsPanel(QWidget):
             self.exclude_source(source)
         else:
             self.include_source(source)
+
+
+@dataclass(frozen=True, slots=True)
+class ExcludedWords:
+    """The words of the excluded sources' table, in the user's language."""
+
+    title: str
+    note: str
+    exclude: str
+    include: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReportPages:
+    """Everything an essay's report is made from, read on the GUI thread with its words
+    translated, so that `page` may run on a job's thread (it touches no widget). The
+    progress dialog of a class's reports keeps the window from changing it meanwhile."""
+
+    result: ScanResult
+    similarity: DocumentSimilarity
+    verdicts: Verdicts
+    excluded: dict[int, list[tuple[int, float]]]
+    labels: EssayLabels
+    labels_all_excluded: EssayLabels  # "nothing" says every source is an excluded one
+    words: ExcludedWords
+    name: Callable[[str], str]
+    path_text: Callable[[str], str]
+    anonymous: bool
+
+    def page(self, doc: int) -> str:
+        """Document `doc`'s report as a complete page to hand over (no links; names
+        hidden when anonymized)."""
+        title = self.name(self.result.documents[doc].path)
+        return essay_page(self.fragment(doc, links=False), title)
+
+    def fragment(self, doc: int, links: bool) -> str:
+        """Legend of sources (with a compare and an exclude link each when `links`), the
+        excluded sources (with an include-again link each), then the text coloured by
+        source."""
+        excluded = self.excluded.get(doc, [])
+        fragment = essay_html(
+            self.result,
+            self.similarity,
+            doc,
+            self.labels_all_excluded if excluded else self.labels,
+            verdicts=self.verdicts,
+            compare_links=links,
+            name=self.name,
+            path_text=self.path_text,
+            anonymous=self.anonymous,
+        )
+        if links:
+            exclude = html.escape(self.words.exclude)
+            fragment = _COMPARE_LINK.sub(
+                lambda m: f"{m.group(0)}<br><a href='exclude:{m.group(1)}'>{exclude}</a>",
+                fragment,
+            )
+        table = self._excluded_html(excluded, links)
+        end_of_sources = fragment.find("\n" + END_OF_SOURCES)
+        if end_of_sources < 0:
+            return fragment + table
+        return fragment[:end_of_sources] + table + fragment[end_of_sources:]
+
+    def _excluded_html(self, excluded: list[tuple[int, float]], links: bool) -> str:
+        """The excluded sources as a small table ("" when none)."""
+        if not excluded:
+            return ""
+        e = html.escape
+        rows = [f"\n<p><b>{e(self.words.title)}</b><br><small>{e(self.words.note)}</small></p>"]
+        rows.append("<table>")
+        include = e(self.words.include)
+        for source, share in excluded:
+            path = self.result.documents[source].path
+            link = f"<a href='include:{source}'>{include}</a>" if links else ""
+            rows.append(
+                f"<tr><td title='{e(self.path_text(path))}'><s>{e(self.name(path))}</s></td>"
+                f"<td align='right'>{share:.0%}</td><td>{link}</td></tr>"
+            )
+        rows.append("</table>")
+        return "".join(rows)
 
 
 def _row_link(cursor: QTextCursor) -> str:

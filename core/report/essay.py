@@ -49,6 +49,10 @@ OTHER_COLOUR = "#dee2e6"  # sources beyond the seventh share one grey
 PAGE_FONTS = "system-ui,'Segoe UI','DejaVu Sans',sans-serif"
 PAGE_TEXT_PX = 15
 PAGE_NOTE_PX = 14
+# A browser's reading column, on screen only. Qt applies plain and `@media screen` rules
+# when it prints, which would add the column's margins to the paper's; it skips `not
+# print`, and every rule after it: this comes last in the style sheet.
+SCREEN_COLUMN = "@media not print{body{max-width:50em;margin:2em auto;padding:0 1em}}"
 # text that never counts as copying: shown, in grey (readable in print and on a dark theme)
 SET_APART_STYLE = "color:#6c757d;font-style:italic"  # quotations and the bibliography
 LEFT_OUT_STYLE = "color:#868e96"  # template and common text
@@ -223,15 +227,17 @@ def essay_page(fragment: str, title: str) -> str:
     """A complete, self-contained HTML page around `essay_html`'s fragment, readable at
     100% zoom on screen and in print: text at 15 px (11.25 pt at 96 dpi), small print
     at 14 px (10.5 pt), never smaller. Qt's printing sizes `<small>` a step down whatever
-    the style sheet says, so small print is a styled span here."""
+    the style sheet says, so small print is a styled span here.
+
+    On screen a browser shows the text as a centred column (`SCREEN_COLUMN`); printed, by
+    Qt or by a browser, it fills the paper between the page margins."""
     fragment = fragment.replace("<small>", "<span class='note'>").replace("</small>", "</span>")
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
         f"<title>{_e(title)}</title>"
-        f"<style>body{{font-family:{PAGE_FONTS};font-size:{PAGE_TEXT_PX}px;line-height:1.5;"
-        "max-width:50em;margin:2em auto;padding:0 1em}td{padding:0.2em 0.6em}"
-        f".note{{font-size:{PAGE_NOTE_PX}px;color:#495057}}"
-        "@media print{body{margin:0}}</style></head>"
+        f"<style>body{{font-family:{PAGE_FONTS};font-size:{PAGE_TEXT_PX}px;line-height:1.5}}"
+        f"td{{padding:0.2em 0.6em}}.note{{font-size:{PAGE_NOTE_PX}px;color:#495057}}"
+        f"{SCREEN_COLUMN}</style></head>"
         f"<body>\n{fragment}\n</body></html>\n"
     )
 

@@ -1,16 +1,20 @@
 """Reports to hand over, in a batch: one PDF or HTML per essay of the class into a folder,
-on a background job with progress and Cancel, then a message with "Open folder"; and the
-single report's Save says where it went.
+made and written on a background job with progress and Cancel (the window stays
+responsive), then a message with "Open folder"; the folder is remembered; and the single
+report's Save says where it went.
 
 The PDFs are checked as a reader gets them: rendered (pdftoppm), their text read back and
-its sizes measured (pdfminer: no character under 10 pt), in English and in Chinese.
+its sizes and place on the paper measured (pdfminer: no character under 10 pt, the text
+between 2 cm margins), in English and in Chinese.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
+import threading
 import time
 import unicodedata
 from pathlib import Path
@@ -18,7 +22,7 @@ from pathlib import Path
 import pytest
 from pdfminer.high_level import extract_pages, extract_text
 from pdfminer.layout import LTChar
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QImage
 from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton
 from simsift.app.dialogs.batch_report import BatchReportDialog, class_documents
@@ -28,9 +32,10 @@ from simsift.app.workers.essay_reports import PDF
 
 from tests.app.conftest import scan_and_wait
 from tests.core.corpus import chinese_paragraphs
-from tests.core.test_essay_report import write_class
+from tests.core.test_essay_report import english_paragraphs, write_class
 
 MIN_POINTS = 10.0
+MM = 72 / 25.4  # points in a millimetre
 
 
 def write_mixed_class(root: Path) -> dict[str, Path]:
@@ -108,18 +113,47 @@ def pdf_text(pdf: Path) -> str:
     return unicodedata.normalize("NFKC", " ".join(extract_text(str(pdf)).split()))
 
 
-def render_first_page(pdf: Path, out: Path) -> QImage:
-    """The PDF's first page as pdftoppm draws it at 100 dpi."""
+def text_column(pdf: Path) -> tuple[float, float, float]:
+    """(left margin, right margin, page width) of the first page's text, in points: from
+    the page's edges to its left-most and right-most characters drawn on it."""
+    page = next(iter(extract_pages(str(pdf))))
+    chars = []
+
+    def walk(item) -> None:
+        if isinstance(item, LTChar) and item.get_text().strip() and 0 <= item.y0 <= page.height:
+            chars.append(item)
+        for child in getattr(item, "_objs", None) or ():
+            walk(child)
+
+    walk(page)
+    left = min(c.x0 for c in chars)
+    right = max(c.x1 for c in chars)
+    return left, page.width - right, page.width
+
+
+def render_page(pdf: Path, out: Path, page: int = 1) -> QImage:
+    """A page of the PDF (the first by default) as pdftoppm draws it at 100 dpi."""
     if shutil.which("pdftoppm") is None:
         pytest.skip("pdftoppm (poppler-utils) is not installed")
+    pages = ["-f", str(page), "-l", str(page)]
     subprocess.run(
-        ["pdftoppm", "-r", "100", "-png", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(out)],
+        ["pdftoppm", "-r", "100", "-png", *pages, "-singlefile", str(pdf), str(out)],
         check=True,
         timeout=60,
     )
     image = QImage(str(out) + ".png")
     assert not image.isNull()
     return image
+
+
+def painted_share(image: QImage) -> float:
+    """Share of sampled pixels that are not white: text or a background colour."""
+    samples = painted = 0
+    for y in range(0, image.height(), 7):
+        for x in range(0, image.width(), 7):
+            samples += 1
+            painted += image.pixelColor(x, y).lightness() < 250
+    return painted / samples
 
 
 def inked_share(image: QImage) -> float:
@@ -148,6 +182,11 @@ def test_one_pdf_per_essay_readable_in_english_and_chinese(
         sizes = char_sizes(pdf)
         assert sizes and min(size for _, size in sizes) >= MIN_POINTS, pdf.name
 
+    # the text uses the paper: 18 mm margins, not 4.5 cm
+    left, right, width = text_column(out / "ana - similarity report.pdf")
+    assert 15 * MM < left < 20 * MM and 15 * MM < right < 20 * MM
+    assert width - right > 0.9 * width
+
     ben = pdf_text(out / "ben _&_ essay - similarity report.pdf")
     assert "Similarity index" in ben and "ana.txt" in ben  # its source, with its share
     assert "Shared runs of fewer than" in ben  # the settings used
@@ -158,7 +197,7 @@ def test_one_pdf_per_essay_readable_in_english_and_chinese(
     chinese = [c for c, _ in char_sizes(wang) if "\u4e00" <= c <= "\u9fff" or c >= "\u2e80"]
     assert len(chinese) > 100  # the essay's Chinese text is in the PDF, at 10 pt or more
 
-    page = render_first_page(wang, tmp_path / "wang")
+    page = render_page(wang, tmp_path / "wang")
     assert page.width() == pytest.approx(827, abs=2)  # A4 at 100 dpi
     assert 0.01 < inked_share(page) < 0.6  # drawn, neither blank nor black
 
@@ -167,6 +206,29 @@ def test_one_pdf_per_essay_readable_in_english_and_chinese(
     open_button = next(b for b in box.buttons() if b.text() == "Open folder")
     qtbot.mouseClick(open_button, _left())
     assert opened == [QUrl.fromLocalFile(str(out))]
+
+
+def test_a_coloured_paragraph_across_a_page_break_keeps_off_the_margins(qtbot, tmp_path):
+    from simsift.app.workers.essay_reports import print_pdf
+    from simsift.core.report.essay import SOURCE_COLOURS, essay_page
+
+    copied = " ".join(english_paragraphs()[:12])  # longer than a page
+    pdf = tmp_path / "long.pdf"
+    print_pdf(essay_page(f"<p style='background:{SOURCE_COLOURS[0]}'>{copied}</p>", "x"), pdf)
+
+    left, right, _ = text_column(pdf)
+    assert 15 * MM < left < 20 * MM and 15 * MM < right < 20 * MM
+    first, second = (render_page(pdf, tmp_path / f"p{n}", n) for n in (1, 2))
+
+    def mm(n: float) -> int:  # pixels at 100 dpi
+        return round(n / 25.4 * 100)
+
+    assert painted_share(first) > 0.5  # the paragraph's colour, on the text area
+    # its colour stops at the text area's edges (18 mm in; the number is 11 to 22 mm up)
+    assert painted_share(first.copy(0, first.height() - mm(10), first.width(), mm(10))) == 0
+    assert painted_share(second.copy(0, 0, second.width(), mm(17))) == 0
+    assert painted_share(second.copy(0, 0, mm(17), second.height())) == 0
+    assert "2" in pdf_text(pdf)  # the pages are numbered
 
 
 def test_html_reports_escape_names_and_never_overwrite_a_file(
@@ -298,3 +360,115 @@ def test_with_an_archive_the_class_is_the_new_essays_and_the_report_lists_the_ar
     qtbot.waitUntil(lambda: not window.editor.busy and out.exists(), timeout=20_000)
     settings = out.read_text("utf-8").split('<h2 id="settings">')[1]
     assert f"<th>Folders scanned</th><td>{new}; {old} (archive)</td>" in settings
+
+
+def write_big_class(root: Path, count: int) -> None:
+    """`count` short essays of three paragraphs; every tenth copies one of the previous
+    essay's paragraphs."""
+    root.mkdir(parents=True)
+    pool = english_paragraphs()
+    for i in range(count):
+        paragraphs = [pool[(3 * i + j) % len(pool)] for j in range(3)]
+        if i % 10 == 9:
+            paragraphs.append(pool[3 * (i - 1)])
+        (root / f"essay{i:03}.txt").write_text("\n\n".join(paragraphs), "utf-8")
+
+
+def test_a_big_class_is_made_off_the_gui_thread_and_cancel_stops_it_at_once(
+    qtbot, window, tmp_path, monkeypatch, opened
+):
+    import simsift.app.panels.documents as documents
+
+    write_big_class(tmp_path / "class", 200)
+    window.folders.add_paths([str(tmp_path / "class")])
+    scan_and_wait(qtbot, window, timeout=120_000)
+    assert len(class_documents(window.result)) == 200
+    threads = set()
+    real = documents.essay_page
+
+    def page(fragment: str, title: str) -> str:
+        threads.add(threading.get_ident())
+        return real(fragment, title)
+
+    monkeypatch.setattr(documents, "essay_page", page)
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start(20)
+    out = tmp_path / "reports"
+    answer_dialog(monkeypatch, out)
+    panel = window.documents_panel
+    started = time.monotonic()
+    qtbot.mouseClick(panel.batch_button, _left())
+    assert time.monotonic() - started < 0.5  # the pages are not made before the job starts
+    runner = panel.class_reports
+    qtbot.waitUntil(lambda: len(list(out.glob("*.pdf"))) >= 60, timeout=60_000)
+    with qtbot.waitSignal(runner.ended, timeout=5_000) as ended:
+        cancelled = time.monotonic()
+        qtbot.mouseClick(runner.progress.findChild(QPushButton), _left())
+    stopped = time.monotonic() - cancelled
+    timer.stop()
+
+    assert stopped < 1.0  # Cancel answers within a second
+    assert threading.get_ident() not in threads  # every page was made on the job's thread
+    during = [t for t in ticks if started <= t <= cancelled]
+    gaps = [b - a for a, b in itertools.pairwise(during)]
+    assert len(during) > 10 and max(gaps) < 0.5  # the window kept handling events
+    assert 60 <= ended.args[0] < 200
+    assert len(list(out.iterdir())) == ended.args[0]  # whole reports only
+    assert "Cancelled:" in runner.message.text()
+
+
+def test_the_class_folder_is_remembered_and_the_single_save_starts_there(
+    qtbot, window, scanned, tmp_path, monkeypatch, opened
+):
+    from PySide6.QtWidgets import QFileDialog
+
+    out = tmp_path / "10B reports"
+    save_class_reports(qtbot, window, monkeypatch, out, ".html")
+    offered = []
+
+    def look(dialog: BatchReportDialog) -> int:
+        offered.append(dialog.folder())
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(BatchReportDialog, "exec", look)
+    panel = window.documents_panel
+    qtbot.mouseClick(panel.batch_button, _left())
+    assert offered == [str(out)]
+
+    suggested = []
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda _p, _t, name, _f: suggested.append(name) or ("", "")
+    )
+    panel.table.selectRow(0)
+    qtbot.mouseClick(panel.save_button, _left())
+    doc = panel.selected_document
+    stem = os.path.splitext(os.path.basename(window.result.documents[doc].path))[0]
+    assert suggested == [str(out / f"{stem} - similarity report.pdf")]
+
+
+def test_the_anonymized_single_save_suggests_the_label_not_the_name(
+    qtbot, window, scanned, tmp_path, monkeypatch
+):
+    from PySide6.QtWidgets import QFileDialog
+
+    suggested = []
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda _p, _t, name, _f: suggested.append(name) or ("", "")
+    )
+    panel = window.documents_panel
+    window.set_anonymous(True)
+    try:
+        for row in range(panel.proxy.rowCount()):
+            panel.table.selectRow(row)
+            qtbot.mouseClick(panel.save_button, _left())
+            doc = panel.selected_document
+            path = window.result.documents[doc].path
+            real = os.path.splitext(os.path.basename(path))[0]
+            name = os.path.basename(suggested[-1])
+            assert name == f"{NAMES.name(path)} - similarity report.pdf"
+            assert name.startswith("Document ") and real not in name
+    finally:
+        window.set_anonymous(False)
+    assert len(suggested) == panel.proxy.rowCount() >= 3

@@ -18,6 +18,7 @@ from simsift.core.report.essay import (
     LEFT_OUT_STYLE,
     PAGE_NOTE_PX,
     PAGE_TEXT_PX,
+    SCREEN_COLUMN,
     SET_APART_STYLE,
     SOURCE_COLOURS,
     EssayLabels,
@@ -348,6 +349,16 @@ def test_the_page_to_hand_over_prints_no_small_text():
     assert "<title>&lt;b&gt;x&lt;/b&gt;</title>" in page
     assert f"font-size:{PAGE_TEXT_PX}px" in page and f"font-size:{PAGE_NOTE_PX}px" in page
     assert PAGE_NOTE_PX * 0.75 >= 10  # 96 dpi: 0.75 pt per px
+
+
+def test_the_reading_column_is_for_screens_and_comes_last():
+    page = essay_page("<p>text</p>", "x")
+    style = re.search(r"<style>(.*)</style>", page).group(1)
+    # a browser on screen centres a column; printed, the text fills the paper
+    assert style.endswith(SCREEN_COLUMN) and SCREEN_COLUMN.startswith("@media not print{")
+    assert "max-width" in SCREEN_COLUMN and "max-width" not in style[: -len(SCREEN_COLUMN)]
+    # Qt skips the rules after `@media not print`: nothing may follow it
+    assert style.count("@media") == 1
 
 
 def test_a_verdict_note_with_markup_is_shown_literally(scanned):
