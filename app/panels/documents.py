@@ -580,6 +580,7 @@ class DocumentsPanel(QWidget):
             flags_note=self.tr(
                 "The disguise was undone before comparing; read the document itself."
             ),
+            disguised=self.tr("disguised text (see the integrity flags)"),
         )
 
     def _document_html(self, doc: int, compare_links: bool = True) -> str:

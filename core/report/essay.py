@@ -39,6 +39,7 @@ from simsift.core.report.text_kinds import (
     document_stretches,
 )
 from simsift.core.store.verdicts import COPYING, Verdict, Verdicts
+from simsift.core.text.integrity import disguise_spans
 
 # one colour per source, in share order; light enough for black text in print
 SOURCE_COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#c3fae8", "#ffc9c9")
@@ -56,6 +57,8 @@ SCREEN_COLUMN = "@media not print{body{max-width:50em;margin:2em auto;padding:0 
 # text that never counts as copying: shown, in grey (readable in print and on a dark theme)
 SET_APART_STYLE = "color:#6c757d;font-style:italic"  # quotations and the bibliography
 LEFT_OUT_STYLE = "color:#868e96"  # template and common text
+# the evidence of an integrity flag: look-alike letters, invisible characters, spaced letters
+DISGUISE_STYLE = "color:#b00020;text-decoration:underline"
 # The rule under the source table (the app inserts its excluded sources before it). Qt
 # draws a rule that directly follows a table beside the table: an empty line between.
 END_OF_SOURCES = "<p style='margin:0;font-size:1px'>&#8203;</p><hr>"
@@ -115,6 +118,7 @@ class EssayLabels:
     not_copying: str = "not copying"
     flags: str = "Integrity flags ({count}): signs the text was disguised to slip past a checker"
     flags_note: str = "The disguise was undone before comparing; read the document itself."
+    disguised: str = "disguised text (see the integrity flags)"
 
     def verdict_word(self, verdict: Verdict) -> str:
         return self.copying if verdict.verdict == COPYING else self.not_copying
@@ -204,7 +208,9 @@ def essay_html(
         parts.append(f"<p>{_e(labels.nothing)}</p>")
     parts.append(END_OF_SOURCES)
     stretches = document_stretches(result, doc, [s.doc for s in sources])
-    legend = _legend_html(stretches, labels)
+    flagged = {flag.split(":")[0] for flag in record.flags}
+    disguises = [disguise_spans(p, flagged) if flagged else [] for p in record.paragraphs]
+    legend = _legend_html(stretches, labels, any(disguises))
     if legend:
         parts.append(legend)
     hidden = _hidden_lines(record) if anonymous else set()
@@ -215,7 +221,7 @@ def essay_html(
         if i in hidden:
             parts.append(f"<p><i>{_e(labels.hidden_line)}</i></p>")
         else:
-            parts.append(_paragraph_html(paragraph, pieces, colours, labels))
+            parts.append(_paragraph_html(paragraph, pieces, colours, labels, disguises[i]))
     made = labels.made.format(version=__version__, date=time.strftime("%Y-%m-%d %H:%M"))
     rules = labels.rules(result.options.passages, common_threshold(result))
     parts.append(f"<hr><p><small>{_e(rules)}<br>")
@@ -323,19 +329,35 @@ def _source_table(
     return "".join(rows)
 
 
-def _paragraph_html(paragraph: str, pieces: list[Stretch], colours, labels) -> str:
-    """One paragraph: a copied one whole in its source's colour, else stretch by stretch."""
-    if len(pieces) == 1 and pieces[0].kind == COPIED:
+def _paragraph_html(paragraph: str, pieces: list[Stretch], colours, labels, disguises=()) -> str:
+    """One paragraph: a copied one whole in its source's colour, else stretch by stretch;
+    `disguises` (sorted (start, end, kind)) are marked inside the stretches."""
+    if len(pieces) == 1 and pieces[0].kind == COPIED and not disguises:
         return f"<p style='background:{colours[pieces[0].source]}'>{_e(paragraph)}</p>"
     spans = []
     for piece in pieces:
-        text = _e(paragraph[piece.start : piece.end])
+        text = _disguised_html(paragraph, piece.start, piece.end, disguises)
         style, title = _look(piece, colours, labels)
         if style:
             title = f" title='{_e(title)}'" if title else ""
             text = f"<span style='{style}'{title}>{text}</span>"
         spans.append(text)
     return f"<p>{''.join(spans)}</p>"
+
+
+def _disguised_html(paragraph: str, start: int, end: int, disguises) -> str:
+    """paragraph[start:end], escaped, with the disguises in it marked (titled by kind)."""
+    out = []
+    for low, high, kind in disguises:
+        low, high = max(low, start), min(high, end)
+        if low >= high:
+            continue
+        out.append(_e(paragraph[start:low]))
+        out.append(f"<span style='{DISGUISE_STYLE}' title='{_e(kind)}'>")
+        out.append(f"{_e(paragraph[low:high])}</span>")
+        start = high
+    out.append(_e(paragraph[start:end]))
+    return "".join(out)
 
 
 def _look(piece: Stretch, colours, labels: EssayLabels) -> tuple[str, str]:
@@ -353,9 +375,11 @@ def _look(piece: Stretch, colours, labels: EssayLabels) -> tuple[str, str]:
     return "", ""
 
 
-def _legend_html(stretches: list[list[Stretch]], labels: EssayLabels) -> str:
+def _legend_html(
+    stretches: list[list[Stretch]], labels: EssayLabels, disguised: bool = False
+) -> str:
     """One line naming, in their own look, the kinds of text that never count found in
-    the document ("" when there are none)."""
+    the document, and disguised text ("" when there are none)."""
     found = {piece.kind for pieces in stretches for piece in pieces} - {OWN, COPIED}
     entries = []
     if QUOTED in found:
@@ -369,6 +393,8 @@ def _legend_html(stretches: list[list[Stretch]], labels: EssayLabels) -> str:
             {p.documents for pieces in stretches for p in pieces if p.kind == COMMON} - {0}
         )
         entries.append((LEFT_OUT_STYLE, labels.common_label(counts)))
+    if disguised:
+        entries.append((DISGUISE_STYLE, labels.disguised))
     if not entries:
         return ""
     shown = " · ".join(f"<span style='{style}'>{_e(text)}</span>" for style, text in entries)

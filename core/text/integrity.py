@@ -240,6 +240,58 @@ def spaced_letters_flag(texts: Iterable[str]) -> str:
     )
 
 
+# The kinds of disguise `disguise_spans` finds, named as their flags begin.
+LOOKALIKE, INVISIBLE_IN_WORDS, SPACED_OUT, SPACES_REPLACED = (
+    "look-alike letters",
+    "invisible characters",
+    "letters spaced out",
+    "spaces replaced",
+)
+
+
+def disguise_spans(paragraph: str, kinds: Iterable[str]) -> list[tuple[int, int, str]]:
+    """Where `paragraph`, as extracted, holds a disguise of one of `kinds` (flag names:
+    LOOKALIKE, ...): sorted, non-overlapping (start, end, kind), the evidence behind a
+    document's flags, to show in its text."""
+    kinds = set(kinds)
+    found: list[tuple[int, int, str]] = []
+    if not paragraph.isascii():
+        if LOOKALIKE in kinds:
+            found += [
+                (start, end, LOOKALIKE)
+                for start, end in disguised_words(paragraph)
+                if end - start >= _MIN_LOOKALIKE_WORD_CHARS
+            ]
+        if INVISIBLE_IN_WORDS in kinds:
+            found += [
+                (*_word_span(paragraph, *m.span()), INVISIBLE_IN_WORDS)
+                for m in _INVISIBLE_IN_WORD.finditer(paragraph)
+            ]
+        if SPACES_REPLACED in kinds:
+            found += [(*m.span(), SPACES_REPLACED) for m in _ODD_SPACE.finditer(paragraph)]
+    if SPACED_OUT in kinds:
+        found += [
+            (*m.span(), SPACED_OUT)
+            for m in _SPACED_RUN.finditer(paragraph)
+            if len(set(_LETTER.findall(m.group()))) >= MIN_SPACED_RUN_DISTINCT
+        ]
+    spans: list[tuple[int, int, str]] = []
+    for start, end, kind in sorted(found):
+        if spans and start < spans[-1][1]:  # one word with two disguises: marked once
+            continue
+        spans.append((start, end, kind))
+    return spans
+
+
+def _word_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The word around text[start:end] (letters and the invisible characters in it)."""
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return start, end
+
+
 def odd_spaces_flag(texts: Iterable[str]) -> str:
     """'spaces replaced: N of M spaces between words are other blanks (…)', or ''."""
     odd: Counter[str] = Counter()

@@ -312,6 +312,7 @@ ZH = {
     'Checking against the archive': '与存档比对',
     'Not available while an archive folder is in the list: the archive keeps fingerprints made without idf, so the other folders are checked the same way': '列表中有存档文件夹时不可用：存档保存的是不含 idf 的指纹，因此其他文件夹也以同样方式检查',
     'quoted, references, template or common text (not counted)': '引文、参考文献、模板或常见文本（不计入）',
+    "disguised text (see the integrity flags)": "伪装的文字（见完整性标记）",
 }  # fmt: skip
 
 # where one English word reads differently in one place: (context, source) -> translation

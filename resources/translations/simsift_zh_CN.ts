@@ -3,42 +3,42 @@
 <context>
     <name>BatchReportDialog</name>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="65" />
+        <location filename="../../app/dialogs/batch_report.py" line="67" />
         <source>Save reports for the class</source>
         <translation>为全班保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="68" />
+        <location filename="../../app/dialogs/batch_report.py" line="70" />
         <source>One report per essay (%1 essays), each in its own file named after the essay, to hand over. Files already in the folder are kept.</source>
         <translation>每篇作文一份报告（共 %1 篇），各自保存为以作文命名的文件，用于分发。文件夹中已有的文件会保留。</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="75" />
+        <location filename="../../app/dialogs/batch_report.py" line="77" />
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="76" />
+        <location filename="../../app/dialogs/batch_report.py" line="78" />
         <source>HTML page</source>
         <translation>HTML 网页</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="78" />
+        <location filename="../../app/dialogs/batch_report.py" line="80" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="84" />
+        <location filename="../../app/dialogs/batch_report.py" line="86" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="85" />
+        <location filename="../../app/dialogs/batch_report.py" line="87" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="109" />
+        <location filename="../../app/dialogs/batch_report.py" line="111" />
         <source>Folder for the reports</source>
         <translation>报告保存文件夹</translation>
     </message>
@@ -46,83 +46,83 @@
 <context>
     <name>ClassReports</name>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="57" />
+        <location filename="../../app/dialogs/batch_report.py" line="59" />
         <source>similarity report</source>
         <translation>相似度报告</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="133" />
+        <location filename="../../app/dialogs/batch_report.py" line="137" />
         <source>Saving the reports…</source>
         <translation>正在保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="133" />
+        <location filename="../../app/dialogs/batch_report.py" line="137" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="135" />
+        <location filename="../../app/dialogs/batch_report.py" line="139" />
         <source>Save reports for the class</source>
         <translation>为全班保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="157" />
+        <location filename="../../app/dialogs/batch_report.py" line="161" />
         <source>Saving the reports… %1 of %2</source>
         <translation>正在保存报告… 第 %1 份，共 %2 份</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="168" />
+        <location filename="../../app/dialogs/batch_report.py" line="172" />
         <source>%1 reports saved in:</source>
         <translation>已保存 %1 份报告，位于：</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="170" />
+        <location filename="../../app/dialogs/batch_report.py" line="174" />
         <source>1 report saved in:</source>
         <translation>已保存 1 份报告，位于：</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="172" />
+        <location filename="../../app/dialogs/batch_report.py" line="176" />
         <source>Reports saved</source>
         <translation>报告已保存</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="179" />
+        <location filename="../../app/dialogs/batch_report.py" line="183" />
         <source>Cancelled: %1 of %2 reports were saved in:</source>
         <translation>已取消：%2 份报告中已保存 %1 份，位于：</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="183" />
+        <location filename="../../app/dialogs/batch_report.py" line="187" />
         <source>Reports cancelled</source>
         <translation>已取消保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="191" />
+        <location filename="../../app/dialogs/batch_report.py" line="195" />
         <source>Stopped after %1 of %2 reports: %3</source>
         <translation>保存 %2 份报告中的 %1 份后停止：%3</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="197" />
-        <location filename="../../app/dialogs/batch_report.py" line="232" />
+        <location filename="../../app/dialogs/batch_report.py" line="201" />
+        <location filename="../../app/dialogs/batch_report.py" line="240" />
         <source>Reports not saved</source>
         <translation>报告未保存</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="220" />
+        <location filename="../../app/dialogs/batch_report.py" line="227" />
         <source>Similarity reports</source>
         <translation>相似度报告</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="259" />
+        <location filename="../../app/dialogs/batch_report.py" line="266" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="273" />
+        <location filename="../../app/dialogs/batch_report.py" line="280" />
         <source>Saved as “%1” in:</source>
         <translation>已保存为“%1”，位于：</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="276" />
+        <location filename="../../app/dialogs/batch_report.py" line="283" />
         <source>Report saved</source>
         <translation>报告已保存</translation>
     </message>
@@ -376,67 +376,67 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="155" />
+        <location filename="../../app/panels/documents.py" line="160" />
         <source>Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)</source>
         <translation>完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="160" />
+        <location filename="../../app/panels/documents.py" line="165" />
         <source>Share of the document's own text found in any other document (template and common text excluded)</source>
         <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="166" />
+        <location filename="../../app/panels/documents.py" line="171" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="167" />
+        <location filename="../../app/panels/documents.py" line="172" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="168" />
+        <location filename="../../app/panels/documents.py" line="173" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="169" />
+        <location filename="../../app/panels/documents.py" line="174" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="170" />
+        <location filename="../../app/panels/documents.py" line="175" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="171" />
+        <location filename="../../app/panels/documents.py" line="176" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="172" />
+        <location filename="../../app/panels/documents.py" line="177" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="173" />
+        <location filename="../../app/panels/documents.py" line="178" />
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="206" />
+        <location filename="../../app/panels/documents.py" line="211" />
         <source>%1 (+%2 excluded)</source>
         <translation>%1（另排除 %2）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="222" />
+        <location filename="../../app/panels/documents.py" line="227" />
         <source>1 source excluded: it does not count in the similarity index</source>
         <translation>已排除 1 个来源：不计入相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="223" />
+        <location filename="../../app/panels/documents.py" line="228" />
         <source>%1 sources excluded: they do not count in the similarity index</source>
         <translation>已排除 %1 个来源：不计入相似度指数</translation>
     </message>
@@ -444,237 +444,242 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="396" />
+        <location filename="../../app/panels/documents.py" line="401" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="399" />
+        <location filename="../../app/panels/documents.py" line="404" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="402" />
+        <location filename="../../app/panels/documents.py" line="407" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="403" />
+        <location filename="../../app/panels/documents.py" line="408" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="409" />
+        <location filename="../../app/panels/documents.py" line="414" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="411" />
+        <location filename="../../app/panels/documents.py" line="416" />
         <source>Exclude a source</source>
         <translation>排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="414" />
+        <location filename="../../app/panels/documents.py" line="419" />
         <source>Leave a source out of this document's similarity index (the student's own draft, a shared reading): the pair is marked “not a duplicate”, so the text the two share counts for neither, here, in the other tabs and in later scans. Include again, or Edit ▸ Undo, brings it back.</source>
         <translation>将某个来源排除在本文档的相似度指数之外（例如学生自己的草稿、共同的阅读材料）：这对文档会被标记为“不是重复”，两者的共有文本对双方都不再计入，在此处、其他标签页以及以后的扫描中都是如此。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="420" />
+        <location filename="../../app/panels/documents.py" line="425" />
         <source>Include a source again</source>
         <translation>重新计入来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="502" />
+        <location filename="../../app/panels/documents.py" line="507" />
         <source>Include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="506" />
+        <location filename="../../app/panels/documents.py" line="511" />
         <source>Compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="509" />
+        <location filename="../../app/panels/documents.py" line="514" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="533" />
+        <location filename="../../app/panels/documents.py" line="539" />
         <source>No text of this document counts: every document it was found in is an excluded source.</source>
         <translation>本文档没有计入的文本：出现过其内容的文档都已被排除为来源。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="540" />
+        <location filename="../../app/panels/documents.py" line="546" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="541" />
+        <location filename="../../app/panels/documents.py" line="547" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="542" />
+        <location filename="../../app/panels/documents.py" line="548" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="543" />
+        <location filename="../../app/panels/documents.py" line="549" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="537" />
+        <location filename="../../app/panels/documents.py" line="543" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="544" />
+        <location filename="../../app/panels/documents.py" line="550" />
         <source>compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="547" />
+        <location filename="../../app/panels/documents.py" line="553" />
         <source>Shared runs of fewer than {run} words never count as copying, nor does template text or common text (found in more than {common} documents, or in more than {share} of them and at least {min_docs}).</source>
         <translation>少于 {run} 个词的共有连续文字一律不计为抄袭，模板文本和常见文本（出现在超过 {common} 篇文档中，或出现在超过 {share} 的文档中且至少 {min_docs} 篇）也不计。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="567" />
+        <location filename="../../app/panels/documents.py" line="573" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="568" />
+        <location filename="../../app/panels/documents.py" line="574" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="569" />
+        <location filename="../../app/panels/documents.py" line="575" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="570" />
+        <location filename="../../app/panels/documents.py" line="576" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="572" />
+        <location filename="../../app/panels/documents.py" line="578" />
         <source>Integrity flags ({count}): signs the text was disguised to slip past a checker</source>
         <translation>完整性标记（{count}）：文本经过伪装以逃避检测的迹象</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="575" />
+        <location filename="../../app/panels/documents.py" line="581" />
         <source>The disguise was undone before comparing; read the document itself.</source>
         <translation>比较前已还原伪装；请阅读文档本身。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="551" />
+        <location filename="../../app/panels/documents.py" line="557" />
         <source>Quotations count as copying.</source>
         <translation>引文计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="404" />
+        <location filename="../../app/panels/documents.py" line="409" />
         <source>Save reports for the class…</source>
         <translation>为全班保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="406" />
+        <location filename="../../app/panels/documents.py" line="411" />
         <source>Save one report per essay into a folder, to hand over, as PDF or HTML</source>
         <translation>把每篇作文的报告分别保存到一个文件夹，用于分发，格式为 PDF 或 HTML</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="552" />
+        <location filename="../../app/panels/documents.py" line="558" />
         <source>Quotations are shown but not counted.</source>
         <translation>引文仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="553" />
+        <location filename="../../app/panels/documents.py" line="559" />
         <source>The bibliography counts as copying.</source>
         <translation>参考文献计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="554" />
+        <location filename="../../app/panels/documents.py" line="560" />
         <source>The bibliography is shown but not counted.</source>
         <translation>参考文献仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="555" />
+        <location filename="../../app/panels/documents.py" line="561" />
         <source>In the text:</source>
         <translation>正文中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="556" />
+        <location filename="../../app/panels/documents.py" line="562" />
         <source>quoted (not counted)</source>
         <translation>引文（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="557" />
+        <location filename="../../app/panels/documents.py" line="563" />
         <source>bibliography (not counted)</source>
         <translation>参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="558" />
+        <location filename="../../app/panels/documents.py" line="564" />
         <source>template text, also in a reference document (not counted)</source>
         <translation>模板文本，也出现在参考文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="559" />
+        <location filename="../../app/panels/documents.py" line="565" />
         <source>common text, found in many documents (not counted)</source>
         <translation>常见文本，出现在许多文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="560" />
+        <location filename="../../app/panels/documents.py" line="566" />
         <source>common text, found in {n} documents (not counted)</source>
         <translation>常见文本，出现在 {n} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="561" />
+        <location filename="../../app/panels/documents.py" line="567" />
         <source>common text, found in {low} to {high} documents (not counted)</source>
         <translation>常见文本，出现在 {low} 至 {high} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="563" />
+        <location filename="../../app/panels/documents.py" line="569" />
         <source>Here, with {total} documents compared, text found in {n} or more of them is common.</source>
         <translation>本次共比较 {total} 篇文档，出现在其中 {n} 篇或以上的文本即为常见文本。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="566" />
+        <location filename="../../app/panels/documents.py" line="572" />
         <source>(line hidden: it may name the writer)</source>
         <translation>（此行已隐藏：可能含有作者姓名）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="594" />
+        <location filename="../../app/panels/documents.py" line="583" />
+        <source>disguised text (see the integrity flags)</source>
+        <translation>伪装的文字（见完整性标记）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="606" />
         <source>exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="611" />
+        <location filename="../../app/panels/documents.py" line="601" />
         <source>Excluded sources (not counted)</source>
         <translation>已排除的来源（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="613" />
+        <location filename="../../app/panels/documents.py" line="603" />
         <source>Marked “not a duplicate” (say the student's own draft, or a shared reading): the text shared with them does not count.</source>
         <translation>已标记为“不是重复”（例如学生自己的草稿或共同的阅读材料）：与其共有的文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="617" />
+        <location filename="../../app/panels/documents.py" line="607" />
         <source>include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="652" />
+        <location filename="../../app/panels/documents.py" line="641" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="654" />
+        <location filename="../../app/panels/documents.py" line="643" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="663" />
+        <location filename="../../app/panels/documents.py" line="652" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -705,62 +710,62 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/panels/folders.py" line="71" />
+        <location filename="../../app/panels/folders.py" line="99" />
         <source>Folders to scan (drop folders here):</source>
         <translation>要扫描的文件夹（可将文件夹拖放到此处）：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="73" />
+        <location filename="../../app/panels/folders.py" line="101" />
         <source>☑ Ticked: reference folder (the prompt, handouts) · right-click: archive</source>
         <translation>☑ 勾选：参考文件夹（题目、讲义）· 右键：存档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="75" />
+        <location filename="../../app/panels/folders.py" line="103" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="76" />
+        <location filename="../../app/panels/folders.py" line="104" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="77" />
+        <location filename="../../app/panels/folders.py" line="105" />
         <source>Exclude patterns:</source>
         <translation>排除模式：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="78" />
+        <location filename="../../app/panels/folders.py" line="106" />
         <source>e.g. *.tmp, drafts/*</source>
         <translation>例如 *.tmp, drafts/*</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="80" />
+        <location filename="../../app/panels/folders.py" line="108" />
         <source>Tick a folder to use it as a reference (e.g. the assignment prompt).</source>
         <translation>勾选文件夹即作为参考文件夹（例如作业题目）。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="82" />
+        <location filename="../../app/panels/folders.py" line="110" />
         <source>Archive (previous years)</source>
         <translation>存档（往年）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="88" />
+        <location filename="../../app/panels/folders.py" line="116" />
         <source>Ticked: reference folder, compared with the others but not among itself</source>
         <translation>已勾选：参考文件夹，与其他文件比较，但其内部文件之间不比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="92" />
+        <location filename="../../app/panels/folders.py" line="120" />
         <source>Archive: indexed once and kept; the other folders are checked against it, its documents are never compared with each other (right-click to change)</source>
         <translation>存档：只建一次索引并保留；其他文件夹与之比对，存档内的文档之间从不互相比较（右键可更改）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="167" />
+        <location filename="../../app/panels/folders.py" line="195" />
         <source>archive</source>
         <translation>存档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="202" />
+        <location filename="../../app/panels/folders.py" line="230" />
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>

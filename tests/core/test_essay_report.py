@@ -15,6 +15,7 @@ from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 from simsift.core.report.essay import (
+    DISGUISE_STYLE,
     LEFT_OUT_STYLE,
     PAGE_NOTE_PX,
     PAGE_TEXT_PX,
@@ -208,6 +209,31 @@ def test_template_text_is_greyed_as_template(tmp_path):
     page = essay_html(result, result.similarity(), ben)
     assert HEADER in spans_with(page, LEFT_OUT_STYLE)
     assert "title='template text, also in a reference document (not counted)'" in page
+
+
+def test_the_evidence_of_a_disguise_is_marked_in_the_text(tmp_path):
+    """A copy with Cyrillic look-alike letters and one sentence spaced out: the essay shows
+    where, in the copied colour still, and says so in its legend."""
+    root = tmp_path / "class"
+    root.mkdir()
+    (root / "source.txt").write_text("\n\n".join(SOURCE), "utf-8")
+    disguised = [p.replace("e", "е") for p in SOURCE]  # Cyrillic е for every e
+    spaced = " ".join("Then we all turned back towards the old home".replace(" ", ""))
+    disguised[1] = f"{disguised[1]} {spaced}."
+    (root / "copy.txt").write_text("\n\n".join(disguised), "utf-8")
+    result, docs = scan_class(root)
+    copy = docs.index(str(root / "copy.txt"))
+    kinds = {flag.split(":")[0] for flag in result.documents[copy].flags}
+    assert {"look-alike letters", "letters spaced out"} <= kinds
+    page = essay_html(result, result.similarity(), copy)
+    marked = spans_with(page, DISGUISE_STYLE)
+    assert spaced in marked
+    word = next(w for w in disguised[0].split() if "е" in w and len(w) > 4).strip(".,;:")
+    assert word in marked
+    assert "background:" in page  # still shown as copied
+    assert "disguised text (see the integrity flags)" in page
+    plain = essay_html(result, result.similarity(), docs.index(str(root / "source.txt")))
+    assert DISGUISE_STYLE not in plain
 
 
 def test_a_run_copied_inside_ones_own_paragraph_is_coloured_alone(tmp_path):
