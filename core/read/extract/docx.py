@@ -1,22 +1,21 @@
 """Word .docx files: body paragraphs and tables in document order, then footnotes.
 
 Text Word does not show (hidden runs, white on white, 1-pt type) is cut out of the
-paragraphs and kept apart as hidden text.
+paragraphs and kept apart as hidden text. The parts are read with lxml
+(`core.read.extract.docx_parts`), not through python-docx's objects.
 """
 
 from __future__ import annotations
 
 import contextlib
-import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
-import docx
-from docx.document import Document as DocxDocument
-from docx.oxml.ns import qn
 from lxml import etree
 from simsift.core.document import ExtractedText, ExtractionError
+from simsift.core.read.extract.docx_parts import NOT_DOCX, PART_PARSER, read_parts
 from simsift.core.read.extract.hidden import (
     ALL_HIDDEN,
     MAX_HIDDEN_POINTS,
@@ -25,10 +24,15 @@ from simsift.core.read.extract.hidden import (
     hex_colour,
     unreadable,
 )
-from simsift.core.read.extract.package import check_package
 from simsift.core.read.extract.paragraphs import build_result, clean_paragraph, split_heading
 
-_NOT_DOCX = "not a valid DOCX (corrupt or renamed file)"
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+
+
+def qn(name: str) -> str:
+    """Clark name of a WordprocessingML name: qn("w:p") is "{...main}p"."""
+    return _W + name.removeprefix("w:")
+
 
 _P, _TBL, _TR, _TC = qn("w:p"), qn("w:tbl"), qn("w:tr"), qn("w:tc")
 _SDT, _SDT_CONTENT = qn("w:sdt"), qn("w:sdtContent")
@@ -51,6 +55,7 @@ _STYLE, _STYLE_ID, _STYLE_TYPE, _BASED_ON = (
     qn("w:basedOn"),
 )
 _DEFAULT, _DOC_DEFAULTS, _RPR_DEFAULT = qn("w:default"), qn("w:docDefaults"), qn("w:rPrDefault")
+_BODY, _NAME = qn("w:body"), qn("w:name")
 _OFF = frozenset({"0", "false", "off"})
 _TINY = frozenset({"0", "1", "2"})  # w:sz in half-points: 1 pt or less
 # w:highlight names (ECMA-376 17.18.40)
@@ -65,16 +70,25 @@ _HIGHLIGHTS = {
 _TITLE_STYLES = frozenset({"Title", "Heading 1"})
 
 
-class RunVisibility:
-    """Which runs of one document Word shows: run properties resolved through the
-    document defaults, the paragraph style and the character style (with their basedOn
-    chains), then the run's own; background from the run, paragraph, cell, table, page."""
+# python-docx's names for Word's built-in styles that styles.xml spells in lower case
+_UI_NAMES = {"caption": "Caption", "footer": "Footer", "header": "Header"} | {
+    f"heading {i}": f"Heading {i}" for i in range(1, 10)
+}
 
-    def __init__(self, document: DocxDocument) -> None:
-        styles = document.styles.element
+
+class StyleSheet:
+    """A document's styles (w:styles): run properties resolved through the document
+    defaults and the basedOn chains, paragraph shading, which table styles shade cells.
+
+    Answers depend on the styles alone, so documents with the same styles.xml (the same
+    template) share one sheet (`style_sheet`).
+    """
+
+    def __init__(self, styles: etree._Element) -> None:
         self._styles: dict[str, etree._Element] = {
             s.get(_STYLE_ID): s for s in styles.iterchildren(_STYLE) if s.get(_STYLE_ID)
         }
+        self._root = styles
         defaults = styles.find(f"{_DOC_DEFAULTS}/{_RPR_DEFAULT}/{_RPR}")
         self._defaults = run_properties(defaults)
         self._default_paragraph_style = next(
@@ -85,11 +99,80 @@ class RunVisibility:
             ),
             None,
         )
-        page = document.element.find(_BACKGROUND)
-        self._page = (hex_colour(page.get(_COLOR_ATTR)) if page is not None else None) or WHITE
         self._chains: dict[str | None, dict] = {}
         self._paragraphs: dict[str | None, dict] = {}
-        self._shaded_table_styles: dict[str, bool] = {}
+        self._shaded_table_styles: dict[str | None, bool] = {}
+        self._names: dict[str | None, str | None] | None = None
+
+    def paragraph_props(self, style_id: str | None) -> dict:
+        """Document defaults and the paragraph style's run properties."""
+        if style_id not in self._paragraphs:
+            own = self.style_props(style_id or self._default_paragraph_style)
+            self._paragraphs[style_id] = {**self._defaults, **own}
+        return self._paragraphs[style_id]
+
+    def style_props(self, style_id: str | None) -> dict:
+        """Run properties (and paragraph shading as "pshd") of a style and its basedOn chain."""
+        if style_id not in self._chains:
+            props: dict = {}
+            for style in reversed(self._chain(style_id)):
+                props.update(run_properties(style.find(_RPR)))
+                shading = style.find(f"{_PPR}/{_SHD}")
+                if shading is not None:
+                    props["pshd"] = shading_colour(shading)
+            self._chains[style_id] = props
+        return self._chains[style_id]
+
+    def shaded_table_style(self, style_id: str | None) -> bool:
+        """Whether a table style (or one it is based on) shades any cell, row or band."""
+        if style_id not in self._shaded_table_styles:
+            self._shaded_table_styles[style_id] = any(
+                shading_colour(s) not in (None, WHITE)
+                for style in self._chain(style_id)
+                for s in style.iter(_SHD)
+            )
+        return self._shaded_table_styles[style_id]
+
+    def name(self, style_id: str | None) -> str | None:
+        """A style's name as Word shows it ("Heading 1", "Title"), None when it has none."""
+        if self._names is None:
+            names: dict[str | None, str | None] = {}
+            for style in self._root.iterchildren(_STYLE):
+                name = style.find(_NAME)
+                value = name.get(_VAL) if name is not None else None
+                names[style.get(_STYLE_ID)] = _UI_NAMES.get(value, value) if value else value
+            self._names = names
+        return self._names.get(style_id, "")
+
+    def _chain(self, style_id: str | None) -> list[etree._Element]:
+        """The style and those it is based on, nearest first; a basedOn loop ends it."""
+        chain: list[etree._Element] = []
+        style = self._styles.get(style_id or "")
+        while style is not None and style not in chain:
+            chain.append(style)
+            based_on = style.find(_BASED_ON)
+            style = self._styles.get(based_on.get(_VAL) or "") if based_on is not None else None
+        return chain
+
+
+@lru_cache(maxsize=4)
+def style_sheet(styles_xml: bytes) -> StyleSheet:
+    """The sheet of a styles.xml, kept for the next files: parsing python-docx's or a big
+    template's styles (some 350 KB) costs more than reading the rest of an essay, and a
+    folder of essays made from one template repeats the same bytes. Four are kept: a sheet
+    of 350 KB of styles holds about 5 MB."""
+    return StyleSheet(etree.fromstring(styles_xml, PART_PARSER))
+
+
+class RunVisibility:
+    """Which runs of one document Word shows: run properties resolved through the
+    document defaults, the paragraph style and the character style (with their basedOn
+    chains), then the run's own; background from the run, paragraph, cell, table, page."""
+
+    def __init__(self, styles: StyleSheet, document: etree._Element) -> None:
+        self._sheet = styles
+        page = document.find(_BACKGROUND)
+        self._page = (hex_colour(page.get(_COLOR_ATTR)) if page is not None else None) or WHITE
         # the paragraph last asked about, its style's run properties, whether they hide a
         # run, and the colour behind its text (as a 1-tuple: None is an answer)
         self._paragraph: etree._Element | None = None
@@ -102,7 +185,7 @@ class RunVisibility:
         """Whether Word shows none of `run` (a w:r inside `paragraph`)."""
         if paragraph is not self._paragraph:  # runs come paragraph by paragraph
             self._paragraph, self._background = paragraph, None
-            self._base = self._paragraph_props(_paragraph_style(paragraph))
+            self._base = self._sheet.paragraph_props(_paragraph_style(paragraph))
             self._base_hides = self._props_hide(self._base, paragraph)
         # a run's own properties matter when they may hide it, or show it in a paragraph
         # whose style hides its text
@@ -112,7 +195,7 @@ class RunVisibility:
         own = run_properties(rpr) if rpr is not None else None
         if not own:
             return self._base_hides
-        char_style = self._style_props(own["rstyle"]) if "rstyle" in own else {}
+        char_style = self._sheet.style_props(own["rstyle"]) if "rstyle" in own else {}
         return self._props_hide({**self._base, **char_style, **own}, paragraph)
 
     def mark(self, container: etree._Element) -> None:
@@ -139,30 +222,6 @@ class RunVisibility:
             background = self._background[0]
         return background is not None and unreadable(colour, background)
 
-    def _paragraph_props(self, style_id: str | None) -> dict:
-        """Document defaults and the paragraph style's run properties."""
-        if style_id not in self._paragraphs:
-            own = self._style_props(style_id or self._default_paragraph_style)
-            self._paragraphs[style_id] = {**self._defaults, **own}
-        return self._paragraphs[style_id]
-
-    def _style_props(self, style_id: str | None) -> dict:
-        """Run properties (and paragraph shading as "pshd") of a style and its basedOn chain."""
-        if style_id in self._chains:
-            return self._chains[style_id]
-        self._chains[style_id] = {}  # a basedOn loop ends here
-        style = self._styles.get(style_id or "")
-        if style is None:
-            return {}
-        based_on = style.find(_BASED_ON)
-        props = dict(self._style_props(based_on.get(_VAL))) if based_on is not None else {}
-        props.update(run_properties(style.find(_RPR)))
-        shading = style.find(f"{_PPR}/{_SHD}")
-        if shading is not None:
-            props["pshd"] = shading_colour(shading)
-        self._chains[style_id] = props
-        return props
-
     def _paragraph_background(self, paragraph: etree._Element) -> RGB | None:
         """Colour behind a paragraph's text; None when it cannot be told (a table style's
         shading), so that light text there is taken as shown."""
@@ -170,7 +229,7 @@ class RunVisibility:
         shading = ppr.find(_SHD) if ppr is not None else None
         if shading is not None and (colour := shading_colour(shading)):
             return colour
-        if colour := self._style_props(_paragraph_style(paragraph)).get("pshd"):
+        if colour := self._sheet.style_props(_paragraph_style(paragraph)).get("pshd"):
             return colour
         for ancestor in paragraph.iterancestors(_TC, _TBL):
             props = ancestor.find(_TCPR if ancestor.tag == _TC else _TBLPR)
@@ -180,23 +239,9 @@ class RunVisibility:
             if shading is not None and (colour := shading_colour(shading)):
                 return colour
             table_style = props.find(_TBLSTYLE)
-            if table_style is not None and self._shaded_table_style(table_style.get(_VAL)):
+            if table_style is not None and self._sheet.shaded_table_style(table_style.get(_VAL)):
                 return None
         return self._page
-
-    def _shaded_table_style(self, style_id: str | None) -> bool:
-        """Whether a table style (or one it is based on) shades any cell, row or band."""
-        if style_id not in self._shaded_table_styles:
-            self._shaded_table_styles[style_id] = False  # a basedOn loop ends here
-            style = self._styles.get(style_id or "")
-            shaded = False
-            if style is not None:
-                shaded = any(shading_colour(s) not in (None, WHITE) for s in style.iter(_SHD))
-                based_on = style.find(_BASED_ON)
-                if not shaded and based_on is not None:
-                    shaded = self._shaded_table_style(based_on.get(_VAL))
-            self._shaded_table_styles[style_id] = shaded
-        return self._shaded_table_styles[style_id]
 
 
 def _first_child(element: etree._Element, tag: str) -> etree._Element | None:
@@ -316,17 +361,16 @@ def table_rows(
 
 
 def footnote_texts(
-    document: DocxDocument, runs: RunVisibility | None = None, hidden: list[str] | None = None
+    footnotes: tuple[bytes, ...], runs: RunVisibility | None = None, hidden: list[str] | None = None
 ) -> Iterator[str]:
-    """Paragraphs of real footnotes (separator pseudo-notes skipped); none if no part."""
-    for rel in document.part.rels.values():
-        if rel.reltype.endswith("/footnotes") and not rel.is_external:
-            root = etree.fromstring(rel.target_part.blob)
-            if runs is not None:
-                runs.mark(root)
-            for note in root.iterchildren(_FOOTNOTE):
-                if note.get(_FOOTNOTE_TYPE) is None:
-                    yield from block_texts(note, runs, hidden)
+    """Paragraphs of real footnotes (separator pseudo-notes skipped), part by part."""
+    for xml in footnotes:
+        root = etree.fromstring(xml)
+        if runs is not None:
+            runs.mark(root)
+        for note in root.iterchildren(_FOOTNOTE):
+            if note.get(_FOOTNOTE_TYPE) is None:
+                yield from block_texts(note, runs, hidden)
 
 
 def extract_docx(path: Path, *, max_bytes: int) -> ExtractedText:
@@ -335,24 +379,31 @@ def extract_docx(path: Path, *, max_bytes: int) -> ExtractedText:
     Headers and footers are skipped: they repeat on every page and are usually
     template text (school, course name) that would make unrelated essays look alike.
     """
-    check_package(path, max_bytes)
+    parts = read_parts(path, max_bytes)
+    body = parts.document.find(_BODY)
+    if body is None:
+        raise ExtractionError(NOT_DOCX)
     hidden: list[str] = []
     try:
-        document = docx.Document(str(path))
-        runs = RunVisibility(document)
-        runs.mark(document.element.body)
-        body = list(block_texts(document.element.body, runs, hidden))
-        title, body = title_and_body(document, body, runs)
-        paragraphs = [*body, *footnote_texts(document, runs, hidden)]
-    except (KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as error:
-        raise ExtractionError(_NOT_DOCX) from error
+        styles = style_sheet(parts.styles)
+        runs = RunVisibility(styles, parts.document)
+        runs.mark(body)
+        blocks = list(block_texts(body, runs, hidden))
+        title, blocks = title_and_body(body, blocks, styles, parts.title, runs)
+        paragraphs = [*blocks, *footnote_texts(parts.footnotes, runs, hidden)]
+    except (KeyError, ValueError, etree.XMLSyntaxError) as error:
+        raise ExtractionError(NOT_DOCX) from error
     no_text = ALL_HIDDEN if hidden else "no text"
     result = build_result(title, paragraphs, "docx", no_text_message=no_text)
     return replace(result, hidden=tuple(hidden))
 
 
 def title_and_body(
-    document: DocxDocument, body: list[str], runs: RunVisibility | None = None
+    body_element: etree._Element,
+    body: list[str],
+    styles: StyleSheet,
+    core_title: Callable[[], str],
+    runs: RunVisibility | None = None,
 ) -> tuple[str, list[str]]:
     """The title (a leading Title or Heading 1 paragraph, else the document property,
     else a leading heading line) and the body without it."""
@@ -360,23 +411,24 @@ def title_and_body(
     first = next((i for i, t in enumerate(texts) if t), None)
     if first is None:
         return "", body
-    if first_paragraph_style(document, runs) in _TITLE_STYLES:
+    if first_paragraph_style(body_element, styles, runs) in _TITLE_STYLES:
         return texts[first], body[first + 1 :]
-    title = clean_paragraph(document.core_properties.title or "")
+    title = clean_paragraph(core_title())
     if title:
         return title, body[first + 1 :] if texts[first] == title else body
     return split_heading(body)
 
 
-def first_paragraph_style(document: DocxDocument, runs: RunVisibility | None = None) -> str:
+def first_paragraph_style(
+    body: etree._Element, styles: StyleSheet, runs: RunVisibility | None = None
+) -> str | None:
     """Style name of the body's first non-empty block when it is a paragraph, else ''."""
-    for child in document.element.body.iterchildren():
+    for child in body.iterchildren():
         if child.tag == _TBL or child.tag == _SDT:
             return ""
         if child.tag == _P and paragraph_text(child, runs).strip():
             style = child.find(f"{_PPR}/{_PSTYLE}")
             if style is None:
                 return ""
-            names = {s.style_id: s.name for s in document.styles}
-            return names.get(style.get(_VAL), "")
+            return styles.name(style.get(_VAL))
     return ""

@@ -21,7 +21,7 @@ from simsift.core.read.extract.hidden import (
     length_points,
     unreadable,
 )
-from simsift.core.read.extract.package import check_package
+from simsift.core.read.extract.package import open_package
 from simsift.core.read.extract.paragraphs import build_result, clean_paragraph, split_heading
 
 _NOT_ODT = "not a valid ODT (corrupt or renamed file)"
@@ -74,10 +74,9 @@ _DEFAULT_POINTS = 12.0
 
 def extract_odt(path: Path, *, max_bytes: int) -> ExtractedText:
     """Text of an .odt: paragraphs, headings, list items and table rows, then footnotes."""
-    check_package(path, max_bytes, member="content.xml", label="ODT")
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     try:
-        with zipfile.ZipFile(path) as archive:
+        with open_package(path, max_bytes, member="content.xml", label="ODT") as archive:
             content = archive.read("content.xml")
             styles_xml = archive.read("styles.xml") if "styles.xml" in archive.namelist() else b""
         root = etree.fromstring(content, parser)

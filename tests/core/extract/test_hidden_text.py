@@ -16,12 +16,13 @@ from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import RGBColor
 from lxml import etree
-from simsift.core.document import ExtractionError
+from simsift.core.document import MAX_FILE_BYTES, ExtractionError
 from simsift.core.read.extract import docx as docx_reader
 from simsift.core.read.extract import extract
 from simsift.core.read.extract import html as html_reader
 from simsift.core.read.extract import odt as odt_reader
 from simsift.core.read.extract import pdf as pdf_reader
+from simsift.core.read.extract.docx_parts import read_parts
 from simsift.core.read.extract.hidden import contrast, css_colour, length_points, unreadable
 from simsift.core.text.integrity import integrity_flags
 
@@ -168,11 +169,11 @@ def test_real_pages_with_chrome_have_no_hidden_text(name: str) -> None:
 
 @pytest.mark.parametrize("stem", ["article_en", "article_zh"])
 def test_clean_docx_paragraphs_are_unchanged(stem: str) -> None:
-    document = docx.Document(str(DATA / f"{stem}.docx"))
-    unchecked = [t for t in docx_reader.block_texts(document.element.body) if t.strip()]
-    checked = list(
-        docx_reader.block_texts(document.element.body, docx_reader.RunVisibility(document), [])
-    )
+    parts = read_parts(DATA / f"{stem}.docx", MAX_FILE_BYTES)
+    body = parts.document.find(qn("w:body"))
+    unchecked = [t for t in docx_reader.block_texts(body) if t.strip()]
+    runs = docx_reader.RunVisibility(docx_reader.style_sheet(parts.styles), parts.document)
+    checked = list(docx_reader.block_texts(body, runs, []))
     assert [t for t in checked if t.strip()] == unchecked
 
 

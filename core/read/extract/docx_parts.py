@@ -1,0 +1,152 @@
+"""The parts of a .docx package the DOCX reader needs, found as Word finds them: through the
+package's relationships and content types, read from one opening of the zip.
+
+Only the main document, its styles and footnotes and the core properties are inflated
+and parsed; the other parts (theme, settings, numbering, headers, pictures) are never
+read, so a damaged or missing one of them does not stop the reading.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from lxml import etree
+from simsift.core.document import ExtractionError
+from simsift.core.read.extract.package import open_package
+
+NOT_DOCX = "not a valid DOCX (corrupt or renamed file)"
+
+_RELS_NS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_TYPES_NS = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+_OFFICE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+OFFICE_DOCUMENT = _OFFICE + "officeDocument"
+STYLES = _OFFICE + "styles"
+CORE_PROPERTIES = (
+    "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties"
+)
+_DOCUMENT_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+_DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
+
+# As python-docx parses parts (blank text between elements dropped, no entities), so that
+# the text read is the same whichever way a file was opened.
+PART_PARSER = etree.XMLParser(remove_blank_text=True, resolve_entities=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Relationship:
+    """One relationship of a part: its type, and the part it targets (a zip member name)
+    unless it points outside the package."""
+
+    type: str
+    target: str
+    external: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WordParts:
+    """A .docx's main document (w:document), its styles (w:styles; python-docx's default
+    style sheet when the file has none), its footnotes parts in relationship order, and its
+    core-properties title (parsed only when asked for)."""
+
+    document: etree._Element
+    styles: bytes
+    footnotes: tuple[bytes, ...]
+    title: Callable[[], str]
+
+
+def read_parts(path: Path, max_bytes: int) -> WordParts:
+    """The parts of the .docx at `path`; ExtractionError when it is not a readable Word
+    document (not a zip, a bomb, no main document part, a part that does not parse)."""
+    try:
+        with open_package(path, max_bytes) as archive:
+            return _read(archive)
+    except (KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as error:
+        raise ExtractionError(NOT_DOCX) from error
+
+
+def _read(archive: zipfile.ZipFile) -> WordParts:
+    package = relationships(archive, "/")
+    main = _only(package, OFFICE_DOCUMENT)
+    if content_type(archive, main) != _DOCUMENT_MAIN:  # .docm, .dotx: another main part
+        raise ValueError(f"main part {main} is not a Word document")
+    document = etree.fromstring(archive.read(main), PART_PARSER)
+    rels = relationships(archive, "/" + main)
+    has_styles = any(r.type == STYLES for r in rels)
+    styles = archive.read(_only(rels, STYLES)) if has_styles else default_styles()
+    footnotes = tuple(
+        archive.read(r.target) for r in rels if r.type.endswith("/footnotes") and not r.external
+    )
+    has_core = any(r.type == CORE_PROPERTIES for r in package)
+    # read now: the title is asked for after the zip is closed
+    core = archive.read(_only(package, CORE_PROPERTIES)) if has_core else None
+
+    def title() -> str:
+        if core is None:
+            return ""
+        element = etree.fromstring(core, PART_PARSER).find(_DC_TITLE)
+        return (element.text or "") if element is not None else ""
+
+    return WordParts(document, styles, footnotes, title)
+
+
+def relationships(archive: zipfile.ZipFile, partname: str) -> list[Relationship]:
+    """Relationships of the part named `partname` ("/" for the package), one per Id (a
+    repeated Id replaces the earlier one in place, as python-docx keeps them)."""
+    base, name = posixpath.split(partname)
+    try:
+        xml = archive.read(posixpath.join(base, "_rels", f"{name}.rels")[1:])
+    except KeyError:
+        return []
+    found: dict[str | None, Relationship] = {}
+    for rel in etree.fromstring(xml, PART_PARSER).iterchildren(f"{_RELS_NS}Relationship"):
+        target = rel.get("Target", "")
+        external = rel.get("TargetMode", "Internal") == "External"
+        if not external:
+            target = posixpath.abspath(posixpath.join(base or "/", target))[1:]
+        found[rel.get("Id")] = Relationship(rel.get("Type", ""), target, external)
+    return list(found.values())
+
+
+def _only(rels: list[Relationship], kind: str) -> str:
+    """The member the one relationship of type `kind` targets (KeyError when there is
+    none, ValueError when several or outside the package)."""
+    matching = [r for r in rels if r.type == kind]
+    if not matching:
+        raise KeyError(f"no relationship of type {kind}")
+    if len(matching) > 1 or matching[0].external:
+        raise ValueError(f"no single package part of type {kind}")
+    return matching[0].target
+
+
+def content_type(archive: zipfile.ZipFile, member: str) -> str:
+    """Content type of a member from [Content_Types].xml (names and extensions compared
+    without case); KeyError when it has none."""
+    types = etree.fromstring(archive.read("[Content_Types].xml"), PART_PARSER)
+    overrides = {
+        o.get("PartName", "").lower(): o.get("ContentType")
+        for o in types.iterchildren(f"{_TYPES_NS}Override")
+    }
+    defaults = {
+        d.get("Extension", "").lower(): d.get("ContentType")
+        for d in types.iterchildren(f"{_TYPES_NS}Default")
+    }
+    partname = "/" + member.lower()
+    if partname in overrides:
+        return overrides[partname]
+    extension = posixpath.splitext(partname)[1].lstrip(".")
+    if extension in defaults:
+        return defaults[extension]
+    raise KeyError(f"no content type for {member}")
+
+
+@cache
+def default_styles() -> bytes:
+    """The style sheet python-docx gives a document without one (Word's built-in names:
+    Title, heading 1...), so that such a file reads as it did through python-docx."""
+    return resources.files("docx").joinpath("templates/default-styles.xml").read_bytes()
