@@ -490,6 +490,7 @@ class MainWindow(QMainWindow):
         self.folders.add_paths(s.reference_folders, reference=True)
         self.folders.add_paths(s.archive_folders, archive=True)
         self.folders.set_exclude_text(s.exclude)
+        self.folders.ocr.setChecked(s.ocr)
         self.params.set_weights(s.weights)
         self.params.set_common_docs(s.common_docs)
         self.params.set_shortest_match(s.shortest_match)
@@ -516,6 +517,7 @@ class MainWindow(QMainWindow):
         s.reference_folders = self.folders.reference_folders()
         s.archive_folders = self.folders.archive_folders()
         s.exclude = self.folders.exclude_text()
+        s.ocr = self.folders.ocr.isChecked()
         s.weights = self.params.weights()
         s.common_docs = self.params.common_docs()
         s.shortest_match = self.params.shortest_match()
@@ -545,6 +547,7 @@ class MainWindow(QMainWindow):
             weights=self.params.weights(),
             k_max=DEFAULT_K_MAX,
             passages=self.params.passage_options(),
+            ocr=self.folders.ocr.isChecked(),
             **extra,
         )
 

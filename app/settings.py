@@ -63,6 +63,15 @@ class Settings:
         self._store.setValue("scan/exclude", value)
 
     @property
+    def ocr(self) -> bool:
+        """Whether scanned PDFs are read by OCR (on unless turned off)."""
+        return str(self._store.value("scan/ocr", "true")).lower() == "true"
+
+    @ocr.setter
+    def ocr(self, value: bool) -> None:
+        self._store.setValue("scan/ocr", "true" if value else "false")
+
+    @property
     def common_docs(self) -> int:
         """Text in more than this many documents is common text (at least 2)."""
         try:

@@ -251,6 +251,11 @@ def _add_reading_options(s: argparse.ArgumentParser) -> None:
         help="also compare documents whose text looks garbled (a misread encoding)",
     )
     s.add_argument(
+        "--no-ocr",
+        action="store_true",
+        help="do not read scanned (image-only) PDFs by OCR; they are listed as errors",
+    )
+    s.add_argument(
         "--follow-links",
         action="store_true",
         help="also read files that links point to outside the scanned folders",
@@ -395,6 +400,7 @@ def scan_options(args: argparse.Namespace) -> ScanOptions:
         exclude=tuple(args.exclude),
         follow_outside_links=args.follow_links,
         compare_garbled=args.compare_garbled,
+        ocr=not args.no_ocr,
         k_max=getattr(args, "k", DEFAULT_K),
         passages=passages,
         scheduler=args.scheduler,

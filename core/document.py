@@ -44,7 +44,7 @@ class UnsupportedFormat(ExtractionError):
 # Bump when reading the same file gives other text, title or tokens (their marks
 # included): the catalog then reads files again instead of reusing what an older
 # SimSift extracted.
-READER_VERSION = 6
+READER_VERSION = 7  # 7: scanned PDFs read by OCR; DOCX read with lxml
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are reported, not read
 

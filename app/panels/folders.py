@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QFont
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -73,6 +74,9 @@ class FolderList(AcceptsFolderDrops, QWidget):
         self._exclude_label = QLabel()
         self._exclude = QLineEdit()
         self._exclude.editingFinished.connect(self.changed)
+        self.ocr = QCheckBox()  # scanned PDFs read by OCR
+        self.ocr.setChecked(True)
+        self.ocr.toggled.connect(self.changed)
         self.archive_action = QAction(self)
         self.archive_action.setCheckable(True)
         self.archive_action.toggled.connect(self._set_selected_archive)
@@ -94,6 +98,7 @@ class FolderList(AcceptsFolderDrops, QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self._exclude_label)
         layout.addWidget(self._exclude)
+        layout.addWidget(self.ocr)
 
     def retranslate(self) -> None:
         self._title.setText(self.tr("Folders to scan (drop folders here):"))
@@ -104,6 +109,13 @@ class FolderList(AcceptsFolderDrops, QWidget):
         self._remove.setText(self.tr("Remove"))
         self._exclude_label.setText(self.tr("Exclude patterns:"))
         self._exclude.setPlaceholderText(self.tr("e.g. *.tmp, drafts/*"))
+        self.ocr.setText(self.tr("Read scanned PDFs (OCR)"))
+        self.ocr.setToolTip(
+            self.tr(
+                "PDFs without a text layer are read by OCR (Tesseract), about 2 to 6 seconds "
+                "a page; off, they are listed in Problems as not read."
+            )
+        )
         self._list.setToolTip(
             self.tr("Tick a folder to use it as a reference (e.g. the assignment prompt).")
         )

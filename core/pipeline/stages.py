@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 import numpy as np
 from simsift.core.arrays import bounded_runs
@@ -16,6 +17,7 @@ from simsift.core.match.passages import PassageResult, analyze_passages
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from simsift.core.read.extract.ocr import OCR_OFF, OCR_SECONDS
 from simsift.core.read.reader import ReadTask, read_file
 from simsift.core.read.walk import FoundFile, walk_files
 from simsift.core.read.workers import (
@@ -155,6 +157,7 @@ def read_with_catalog(
                     f.mtime_ns,
                     options.max_file_bytes,
                     options.traditional_to_simplified,
+                    options.ocr,
                 )
             )
     total = len(to_read)
@@ -218,6 +221,22 @@ def _read_all(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
             cancel.check()
             yield read_file(task)
         return
+    # Scans are read with OCR only once a read without it found no text, so only they get
+    # OCR's time budget: a PDF that hangs its reader is still stopped soon.
+    scans: list[ReadTask] = []
+    for task, record in _read_isolated([replace(t, ocr=False) for t in tasks], options, cancel):
+        if options.ocr and not record.ok and record.message.endswith(OCR_OFF):
+            scans.append(replace(task, ocr=True))
+        else:
+            yield record
+    for _task, record in _read_isolated(scans, options, cancel):
+        yield record
+
+
+def _read_isolated(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
+    """(task, record) of each task read in worker processes, with its time budget."""
+    if not tasks:
+        return
     for task, result in run_isolated(
         read_file,
         tasks,
@@ -227,17 +246,24 @@ def _read_all(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
         memory_limit=options.memory_limit or reader_memory_limit(options.workers),
     ):
         if isinstance(result, TaskFailure):  # a time-out, crash or memory limit: retried
-            yield FileRecord(
-                task.path, task.size, task.mtime_ns, STATUS_ERROR, result.message, retry=True
+            message = result.message
+            yield (
+                task,
+                FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR, message, retry=True),
             )
         else:
-            yield result
+            yield task, result
 
 
 def read_budget(task: ReadTask, file_timeout: float) -> float:
     """Seconds `task` may take to read: `file_timeout`, scaled up with the file's size
-    (a huge text takes long to tokenize; a small file that hangs is still stopped soon)."""
-    return file_timeout * max(1.0, task.size / _BYTES_PER_TIMEOUT)
+    (a huge text takes long to tokenize; a small file that hangs is still stopped soon),
+    and for a PDF read with OCR on, the time OCR may take (`ocr.OCR_SECONDS`: OCR stops a
+    scan too long to read with an error of its own before the reader is stopped)."""
+    budget = file_timeout * max(1.0, task.size / _BYTES_PER_TIMEOUT)
+    if task.ocr and task.path.lower().endswith(".pdf"):
+        budget += OCR_SECONDS
+    return budget
 
 
 def _read_on_cluster(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):

@@ -34,6 +34,7 @@ class ReadTask:
     mtime_ns: int
     max_bytes: int
     traditional_to_simplified: bool
+    ocr: bool = True  # scanned PDFs read by OCR
 
 
 OUT_OF_MEMORY = "out of memory while reading this file (it is read again on the next scan)"
@@ -46,7 +47,7 @@ def read_file(task: ReadTask) -> FileRecord:
     from simsift.core.read.extract import extract  # keeps GUI start-up free of parser imports
 
     try:
-        extracted = extract(Path(task.path), max_bytes=task.max_bytes)
+        extracted = extract(Path(task.path), max_bytes=task.max_bytes, ocr=task.ocr)
         content_hash = _file_hash(task.path)
     except Exception as error:  # parsers raise anything on hostile input
         return _failed(base, error)

@@ -313,6 +313,8 @@ ZH = {
     'Not available while an archive folder is in the list: the archive keeps fingerprints made without idf, so the other folders are checked the same way': '列表中有存档文件夹时不可用：存档保存的是不含 idf 的指纹，因此其他文件夹也以同样方式检查',
     'quoted, references, template or common text (not counted)': '引文、参考文献、模板或常见文本（不计入）',
     "disguised text (see the integrity flags)": "伪装的文字（见完整性标记）",
+    "Read scanned PDFs (OCR)": "读取扫描的 PDF（OCR）",
+    "PDFs without a text layer are read by OCR (Tesseract), about 2 to 6 seconds a page; off, they are listed in Problems as not read.": "没有文字层的 PDF 用 OCR（Tesseract）读取，每页约 2 至 6 秒；关闭时，这些文件在“问题”中列为未读取。",
 }  # fmt: skip
 
 # where one English word reads differently in one place: (context, source) -> translation

@@ -710,62 +710,72 @@
 <context>
     <name>FolderList</name>
     <message>
-        <location filename="../../app/panels/folders.py" line="99" />
+        <location filename="../../app/panels/folders.py" line="104" />
         <source>Folders to scan (drop folders here):</source>
         <translation>要扫描的文件夹（可将文件夹拖放到此处）：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="101" />
+        <location filename="../../app/panels/folders.py" line="106" />
         <source>☑ Ticked: reference folder (the prompt, handouts) · right-click: archive</source>
         <translation>☑ 勾选：参考文件夹（题目、讲义）· 右键：存档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="103" />
+        <location filename="../../app/panels/folders.py" line="108" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="104" />
+        <location filename="../../app/panels/folders.py" line="109" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="105" />
+        <location filename="../../app/panels/folders.py" line="110" />
         <source>Exclude patterns:</source>
         <translation>排除模式：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="106" />
+        <location filename="../../app/panels/folders.py" line="111" />
         <source>e.g. *.tmp, drafts/*</source>
         <translation>例如 *.tmp, drafts/*</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="108" />
+        <location filename="../../app/panels/folders.py" line="112" />
+        <source>Read scanned PDFs (OCR)</source>
+        <translation>读取扫描的 PDF（OCR）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/folders.py" line="115" />
+        <source>PDFs without a text layer are read by OCR (Tesseract), about 2 to 6 seconds a page; off, they are listed in Problems as not read.</source>
+        <translation>没有文字层的 PDF 用 OCR（Tesseract）读取，每页约 2 至 6 秒；关闭时，这些文件在“问题”中列为未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/folders.py" line="120" />
         <source>Tick a folder to use it as a reference (e.g. the assignment prompt).</source>
         <translation>勾选文件夹即作为参考文件夹（例如作业题目）。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="110" />
+        <location filename="../../app/panels/folders.py" line="122" />
         <source>Archive (previous years)</source>
         <translation>存档（往年）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="116" />
+        <location filename="../../app/panels/folders.py" line="128" />
         <source>Ticked: reference folder, compared with the others but not among itself</source>
         <translation>已勾选：参考文件夹，与其他文件比较，但其内部文件之间不比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="120" />
+        <location filename="../../app/panels/folders.py" line="132" />
         <source>Archive: indexed once and kept; the other folders are checked against it, its documents are never compared with each other (right-click to change)</source>
         <translation>存档：只建一次索引并保留；其他文件夹与之比对，存档内的文档之间从不互相比较（右键可更改）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="195" />
+        <location filename="../../app/panels/folders.py" line="207" />
         <source>archive</source>
         <translation>存档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="230" />
+        <location filename="../../app/panels/folders.py" line="242" />
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>
@@ -933,12 +943,12 @@
         <translation>将勾选的文件移动或复制到文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="815" />
+        <location filename="../../app/main_window.py" line="818" />
         <source>%1 essays compared; the other files read are reference documents or garbled.</source>
         <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="825" />
+        <location filename="../../app/main_window.py" line="828" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
@@ -983,128 +993,128 @@
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="607" />
+        <location filename="../../app/main_window.py" line="610" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="699" />
+        <location filename="../../app/main_window.py" line="702" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="771" />
+        <location filename="../../app/main_window.py" line="774" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="802" />
+        <location filename="../../app/main_window.py" line="805" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="823" />
+        <location filename="../../app/main_window.py" line="826" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="827" />
+        <location filename="../../app/main_window.py" line="830" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="829" />
+        <location filename="../../app/main_window.py" line="832" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../app/main_window.py" line="394" />
-        <location filename="../../app/main_window.py" line="1037" />
+        <location filename="../../app/main_window.py" line="1040" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="557" />
+        <location filename="../../app/main_window.py" line="560" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="590" />
+        <location filename="../../app/main_window.py" line="593" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="622" />
+        <location filename="../../app/main_window.py" line="625" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="631" />
+        <location filename="../../app/main_window.py" line="634" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="640" />
+        <location filename="../../app/main_window.py" line="643" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="767" />
+        <location filename="../../app/main_window.py" line="770" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="776" />
+        <location filename="../../app/main_window.py" line="779" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="778" />
+        <location filename="../../app/main_window.py" line="781" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="932" />
+        <location filename="../../app/main_window.py" line="935" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="934" />
+        <location filename="../../app/main_window.py" line="937" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="937" />
+        <location filename="../../app/main_window.py" line="940" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="940" />
+        <location filename="../../app/main_window.py" line="943" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="970" />
+        <location filename="../../app/main_window.py" line="973" />
         <source>Move or copy checked files to</source>
         <translation>将勾选的文件移动或复制到</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="981" />
+        <location filename="../../app/main_window.py" line="984" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="991" />
+        <location filename="../../app/main_window.py" line="994" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="993" />
+        <location filename="../../app/main_window.py" line="996" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1038" />
+        <location filename="../../app/main_window.py" line="1041" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>

@@ -47,8 +47,9 @@ _READERS = {
 }
 
 
-def extract(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> ExtractedText:
-    """Read the text of one HTML, PDF, DOCX, DOC, ODT, RTF or plain-text file.
+def extract(path: Path, *, max_bytes: int = MAX_FILE_BYTES, ocr: bool = True) -> ExtractedText:
+    """Read the text of one HTML, PDF, DOCX, DOC, ODT, RTF or plain-text file; a scanned
+    PDF by OCR when `ocr` is set.
 
     Raises:
         UnsupportedFormat: the file is of a kind SimSift does not read (skipped).
@@ -62,7 +63,7 @@ def extract(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> ExtractedText:
         if size == 0:
             raise ExtractionError("empty file")
         fmt = reader_for(path)
-        result = _run_reader(fmt, path, max_bytes)
+        result = _run_reader(fmt, path, max_bytes, ocr)
     except OSError as error:
         raise TransientError(f"cannot read file ({error.strerror or error})") from error
     return replace(result, warnings=result.warnings + text_warnings(result.paragraphs))
@@ -127,11 +128,13 @@ def _ole_reader(path: Path, suffix: str) -> str:
     raise UnsupportedFormat("old binary Office file (not a Word document)")
 
 
-def _run_reader(fmt: str, path: Path, max_bytes: int) -> ExtractedText:
+def _run_reader(fmt: str, path: Path, max_bytes: int, ocr: bool = True) -> ExtractedText:
     module_name, function_name = _READERS[fmt]
     reader = getattr(importlib.import_module(module_name), function_name)
     if fmt in ("docx", "odt"):  # the size of their unpacked parts is limited from max_bytes
         return reader(path, max_bytes=max_bytes)
-    if fmt in ("pdf", "doc", "text"):
+    if fmt == "pdf":
+        return reader(path, ocr=ocr)
+    if fmt in ("doc", "text"):
         return reader(path)
     return reader(path.read_bytes())

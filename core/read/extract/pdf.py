@@ -5,7 +5,8 @@ text box either way (`pdf_layout`).
 fast as with pdfminer alone), and falls back to pdfminer's own interpreter, kept in this
 module, for files PDFium cannot open or whose text it cannot read as pdfminer does: fonts
 without a ToUnicode map (pdfminer's "(cid:N)" glyph numbers mark them as unreadable),
-vertical or rotated writing.
+vertical or rotated writing. A file without any visible text (a scan), or whose text is
+mostly such glyph numbers, is read by OCR (`ocr`), with a warning that says so.
 
 Characters a viewer does not show are kept apart as hidden text: invisible ones (text
 render mode 3) not lying over a picture (there they are a scan's OCR layer, which stands
@@ -42,10 +43,11 @@ from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSException
 from pdfminer.utils import apply_matrix_rect
-from simsift.core.document import ExtractedText, ExtractionError
+from simsift.core.document import ExtractedText, ExtractionError, TransientError
 from simsift.core.read.extract import pdfium
 from simsift.core.read.extract.hidden import ALL_HIDDEN, MAX_HIDDEN_POINTS, WHITE, unreadable
-from simsift.core.read.extract.paragraphs import build_result, split_heading
+from simsift.core.read.extract.ocr import OCR_OFF, OcrUnavailable, ocr_summary, read_pages
+from simsift.core.read.extract.paragraphs import build_result, clean_paragraphs, split_heading
 from simsift.core.read.extract.pdf_layout import (
     VisualLinePage,
     box_texts,
@@ -71,12 +73,14 @@ _PLAIN_SPACES = frozenset(
 )
 
 
-def extract_pdf(path: Path) -> ExtractedText:
+def extract_pdf(path: Path, *, ocr: bool = True) -> ExtractedText:
     """Text of a PDF, one paragraph per text box; clear errors for encrypted or image-only files.
 
     Read with PDFium; with pdfminer when PDFium cannot open the file or cannot read its
-    text as pdfminer does (`pdfium.Unsuited`). The size limit is enforced by the caller
-    before the file is opened.
+    text as pdfminer does (`pdfium.Unsuited`). A file with no visible text at all (a scan)
+    is read by OCR (`ocr.read_pages`) when `ocr` is set, with a warning that says so;
+    without `ocr` it is an error not remembered, so turning OCR on reads it. The size
+    limit is enforced by the caller before the file is opened.
     """
     hidden: list[str] = []
     try:
@@ -86,10 +90,33 @@ def extract_pdf(path: Path) -> ExtractedText:
     except pdfium.Unsuited:
         hidden = []
         boxes = pdfminer_paragraphs(path, hidden)
-    paragraphs, warnings = without_glyph_numbers(joined_paragraphs(boxes))
+    try:
+        paragraphs, warnings = without_glyph_numbers(joined_paragraphs(boxes))
+    except ExtractionError as error:  # fonts without Unicode values: the glyphs can be read
+        if not ocr:  # not remembered either: turning OCR on reads the file
+            raise TransientError(f"{error}{OCR_OFF}") from error
+        return _read_by_ocr(path, error)
+    if not clean_paragraphs(paragraphs) and not hidden:
+        if not ocr:
+            raise TransientError(_NO_TEXT + OCR_OFF)
+        return _read_by_ocr(path, ExtractionError(_NO_TEXT))
     title, body = split_heading(paragraphs)
     result = build_result(title, body, "pdf", no_text_message=ALL_HIDDEN if hidden else _NO_TEXT)
     return replace(result, warnings=warnings, hidden=tuple(hidden))
+
+
+def _read_by_ocr(path: Path, unread: ExtractionError) -> ExtractedText:
+    """The PDF read by OCR, with a warning that says so; `unread` when OCR finds no text."""
+    try:
+        pages = list(read_pages(path))
+    except OcrUnavailable as error:
+        raise OcrUnavailable(f"{unread}; {error}") from error
+    paragraphs = joined_paragraphs([box for page in pages for box in page.boxes])
+    if not clean_paragraphs(paragraphs):
+        raise unread
+    title, body = split_heading(paragraphs)
+    result = build_result(title, body, "pdf")
+    return replace(result, warnings=(ocr_summary(pages),))
 
 
 def pdfminer_paragraphs(path: Path, hidden: list[str]) -> list[str]:

@@ -8,10 +8,12 @@ page gives the same paragraphs whichever reader drew its characters.
 
 from __future__ import annotations
 
+import heapq
 import re
-from collections.abc import Iterable, Iterator
-from itertools import pairwise
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, pairwise
 
+import numpy as np
 from pdfminer.layout import (
     LAParams,
     LTAnno,
@@ -19,6 +21,10 @@ from pdfminer.layout import (
     LTComponent,
     LTPage,
     LTTextBox,
+    LTTextBoxVertical,
+    LTTextGroup,
+    LTTextGroupLRTB,
+    LTTextGroupTBRL,
     LTTextLine,
     LTTextLineHorizontal,
 )
@@ -45,6 +51,10 @@ _PAGE_NUMBER = re.compile(r"^\s*[-–—]?\s*\d{1,4}\s*[-–—]?\s*$")
 _CID = re.compile(r"\(cid:\d+\)")
 _MAX_CID_SHARE = 0.2
 _NO_UNICODE = "the PDF's fonts do not say which letters they show (no ToUnicode map); no text"
+# the side of the squares pdfminer's `Plane` files boxes under (its `gridsize`)
+_GRID = 50
+
+Rect = tuple[float, float, float, float]
 
 
 def joined_paragraphs(boxes: list[str]) -> list[str]:
@@ -84,6 +94,9 @@ def line_text(line: LTTextLine) -> str:
     """The line's text, without the spaces pdfminer guessed from gaps beside CJK characters:
     LibreOffice sets Latin letters apart from Chinese by a gap, not a space character."""
     objs = list(line)
+    text = "".join([obj.get_text() for obj in objs])
+    if not _CJK_CHAR.search(text):
+        return text
     return "".join(
         obj.get_text()
         for i, obj in enumerate(objs)
@@ -101,6 +114,9 @@ class VisualLinePage(LTPage):
     pdfminer builds lines from characters in drawing order. LibreOffice draws a line's
     fallback-font runs (Latin in Chinese text, curly quotes) apart from the rest, so one
     visual line became several lines, then several boxes in the wrong order.
+
+    Its lines (`horizontal_lines`) and the tree of groups that orders its text boxes
+    (`textbox_groups`) are pdfminer's, built faster.
     """
 
     def group_objects(
@@ -112,6 +128,117 @@ class VisualLinePage(LTPage):
             lines = list(horizontal_lines(list(objs), laparams))
         return iter(merge_line_fragments(lines, laparams.word_margin))
 
+    def group_textboxes(self, laparams: LAParams, boxes: Sequence[LTTextBox]) -> list[LTTextGroup]:
+        return textbox_groups(boxes, self.bbox)
+
+
+def textbox_groups(boxes: Sequence[LTTextBox], page: Rect) -> list[LTTextGroup]:
+    """pdfminer's tree of text groups (`LTLayoutContainer.group_textboxes`), built faster.
+
+    The same steps: the two nearest items (boxes or groups; nearest: the least area their
+    common rectangle adds to theirs) become a group, first the pairs with nothing else
+    between them; the pairs wait in a heap ordered as pdfminer's, ties broken by the
+    items' `id`. pdfminer files every item under each square of its `Plane` the item
+    covers, to find items between two; here the few items on the page are looked through,
+    a square shared with the pair's rectangle still required (items off the page are never
+    between). Distances are computed inline, from tuples.
+    """
+    items: list[LTComponent] = list(boxes)
+    if len(items) < 2:
+        return items  # type: ignore[return-value]
+    spots = [spot(item, page) for item in items]
+    heap = [
+        (False, added_area(spots[i], spots[j]), id(items[i]), id(items[j]), i, j)
+        for i in range(len(items))
+        for j in range(i + 1, len(items))
+    ]
+    heapq.heapify(heap)
+    placed = list(range(len(items)))  # on the plane, in the order put there
+    grouped: set[int] = set()
+    while heap:
+        checked, area, id1, id2, i, j = heapq.heappop(heap)
+        if i in grouped or j in grouped:
+            continue
+        if not checked and any_between(i, j, placed, spots, page):
+            heapq.heappush(heap, (True, area, id1, id2, i, j))
+            continue
+        pair = [items[i], items[j]]
+        turned = any(isinstance(obj, (LTTextBoxVertical, LTTextGroupTBRL)) for obj in pair)
+        group = LTTextGroupTBRL(pair) if turned else LTTextGroupLRTB(pair)
+        grouped.update((i, j))
+        placed.remove(i)
+        placed.remove(j)
+        k = len(items)
+        items.append(group)
+        spots.append(spot(group, page))
+        for other in placed:
+            area = added_area(spots[k], spots[other])
+            heapq.heappush(heap, (False, area, id(group), id(items[other]), k, other))
+        placed.append(k)
+    return [items[placed[0]]]  # type: ignore[list-item]
+
+
+# an item's x0, y0, x1, y1, width * height and squares of the plane (x from, x to, y from, y to)
+Spot = tuple[float, float, float, float, float, int, int, int, int]
+
+
+def spot(item: LTComponent, page: Rect) -> Spot:
+    box = (item.x0, item.y0, item.x1, item.y1)
+    return (*box, item.width * item.height, *plane_cells(box, page))
+
+
+def added_area(a: Spot, b: Spot) -> float:
+    """The area the rectangle around a and b adds to theirs, may be < 0: pdfminer's `dist`
+    (the same floating-point operations in the same order, min and max written out)."""
+    x0 = a[0] if a[0] < b[0] else b[0]
+    y0 = a[1] if a[1] < b[1] else b[1]
+    x1 = a[2] if a[2] > b[2] else b[2]
+    y1 = a[3] if a[3] > b[3] else b[3]
+    return (x1 - x0) * (y1 - y0) - a[4] - b[4]
+
+
+def plane_cells(box: Rect, page: Rect) -> tuple[int, int, int, int]:
+    """The squares of pdfminer's `Plane` a box covers, [x from, x to) by [y from, y to): the
+    part of the box on the page, none when it is off the page."""
+    x0, y0, x1, y1 = box
+    if x1 <= page[0] or page[2] <= x0 or y1 <= page[1] or page[3] <= y0:
+        return (0, 0, 0, 0)
+    x0, y0 = max(page[0], x0), max(page[1], y0)
+    x1, y1 = min(page[2], x1), min(page[3], y1)
+    return (int(x0) // _GRID, int(x1 + _GRID) // _GRID, int(y0) // _GRID, int(y1 + _GRID) // _GRID)
+
+
+def any_between(i: int, j: int, placed: list[int], spots: list[Spot], page: Rect) -> bool:
+    """Whether an item on the plane other than i and j overlaps the rectangle around both
+    in a square of the plane they share (pdfminer's `isany`)."""
+    a, b = spots[i], spots[j]
+    x0 = a[0] if a[0] < b[0] else b[0]
+    y0 = a[1] if a[1] < b[1] else b[1]
+    x1 = a[2] if a[2] > b[2] else b[2]
+    y1 = a[3] if a[3] > b[3] else b[3]
+    from_x, to_x, from_y, to_y = plane_cells((x0, y0, x1, y1), page)
+    for k in placed:
+        c = spots[k]
+        if k in (i, j) or c[2] <= x0 or x1 <= c[0] or c[3] <= y0 or y1 <= c[1]:
+            continue
+        if max(c[5], from_x) < min(c[6], to_x) and max(c[7], from_y) < min(c[8], to_y):
+            return True
+    return False
+
+
+class VisualLine(LTTextLineHorizontal):
+    """A horizontal line of characters and pdfminer's annotations (spaces, the line break)
+    alone, so its text is theirs joined, without a check of each item's type, and laying it
+    out adds the line break without asking each character to lay itself out."""
+
+    left_to_right: bool | None = None  # whether its characters come left to right, if known
+
+    def get_text(self) -> str:
+        return "".join([obj._text for obj in self._objs])  # type: ignore[attr-defined]
+
+    def analyze(self, laparams: LAParams) -> None:
+        self._objs.append(LTAnno("\n"))
+
 
 def horizontal_lines(chars: list[LTChar], laparams: LAParams) -> Iterator[LTTextLine]:
     """pdfminer's lines of characters in drawing order when it does not look for vertical
@@ -119,50 +246,86 @@ def horizontal_lines(chars: list[LTChar], laparams: LAParams) -> Iterator[LTText
     built faster: a character joins the line when it overlaps the one before it vertically
     by more than `line_overlap` of the lower one and lies within `char_margin` of their
     widths beside it. As in pdfminer, a line that ends makes the next character start
-    afresh: alone, or with the one after it."""
-    overlap, margin, word_margin = laparams.line_overlap, laparams.char_margin, laparams.word_margin
-    line: list[LTChar] | None = None
-    for a, b in pairwise(chars):
-        gap = 0.0 if a.x0 <= b.x1 and b.x0 <= a.x1 else min(abs(a.x0 - b.x1), abs(a.x1 - b.x0))
-        aligned = (
-            b.y0 <= a.y1
-            and a.y0 <= b.y1
-            and min(a.height, b.height) * overlap < min(abs(a.y0 - b.y1), abs(a.y1 - b.y0))
-            and gap < max(a.width, b.width) * margin
+    afresh: alone, or with the one after it. Which neighbours are aligned is worked out
+    for the whole page at once, with pdfminer's floating-point operations."""
+    if not chars:
+        return
+    x0, y0, x1, y1 = box_columns([char.bbox for char in chars])
+    width, height = x1 - x0, y1 - y0
+    a, b = slice(None, -1), slice(1, None)  # each character, the one after it
+    apart = ~((x0[a] <= x1[b]) & (x0[b] <= x1[a]))
+    gap = np.where(apart, np.minimum(np.abs(x0[a] - x1[b]), np.abs(x1[a] - x0[b])), 0.0)
+    aligned = (
+        (y0[b] <= y1[a])
+        & (y0[a] <= y1[b])
+        & (
+            np.minimum(height[a], height[b]) * laparams.line_overlap
+            < np.minimum(np.abs(y0[a] - y1[b]), np.abs(y1[a] - y0[b]))
         )
-        if aligned and line is not None:
-            line.append(b)
-        elif line is not None:
-            yield line_of(line, word_margin)
-            line = None
-        elif aligned:
-            line = [a, b]
+        & (gap < np.maximum(width[a], width[b]) * laparams.char_margin)
+    ).tolist()
+    # a space before a character further than word_margin of its size from the one before
+    margin = laparams.word_margin
+    spaced = (x1[a] < x0[b] - margin * np.maximum(width[b], height[b])).tolist() if margin else []
+    # how many characters up to each one lie left of the one before them
+    backward = np.concatenate(([0], np.cumsum(x0[b] < x0[a]))).tolist()
+    bounds = (x0, y0, x1, y1)
+    start: int | None = None  # of the line being built
+    for k, joined in enumerate(aligned):
+        if joined and start is not None:
+            continue
+        if start is not None:
+            yield line_of(chars, start, k + 1, bounds, spaced, backward, margin)
+            start = None
+        elif joined:
+            start = k
         else:
-            yield line_of([a], word_margin)
-    if line is not None:
-        yield line_of(line, word_margin)
-    elif chars:
-        yield line_of([chars[-1]], word_margin)
+            yield line_of(chars, k, k + 1, bounds, spaced, backward, margin)
+    if start is not None:
+        yield line_of(chars, start, len(chars), bounds, spaced, backward, margin)
+    else:
+        yield line_of(chars, len(chars) - 1, len(chars), bounds, spaced, backward, margin)
 
 
-def line_of(chars: list[LTChar], word_margin: float) -> LTTextLineHorizontal:
-    """A line of `chars`, a space between two further apart than `word_margin` of the
-    second's size (as `LTTextLineHorizontal.add` puts it), its box set once."""
-    line = LTTextLineHorizontal(word_margin)
-    objs = line._objs
-    right = float("inf")
-    for char in chars:
-        if word_margin and right < char.x0 - word_margin * max(char.width, char.height):
-            objs.append(LTAnno(" "))
-        right = char.x1
-        objs.append(char)
-    line._x1 = right
+def box_columns(boxes: list[Rect]) -> np.ndarray:
+    """The boxes' x0, y0, x1 and y1 as four rows of an array (built from one flat run of
+    numbers: faster than from a list of tuples)."""
+    flat = np.fromiter(chain.from_iterable(boxes), np.float64, 4 * len(boxes))
+    return flat.reshape(-1, 4).T
+
+
+def line_of(
+    chars: list[LTChar],
+    start: int,
+    end: int,
+    bounds: tuple[np.ndarray, ...],
+    spaced: list[bool],
+    backward: list[int],
+    word_margin: float,
+) -> LTTextLineHorizontal:
+    """A line of `chars[start:end]`, a space between two further apart than `word_margin`
+    of the second's size (`spaced[k]` before character k + 1, as `LTTextLineHorizontal.add`
+    puts it), its box (`bounds`: x0, y0, x1, y1 of every character) set once; drawn left
+    to right when no character but the first lies left of the one before (`backward`)."""
+    line = VisualLine(word_margin)
+    line.left_to_right = backward[end - 1] == backward[start]
+    spaces = [k + 1 for k in range(start, end - 1) if spaced[k]] if word_margin else []
+    if spaces:
+        objs = line._objs
+        for left, right in pairwise([start, *spaces, end]):
+            if left > start:
+                objs.append(LTAnno(" "))
+            objs.extend(chars[left:right])
+    else:
+        line._objs = chars[start:end]
+    x0, y0, x1, y1 = bounds
+    line._x1 = float(x1[end - 1])
     line.set_bbox(
         (
-            min(c.x0 for c in chars),
-            min(c.y0 for c in chars),
-            max(c.x1 for c in chars),
-            max(c.y1 for c in chars),
+            float(x0[start:end].min()),
+            float(y0[start:end].min()),
+            float(x1[start:end].max()),
+            float(y1[start:end].max()),
         )
     )
     return line
@@ -211,7 +374,7 @@ def one_line(fragments: list[LTTextLine], word_margin: float) -> LTTextLine:
     itself (fake bold) once. A line drawn left to right is kept as it is."""
     if len(fragments) == 1 and drawn_left_to_right(fragments[0]):
         return fragments[0]
-    line = LTTextLineHorizontal(word_margin)
+    line = VisualLine(word_margin)
     chars = sorted((c for f in fragments for c in f if isinstance(c, LTChar)), key=lambda c: c.x0)
     last: LTChar | None = None
     for char in chars:
@@ -223,6 +386,8 @@ def one_line(fragments: list[LTTextLine], word_margin: float) -> LTTextLine:
 
 def drawn_left_to_right(line: LTTextLine) -> bool:
     """Whether the line's characters come left to right (LibreOffice may draw a space first)."""
+    if isinstance(line, VisualLine) and line.left_to_right is not None:
+        return line.left_to_right
     chars = [obj for obj in line if isinstance(obj, LTChar)]
     return all(a.x0 <= b.x0 for a, b in pairwise(chars))
 

@@ -15,15 +15,16 @@ import ctypes
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import pairwise
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pypdfium
 import pypdfium2.raw as fpdf
 from pdfminer.layout import LTChar
 from simsift.core.read.extract.hidden import MAX_HIDDEN_POINTS, WHITE, unreadable
 from simsift.core.read.extract.pdf_layout import (
     analyzed_page,
+    box_columns,
     box_texts,
     hidden_texts,
     visible_area,
@@ -43,21 +44,29 @@ _UPRIGHT_TOLERANCE = 0.01
 _MAX_FORM_DEPTH = 8
 
 
-def _bare(function: object, restype: object, *argtypes: object) -> object:
-    """A PDFium function taking and giving bare addresses and numbers: called once per
-    character, pypdfium2's typed pointers would cost more than the call itself."""
+def _bare(function: object, restype: object) -> object:
+    """A PDFium function called once per character (or text object), without pypdfium2's
+    typed pointers and without argument types: ctypes then passes a `c_void_p` and an `int`
+    as they are, where checking them against argument types would cost more than the call
+    itself."""
     address = ctypes.cast(function, ctypes.c_void_p).value
-    return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+    return ctypes.CFUNCTYPE(restype)(address)
 
 
-_PAGE_INDEX = (ctypes.c_void_p, ctypes.c_int)
-_is_generated = _bare(fpdf.FPDFText_IsGenerated, ctypes.c_int, *_PAGE_INDEX)
-_map_error = _bare(fpdf.FPDFText_HasUnicodeMapError, ctypes.c_int, *_PAGE_INDEX)
-_unicode = _bare(fpdf.FPDFText_GetUnicode, ctypes.c_uint, *_PAGE_INDEX)
-_loose_box = _bare(fpdf.FPDFText_GetLooseCharBox, ctypes.c_int, *_PAGE_INDEX, ctypes.c_void_p)
+# each (text page, index), _loose_box with a pointer to an FS_RECTF after them
+_is_generated = _bare(fpdf.FPDFText_IsGenerated, ctypes.c_int)
+_map_error = _bare(fpdf.FPDFText_HasUnicodeMapError, ctypes.c_int)
+_unicode = _bare(fpdf.FPDFText_GetUnicode, ctypes.c_uint)
+_loose_box = _bare(fpdf.FPDFText_GetLooseCharBox, ctypes.c_int)
 # characters are compared by their text object (one per text-showing operator, one font
 # size, colour and render mode) to look those up once per object, not once per character
-_text_object = _bare(fpdf.FPDFText_GetTextObject, ctypes.c_void_p, *_PAGE_INDEX)
+_text_object = _bare(fpdf.FPDFText_GetTextObject, ctypes.c_void_p)
+# once per text object: (text page, index) and (object, pointers to four c_uint)
+_font_size = _bare(fpdf.FPDFText_GetFontSize, ctypes.c_double)
+_angle = _bare(fpdf.FPDFText_GetCharAngle, ctypes.c_float)
+_render_mode = _bare(fpdf.FPDFTextObj_GetTextRenderMode, ctypes.c_int)
+_fill_colour = _bare(fpdf.FPDFPageObj_GetFillColor, ctypes.c_int)
+_stroke_colour = _bare(fpdf.FPDFPageObj_GetStrokeColor, ctypes.c_int)
 
 
 class Unsuited(Exception):
@@ -77,7 +86,11 @@ class PlacedChar(LTChar):
         self.size = size
         self.upright = True
         self.fontname = ""
-        self.set_bbox(bbox)
+        # `set_bbox` written out: a call less for each of a page's thousands of characters
+        self.x0, self.y0, self.x1, self.y1 = bbox
+        self.width = bbox[2] - bbox[0]
+        self.height = bbox[3] - bbox[1]
+        self.bbox = bbox
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +144,7 @@ def page_chars(page: pypdfium.PdfPage) -> tuple[list[PlacedChar], list[PlacedCha
     x0, y0, x1, y1 = visible_area(media, page.get_cropbox())
     rotate = page.get_rotation()
     to_page = _page_space(media, rotate)
+    as_is = rotate == 0 and media[0] == 0 and media[1] == 0  # page space is PDFium's
     textpage = page.get_textpage()
     try:
         chars, looks = _drawn_chars(textpage)
@@ -141,7 +155,7 @@ def page_chars(page: pypdfium.PdfPage) -> tuple[list[PlacedChar], list[PlacedCha
     hidden: list[tuple[int, PlacedChar]] = []
     undecided: list[tuple[int, PlacedChar, Box, Look]] = []  # invisible or white
     for order, (text, box, size, look) in enumerate(chars):
-        char = PlacedChar(text, to_page(box), size)
+        char = PlacedChar(text, box if as_is else to_page(box), size)
         outside = box[2] <= x0 or box[0] >= x1 or box[3] <= y0 or box[1] >= y1
         if outside or (size <= MAX_HIDDEN_POINTS and text.strip()):
             hidden.append((order, char))
@@ -174,51 +188,50 @@ def _drawn_chars(
     Raises Unsuited at a glyph without a Unicode value.
     """
     handle = textpage.raw
-    address = ctypes.cast(handle, ctypes.c_void_p).value
+    page = ctypes.c_void_p(ctypes.cast(handle, ctypes.c_void_p).value)
     rect = fpdf.FS_RECTF()
-    rect_address = ctypes.addressof(rect)
+    rect_pointer = ctypes.byref(rect)
     looks: dict[int, Look] = {}
     chars: list[tuple[str, Box, float, Look]] = []
     last_object = None
     look = Look(0, False, False, 0.0)
     for i in range(fpdf.FPDFText_CountChars(handle)):
-        if _is_generated(address, i):
+        text = chr(_unicode(page, i))
+        # PDFium generates only spaces and line breaks: ask about those alone
+        if text.isspace() and _is_generated(page, i):
             continue
-        text = chr(_unicode(address, i))
-        if _map_error(address, i) and text.isprintable() and not text.isspace():
+        if text.isprintable() and not text.isspace() and _map_error(page, i):
             raise Unsuited("a font without a Unicode value for its glyphs")
-        obj = _text_object(address, i)
+        obj = _text_object(page, i)
         if obj != last_object:
             last_object = obj
-            look = looks.get(obj) or looks.setdefault(obj, _look(handle, i, obj))
-        _loose_box(address, i, rect_address)
+            look = looks.get(obj) or looks.setdefault(obj, _look(page, i, obj))
+        _loose_box(page, i, rect_pointer)
         chars.append((text, (rect.left, rect.bottom, rect.right, rect.top), look.size, look))
     return chars, looks
 
 
-def _look(textpage: object, index: int, address: int | None) -> Look:
+def _look(textpage: ctypes.c_void_p, index: int, address: int | None) -> Look:
     """The look of the text object drawing character `index`."""
     if not address:
-        return Look(0, False, False, fpdf.FPDFText_GetFontSize(textpage, index))
-    obj = ctypes.cast(address, fpdf.FPDF_PAGEOBJECT)
-    mode = fpdf.FPDFTextObj_GetTextRenderMode(obj)
-    angle = fpdf.FPDFText_GetCharAngle(textpage, index)
+        return Look(0, False, False, _font_size(textpage, index))
+    obj = ctypes.c_void_p(address)
+    mode = _render_mode(obj)
+    angle = _angle(textpage, index)
     turned = min(angle, 2 * math.pi - angle) > _UPRIGHT_TOLERANCE if angle >= 0 else False
     if mode in _STROKED:
-        white = _white(obj, fpdf.FPDFPageObj_GetStrokeColor)
+        white = _white(obj, _stroke_colour)
     elif mode in _FILLED_AND_STROKED:
-        white = _white(obj, fpdf.FPDFPageObj_GetFillColor) and _white(
-            obj, fpdf.FPDFPageObj_GetStrokeColor
-        )
+        white = _white(obj, _fill_colour) and _white(obj, _stroke_colour)
     else:
-        white = mode != _INVISIBLE and _white(obj, fpdf.FPDFPageObj_GetFillColor)
-    return Look(mode, turned, white, fpdf.FPDFText_GetFontSize(textpage, index))
+        white = mode != _INVISIBLE and _white(obj, _fill_colour)
+    return Look(mode, turned, white, _font_size(textpage, index))
 
 
 def _white(obj: object, get_colour: object) -> bool:
     """Whether the page object's fill (or stroke) colour is white or nearly."""
     r, g, b, a = (ctypes.c_uint() for _ in range(4))
-    if not get_colour(obj, r, g, b, a):  # a pattern, or no colour: not white
+    if not get_colour(obj, *map(ctypes.byref, (r, g, b, a))):  # a pattern, or no colour
         return False
     return unreadable((r.value / 255, g.value / 255, b.value / 255), WHITE)
 
@@ -231,11 +244,14 @@ def _check_upright(chars: list[tuple[str, Box, float, Look]], looks: dict[int, L
         if any(look.turned for look in looks.values())
         else 0
     )
-    downward = sum(
-        1
-        for (_, a, _, _), (_, b, _, _) in pairwise(chars)
-        if abs(b[0] - a[0]) < 0.5 * (a[2] - a[0]) and a[1] - b[1] > 0.5 * (a[3] - a[1])
-    )
+    downward = 0
+    if len(chars) > 1:
+        x0, y0, x1, y1 = box_columns([box for _, box, _, _ in chars])
+        a, b = slice(None, -1), slice(1, None)  # each character, the one after it
+        below = (np.abs(x0[b] - x0[a]) < 0.5 * (x1[a] - x0[a])) & (
+            y0[a] - y0[b] > 0.5 * (y1[a] - y0[a])
+        )
+        downward = int(below.sum())
     if max(turned, downward) > _MAX_TURNED_SHARE * len(chars) + 1:
         raise Unsuited("vertical or rotated text")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pypdfium2 as pypdfium
+import pypdfium2.raw as fpdf
 import pytest
 from pdfminer.converter import PDFPageAggregator
 from pdfminer.layout import LAParams, LTChar, LTLayoutContainer
@@ -90,6 +92,23 @@ def test_lines_are_built_as_pdfminers_group_objects_builds_them() -> None:
             expected = [(line.bbox, line.get_text()) for line in oracle]
             fast = [(line.bbox, line.get_text()) for line in horizontal_lines(chars, laparams)]
             assert fast == expected
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_characters_pdfium_generates_are_whitespace(name: str) -> None:
+    """The reader asks whether a character is generated (a space or line break PDFium adds
+    between words and lines) only of whitespace."""
+    document = pypdfium.PdfDocument(DATA / name)
+    try:
+        for page in document:
+            textpage = page.get_textpage()
+            for i in range(fpdf.FPDFText_CountChars(textpage.raw)):
+                if fpdf.FPDFText_IsGenerated(textpage.raw, i):
+                    assert chr(fpdf.FPDFText_GetUnicode(textpage.raw, i)).isspace()
+            textpage.close()
+            page.close()
+    finally:
+        document.close()
 
 
 def write_raw_pdf(path: Path, content: bytes, font: bytes, *more: bytes) -> None:
