@@ -16,6 +16,7 @@ import functools
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -62,6 +63,7 @@ _PARAGRAPH_GAP = 1.2
 _PAGE_NUMBER = re.compile(r"^\W*\d{1,4}\W*$")
 _CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
+_PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h)
 UNAVAILABLE = "OCR is not available: install Tesseract (tesseract-ocr) to read scanned PDFs"
 # ends the error of a scanned PDF read with OCR off (`extract_pdf(ocr=False)`): a scan reads
 # such files first without OCR, in the normal time budget, then these with OCR' time added
@@ -239,6 +241,7 @@ def _run(program: str, image: np.ndarray, *args: str) -> str:
             capture_output=True,
             timeout=_PAGE_SECONDS,
             env=_environment(),
+            preexec_fn=_die_with_parent,
         )
     except subprocess.TimeoutExpired as error:
         raise ExtractionError(
@@ -248,6 +251,15 @@ def _run(program: str, image: np.ndarray, *args: str) -> str:
     except OSError as error:
         raise OcrUnavailable(UNAVAILABLE) from error
     return done.stdout.decode("utf-8", "replace")
+
+
+def _die_with_parent() -> None:
+    """In Tesseract's process, before it starts: on Linux, be killed with the reader, so a
+    cancelled scan or a reader stopped for its time budget leaves no OCR running."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _environment() -> dict[str, str]:
