@@ -24,7 +24,7 @@ from simsift.core.text.quotations import (
     find_quotations,
     may_hold_quotations,
 )
-from simsift.core.text.word_segmenter import jieba_module
+from simsift.core.text.word_segmenter import cut_chinese
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN_RUN = re.compile(
@@ -39,7 +39,7 @@ def iter_tokens(text: str) -> Iterator[tuple[str, bool]]:
     for match in _TOKEN_RUN.finditer(text):
         kind = match.lastgroup
         if kind == "cjk":
-            for word in jieba_module().lcut(match.group(), HMM=True):
+            for word in cut_chinese(match.group()):
                 yield word, False
         else:
             yield match.group(), kind == "digit"
@@ -240,9 +240,9 @@ def _append_tokens(norm: str, hashes: array, digits: bytearray) -> None:
             hashes.append(token_hash(digit))
             digits.append(True)
         else:
-            for part in jieba_module().lcut(cjk, HMM=True):
-                hashes.append(token_hash(part))
-                digits.append(False)
+            words = cut_chinese(cjk)
+            hashes.extend(map(token_hash, words))
+            digits.extend(bytes(len(words)))
 
 
 def document_tokens(

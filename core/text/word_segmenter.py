@@ -6,6 +6,9 @@ thread loads it freezes that long. Here the dictionary is cached in 16 parts, ea
 in about 20 ms, and the whole load takes half the time (bench/jieba_load_bench.py). The
 first load ever builds it from jieba's word list in pure Python (about 0.5 s,
 interruptible) and writes the cache.
+
+`cut_chinese` gives the words jieba's `lcut(run, HMM=True)` gives, in one pass over a run of
+Chinese characters instead of jieba's three (word graph, best route, words).
 """
 
 from __future__ import annotations
@@ -13,8 +16,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import marshal
+import re
 import struct
 import threading
+from functools import lru_cache
+from math import log
 from pathlib import Path
 
 import platformdirs
@@ -44,6 +50,100 @@ def jieba_module():
                 _load_dictionary(jieba.dt)
                 _jieba = jieba
     return _jieba
+
+
+# What jieba cuts with its word graph (`jieba.re_han_default` less the Latin letters, digits
+# and signs, which a run of Chinese characters never holds); it passes other characters on
+# one by one.
+_JIEBA_HAN = re.compile("[\u4e00-\u9fd5]+")
+
+
+# Clauses up to this long are remembered, the last this many of them (essays of a class
+# share their clauses, a text its short ones): a few MB, some tens at worst.
+_CACHED_RUN_CHARS = 32
+_CACHED_RUNS = 1 << 14
+
+
+def cut_chinese(run: str) -> tuple[str, ...]:
+    """The words of a run of Chinese characters (a clause), exactly as jieba's
+    `lcut(run, HMM=True)`; short runs are remembered.
+
+    The best route is found from the run's end while its word graph is read (jieba builds
+    the graph first and looks every word up again), each word's frequency looked up once;
+    unknown words between dictionary words go to jieba's HMM as in jieba.
+    """
+    if len(run) <= _CACHED_RUN_CHARS:
+        return _cut_short(run)
+    return _cut(run)
+
+
+def _cut(run: str) -> tuple[str, ...]:
+    jieba = jieba_module()
+    if len(run) == 1:
+        return (run,)
+    if not _JIEBA_HAN.fullmatch(run):
+        return tuple(jieba.lcut(run, HMM=True))
+    tokenizer = jieba.dt
+    get = tokenizer.FREQ.get
+    logtotal = log(tokenizer.total)
+    n = len(run)
+    score = [0.0] * (n + 1)
+    route = list(range(n + 1))  # route[k]: last character of the best word from k
+    for k in range(n - 1, -1, -1):
+        best, end = None, k
+        i, frequency = k, get(run[k])
+        while frequency is not None:  # a word or the prefix of one (frequency 0)
+            if frequency:
+                # jieba takes the max of (score, end) pairs: a later end wins a tie
+                candidate = log(frequency) - logtotal + score[i + 1]
+                if best is None or candidate >= best:
+                    best, end = candidate, i
+            i += 1
+            if i >= n:
+                break
+            frequency = get(run[k : i + 1])
+        if best is None:  # no word starts here: the character alone, frequency 1
+            best = log(1) - logtotal + score[k + 1]
+        score[k], route[k] = best, end
+    words: list[str] = []
+    single = ""  # characters the route leaves alone, for jieba's HMM
+    k = 0
+    while k < n:
+        stop = route[k] + 1
+        if stop - k == 1:
+            single += run[k]
+        else:
+            if single:
+                words.extend(_singles(single, get))
+                single = ""
+            words.append(run[k:stop])
+        k = stop
+    if single:
+        words.extend(_singles(single, get))
+    return tuple(words)
+
+
+_cut_short = lru_cache(maxsize=_CACHED_RUNS)(_cut)
+
+
+def _singles(characters: str, get) -> tuple[str, ...] | str:
+    """Words of characters jieba's route left alone: one character as it is, a dictionary
+    word character by character, anything else cut by jieba's HMM."""
+    if len(characters) == 1 or get(characters):
+        return characters
+    if len(characters) <= _CACHED_RUN_CHARS:
+        return _hmm_cut(characters)
+    return _hmm_words(characters)
+
+
+def _hmm_words(characters: str) -> tuple[str, ...]:
+    """jieba's HMM words of `characters`: names and other words not in the dictionary."""
+    from jieba import finalseg
+
+    return tuple(finalseg.cut(characters))
+
+
+_hmm_cut = lru_cache(maxsize=_CACHED_RUNS)(_hmm_words)  # a text repeats its names
 
 
 def _load_dictionary(tokenizer) -> None:

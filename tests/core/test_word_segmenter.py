@@ -77,3 +77,31 @@ def test_running_out_of_memory_says_what_could_not_be_loaded(cache_dir, monkeypa
     with pytest.raises(MemoryError, match="Chinese word dictionary"):
         segmenter._load_dictionary(tokenizer)
     assert not tokenizer.initialized
+
+
+def _chinese_runs() -> list[str]:
+    """Runs of Chinese characters of the seed texts, and random runs of their characters,
+    of dictionary words and of characters jieba does not cut with its word graph."""
+    import random
+    import re
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "data" / "zh_text"
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.txt")))
+    runs = re.findall("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+", text)
+    rng = random.Random(29)
+    characters = "".join(runs)
+    words = sorted(w for w, n in segmenter.jieba_module().dt.FREQ.items() if n and len(w) > 1)
+    for _ in range(300):
+        runs.append("".join(rng.choice(characters) for _ in range(rng.randint(1, 60))))
+        runs.append("".join(rng.choice(words) for _ in range(rng.randint(1, 6))))
+        runs.append("".join(rng.choice(characters + "\u3400\u4db5\u9fea\uf900") for _ in range(8)))
+    return runs
+
+
+def test_cut_chinese_gives_jiebas_words():
+    jieba_module = segmenter.jieba_module()
+    for run in _chinese_runs():
+        expected = jieba_module.lcut(run, HMM=True)
+        assert list(segmenter._cut(run)) == expected, run
+        assert list(segmenter.cut_chinese(run)) == expected, run  # remembered or not

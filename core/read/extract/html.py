@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 import lxml.html
 from lxml import etree
@@ -101,6 +102,8 @@ _BYLINE = re.compile(
     r"\b(?:posted|published|updated|by|on|at)\b|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}:\d{2}",
     re.IGNORECASE,
 )
+# Every counter holds a digit: a line without one is looked at no further.
+_DIGIT = re.compile(r"\d")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _FURNITURE_MAX_CHARS = 40
 _ENGLISH_FURNITURE_MAX_CHARS = 120
@@ -123,6 +126,23 @@ _EARLY_END = re.compile(r"</\s*(?:body|html)\s*>", re.IGNORECASE)
 _TOO_DEEP = "the page is nested deeper than 2,048 levels: text below that was not read"
 
 
+class _Parser(etree.HTMLParser):
+    """lxml.html's parser, its element classes picked in C: lxml.html picks them in a Python
+    method called for every element the scorer touches (8% of the reading time). Form
+    controls get the plain `HtmlElement`, whose text and tree methods are the same."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.set_element_class_lookup(
+            etree.ElementDefaultClassLookup(
+                element=lxml.html.HtmlElement,
+                comment=lxml.html.HtmlComment,
+                pi=lxml.html.HtmlProcessingInstruction,
+                entity=lxml.html.HtmlEntity,
+            )
+        )
+
+
 def parse_html(text: str, warnings: list[str] | None = None) -> etree._Element:
     """Parse decoded HTML with lxml; never touches the network. Appends to `warnings`
     when the page was cut (libxml2 only logs that)."""
@@ -131,7 +151,7 @@ def parse_html(text: str, warnings: list[str] | None = None) -> etree._Element:
     # huge_tree: without it libxml2 silently drops everything below 256 levels, i.e.
     # most of a page whose paragraphs sit in unclosed <font> or <div> tags (it stops
     # at 2048 levels then).
-    parser = lxml.html.HTMLParser(
+    parser = _Parser(
         encoding="utf-8",
         remove_comments=True,
         remove_pis=True,
@@ -210,7 +230,8 @@ def main_content_paragraphs(
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
     pieces = pull_hidden(root, white_hides)
     drop_heading_repeating_title(root, title)
-    for link in list(root.iter("a")):
+    # Only a link holding a permalink sign can be one (found in C: pages have many links).
+    for link in root.xpath("//a[contains(., '¶') or contains(., '#') or contains(., '§')]"):
         if len(sign := link.text_content().strip()) == 1 and sign in _PERMALINK_SIGNS:
             link.drop_tree()
     drop_boilerplate_blocks(root)
@@ -218,7 +239,7 @@ def main_content_paragraphs(
     main = main_container(body if body is not None else root)
     if hidden is not None:
         hidden.extend(hidden_in(main, pieces))
-    return [p for p in block_lines(main) if not is_furniture(p)]
+    return [p for p in block_lines(main) if not p.isspace() and p and not is_furniture(p)]
 
 
 def light_text_hides(root: etree._Element) -> bool:
@@ -349,32 +370,38 @@ def drop_boilerplate_blocks(root: etree._Element) -> None:
     for element in list(root.iter(*_BOILERPLATE_TAGS)):
         element.drop_tree()
     page_chars = len(root.text_content())
-    for element in list(root.xpath("//*[@id or @class or @role]")):
-        label = f"{_chrome_id(element)} {element.get('class', '')}"
-        boilerplate = element.get("role") in _BOILERPLATE_ROLES or _BOILERPLATE_LABEL.search(label)
-        if element.tag in ("html", "body") or not boilerplate:
+    # The same elements as "//*[...]" from the root, found in half the time.
+    for element in root.xpath("descendant-or-self::*[@id or @class or @role]"):
+        get, tag = element.get, element.tag
+        if tag in ("html", "body"):
+            continue
+        if get("role") not in _BOILERPLATE_ROLES and not _boilerplate_label(
+            tag == "section", get("id", ""), get("class", "")
+        ):
             continue
         # A label like "page-header" on a wrapper of the whole page must not empty it.
         if len(element.text_content()) < page_chars / 2:
             element.drop_tree()
 
 
-def _chrome_id(element: etree._Element) -> str:
-    """The element's id, unless it is a document section's: those name its heading ("Tags")."""
-    if element.tag == "section" or "section" in element.get("class", "").split():
-        return ""
-    return element.get("id", "")
+@lru_cache(maxsize=4096)
+def _boilerplate_label(section: bool, ident: str, classes: str) -> bool:
+    """Whether an element's id and class name a boilerplate block (pages repeat them). The
+    id of a document section (a <section>, class "section") names its heading ("Tags")."""
+    if section or "section" in classes.split():
+        ident = ""
+    return _BOILERPLATE_LABEL.search(f"{ident} {classes}") is not None
 
 
 def main_container(body: etree._Element) -> etree._Element:
     """Smallest ancestor of the best-scored container holding most of the page's prose."""
     own, in_link = _own_text_lengths(body)
-    prose = _subtree_sums(
-        body, {e: n for e, n in own.items() if e not in in_link and n >= _MIN_SCORED_CHARS}
-    )
     seed = best_container(body, own, in_link)
+    if seed is None:
+        return body
+    prose = _prose_sums(own, in_link)
     # Indexes and tables of contents are mostly links: no block holds their text.
-    if seed is None or prose[body] < _LINK_PAGE_PROSE_SHARE * _subtree_sums(body, own)[body]:
+    if prose[body] < _LINK_PAGE_PROSE_SHARE * sum(own.values()):
         return body
     return next(
         e for e in (seed, *seed.iterancestors()) if prose[e] >= _MAIN_PROSE_SHARE * prose[body]
@@ -382,36 +409,46 @@ def main_container(body: etree._Element) -> etree._Element:
 
 
 def _own_text_lengths(body: etree._Element) -> tuple[dict, set]:
-    """Whitespace-free length of each element's own text, and the elements inside links.
+    """Whitespace-free length of each element's own text (its text and its children's
+    tails), in page order, and the elements inside links.
 
     A code block counts as one run of text: highlighters split it into tiny spans.
     """
     own: dict[etree._Element, int] = {}
     in_link: set[etree._Element] = set()
-    in_code: set[etree._Element] = set()
-    for element in body.iter(tag=etree.Element):
-        parent = element.getparent()
-        if element.tag == "a" or parent in in_link:
-            in_link.add(element)
-        if parent in in_code:
-            in_code.add(element)
-            own[element] = 0
-        elif element.tag == "pre":
-            in_code.add(element)
-            own[element] = len("".join(element.text_content().split()))
-        else:
-            own[element] = len(_own_text(element))
+    code: dict[etree._Element, etree._Element] = {}  # element in a code block -> its <pre>
+    for node in body.iter():
+        parent = node.getparent()
+        if node is not body:  # a tail is text of the parent (of its code block)
+            tail = node.tail
+            if tail:
+                owner = code.get(parent, parent)
+                own[owner] += sum(map(len, tail.split()))  # whitespace-free length
+        if not isinstance(node.tag, str):  # a comment or processing instruction
+            continue
+        if node.tag == "a" or parent in in_link:
+            in_link.add(node)
+        own[node] = 0
+        pre = code.get(parent)
+        if pre is None and node.tag == "pre":
+            pre = node
+        if pre is not None:
+            code[node] = pre
+        text = node.text
+        if text:
+            own[node if pre is None else pre] += sum(map(len, text.split()))
     return own, in_link
 
 
-def _subtree_sums(body: etree._Element, own: dict) -> dict:
-    """Sum of `own` over each element's subtree (children are visited before parents)."""
-    total: dict[etree._Element, int] = {}
-    for element in reversed(list(body.iter(tag=etree.Element))):
-        total[element] = own.get(element, 0) + sum(
-            total[child] for child in element.iterchildren(tag=etree.Element)
-        )
-    return total
+def _prose_sums(own: dict, in_link: set) -> dict:
+    """Per element, the own text of its subtree's prose: elements outside links with at
+    least `_MIN_SCORED_CHARS` (children are summed into parents, last element first)."""
+    prose = {e: n if n >= _MIN_SCORED_CHARS and e not in in_link else 0 for e, n in own.items()}
+    for element in reversed(prose):
+        parent = element.getparent()
+        if parent in prose:
+            prose[parent] += prose[element]
+    return prose
 
 
 def best_container(body: etree._Element, own: dict, in_link: set) -> etree._Element | None:
@@ -432,12 +469,6 @@ def best_container(body: etree._Element, own: dict, in_link: set) -> etree._Elem
     return max(scores, key=scores.__getitem__) if scores else None
 
 
-def _own_text(element: etree._Element) -> str:
-    """Text directly inside `element` (its text and its children's tails), whitespace-free."""
-    parts = [element.text or "", *(child.tail or "" for child in element)]
-    return "".join("".join(parts).split())
-
-
 def _container_of(element: etree._Element) -> etree._Element:
     """`element` if it is a container (div, td, ...), else its nearest container ancestor."""
     if element.tag in _CONTAINER_TAGS:
@@ -451,10 +482,9 @@ def _container_of(element: etree._Element) -> etree._Element:
 def block_lines(element: etree._Element) -> list[str]:
     """Text of `element`, one line per block element or <br>, <q> in quotation marks."""
     show_inline_quotations(element)
-    for node in element.iter(tag=etree.Element):
-        if node.tag in _BLOCK_TAGS:
-            node.text = _BREAK + (node.text or "")
-            node.tail = _BREAK + (node.tail or "")
+    for node in element.iter(*_BLOCK_TAGS):
+        node.text = _BREAK + (node.text or "")
+        node.tail = _BREAK + (node.tail or "")
     return element.text_content().split(_BREAK)
 
 
@@ -477,7 +507,11 @@ def is_furniture(paragraph: str) -> bool:
     line = paragraph.strip()
     if len(line) <= _FURNITURE_MAX_CHARS and _PROMPT.search(line):
         return True
-    if not _COUNTER.search(line) or line.endswith((".", "!", "?", "。", "！", "？")):
+    if (
+        line.endswith((".", "!", "?", "。", "！", "？"))
+        or not _DIGIT.search(line)
+        or not _COUNTER.search(line)
+    ):
         return False
     if _CJK.search(line):
         return len(line) <= _FURNITURE_MAX_CHARS
@@ -490,9 +524,10 @@ def extract_html(data: bytes) -> ExtractedText:
     """Title and main content of an HTML page; all text when the main content is too short."""
     text = decode_bytes(data, declared_charset(data))
     warnings: list[str] = []
-    title = page_title(parse_html(text, warnings))
+    root = parse_html(text, warnings)
+    title = page_title(root)
     hidden: list[str] = []
-    main = main_content_paragraphs(parse_html(text), title, hidden)
+    main = main_content_paragraphs(root, title, hidden)
     if sum(len(p.strip()) for p in main) < MIN_MAIN_CONTENT_CHARS:
         hidden = []
         main = all_text_paragraphs(parse_html(text), hidden)

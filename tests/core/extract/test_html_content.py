@@ -246,3 +246,30 @@ def test_prose_mentioning_views_or_comments_is_kept(line: str) -> None:
     assert not is_furniture(line)
     page = f"<html><body><p>{line}</p><p>{ARTICLE[1]}</p><p>{ARTICLE[2]}</p></body></html>"
     assert line in extract_html(page.encode()).paragraphs
+
+
+def test_own_text_lengths_count_text_and_tails_code_blocks_whole_and_links_apart() -> None:
+    from lxml import etree
+    from simsift.core.read.extract.html import _own_text_lengths, parse_html
+
+    page = (
+        "<html><body><div id='a'>Some  prose\u00a0here <b>bold</b> tail text "
+        "<a href='#'>a link <i>inside</i> it</a> after the link"
+        "<pre>code <span>span</span> more <b>x</b>\n end</pre> after code</div>"
+        "<p>\u3000中文 段落<br>第二行</p></body></html>"
+    )
+    body = parse_html(page).find("body")
+    own, in_link = _own_text_lengths(body)
+
+    def oracle(element) -> int:  # whitespace-free own text, as the scorer defines it
+        if element.tag == "pre":
+            return len("".join(element.text_content().split()))
+        if any(a.tag == "pre" for a in element.iterancestors()):
+            return 0
+        parts = [element.text or "", *(child.tail or "" for child in element)]
+        return len("".join("".join(parts).split()))
+
+    elements = list(body.iter(tag=etree.Element))
+    assert list(own) == elements
+    assert {e: own[e] for e in elements} == {e: oracle(e) for e in elements}
+    assert {e.tag for e in in_link} == {"a", "i"}
