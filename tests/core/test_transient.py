@@ -28,10 +28,10 @@ def test_a_file_unreadable_once_is_read_on_the_next_scan(tmp_path, monkeypatch):
     shutil.copy(paths["first"], docs / "locked.txt")
     real = simsift.core.read.extract._run_reader
 
-    def locked(fmt, path, max_bytes):  # what chmod 000 does to a user who is not root
+    def locked(fmt, path, *options):  # what chmod 000 does to a user who is not root
         if path.name == "locked.txt":
             raise PermissionError(13, "Permission denied", str(path))
-        return real(fmt, path, max_bytes)
+        return real(fmt, path, *options)
 
     options = ScanOptions(roots=(str(docs),), workers=0)
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
@@ -94,8 +94,8 @@ def test_a_catalog_that_fails_mid_scan_is_dropped_with_a_notice(tmp_path, monkey
 @pytest.mark.parametrize("failure", ["python", "libxml2"])
 def test_running_out_of_memory_is_never_kept_as_the_files_verdict(tmp_path, monkeypatch, failure):
     """Under a tight memory limit a DOCX failed with 'not a valid DOCX', cached for good."""
-    import docx
     from lxml import etree
+    from simsift.core.read.extract import docx_parts
     from simsift.core.read.reader import OUT_OF_MEMORY, ReadTask, read_file
 
     def no_memory(*args, **kwargs):
@@ -107,7 +107,7 @@ def test_running_out_of_memory_is_never_kept_as_the_files_verdict(tmp_path, monk
     path = tmp_path / "essay.docx"
     shutil.copy(source, path)
     task = ReadTask(str(path), path.stat().st_size, path.stat().st_mtime_ns, 1 << 30, True)
-    monkeypatch.setattr(docx, "Document", no_memory)
+    monkeypatch.setattr(docx_parts, "_read", no_memory)  # parsing the package's parts
     record = read_file(task)
     assert record.retry and record.message == OUT_OF_MEMORY
     monkeypatch.undo()
