@@ -12,6 +12,7 @@ import contextlib
 import multiprocessing as mp
 import os
 import pickle
+import signal
 import sys
 import threading
 import time
@@ -43,7 +44,22 @@ def _limit_memory(max_bytes: int | None) -> None:
         pass  # not available on this platform: the time budget still applies
 
 
+_PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h)
+
+
+def die_with_parent() -> None:
+    """Ask Linux to kill this process when the process that started it ends: a reader busy
+    with one long file (OCR) would otherwise outlive the app by that file's time."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        # without prctl the reader still stops at the closed pipe, after its file
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def _worker_main(conn: Connection, fn: Callable[[Any], Any], memory_limit: int | None) -> None:
+    die_with_parent()
     _limit_memory(memory_limit)
     while True:
         try:

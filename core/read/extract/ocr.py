@@ -16,7 +16,6 @@ import functools
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 from simsift.core.document import ExtractionError, TransientError
+from simsift.core.read.workers import die_with_parent
 
 __all__ = [
     "MAX_OCR_PAGES",
@@ -63,7 +63,6 @@ _PARAGRAPH_GAP = 1.2
 _PAGE_NUMBER = re.compile(r"^\W*\d{1,4}\W*$")
 _CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
-_PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h)
 UNAVAILABLE = "OCR is not available: install Tesseract (tesseract-ocr) to read scanned PDFs"
 # ends the error of a scanned PDF read with OCR off (`extract_pdf(ocr=False)`): a scan reads
 # such files first without OCR, in the normal time budget, then these with OCR' time added
@@ -241,7 +240,7 @@ def _run(program: str, image: np.ndarray, *args: str) -> str:
             capture_output=True,
             timeout=_PAGE_SECONDS,
             env=_environment(),
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,  # killed with the reader
         )
     except subprocess.TimeoutExpired as error:
         raise ExtractionError(
@@ -251,15 +250,6 @@ def _run(program: str, image: np.ndarray, *args: str) -> str:
     except OSError as error:
         raise OcrUnavailable(UNAVAILABLE) from error
     return done.stdout.decode("utf-8", "replace")
-
-
-def _die_with_parent() -> None:
-    """In Tesseract's process, before it starts: on Linux, be killed with the reader, so a
-    cancelled scan or a reader stopped for its time budget leaves no OCR running."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _environment() -> dict[str, str]:
