@@ -712,6 +712,8 @@ class _TerminalProgress:
             line += f"  {rate:.0f}/s" + (f"  ETA {format_duration(left)}" if left else "")
         if p.current:
             line += f"  {os.path.basename(p.current)[:40]}"
+        if p.pages:
+            line += f"  (OCR page {min(p.pages[0] + 1, p.pages[1])}/{p.pages[1]})"
         sys.stderr.write("\r\x1b[K" + line)
         sys.stderr.flush()
         self.shown = True

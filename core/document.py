@@ -15,6 +15,8 @@ class ExtractedText:
     a misread encoding); such text is still compared. `hidden` is text the file holds but
     does not show (hidden or white runs, 1-pt type, invisible PDF text, text hidden by
     style): left out of `paragraphs` and of the comparison, kept for the integrity flags.
+    `unread_pictures` counts scanned pages and pictures of text that OCR would read but
+    did not (OCR off or not installed): such a file is read again when OCR is on.
     """
 
     title: str
@@ -22,6 +24,7 @@ class ExtractedText:
     format: str
     warnings: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
+    unread_pictures: int = 0
 
     @property
     def text(self) -> str:

@@ -33,12 +33,14 @@ class CancelToken:
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """One progress report: `done` of `total` units in `stage`, about `current`."""
+    """One progress report: `done` of `total` units in `stage`, about `current`; `pages`
+    is how far a long file (an OCR scan) has got, (pages done, pages), or None."""
 
     stage: str
     done: int
     total: int
     current: str = ""
+    pages: tuple[int, int] | None = None
 
 
 ProgressCallback = Callable[[Progress], None]

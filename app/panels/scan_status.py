@@ -74,6 +74,14 @@ class ScanStatus(QWidget):
             self._bar.setRange(0, 0)  # unknown total: busy indicator
         self._counts.setText(self._counts_text(progress))
         name = readable(os.path.basename(progress.current))
+        if progress.pages:  # a scan read by OCR, seconds a page
+            done, total = progress.pages
+            name = (
+                self.tr("%1 (OCR: page %2 of %3)")
+                .replace("%1", name)
+                .replace("%2", str(min(done + 1, total)))
+                .replace("%3", str(total))
+            )
         self._current.setText(name)
         self._current.setToolTip(plain(readable(progress.current)))
         self._rate.setText(self._rate_text(progress, now - self._stage_started, left))

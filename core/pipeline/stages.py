@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 from simsift.core.arrays import bounded_runs
@@ -21,6 +21,7 @@ from simsift.core.read.extract.ocr import OCR_OFF, OCR_SECONDS
 from simsift.core.read.reader import ReadTask, read_file
 from simsift.core.read.walk import FoundFile, walk_files
 from simsift.core.read.workers import (
+    PagesRead,
     TaskFailure,
     reader_memory_limit,
     run_isolated,
@@ -164,8 +165,13 @@ def read_with_catalog(
     progress(Progress("reading", 0, total))
     batch: list[FileRecord] = []
     stored_at = time.monotonic()
+    done = 0
     try:
-        for done, record in enumerate(_read_all(to_read, options, cancel), start=1):
+        for record in _read_all(to_read, options, cancel):
+            if isinstance(record, Pages):  # a long file's pages (OCR) move the progress
+                progress(Progress("reading", done, total, record.path, (record.done, record.total)))
+                continue
+            done += 1
             records.append(record)
             if not record.retry:
                 batch.append(record)
@@ -221,11 +227,11 @@ def _read_all(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
             cancel.check()
             yield read_file(task)
         return
-    # Scans are read with OCR only once a read without it found no text, so only they get
-    # OCR's time budget: a PDF that hangs its reader is still stopped soon.
+    # Scans are read with OCR only once a read without it found pictures of text, so only
+    # they get OCR's time budget: a PDF that hangs its reader is still stopped soon.
     scans: list[ReadTask] = []
     for task, record in _read_isolated([replace(t, ocr=False) for t in tasks], options, cancel):
-        if options.ocr and not record.ok and record.message.endswith(OCR_OFF):
+        if options.ocr and isinstance(record, FileRecord) and wants_ocr(record):
             scans.append(replace(task, ocr=True))
         else:
             yield record
@@ -233,8 +239,26 @@ def _read_all(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
         yield record
 
 
+@dataclass(frozen=True, slots=True)
+class Pages:
+    """How far the reading of the file at `path` has got: `done` of `total` pages."""
+
+    path: str
+    done: int
+    total: int
+
+
+def wants_ocr(record: FileRecord) -> bool:
+    """Whether a file read with OCR off holds pictures of text OCR would read: a scan (its
+    error says OCR is off), or scanned pages or pictures among its text."""
+    if record.ok:
+        return record.retry and OCR_OFF in record.warning
+    return record.message.endswith(OCR_OFF)
+
+
 def _read_isolated(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
-    """(task, record) of each task read in worker processes, with its time budget."""
+    """(task, record) of each task read in worker processes, with its time budget, and
+    (task, `Pages`) while a long file is read."""
     if not tasks:
         return
     for task, result in run_isolated(
@@ -245,7 +269,9 @@ def _read_isolated(tasks: list[ReadTask], options: ScanOptions, cancel: CancelTo
         cancel=cancel,
         memory_limit=options.memory_limit or reader_memory_limit(options.workers),
     ):
-        if isinstance(result, TaskFailure):  # a time-out, crash or memory limit: retried
+        if isinstance(result, PagesRead):
+            yield task, Pages(task.path, result.done, result.total)
+        elif isinstance(result, TaskFailure):  # a time-out, crash or memory limit: retried
             message = result.message
             yield (
                 task,
@@ -258,10 +284,10 @@ def _read_isolated(tasks: list[ReadTask], options: ScanOptions, cancel: CancelTo
 def read_budget(task: ReadTask, file_timeout: float) -> float:
     """Seconds `task` may take to read: `file_timeout`, scaled up with the file's size
     (a huge text takes long to tokenize; a small file that hangs is still stopped soon),
-    and for a PDF read with OCR on, the time OCR may take (`ocr.OCR_SECONDS`: OCR stops a
+    and for a file read with OCR on, the time OCR may take (`ocr.OCR_SECONDS`: OCR stops a
     scan too long to read with an error of its own before the reader is stopped)."""
     budget = file_timeout * max(1.0, task.size / _BYTES_PER_TIMEOUT)
-    if task.ocr and task.path.lower().endswith(".pdf"):
+    if task.ocr:
         budget += OCR_SECONDS
     return budget
 

@@ -71,6 +71,8 @@ def read_file(task: ReadTask) -> FileRecord:
         paragraphs=extracted.paragraphs,
         tokens=tokens,
         flags=integrity_flags(extracted) + set_apart_flags(tokens.body),
+        # pictures of text not read (OCR off): read again once OCR is on, so never cached
+        retry=extracted.unread_pictures > 0,
     )
 
 

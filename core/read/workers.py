@@ -33,6 +33,26 @@ class TaskFailure:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class PagesRead:
+    """News from a task still running: `done` of its `total` pages read (OCR of a scan,
+    seconds a page), so a long file moves the progress too."""
+
+    done: int
+    total: int
+
+
+# The pipe to the parent in a worker process; None elsewhere (in-process reading).
+_parent: Connection | None = None
+
+
+def report_pages(done: int, total: int) -> None:
+    """Tell the parent how far the task has got, when it runs in a worker."""
+    if _parent is not None:
+        with contextlib.suppress(OSError):
+            send_result(_parent, PagesRead(done, total))
+
+
 def _limit_memory(max_bytes: int | None) -> None:
     if not max_bytes:
         return
@@ -59,6 +79,8 @@ def die_with_parent() -> None:
 
 
 def _worker_main(conn: Connection, fn: Callable[[Any], Any], memory_limit: int | None) -> None:
+    global _parent
+    _parent = conn
     die_with_parent()
     _limit_memory(memory_limit)
     while True:
@@ -183,7 +205,8 @@ def run_isolated(
     cancel: CancelToken,
     memory_limit: int | None = None,
 ) -> Iterator[tuple[Any, Any]]:
-    """Yield (task, result) as workers finish; result is a `TaskFailure` on timeout or crash.
+    """Yield (task, result) as workers finish; result is a `TaskFailure` on timeout or crash,
+    or a `PagesRead` when the task, still running, reports how far it has got.
 
     `fn` must be a picklable top-level function. `timeout` is each task's time budget in
     seconds, or a function giving it per task. Raises `Cancelled` (after stopping all
@@ -214,6 +237,9 @@ def run_isolated(
                 if outcome is None:
                     continue
                 task, result, healthy = outcome
+                if isinstance(result, PagesRead):
+                    yield task, result
+                    continue
                 if not healthy:
                     pool[i] = w = _Worker(ctx, fn, memory_limit)
                 w.task = None

@@ -39,6 +39,17 @@ def test_the_stage_is_shown_with_its_progress(qtbot):
         assert status._counts.text().startswith(name + ": ")
 
 
+def test_a_scan_read_by_ocr_shows_the_page_being_read(qtbot):
+    status = ScanStatus()
+    qtbot.addWidget(status)
+    status.begin()
+    status.report(Progress("reading", 3, 30, "/essays/scan.pdf", (4, 12)), now=0.0)
+    assert status._current.text() == "scan.pdf (OCR: page 5 of 12)"
+    assert status._counts.text() == "Reading: 3 of 30"
+    status.report(Progress("reading", 4, 30, "/essays/next.txt"), now=1.0)
+    assert status._current.text() == "next.txt"
+
+
 def test_the_time_left_counts_down_across_a_stage_change(qtbot):
     # reading 100 files in 20 s, then matching passages: a time left from the stage alone
     # would read 0:01 at the end of reading and minutes at the start of matching

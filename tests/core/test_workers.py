@@ -78,7 +78,7 @@ def test_a_big_file_gets_a_budget_scaled_by_its_size():
     from simsift.core.read.reader import ReadTask
 
     def task(megabytes: int) -> ReadTask:
-        return ReadTask("f.txt", megabytes * 2**20, 0, 2**31, True)
+        return ReadTask("f.txt", megabytes * 2**20, 0, 2**31, True, ocr=False)
 
     assert read_budget(task(1), 60) == 60  # a small file that hangs is stopped as soon
     assert read_budget(task(20), 60) == 60

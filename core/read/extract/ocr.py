@@ -20,12 +20,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from simsift.core.document import ExtractionError, TransientError
-from simsift.core.read.workers import die_with_parent
+from simsift.core.read.workers import die_with_parent, report_pages
 
 __all__ = [
     "MAX_OCR_PAGES",
@@ -81,6 +81,7 @@ class OcrPage:
     boxes: tuple[str, ...]
     confidence: float
     words: int
+    number: int = 0  # the page's number in its file, from 1 (0: not known)
 
 
 def tesseract_path() -> str | None:
@@ -88,8 +89,9 @@ def tesseract_path() -> str | None:
     return shutil.which("tesseract")
 
 
-def read_pages(path: Path) -> Iterator[OcrPage]:
-    """Every page of the PDF at `path` read by OCR, in page order.
+def read_pages(path: Path, indexes: Sequence[int] | None = None) -> Iterator[OcrPage]:
+    """The pages of the PDF at `path` (all, or those at `indexes`, from 0) read by OCR, in
+    page order; each page done is reported with `report_pages`.
 
     Raises OcrUnavailable without Tesseract, and ExtractionError for a scan too long to
     read (`MAX_OCR_PAGES`) or one whose OCR takes longer than `OCR_SECONDS`.
@@ -106,7 +108,8 @@ def read_pages(path: Path) -> Iterator[OcrPage]:
             f"no extractable text; cannot render the PDF for OCR ({error})"
         ) from error
     try:
-        count = len(document)
+        chosen_pages = list(range(len(document)) if indexes is None else indexes)
+        count = len(chosen_pages)
         if count > MAX_OCR_PAGES:
             raise ExtractionError(
                 f"no extractable text (scanned PDF of {count} pages: too long to read by "
@@ -114,11 +117,12 @@ def read_pages(path: Path) -> Iterator[OcrPage]:
             )
         deadline = time.monotonic() + OCR_SECONDS
         languages = ""
-        for index in range(count):
+        for done, index in enumerate(chosen_pages):
+            report_pages(done, count)
             if time.monotonic() > deadline:
                 raise ExtractionError(
                     f"no extractable text (scanned PDF: OCR took longer than "
-                    f"{OCR_SECONDS:.0f} s, {index} of {count} pages read)"
+                    f"{OCR_SECONDS:.0f} s, {done} of {count} pages read)"
                 )
             try:
                 image = _render(document, index)
@@ -132,7 +136,8 @@ def read_pages(path: Path) -> Iterator[OcrPage]:
             else:
                 page = read_image(program, image, languages)
             del image
-            yield page
+            yield replace(page, number=index + 1)
+        report_pages(count, count)
     finally:
         document.close()
 
@@ -143,7 +148,9 @@ def ocr_summary(pages: Sequence[OcrPage]) -> str:
     words = sum(p.words for p in read)
     mean = sum(p.confidence * p.words for p in read) / words if words else 0.0
     low = [
-        str(i) for i, p in enumerate(pages, start=1) if p.words and p.confidence < LOW_CONFIDENCE
+        str(p.number or i)
+        for i, p in enumerate(pages, start=1)
+        if p.words and p.confidence < LOW_CONFIDENCE
     ]
     noun = "page" if len(pages) == 1 else "pages"
     said = f"read by OCR: {len(pages)} {noun}, mean confidence {mean:.2f}"

@@ -79,16 +79,19 @@ def extract_pdf(path: Path, *, ocr: bool = True) -> ExtractedText:
     Read with PDFium; with pdfminer when PDFium cannot open the file or cannot read its
     text as pdfminer does (`pdfium.Unsuited`). A file with no visible text at all (a scan)
     is read by OCR (`ocr.read_pages`) when `ocr` is set, with a warning that says so;
-    without `ocr` it is an error not remembered, so turning OCR on reads it. The size
-    limit is enforced by the caller before the file is opened.
+    without `ocr` it is an error not remembered, so turning OCR on reads it. Scanned pages
+    among pages of text are read by OCR too, their text at their place; without `ocr` they
+    are counted in `unread_pictures`. The size limit is enforced by the caller before the
+    file is opened.
     """
     hidden: list[str] = []
+    scanned: list[pdfium.ScannedPage] = []
     try:
-        boxes = list(pdfium.page_paragraphs(path, hidden))
+        boxes = list(pdfium.page_paragraphs(path, hidden, scanned))
     except pdfium.PasswordProtected as error:
         raise ExtractionError(PASSWORD_PROTECTED) from error
     except pdfium.Unsuited:
-        hidden = []
+        hidden, scanned = [], []
         boxes = pdfminer_paragraphs(path, hidden)
     try:
         paragraphs, warnings = without_glyph_numbers(joined_paragraphs(boxes))
@@ -100,6 +103,8 @@ def extract_pdf(path: Path, *, ocr: bool = True) -> ExtractedText:
         if not ocr:
             raise TransientError(_NO_TEXT + OCR_OFF)
         return _read_by_ocr(path, ExtractionError(_NO_TEXT))
+    if scanned:
+        return _with_scanned_pages(path, boxes, scanned, hidden, ocr=ocr)
     title, body = split_heading(paragraphs)
     result = build_result(title, body, "pdf", no_text_message=ALL_HIDDEN if hidden else _NO_TEXT)
     return replace(result, warnings=warnings, hidden=tuple(hidden))
@@ -117,6 +122,46 @@ def _read_by_ocr(path: Path, unread: ExtractionError) -> ExtractedText:
     title, body = split_heading(paragraphs)
     result = build_result(title, body, "pdf")
     return replace(result, warnings=(ocr_summary(pages),))
+
+
+def _with_scanned_pages(
+    path: Path,
+    boxes: list[str],
+    scanned: list[pdfium.ScannedPage],
+    hidden: list[str],
+    *,
+    ocr: bool,
+) -> ExtractedText:
+    """A PDF of text pages and scanned pages: the scanned pages' OCR text placed after the
+    boxes of the pages before them, with a warning naming them. Without `ocr`, or without
+    Tesseract, the text pages alone, and the scanned pages counted as unread."""
+    numbers = ", ".join(str(page.index + 1) for page in scanned)
+    noun = "page" if len(scanned) == 1 else "pages"
+    try:
+        if not ocr:
+            raise OcrUnavailable("OCR is off")
+        read = list(read_pages(path, [page.index for page in scanned]))
+    except (OcrUnavailable, ExtractionError) as error:
+        said = f"scanned {noun} {numbers} not read" + (f" ({error})" if ocr else OCR_OFF)
+        paragraphs, warnings = without_glyph_numbers(joined_paragraphs(boxes))
+        title, body = split_heading(paragraphs)
+        result = build_result(title, body, "pdf")
+        unread = len(scanned) if isinstance(error, OcrUnavailable) else 0
+        return replace(
+            result, warnings=(*warnings, said), hidden=tuple(hidden), unread_pictures=unread
+        )
+    merged: list[str] = []
+    start = 0
+    for page, text in zip(scanned, read, strict=True):
+        merged.extend(boxes[start : page.boxes_before])
+        merged.extend(text.boxes)
+        start = page.boxes_before
+    merged.extend(boxes[start:])
+    paragraphs, warnings = without_glyph_numbers(joined_paragraphs(merged))
+    title, body = split_heading(paragraphs)
+    result = build_result(title, body, "pdf")
+    summary = f"scanned {noun} {numbers} {ocr_summary(read)}"
+    return replace(result, warnings=(*warnings, summary), hidden=tuple(hidden))
 
 
 def pdfminer_paragraphs(path: Path, hidden: list[str]) -> list[str]:

@@ -40,6 +40,9 @@ _INVISIBLE, _STROKED, _FILLED_AND_STROKED = 3, (1, 5), (2, 6)
 _MAX_TURNED_SHARE = 0.05
 # Characters with an angle further than this from upright (radians) are turned.
 _UPRIGHT_TOLERANCE = 0.01
+# A page with at most this many characters and pictures over this share of it is a scan.
+_MAX_SCAN_LETTERS = 40
+_MIN_SCAN_SHARE = 0.5
 # Form XObjects nested deeper than this are not searched for pictures.
 _MAX_FORM_DEPTH = 8
 
@@ -103,11 +106,14 @@ class Look:
     size: float
 
 
-def page_paragraphs(path: Path, hidden: list[str] | None = None) -> Iterator[str]:
+def page_paragraphs(
+    path: Path, hidden: list[str] | None = None, scanned: list[ScannedPage] | None = None
+) -> Iterator[str]:
     """Text boxes of every page in pdfminer's reading order, lines still apart, page numbers
     dropped, a box split where its font size changes (as `pdf.page_paragraphs`).
 
-    The text of characters the page does not show goes to `hidden`, one piece per box.
+    The text of characters the page does not show goes to `hidden`, one piece per box;
+    pages that are pictures of text (`ScannedPage`) go to `scanned`.
     Raises PasswordProtected, or Unsuited when pdfminer should read the file instead.
     """
     try:
@@ -117,6 +123,7 @@ def page_paragraphs(path: Path, hidden: list[str] | None = None) -> Iterator[str
             raise PasswordProtected(str(error)) from error
         raise Unsuited(f"PDFium cannot open the file ({error})") from error
     try:
+        boxes = 0
         for index in range(len(document)):
             try:
                 page = document[index]
@@ -124,16 +131,43 @@ def page_paragraphs(path: Path, hidden: list[str] | None = None) -> Iterator[str
                 raise Unsuited(f"PDFium cannot load page {index + 1} ({error})") from error
             try:
                 shown, unseen, bbox, rotate = page_chars(page)
+                pictured = scanned is not None and _scanned(page, shown, unseen, bbox)
             except pypdfium.PdfiumError as error:
                 raise Unsuited(f"PDFium cannot read page {index + 1} ({error})") from error
             finally:
                 page.close()
             if shown:
-                yield from box_texts(analyzed_page(shown, bbox, rotate))
+                for text in box_texts(analyzed_page(shown, bbox, rotate)):
+                    boxes += 1
+                    yield text
+            if pictured:
+                scanned.append(ScannedPage(index, boxes))
             if unseen and hidden is not None:
                 hidden.extend(hidden_texts([analyzed_page(unseen, bbox, rotate)]))
     finally:
         document.close()
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedPage:
+    """A page that is a picture with (almost) no text of its own: `index` from 0, and how
+    many text boxes the pages before it and its own few gave (where its OCR text goes)."""
+
+    index: int
+    boxes_before: int
+
+
+def _scanned(page: pypdfium.PdfPage, shown: list, unseen: list, bbox: Box) -> bool:
+    """Whether the page is a scan: hardly a character of its own (a page number, a stamp)
+    and pictures over at least half of it. Invisible text over a scan (an OCR layer) counts
+    as its text: such a page has been read already."""
+    letters = sum(1 for c in shown if not c.get_text().isspace()) + len(unseen)
+    if letters > _MAX_SCAN_LETTERS:
+        return False
+    pictures, _ = _backdrops(page)
+    width, height = bbox[2], bbox[3]
+    covered = sum(max(0.0, x1 - x0) * max(0.0, y1 - y0) for x0, y0, x1, y1 in pictures)
+    return width > 0 and height > 0 and covered >= _MIN_SCAN_SHARE * width * height
 
 
 def page_chars(page: pypdfium.PdfPage) -> tuple[list[PlacedChar], list[PlacedChar], Box, int]:

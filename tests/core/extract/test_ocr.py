@@ -148,7 +148,9 @@ def test_catalog_reads_a_scan_once_with_ocr_and_again_after_ocr_was_off(tmp_path
 def test_text_of_unreadable_glyph_numbers_is_read_by_ocr(monkeypatch):
     """Fonts without Unicode values: pdfminer's "(cid:N)" text is replaced by OCR's."""
     glyphs = ["(cid:3)(cid:4)(cid:5) (cid:9)(cid:3)(cid:7)", "(cid:7)(cid:1)(cid:2)(cid:8)"]
-    monkeypatch.setattr(pdf_reader.pdfium, "page_paragraphs", lambda path, hidden: iter(glyphs))
+    monkeypatch.setattr(
+        pdf_reader.pdfium, "page_paragraphs", lambda path, hidden, scanned: iter(glyphs)
+    )
     read = [ocr.OcrPage(("Text read from the page's pixels.",), 0.9, 6)]
     monkeypatch.setattr(pdf_reader, "read_pages", lambda path: iter(read))
     result = extract(DATA / "article_en.pdf")
@@ -209,11 +211,12 @@ def test_reader_processes_read_a_scan_by_ocr_after_a_read_without_it(tmp_path, m
     assert [os.path.basename(p) for ocr_on, p in budgets if ocr_on] == ["scan.pdf"]
 
 
-def test_pdf_budget_grows_by_the_ocr_time_only_with_ocr_on():
+def test_budget_grows_by_the_ocr_time_only_with_ocr_on():
+    """Files are read with OCR on only after a read without it found pictures of text."""
     pdf = ReadTask("a.PDF", 1000, 0, 1 << 30, True)
     assert read_budget(pdf, 60.0) == 60.0 + ocr.OCR_SECONDS
     assert read_budget(ReadTask("a.pdf", 1000, 0, 1 << 30, True, False), 60.0) == 60.0
-    assert read_budget(ReadTask("a.txt", 1000, 0, 1 << 30, True), 60.0) == 60.0
+    assert read_budget(ReadTask("a.docx", 1000, 0, 1 << 30, True, False), 60.0) == 60.0
 
 
 def test_tsv_lines_become_paragraphs_at_gaps_and_chinese_joins_without_spaces():
@@ -247,3 +250,99 @@ def test_summary_names_the_pages_read_poorly():
 
 def _no_ocr(path: Path):
     raise AssertionError("OCR must not run")
+
+
+def mixed_pdf(tmp_path: Path) -> Path:
+    """article_en.pdf (two pages of text) with a scanned page of ENGLISH between them."""
+    import pypdfium2
+
+    scan = scanned_pdf(tmp_path / "page.pdf", ENGLISH, font(LATIN_FONTS, 40))
+    document = pypdfium2.PdfDocument(SAMPLES / "article_en.pdf")
+    document.import_pages(pypdfium2.PdfDocument(scan), index=1)
+    path = tmp_path / "mixed.pdf"
+    document.save(path)
+    return path
+
+
+def first_page_words(text: str) -> list[str]:
+    return words(text)[:5]
+
+
+@needs_tesseract
+def test_scanned_page_among_text_pages_is_read_by_ocr_at_its_place(tmp_path):
+    path = mixed_pdf(tmp_path)
+    plain = extract(SAMPLES / "article_en.pdf")
+    mixed = extract(path)
+    assert found_share(ENGLISH, mixed.text) >= 0.9
+    # the scanned page's text lies between the two text pages' text
+    first, second = plain.paragraphs[0], plain.paragraphs[-1]
+    text = mixed.text
+    assert text.index(first) < text.lower().index("committee") < text.index(second)
+    assert any(w.startswith("scanned page 2 read by OCR: 1 page") for w in mixed.warnings)
+    assert mixed.unread_pictures == 0
+
+
+def test_with_ocr_off_scanned_pages_are_named_and_counted_unread(tmp_path, monkeypatch):
+    monkeypatch.setattr(pdf_reader, "read_pages", _no_ocr)
+    path = mixed_pdf(tmp_path)
+    mixed = extract(path, ocr=False)
+    assert mixed.paragraphs == extract(SAMPLES / "article_en.pdf", ocr=False).paragraphs
+    assert "scanned page 2 not read; OCR is off" in mixed.warnings
+    assert mixed.unread_pictures == 1
+    record = read_file(ReadTask(str(path), path.stat().st_size, 0, 1 << 30, True, False))
+    assert record.ok and record.retry  # never cached: turning OCR on reads the page
+    assert stages.wants_ocr(record)
+
+
+def test_without_tesseract_scanned_pages_are_named_and_the_text_pages_read(tmp_path, monkeypatch):
+    monkeypatch.setattr(ocr, "tesseract_path", lambda: None)
+    path = mixed_pdf(tmp_path)
+    mixed = extract(path)
+    assert mixed.paragraphs == extract(SAMPLES / "article_en.pdf").paragraphs
+    assert any(
+        w.startswith("scanned page 2 not read (OCR is not available") for w in mixed.warnings
+    )
+    assert mixed.unread_pictures == 1
+
+
+def test_text_page_with_a_picture_is_no_scan(tmp_path, monkeypatch):
+    """A page of text with a large figure keeps to its text: pages are scans only when they
+    have hardly a character of their own."""
+    import pypdfium2
+
+    monkeypatch.setattr(pdf_reader, "read_pages", _no_ocr)
+    document = pypdfium2.PdfDocument(SAMPLES / "article_en.pdf")
+    picture = pypdfium2.PdfImage.new(document)
+    bitmap = pypdfium2.PdfBitmap.from_pil(Image.new("RGB", (400, 400), (200, 30, 30)))
+    picture.set_bitmap(bitmap)
+    width, height = document[0].get_size()
+    picture.set_matrix(pypdfium2.PdfMatrix().scale(width, height * 0.9))
+    page = document[0]
+    page.insert_obj(picture)
+    page.gen_content()
+    path = tmp_path / "figure.pdf"
+    document.save(path)
+    assert extract(path).paragraphs == extract(SAMPLES / "article_en.pdf").paragraphs
+
+
+@needs_tesseract
+def test_reader_processes_report_the_pages_of_a_scan_as_they_are_read(tmp_path):
+    """A scan's pages move the progress while its reader works (seconds a page), and a
+    mixed PDF is read again with OCR after the read without it."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    mixed_pdf(tmp_path).rename(folder / "mixed.pdf")
+    reports = []
+    result = scan(
+        ScanOptions(roots=(str(folder),), workers=1, file_timeout=60), progress=reports.append
+    )
+    (document,) = result.documents
+    assert os.path.basename(document.path) == "mixed.pdf"
+    pages = [r.pages for r in reports if r.stage == "reading" and r.pages]
+    assert pages and pages[-1] == (1, 1)
+    assert all(r.done == 0 for r in reports if r.stage == "reading" and r.pages)
+
+
+def test_summary_names_low_pages_by_their_number_in_the_file():
+    pages = [ocr.OcrPage(("a",), 0.9, 10, number=3), ocr.OcrPage(("b",), 0.4, 10, number=7)]
+    assert ocr.ocr_summary(pages).endswith("low confidence on page 7")
