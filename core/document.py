@@ -47,7 +47,7 @@ class UnsupportedFormat(ExtractionError):
 # Bump when reading the same file gives other text, title or tokens (their marks
 # included): the catalog then reads files again instead of reusing what an older
 # SimSift extracted.
-READER_VERSION = 7  # 7: scanned PDFs read by OCR; DOCX read with lxml
+READER_VERSION = 8  # 8: letters spaced out joined; 7: scanned PDFs read by OCR, DOCX with lxml
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are reported, not read
 

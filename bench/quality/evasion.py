@@ -171,18 +171,26 @@ def space_letters(sentence: str, gap: str = "   ") -> str:
 
 
 def spaced(text: Text, rng: random.Random, gap: str = "   ") -> tuple[Text, int]:
-    """`text` with one or two sentences (in one paragraph) written letter by letter;
-    returns the text and how many sentences were spaced."""
+    """`text` with one or two sentences (in one paragraph) written letter by letter, the
+    first with words in it (a line of digits spaced out hides nothing); returns the text
+    and how many sentences were spaced."""
     paragraphs = list(text.paragraphs)
-    i = rng.randrange(len(paragraphs))
+    worded = [i for i, p in enumerate(paragraphs) if any(map(_has_words, sentences(p)))]
+    i = rng.choice(worded) if worded else rng.randrange(len(paragraphs))
     parts = sentences(paragraphs[i])
     n = min(len(parts), rng.choice((1, 2)))
-    start = rng.randrange(len(parts) - n + 1)
+    starts = [j for j in range(len(parts) - n + 1) if _has_words(parts[j])]
+    start = rng.choice(starts) if starts else rng.randrange(len(parts) - n + 1)
     for j in range(start, start + n):
         parts[j] = space_letters(parts[j], gap)
     joiner = "" if _CJK.search(paragraphs[i]) else " "
     paragraphs[i] = joiner.join(parts)
     return Text(text.title, tuple(paragraphs)), n
+
+
+def _has_words(sentence: str) -> bool:
+    """At least 16 letters (or Chinese characters)."""
+    return sum(c.isalpha() for c in sentence) >= 16
 
 
 # Padded text: per paragraph, segments (text, hidden).

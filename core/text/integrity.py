@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 from simsift.core.document import ExtractedText
@@ -43,18 +43,18 @@ _MIN_LOOKALIKE_WORD_CHARS = 3
 # mark in Hebrew or Arabic, a joiner in an emoji are not counted: only Latin, Cyrillic,
 # Greek and Chinese letters).
 MIN_INVISIBLE_IN_WORDS = 8
-# Letters spaced out ("e s s a y   i s" or "e s s a y i s"): runs of single letters one to
-# three spaces apart. A letter-spaced heading of a slide deck ("S U M M A R Y") is short:
-# a run must be long. One spaced sentence (about 30 letters) is enough to hide a copy.
-# Chinese written with a space between characters also occurs in real text (Traditional
-# Chinese manuals): it must be twice as long. A run of a few letters repeated ("l l l l",
-# a table's column spec) is no text.
+# Letters spaced out ("e s s a y   i s" or "无 法 删 除 ， 文 件"): stretches of single
+# characters (letters, digits, punctuation) one to three spaces apart. One spaced sentence
+# (16 letters or more; its commas and brackets spaced too) is enough to hide a copy. A
+# letter-spaced heading of a slide deck or a Word title ("T H E   R E S U L T", up to 28
+# letters in the evasion bench's clean documents) is capitals only and not counted; a
+# stretch of a few letters repeated ("l l l l", a table's column spec) is no text. Some
+# Traditional Chinese man pages space every character: they are flagged (6 of 21,026).
 MIN_SPACED_RUN_LETTERS = 6
-MIN_SPACED_LETTERS = 30
-MIN_LONGEST_SPACED_RUN = 20
-MIN_SPACED_CJK = 60
-MIN_LONGEST_SPACED_CJK_RUN = 25
+MIN_SPACED_LETTERS = 16
+MIN_LONGEST_SPACED_RUN = 12
 MIN_SPACED_RUN_DISTINCT = 6
+_MIN_VOWEL_SHARE = 0.2
 # Word spaces replaced by other blanks, between two letters. No-break spaces are not
 # counted: French typography, Word and HTML exports put them anywhere, and extraction and
 # NFKC make them spaces anyway (the same for the other Unicode spaces, which extraction
@@ -76,9 +76,7 @@ _SCRIPT_LETTER = (  # Latin, Greek, Cyrillic, Chinese
 _INVISIBLE_IN_WORD = re.compile(
     rf"(?<=[{_SCRIPT_LETTER}])(?:(?![{BLANK_LETTERS}]){INVISIBLE.pattern})+(?=[{_SCRIPT_LETTER}])"
 )
-_SPACED_RUN = re.compile(
-    rf"(?<![^\W_])(?:[^\W\d_] {{1,3}}){{{MIN_SPACED_RUN_LETTERS - 1},}}[^\W\d_](?![^\W_])"
-)
+_SPACED_RUN = re.compile(rf"(?<![^\W_])(?:\S {{1,3}}){{{MIN_SPACED_RUN_LETTERS - 1},}}\S(?![^\W_])")
 _LETTER = re.compile(r"[^\W\d_]")
 _CJK_LETTER = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ODD_SPACE = re.compile(f"(?<=[{_SCRIPT_LETTER}])[{_ODD_SPACES}](?=[{_SCRIPT_LETTER}])")
@@ -216,28 +214,43 @@ def invisible_flag(texts: Iterable[str]) -> str:
 
 def spaced_letters_flag(texts: Iterable[str]) -> str:
     """'letters spaced out: N letters in R runs, e.g. “e s s a y …”', or ''."""
-    runs = []
-    latin, cjk = [], []
-    for text in texts:
-        for match in _SPACED_RUN.finditer(text):
-            letters = _LETTER.findall(match.group())
-            if len(set(letters)) < MIN_SPACED_RUN_DISTINCT:
-                continue
-            runs.append(match.group())
-            chinese = sum(bool(_CJK_LETTER.match(c)) for c in letters) * 2 > len(letters)
-            (cjk if chinese else latin).append(len(letters))
-    if not (
-        (sum(latin) >= MIN_SPACED_LETTERS and max(latin) >= MIN_LONGEST_SPACED_RUN)
-        or (sum(cjk) >= MIN_SPACED_CJK and max(cjk) >= MIN_LONGEST_SPACED_CJK_RUN)
-    ):
+    runs = [match.group() for text in texts for match in spaced_runs(text)]
+    letters = [len(_LETTER.findall(run)) for run in runs]
+    if not letters or sum(letters) < MIN_SPACED_LETTERS or max(letters) < MIN_LONGEST_SPACED_RUN:
         return ""
-    letters = latin + cjk
     longest = max(runs, key=len)
     example = longest[:_EXAMPLE_CHARS] + ("…" if len(longest) > _EXAMPLE_CHARS else "")
     return (
         f"letters spaced out: {sum(letters)} letters written one by one with spaces between, "
         f"in {len(runs)} places, e.g. “{example}”"
     )
+
+
+def spaced_runs(text: str) -> Iterator[re.Match[str]]:
+    """Stretches of characters spaced out that hold text: six different letters at least,
+    not capitals only (a letter-spaced heading), not a list of letters."""
+    for match in _SPACED_RUN.finditer(text):
+        letters = _LETTER.findall(match.group())
+        if (
+            len(set(letters)) >= MIN_SPACED_RUN_DISTINCT
+            and not _capitals_only(letters)
+            and not _letter_list(letters)
+        ):
+            yield match
+
+
+def _capitals_only(letters: list[str]) -> bool:
+    return all(letter.isupper() for letter in letters)
+
+
+def _letter_list(letters: list[str]) -> bool:
+    """Whether Latin letters are a list ("a b c e h j", "a x b y c z": a diff's example
+    sequences), not words: no letter twice, or hardly a vowel (words are about 40%)."""
+    latin = [letter.lower() for letter in letters if letter.isascii()]
+    if len(latin) * 2 < len(letters):
+        return False
+    vowels = sum(letter in "aeiou" for letter in latin)
+    return len(set(latin)) == len(latin) or vowels < _MIN_VOWEL_SHARE * len(latin)
 
 
 # The kinds of disguise `disguise_spans` finds, named as their flags begin.
@@ -270,11 +283,7 @@ def disguise_spans(paragraph: str, kinds: Iterable[str]) -> list[tuple[int, int,
         if SPACES_REPLACED in kinds:
             found += [(*m.span(), SPACES_REPLACED) for m in _ODD_SPACE.finditer(paragraph)]
     if SPACED_OUT in kinds:
-        found += [
-            (*m.span(), SPACED_OUT)
-            for m in _SPACED_RUN.finditer(paragraph)
-            if len(set(_LETTER.findall(m.group()))) >= MIN_SPACED_RUN_DISTINCT
-        ]
+        found += [(*m.span(), SPACED_OUT) for m in spaced_runs(paragraph)]
     spans: list[tuple[int, int, str]] = []
     for start, end, kind in sorted(found):
         if spans and start < spans[-1][1]:  # one word with two disguises: marked once

@@ -24,6 +24,7 @@ from simsift.core.text.quotations import (
     find_quotations,
     may_hold_quotations,
 )
+from simsift.core.text.spacing import MIN_RUN_LETTERS, join_spaced_letters
 from simsift.core.text.word_segmenter import cut_chinese
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -35,8 +36,9 @@ _TOKEN_RUN = re.compile(
 
 
 def iter_tokens(text: str) -> Iterator[tuple[str, bool]]:
-    """Yield (token, is_digit) from already-normalized text, in reading order."""
-    for match in _TOKEN_RUN.finditer(text):
+    """Yield (token, is_digit) from already-normalized text, in reading order; letters
+    spaced out are joined into words first (`spacing`)."""
+    for match in _TOKEN_RUN.finditer(join_spaced_letters(text)):
         kind = match.lastgroup
         if kind == "cjk":
             for word in cut_chinese(match.group()):
@@ -231,18 +233,36 @@ def _token_marks(
 
 def _append_tokens(norm: str, hashes: array, digits: bytearray) -> None:
     """`iter_tokens` of normalized text, hashed into the arrays: the same tokens, a third
-    faster (findall makes no match objects; 34 million tokens in a 200 MB text)."""
+    faster (findall makes no match objects; 34 million tokens in a 200 MB text).
+
+    Letters spaced out are seen as single-letter tokens in a row: only then is the text
+    searched for them and tokenized again (a search of every text would cost as much as
+    normalizing it)."""
+    first = len(hashes)
+    singles = 0  # single-letter tokens in a row; -1 once the text was searched
     for cjk, digit, word in _TOKEN_RUN.findall(norm):
         if word:
             hashes.append(token_hash(word))
             digits.append(False)
+            if singles >= 0:
+                singles = singles + 1 if len(word) == 1 else 0
         elif digit:
             hashes.append(token_hash(digit))
             digits.append(True)
+            singles = min(singles, 0)
         else:
             words = cut_chinese(cjk)
             hashes.extend(map(token_hash, words))
             digits.extend(bytes(len(words)))
+            if singles >= 0:
+                singles = singles + 1 if len(cjk) == 1 else 0
+        if singles == MIN_RUN_LETTERS:
+            joined = join_spaced_letters(norm)
+            if joined != norm:
+                del hashes[first:], digits[first:]
+                _append_tokens(joined, hashes, digits)
+                return
+            singles = -1
 
 
 def document_tokens(

@@ -76,6 +76,46 @@ def test_one_spaced_sentence_is_flagged(gap):
     assert "letters spaced out" in flag_kinds(doc(paragraphs))
 
 
+def test_one_spaced_chinese_sentence_is_flagged():
+    """Chinese spaced out, its commas and quotation marks spaced too, in a Chinese essay."""
+    sentence = "无 法 删 除 文 件 或 目 录 “ % s ” ： % m ， 无 法 把 文 件 重 命 名"
+    paragraphs = chinese_paragraphs()
+    paragraphs[1] = paragraphs[1][:60] + sentence + paragraphs[1][60:]
+    assert "letters spaced out" in flag_kinds(doc(paragraphs))
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["T H E   R E S U L T   I S", "I N S T A N C E   A T T R I B U T E S : O P T I O N"],
+        ["a b c d e f g i j k r x y z", "a x b y c z p d q", "b c d e f j k l m r s t"],
+    ],
+    ids=["capital headings", "lists of letters"],
+)
+def test_spaced_headings_and_letter_lists_are_not_flagged(lines):
+    assert "letters spaced out" not in flag_kinds(doc([*essay(), *lines, *lines]))
+
+
+@pytest.mark.parametrize("gap", [" ", "   "])
+def test_spaced_sentence_reads_as_its_words(gap):
+    """Letters spaced out are joined again before comparison: words three spaces apart give
+    the original's tokens, words one space apart one token per stretch (near the original);
+    Chinese spaced out gives the original's words."""
+    sentence = "Dams hold the sediment back, so many deltas now shrink each year."
+    spaced = ", ".join(gap.join(" ".join(w) for w in part.split()) for part in sentence.split(", "))
+    original = document_tokens("", [ENGLISH, sentence]).body.hashes
+    copy = document_tokens("", [ENGLISH, spaced]).body.hashes
+    if gap == "   ":
+        np.testing.assert_array_equal(copy, original)
+    else:
+        assert len(copy) == len(document_tokens("", [ENGLISH]).body.hashes) + 2
+    chinese = "委员会审阅了年度报告发现预算主要用于教学材料"
+    np.testing.assert_array_equal(
+        document_tokens("", [" ".join(chinese)]).body.hashes,
+        document_tokens("", [chinese]).body.hashes,
+    )
+
+
 def test_look_alike_flag_names_the_letters():
     flags = integrity_flags(doc([p.replace("o", "о") for p in essay()], title="Тhe Essay"))
     (flag,) = [f for f in flags if f.startswith("look-alike")]
