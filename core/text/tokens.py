@@ -239,30 +239,34 @@ def _append_tokens(norm: str, hashes: array, digits: bytearray) -> None:
     searched for them and tokenized again (a search of every text would cost as much as
     normalizing it)."""
     first = len(hashes)
-    singles = 0  # single-letter tokens in a row; -1 once the text was searched
+    singles, run = 0, MIN_RUN_LETTERS  # single-letter tokens in a row; run: 0 once searched
     for cjk, digit, word in _TOKEN_RUN.findall(norm):
         if word:
             hashes.append(token_hash(word))
             digits.append(False)
-            if singles >= 0:
-                singles = singles + 1 if len(word) == 1 else 0
+            if len(word) > 1:
+                singles = 0
+                continue
         elif digit:
             hashes.append(token_hash(digit))
             digits.append(True)
-            singles = min(singles, 0)
+            singles = 0
+            continue
         else:
             words = cut_chinese(cjk)
             hashes.extend(map(token_hash, words))
             digits.extend(bytes(len(words)))
-            if singles >= 0:
-                singles = singles + 1 if len(cjk) == 1 else 0
-        if singles == MIN_RUN_LETTERS:
+            if len(cjk) > 1:
+                singles = 0
+                continue
+        singles += 1
+        if singles == run:
             joined = join_spaced_letters(norm)
             if joined != norm:
                 del hashes[first:], digits[first:]
                 _append_tokens(joined, hashes, digits)
                 return
-            singles = -1
+            run = 0
 
 
 def document_tokens(
