@@ -51,6 +51,13 @@ from simsift.core.match.passages import (
     passage_fingerprints,
 )
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from simsift.core.store.archive_tokens import (
+    SegmentTokens,
+    merged_arrays,
+    read_tokens,
+    token_arrays,
+    write_tokens,
+)
 from simsift.core.text.features import FeatureWeights
 from simsift.core.text.tokens import document_tokens
 
@@ -171,6 +178,7 @@ class Archive:
         self._counts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._indexes: dict[tuple[int, str, int], PackedIndex] = {}  # (segment, kind, k)
         self._value_numbers: list[np.ndarray] | None = None
+        self._tokens: dict[int, SegmentTokens | None] = {}  # read when first needed
 
     # -- opening ----------------------------------------------------------------------
 
@@ -255,15 +263,23 @@ class Archive:
     def record(
         self, doc: int, traditional_to_simplified: bool = True, *, with_text: bool = True
     ) -> FileRecord:
-        """Document `doc` as a scan's record: identity, text and tokens (cut again from the
-        stored text, exactly as the reader cut them); without text, no paragraphs and
-        empty token streams (`text` reads them when needed)."""
+        """Document `doc` as a scan's record: identity, text and tokens (as stored beside
+        the segment, or cut again from the stored text exactly as the reader cut them);
+        without text, no paragraphs and empty token streams (`text` reads them when
+        needed)."""
         [(s, row)] = self._locations(np.array([doc]))
         segment = self._segments[s]
         path, fmt, warning, title = segment.meta[row]
         paragraphs = ()
         if with_text:
             title, paragraphs = self.text(doc)
+        stored = self._segment_tokens(s) if with_text else None
+        if stored is not None and stored.traditional_to_simplified == traditional_to_simplified:
+            tokens = stored.document(row, title)
+        else:
+            tokens = document_tokens(
+                title, paragraphs, traditional_to_simplified=traditional_to_simplified
+            )
         return FileRecord(
             path,
             int(segment.size[row]),
@@ -275,10 +291,14 @@ class Archive:
             content_hash=segment.content_hash[row].tobytes(),
             text_hash=segment.text_hash[row].tobytes(),
             paragraphs=paragraphs,
-            tokens=document_tokens(
-                title, paragraphs, traditional_to_simplified=traditional_to_simplified
-            ),
+            tokens=tokens,
         )
+
+    def _segment_tokens(self, s: int) -> SegmentTokens | None:
+        if s not in self._tokens:
+            entry = self._manifest["segments"][s]
+            self._tokens[s] = read_tokens(self.directory, entry, len(self._segments[s]))
+        return self._tokens[s]
 
     def text(self, doc: int) -> tuple[str, tuple[str, ...]]:
         """(title, paragraphs) of document `doc`, from the archive alone."""
@@ -482,6 +502,8 @@ class Archive:
             entry["indexes"] = _write_indexes(
                 self.directory, name, fingerprints[new], passage_fp, progress, cancel
             )
+            t2s = settings.traditional_to_simplified
+            entry |= write_tokens(self.directory, name, token_arrays(chosen, t2s))
             cancel.check()
             for s, row in replaced:
                 manifest["segments"][s]["dead"] = sorted({*manifest["segments"][s]["dead"], row})
@@ -796,11 +818,13 @@ def _merged(
     name = f"seg-{generation:06d}"
     parts: dict[str, list] = {key: [] for key in ("fingerprint", "size", "mtime_ns")}
     hashes, texts, meta, ptr, p_doc, p_fp, g_doc, g_value = [], [], [], [0], [], [], [], []
+    tokens: list[tuple[SegmentTokens | None, np.ndarray]] = []
     n_before = 0
     with atomic_write(directory / f"{name}.text", durable=True) as out:
         for segment, entry in zip(segments, manifest["segments"], strict=True):
             cancel.check()
             live = np.setdiff1d(np.arange(len(segment)), entry["dead"])
+            tokens.append((read_tokens(directory, entry, len(segment)), live))
             for key in parts:
                 parts[key].append(getattr(segment, key)[live])
             hashes.append((segment.content_hash[live], segment.text_hash[live]))
@@ -835,6 +859,8 @@ def _merged(
     entry["indexes"] = _write_indexes(
         directory, name, arrays["fingerprint"], arrays["passage_fp"], progress, cancel
     )
+    if all(stored is not None for stored, _ in tokens):  # else cut again when needed
+        entry |= write_tokens(directory, name, merged_arrays(tokens))
     return {**manifest, "version": VERSION, "generation": generation, "segments": [entry]}
 
 

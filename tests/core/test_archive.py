@@ -395,3 +395,82 @@ def test_a_second_writer_is_refused_while_one_writes(tmp_path):
     with pytest.raises(ArchiveError, match="changed since it was opened"):
         stale.remove([str(old / "o1.txt")])
     assert len(Archive.open(tmp_path / "archive")) == 31
+
+
+def same_tokens(a, b) -> bool:
+    streams = ((a.title, b.title), (a.body, b.body))
+    return all(
+        np.array_equal(x.hashes, y.hashes)
+        and np.array_equal(x.is_digit, y.is_digit)
+        and np.array_equal(x.para_starts, y.para_starts)
+        and np.array_equal(x.marks, y.marks)
+        and x.unbalanced_quotes == y.unbalanced_quotes
+        for x, y in streams
+    )
+
+
+def mixed_folder(tmp_path: Path) -> Path:
+    """Essays with titles, Chinese, quotations, a bibliography and digits."""
+    folder = tmp_path / "mixed"
+    write_texts(
+        folder,
+        {
+            "zh.txt": "论文题目\n\n委员会审阅了年度报告，“预算主要用于教学材料”。\n\n"
+            "参考文献\n\n张三. 教学研究. 2019.",
+            "en.txt": "An Essay\n\nThe committee met in 2024 and said “budgets rise”.\n\n"
+            "References\n\nSmith, J. (2019). Budgets. Press.",
+            "stray.txt": "Title\n\nA stray “ mark and 42 apples " * 3,
+        },
+    )
+    return folder
+
+
+def test_stored_tokens_are_the_readers_and_a_check_cuts_none_again(tmp_path, monkeypatch):
+    """The archive keeps each document's tokens: a record's tokens are what the reader
+    made, before and after a merge, and taking a document in cuts nothing again."""
+    from simsift.core.store import archive as archive_module
+
+    old, _ = write_collections(tmp_path, 2)
+    folders = [old, mixed_folder(tmp_path)]
+    for folder in folders:
+        add_folders(tmp_path / "archive", options(folder))
+    read = {}
+    for folder in folders:
+        found, _ = find_files(options(folder))
+        read |= {r.path: r for r in read_files(found, options(folder))}
+
+    def cut_again(*args, **kwargs):
+        raise AssertionError("tokens cut again from the text")
+
+    for archive in (Archive.open(tmp_path / "archive"), merged(tmp_path / "archive", tmp_path)):
+        with monkeypatch.context() as patch:
+            patch.setattr(archive_module, "document_tokens", cut_again)
+            for doc, path in enumerate(archive.paths()):
+                if path in read:
+                    assert same_tokens(archive.record(doc).tokens, read[path].tokens), path
+
+
+@pytest.mark.parametrize("damage", ["missing", "flipped byte", "older reader"])
+def test_without_usable_stored_tokens_they_are_cut_again_from_the_text(tmp_path, damage):
+    from simsift.core.store import archive_tokens
+
+    folder = mixed_folder(tmp_path)
+    add_folders(tmp_path / "archive", options(folder))
+    (stored,) = (tmp_path / "archive").glob("seg-*.tokens")
+    if damage == "missing":
+        stored.unlink()
+    elif damage == "flipped byte":
+        data = bytearray(stored.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        stored.write_bytes(bytes(data))
+    else:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(archive_tokens, "READER_VERSION", archive_tokens.READER_VERSION - 1)
+            shutil.rmtree(tmp_path / "archive")
+            add_folders(tmp_path / "archive", options(folder))
+    found, _ = find_files(options(folder))
+    read = {r.path: r for r in read_files(found, options(folder))}
+    archive = Archive.open(tmp_path / "archive")
+    assert archive._segment_tokens(0) is None
+    for doc, path in enumerate(archive.paths()):
+        assert same_tokens(archive.record(doc).tokens, read[path].tokens), path
