@@ -2,8 +2,10 @@
 # Smoke test of the frozen bundle (build it first with packaging/build.sh):
 #   .ci/frozen-smoke.sh [BUNDLE_DIR]      default: dist/SimSift
 # Runs the bundle with a bare environment (no venv, no PYTHON*, PATH=/usr/bin:/bin), as a user
-# without Python would: CLI --version and a 2-worker scan that must find its duplicates, then
-# the GUI offscreen, scanning a folder, alive after 5 s, no traceback, no stray processes.
+# without Python would: CLI --version and a 2-worker scan that must find its duplicates (a
+# scanned page among them, read by the bundle's own Tesseract: no tesseract on that scan's
+# PATH), then the GUI offscreen, scanning a folder, alive after 5 s, no traceback, no stray
+# processes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -18,7 +20,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-mkdir -p "$tmp/home" "$tmp/samples"
+mkdir -p "$tmp/home" "$tmp/samples" "$tmp/nobin"
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 ok() { echo "ok: $*"; }
@@ -35,6 +37,28 @@ missing=$(cd "$bundle/_internal" && find . -name '*.so*' -type f -print0 |
   xargs -0 -n 20 env LD_LIBRARY_PATH="$bundle/_internal" ldd 2>/dev/null |
   grep 'not found' | grep -v 'libwayland-' | sort -u || true)
 [[ -z $missing ]] && ok "bundled libraries resolve" || fail "unresolved libraries: $missing"
+
+# The bundled Tesseract (core/read/extract/ocr.py runs it with these two variables): its own
+# libraries come from the bundle, not the system, and it has the languages SimSift reads.
+tesseract=$bundle/_internal/tesseract/tesseract
+tess_env=(env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH="$bundle/_internal"
+          TESSDATA_PREFIX="$bundle/_internal/tesseract/tessdata")
+if [[ -x $tesseract ]]; then
+  linked=$("${tess_env[@]}" ldd "$tesseract" 2>&1 || true)
+  if grep -q 'not found' <<<"$linked"; then
+    fail "bundled tesseract: $(grep 'not found' <<<"$linked" | tr -s ' \t\n' ' ')"
+  elif ! grep -E 'lib(tesseract|lept)' <<<"$linked" | grep -qvF "$bundle/_internal/"; then
+    ok "bundled tesseract links the bundle's libtesseract and Leptonica"
+  else
+    fail "bundled tesseract uses system libraries:" \
+      "$(grep -E 'lib(tesseract|lept)' <<<"$linked" | tr -s ' \t\n' ' ')"
+  fi
+  langs=$("${tess_env[@]}" "$tesseract" --list-langs 2>&1 | tail -n +2 | sort | tr '\n' ' ' || true)
+  [[ $langs == "chi_sim chi_tra eng osd " ]] && ok "bundled tesseract languages: $langs" ||
+    fail "bundled tesseract languages: '$langs' (expected chi_sim chi_tra eng osd)"
+else
+  fail "no Tesseract in the bundle ($tesseract)"
+fi
 
 # --version: the bundle's version is pyproject's.
 want="SimSift $(sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)"
@@ -55,10 +79,11 @@ cp "$extract"/article_en.{html,docx,pdf} "$extract"/article_zh.{html,docx} \
   "$tmp/samples/"
 
 # Scan with 2 spawn workers: each child re-runs the frozen executable, which must hand it to
-# multiprocessing (freeze_support) instead of parsing `scan` arguments again.
+# multiprocessing (freeze_support) instead of parsing `scan` arguments again. PATH is an empty
+# folder: the scanned page can only be read by the bundle's own Tesseract.
 start=$(now_ms)
-"${bare[@]}" "$bundle/simsift" scan "$tmp/samples" --no-catalog --workers 2 --quiet --out "$tmp/out" \
-  >"$tmp/cli.out" 2>"$tmp/cli.err" &
+"${bare[@]}" PATH="$tmp/nobin" "$bundle/simsift" scan "$tmp/samples" --no-catalog --workers 2 \
+  --quiet --out "$tmp/out" >"$tmp/cli.out" 2>"$tmp/cli.err" &
 cli_pid=$!
 max_workers=0
 while kill -0 "$cli_pid" 2>/dev/null; do
@@ -91,11 +116,10 @@ expect_pair article_en.docx article_en.html # docx + HTML extraction
 expect_pair article_en.html article_en.pdf  # pdfminer and its data
 expect_pair article_zh.docx "文章 副本.docx"  # jieba's dictionary, non-ASCII names
 expect_pair zh_simplified.txt zh_traditional.txt # OpenCC's t2s dictionaries
-# article_en.pdf printed and scanned (image only): read by OCR with the system's Tesseract
-if PATH=/usr/bin:/bin command -v tesseract >/dev/null; then
-  expect_pair article_en.pdf scan_en.pdf
-else
-  echo "skip: no tesseract on this machine, the scanned page is not checked"
+# article_en.pdf printed and scanned (image only): read by OCR with the bundled Tesseract
+expect_pair article_en.pdf scan_en.pdf
+if grep -qF scan_en.pdf "$tmp/out/errors.csv" 2>/dev/null; then
+  fail "scan_en.pdf: $(grep -F scan_en.pdf "$tmp/out/errors.csv")"
 fi
 if grep -qF corrupt.docx "$tmp/out/errors.csv" 2>/dev/null; then ok "corrupt.docx reported"
 else fail "corrupt.docx missing from errors.csv"; fi
@@ -146,7 +170,7 @@ else
 fi
 # Workers notice the closed pipe and exit: nothing of the bundle may outlive the app.
 sleep 2
-leftover=$(pgrep -f "$bundle/simsift" || true)
+leftover=$(pgrep -f "$bundle/(simsift|_internal/tesseract/)" || true)
 [[ -z $leftover ]] && ok "no processes left behind" || fail "processes left running: $leftover"
 
 echo "bundle $(du -sh "$bundle" | cut -f1), --version ${version_ms} ms, scan ${scan_ms} ms"

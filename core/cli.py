@@ -253,7 +253,8 @@ def _add_reading_options(s: argparse.ArgumentParser) -> None:
     s.add_argument(
         "--no-ocr",
         action="store_true",
-        help="do not read scanned (image-only) PDFs by OCR; they are listed as errors",
+        help="do not read scans and pictures of text by OCR: scanned PDFs are listed as "
+        "errors, scanned pages and pictures in documents are left out with a warning",
     )
     s.add_argument(
         "--follow-links",

@@ -2,6 +2,9 @@
 # Builds the one-folder bundle dist/SimSift/ (simsift-gui + simsift) from a clean checkout.
 #   packaging/build.sh            venv in build/venv (reused if present), then PyInstaller
 #   SIMSIFT_PYTHON=python3.11 packaging/build.sh   pick the interpreter the bundle is made from
+#   SIMSIFT_BUNDLE_OCR=0 packaging/build.sh        without Tesseract (no OCR unless the user has it)
+# The bundle carries the build machine's Tesseract, its libraries and the eng, chi_sim, chi_tra
+# and osd data (packaging/system-deps.sh installs them); the build stops if they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -29,4 +32,8 @@ if [[ $(uname -s) == Linux ]] && command -v strip >/dev/null; then
     "$root"/dist/SimSift/_internal/python3*/lib-dynload/*.so
 fi
 
+ocr=$root/dist/SimSift/_internal/tesseract
+if [[ -d $ocr ]]; then
+  echo "Tesseract: $ocr ($(du -sh "$ocr" | cut -f1) program and data, libraries in _internal/)"
+fi
 echo "Bundle: $root/dist/SimSift ($(du -sh "$root/dist/SimSift" | cut -f1)), built in $(( $(date +%s) - start )) s"

@@ -4,6 +4,7 @@
 # or where there is no apt-get (Windows, macOS, other distributions: use your package manager).
 # antiword is optional for users (it reads Word 97 .doc files when found); the tests use it.
 # Tesseract with English and Chinese reads scanned PDFs (OCR); without it they are errors.
+# build.sh copies it, its libraries and this language data into the frozen bundle.
 #   packaging/system-deps.sh          libraries for tests (offscreen Qt), antiword, Tesseract
 #   packaging/system-deps.sh --gui    also the X11 libraries and CJK fonts for the real window
 set -euo pipefail

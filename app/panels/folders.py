@@ -109,11 +109,12 @@ class FolderList(AcceptsFolderDrops, QWidget):
         self._remove.setText(self.tr("Remove"))
         self._exclude_label.setText(self.tr("Exclude patterns:"))
         self._exclude.setPlaceholderText(self.tr("e.g. *.tmp, drafts/*"))
-        self.ocr.setText(self.tr("Read scanned PDFs (OCR)"))
+        self.ocr.setText(self.tr("Read scans and pictures of text (OCR)"))
         self.ocr.setToolTip(
             self.tr(
-                "PDFs without a text layer are read by OCR (Tesseract), about 2 to 6 seconds "
-                "a page; off, they are listed in Problems as not read."
+                "Scanned PDFs and pages, and pictures of text in Word, ODT and web pages, are "
+                "read by OCR (Tesseract), about 2 to 6 seconds a page; off, scans are listed "
+                "in Problems as not read and pictures are left out, with a warning."
             )
         )
         self._list.setToolTip(

@@ -36,8 +36,10 @@ class ScanOptions:
         memory_limit: bytes each reader process may use; None: half the machine's memory
             shared by the readers, 1-3 GB each (`simsift.core.read.workers.reader_memory_limit`).
         traditional_to_simplified: fold Traditional Chinese to Simplified before hashing.
-        ocr: read scanned PDFs (no text layer) by OCR (`simsift.core.read.extract.ocr`);
-            off, they are errors that are not remembered, so turning it on reads them.
+        ocr: read scanned PDFs and pages, and pictures in DOCX, ODT and HTML, by OCR
+            (`simsift.core.read.extract.ocr`, `pictures`);
+            off, scans are errors and pictures are left out, neither remembered by the
+            catalog, so turning it on reads them.
         passages: passage sizes and thresholds for partial copying and template text.
         scheduler: a Dask scheduler's address (tcp://HOST:8786): files are read on that
             cluster (`simsift.core.pipeline.distributed`); empty: on this machine.

@@ -1,4 +1,4 @@
-"""The window's "Read scanned PDFs (OCR)" box: on by default, sent with each scan,
+"""The window's "Read scans and pictures of text (OCR)" box: on by default, sent with each scan,
 remembered."""
 
 from __future__ import annotations

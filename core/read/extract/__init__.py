@@ -132,9 +132,11 @@ def _run_reader(fmt: str, path: Path, max_bytes: int, ocr: bool = True) -> Extra
     module_name, function_name = _READERS[fmt]
     reader = getattr(importlib.import_module(module_name), function_name)
     if fmt in ("docx", "odt"):  # the size of their unpacked parts is limited from max_bytes
-        return reader(path, max_bytes=max_bytes)
+        return reader(path, max_bytes=max_bytes, ocr=ocr)
     if fmt == "pdf":
         return reader(path, ocr=ocr)
+    if fmt == "html":  # pictures named relative to the page are read from its folder
+        return reader(path.read_bytes(), ocr=ocr, folder=path.parent)
     if fmt in ("doc", "text"):
         return reader(path)
     return reader(path.read_bytes())

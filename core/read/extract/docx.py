@@ -2,7 +2,9 @@
 
 Text Word does not show (hidden runs, white on white, 1-pt type) is cut out of the
 paragraphs and kept apart as hidden text. The parts are read with lxml
-(`core.read.extract.docx_parts`), not through python-docx's objects.
+(`core.read.extract.docx_parts`), not through python-docx's objects. With OCR on, text in
+the body's pictures follows the paragraph or table row holding them
+(`core.read.extract.pictures`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from lxml import etree
@@ -25,6 +27,12 @@ from simsift.core.read.extract.hidden import (
     unreadable,
 )
 from simsift.core.read.extract.paragraphs import build_result, clean_paragraph, split_heading
+from simsift.core.read.extract.pictures import (
+    PictureReader,
+    PictureText,
+    package_pictures,
+    without_title,
+)
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
@@ -56,6 +64,12 @@ _STYLE, _STYLE_ID, _STYLE_TYPE, _BASED_ON = (
 )
 _DEFAULT, _DOC_DEFAULTS, _RPR_DEFAULT = qn("w:default"), qn("w:docDefaults"), qn("w:rPrDefault")
 _BODY, _NAME = qn("w:body"), qn("w:name")
+# pictures: DrawingML's a:blip (r:embed) and VML's v:imagedata (r:id) name their part
+_BLIP = "{http://schemas.openxmlformats.org/drawingml/2006/main}blip"
+_IMAGEDATA = "{urn:schemas-microsoft-com:vml}imagedata"
+_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_EMBED, _REL_ID = _REL + "embed", _REL + "id"
+_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 _OFF = frozenset({"0", "false", "off"})
 _TINY = frozenset({"0", "1", "2"})  # w:sz in half-points: 1 pt or less
 # w:highlight names (ECMA-376 17.18.40)
@@ -330,34 +344,63 @@ def _keep_hidden(unseen: list[str], hidden: list[str] | None) -> None:
     unseen.clear()
 
 
+PictureTexts = Callable[[etree._Element], list[PictureText]]
+
+
 def block_texts(
-    container: etree._Element, runs: RunVisibility | None = None, hidden: list[str] | None = None
+    container: etree._Element,
+    runs: RunVisibility | None = None,
+    hidden: list[str] | None = None,
+    pictures: PictureTexts | None = None,
 ) -> Iterator[str]:
-    """Paragraph texts of a body or table cell, descending into tables and content controls."""
+    """Paragraph texts of a body or table cell, descending into tables and content controls;
+    with `pictures`, the text of each paragraph's pictures after it."""
     for child in container.iterchildren():
         if child.tag == _P:
             yield paragraph_text(child, runs, hidden)
+            if pictures is not None:
+                yield from pictures(child)
         elif child.tag == _TBL:
-            yield from table_rows(child, runs, hidden)
+            yield from table_rows(child, runs, hidden, pictures)
         elif child.tag == _SDT:
             content = child.find(_SDT_CONTENT)
             if content is not None:
-                yield from block_texts(content, runs, hidden)
+                yield from block_texts(content, runs, hidden, pictures)
 
 
 def table_rows(
-    table: etree._Element, runs: RunVisibility | None = None, hidden: list[str] | None = None
+    table: etree._Element,
+    runs: RunVisibility | None = None,
+    hidden: list[str] | None = None,
+    pictures: PictureTexts | None = None,
 ) -> Iterator[str]:
-    """One paragraph per table row (cells joined by spaces); nested tables follow their row."""
+    """One paragraph per table row (cells joined by spaces), then the text of the row's
+    pictures; nested tables follow their row."""
     for row in table.iterchildren(_TR):
-        cells, nested = [], []
+        cells, nested, pictured = [], [], []
         for cell in row.iterchildren(_TC):
             cell_paragraphs = [paragraph_text(p, runs, hidden) for p in cell.iterchildren(_P)]
             cells.append(" ".join(cell_paragraphs))
+            if pictures is not None:
+                pictured.extend(text for p in cell.iterchildren(_P) for text in pictures(p))
             for inner in cell.iterchildren(_TBL):
-                nested.extend(table_rows(inner, runs, hidden))
+                nested.extend(table_rows(inner, runs, hidden, pictures))
         yield " ".join(cells)
+        yield from pictured
         yield from nested
+
+
+def picture_texts(
+    element: etree._Element, images: dict[str, str], reader: PictureReader
+) -> list[PictureText]:
+    """Text read from the pictures in `element`, in document order. A picture in the
+    mc:Fallback of an mc:AlternateContent is the one of its mc:Choice again."""
+    texts: list[PictureText] = []
+    for picture in element.iter(_BLIP, _IMAGEDATA):
+        member = images.get(picture.get(_EMBED) or picture.get(_REL_ID) or "")
+        if member and next(picture.iterancestors(_FALLBACK), None) is None:
+            texts.extend(reader.paragraphs(member))
+    return texts
 
 
 def footnote_texts(
@@ -373,8 +416,9 @@ def footnote_texts(
                 yield from block_texts(note, runs, hidden)
 
 
-def extract_docx(path: Path, *, max_bytes: int) -> ExtractedText:
-    """Text of a .docx: body paragraphs and table rows in order, then footnotes.
+def extract_docx(path: Path, *, max_bytes: int, ocr: bool = False) -> ExtractedText:
+    """Text of a .docx: body paragraphs and table rows in order, then footnotes; with `ocr`,
+    the text of the body's pictures read by OCR, each after its paragraph or table row.
 
     Headers and footers are skipped: they repeat on every page and are usually
     template text (school, course name) that would make unrelated essays look alike.
@@ -384,18 +428,37 @@ def extract_docx(path: Path, *, max_bytes: int) -> ExtractedText:
     if body is None:
         raise ExtractionError(NOT_DOCX)
     hidden: list[str] = []
-    try:
-        styles = style_sheet(parts.styles)
-        runs = RunVisibility(styles, parts.document)
-        runs.mark(body)
-        blocks = list(block_texts(body, runs, hidden))
-        title, blocks = title_and_body(body, blocks, styles, parts.title, runs)
-        paragraphs = [*blocks, *footnote_texts(parts.footnotes, runs, hidden)]
-    except (KeyError, ValueError, etree.XMLSyntaxError) as error:
-        raise ExtractionError(NOT_DOCX) from error
+    with package_pictures(path, ocr) as reader:
+        pictures = partial(picture_texts, images=parts.images, reader=reader)
+        try:
+            styles = style_sheet(parts.styles)
+            runs = RunVisibility(styles, parts.document)
+            runs.mark(body)
+            blocks = list(block_texts(body, runs, hidden, pictures if parts.images else None))
+            title, blocks = title_and_pictured_body(body, blocks, styles, parts.title, runs)
+            paragraphs = [*blocks, *footnote_texts(parts.footnotes, runs, hidden)]
+        except (KeyError, ValueError, etree.XMLSyntaxError) as error:
+            raise ExtractionError(NOT_DOCX) from error
     no_text = ALL_HIDDEN if hidden else "no text"
-    result = build_result(title, paragraphs, "docx", no_text_message=no_text)
-    return replace(result, hidden=tuple(hidden))
+    try:
+        result = build_result(title, paragraphs, "docx", no_text_message=no_text)
+    except ExtractionError as error:
+        reader.raise_no_text(error)
+    return reader.marked(replace(result, hidden=tuple(hidden)))
+
+
+def title_and_pictured_body(
+    body_element: etree._Element,
+    body: list[str],
+    styles: StyleSheet,
+    core_title: Callable[[], str],
+    runs: RunVisibility | None = None,
+) -> tuple[str, list[str]]:
+    """`title_and_body` of the document's own text; text read from pictures stays in place
+    and is never the title."""
+    own = [text for text in body if not isinstance(text, PictureText)]
+    title, rest = title_and_body(body_element, own, styles, core_title, runs)
+    return (title, rest) if len(own) == len(body) else (title, without_title(body, title))
 
 
 def title_and_body(

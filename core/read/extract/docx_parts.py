@@ -2,8 +2,9 @@
 package's relationships and content types, read from one opening of the zip.
 
 Only the main document, its styles and footnotes and the core properties are inflated
-and parsed; the other parts (theme, settings, numbering, headers, pictures) are never
-read, so a damaged or missing one of them does not stop the reading.
+and parsed; the other parts (theme, settings, numbering, headers) are never read, so a
+damaged or missing one of them does not stop the reading. Pictures are read only by OCR
+(`core.read.extract.pictures`), and a damaged one is passed over.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import posixpath
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -27,6 +28,7 @@ _TYPES_NS = "{http://schemas.openxmlformats.org/package/2006/content-types}"
 _OFFICE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 OFFICE_DOCUMENT = _OFFICE + "officeDocument"
 STYLES = _OFFICE + "styles"
+IMAGE = _OFFICE + "image"
 CORE_PROPERTIES = (
     "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties"
 )
@@ -40,24 +42,27 @@ PART_PARSER = etree.XMLParser(remove_blank_text=True, resolve_entities=False)
 
 @dataclass(frozen=True, slots=True)
 class Relationship:
-    """One relationship of a part: its type, and the part it targets (a zip member name)
-    unless it points outside the package."""
+    """One relationship of a part: its type, the part it targets (a zip member name)
+    unless it points outside the package, and its Id."""
 
     type: str
     target: str
     external: bool
+    id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class WordParts:
     """A .docx's main document (w:document), its styles (w:styles; python-docx's default
-    style sheet when the file has none), its footnotes parts in relationship order, and its
-    core-properties title (parsed only when asked for)."""
+    style sheet when the file has none), its footnotes parts in relationship order, its
+    core-properties title (parsed only when asked for), and the pictures of the main
+    document (zip member by relationship Id; linked pictures outside the package left out)."""
 
     document: etree._Element
     styles: bytes
     footnotes: tuple[bytes, ...]
     title: Callable[[], str]
+    images: dict[str, str] = field(default_factory=dict)
 
 
 def read_parts(path: Path, max_bytes: int) -> WordParts:
@@ -92,7 +97,8 @@ def _read(archive: zipfile.ZipFile) -> WordParts:
         element = etree.fromstring(core, PART_PARSER).find(_DC_TITLE)
         return (element.text or "") if element is not None else ""
 
-    return WordParts(document, styles, footnotes, title)
+    images = {r.id: r.target for r in rels if r.type == IMAGE and not r.external}
+    return WordParts(document, styles, footnotes, title, images)
 
 
 def relationships(archive: zipfile.ZipFile, partname: str) -> list[Relationship]:
@@ -109,7 +115,8 @@ def relationships(archive: zipfile.ZipFile, partname: str) -> list[Relationship]
         external = rel.get("TargetMode", "Internal") == "External"
         if not external:
             target = posixpath.abspath(posixpath.join(base or "/", target))[1:]
-        found[rel.get("Id")] = Relationship(rel.get("Type", ""), target, external)
+        ident = rel.get("Id")
+        found[ident] = Relationship(rel.get("Type", ""), target, external, ident or "")
     return list(found.values())
 
 

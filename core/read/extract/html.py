@@ -2,7 +2,8 @@
 
 Elements a browser does not show because of their inline style (display:none, visibility:
 hidden, opacity:0, type of 1 pt or less, white on no background) or the hidden attribute
-are left out of the text and kept apart as hidden text.
+are left out of the text and kept apart as hidden text. With OCR on, the text of the
+pictures (<img>) in the text kept takes their place (`core.read.extract.pictures`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
 
 import lxml.html
 from lxml import etree
@@ -24,6 +26,7 @@ from simsift.core.read.extract.hidden import (
     unreadable,
 )
 from simsift.core.read.extract.paragraphs import build_result, clean_paragraph
+from simsift.core.read.extract.pictures import PictureReader, html_pictures
 
 # Charset declarations live in the first bytes: <meta charset=...> or http-equiv content.
 _META_SCAN_BYTES = 8192
@@ -203,9 +206,13 @@ def title_without_site_name(title: str, heading: str) -> str:
     return title
 
 
-def all_text_paragraphs(root: etree._Element, hidden: list[str] | None = None) -> list[str]:
+def all_text_paragraphs(
+    root: etree._Element,
+    hidden: list[str] | None = None,
+    pictures: PictureReader | None = None,
+) -> list[str]:
     """Every visible text of the page, one paragraph per block element; text the page hides
-    goes to `hidden`. Mutates `root`."""
+    goes to `hidden`; with `pictures`, the text of each picture at its place. Mutates `root`."""
     white_hides = light_text_hides(root)
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
     pieces = pull_hidden(root, white_hides)
@@ -213,18 +220,25 @@ def all_text_paragraphs(root: etree._Element, hidden: list[str] | None = None) -
     container = body if body is not None else root
     if hidden is not None:
         hidden.extend(hidden_in(container, pieces))
+    if pictures is not None:
+        put_picture_text(container, pictures)
     return block_lines(container)
 
 
 def main_content_paragraphs(
-    root: etree._Element, title: str = "", hidden: list[str] | None = None
+    root: etree._Element,
+    title: str = "",
+    hidden: list[str] | None = None,
+    pictures: PictureReader | None = None,
 ) -> list[str]:
     """Paragraphs of the page's main content, minus counters, share lines and the title.
 
     The main content is the smallest block around the best-scored text container
     that holds most of the page's prose, so an article split over many sections,
     definition lists and code blocks is kept whole. Text the page hides is left out; the
-    hidden text of the main content goes to `hidden`. Mutates `root`.
+    hidden text of the main content goes to `hidden`. With `pictures`, the text of each
+    picture in the main content takes its place (pictures elsewhere are not read). Mutates
+    `root`.
     """
     white_hides = light_text_hides(root)
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
@@ -239,7 +253,26 @@ def main_content_paragraphs(
     main = main_container(body if body is not None else root)
     if hidden is not None:
         hidden.extend(hidden_in(main, pieces))
+    if pictures is not None:
+        put_picture_text(main, pictures)
     return [p for p in block_lines(main) if not p.isspace() and p and not is_furniture(p)]
+
+
+def put_picture_text(container: etree._Element, pictures: PictureReader) -> None:
+    """Replace each <img> in `container` whose picture holds text by a block of that text,
+    one <p> per paragraph (set as text, never parsed). Mutates `container`."""
+    for image in list(container.iter("img")):
+        texts = pictures.paragraphs(image.get("src", "").strip())
+        parent = image.getparent()
+        if not texts or parent is None:
+            continue
+        block = image.makeelement("div", {})
+        for text in texts:
+            paragraph = image.makeelement("p", {})
+            paragraph.text = _CONTROL.sub(" ", text)
+            block.append(paragraph)
+        block.tail = image.tail
+        parent.replace(image, block)
 
 
 def light_text_hides(root: etree._Element) -> bool:
@@ -520,16 +553,25 @@ def is_furniture(paragraph: str) -> bool:
     return len(line) <= _ENGLISH_FURNITURE_MAX_CHARS and len(words) <= _BYLINE_MAX_WORDS
 
 
-def extract_html(data: bytes) -> ExtractedText:
-    """Title and main content of an HTML page; all text when the main content is too short."""
+def extract_html(data: bytes, *, ocr: bool = False, folder: Path | None = None) -> ExtractedText:
+    """Title and main content of an HTML page; all text when the main content is too short.
+
+    With `ocr`, the text of its pictures read by OCR: data: URIs, and files named relative
+    to the page when `folder` (the page's own) is given; nothing from the network.
+    """
     text = decode_bytes(data, declared_charset(data))
     warnings: list[str] = []
     root = parse_html(text, warnings)
     title = page_title(root)
     hidden: list[str] = []
-    main = main_content_paragraphs(root, title, hidden)
+    pictures = html_pictures(folder, ocr)
+    main = main_content_paragraphs(root, title, hidden, pictures)
     if sum(len(p.strip()) for p in main) < MIN_MAIN_CONTENT_CHARS:
         hidden = []
-        main = all_text_paragraphs(parse_html(text), hidden)
-    result = build_result(title, main, "html", no_text_message=ALL_HIDDEN if hidden else "no text")
-    return replace(result, warnings=tuple(warnings), hidden=tuple(hidden))
+        main = all_text_paragraphs(parse_html(text), hidden, pictures)
+    no_text = ALL_HIDDEN if hidden else "no text"
+    try:
+        result = build_result(title, main, "html", no_text_message=no_text)
+    except ExtractionError as error:
+        pictures.raise_no_text(error)
+    return pictures.marked(replace(result, warnings=tuple(warnings), hidden=tuple(hidden)))

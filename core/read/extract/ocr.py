@@ -2,10 +2,11 @@
 Tesseract (OCR), one page at a time.
 
 `extract_pdf` reads a PDF this way when it has no visible text at all (an image-only scan)
-or its text is mostly glyph numbers ("(cid:N)": fonts without Unicode values).
-Tesseract is a program of its own (apt `tesseract-ocr` with the `eng`, `chi-sim` and
-`chi-tra` languages; see docs/extraction.md, "OCR"): it is run once per page with the
-page's pixels on its standard input and its word table (TSV) on its standard output.
+or its text is mostly glyph numbers ("(cid:N)": fonts without Unicode values), and its
+scanned pages among pages of text. Tesseract is a program of its own (apt `tesseract-ocr`
+with the `eng`, `chi-sim` and `chi-tra` languages, or the frozen bundle's own copy; see
+docs/extraction.md, "OCR"): it is run once per page with the page's pixels on its
+standard input and its word table (TSV) on its standard output.
 Where it is not installed, a scanned PDF is an error that says so, read again on the next
 scan (it may be installed by then).
 """
@@ -33,6 +34,7 @@ __all__ = [
     "OCR_SECONDS",
     "OcrPage",
     "OcrUnavailable",
+    "TesseractFailed",
     "ocr_summary",
     "read_pages",
     "tesseract_path",
@@ -69,6 +71,11 @@ UNAVAILABLE = "OCR is not available: install Tesseract (tesseract-ocr) to read s
 OCR_OFF = "; OCR is off"
 
 
+class TesseractFailed(TransientError):
+    """Tesseract ended with an error or was killed (out of memory under the reader's limit):
+    read again on the next scan, never taken for a page without text."""
+
+
 class OcrUnavailable(TransientError):
     """Tesseract is not installed (`UNAVAILABLE`): the file is read again on the next scan."""
 
@@ -85,7 +92,15 @@ class OcrPage:
 
 
 def tesseract_path() -> str | None:
-    """Where the `tesseract` program is, or None."""
+    """Where the `tesseract` program is, or None. A frozen bundle runs its own copy
+    (`_internal/tesseract/`, put there by packaging/simsift.spec) when it has one, else
+    the system's."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if getattr(sys, "frozen", False) and bundle:
+        name = "tesseract.exe" if sys.platform == "win32" else "tesseract"
+        bundled = Path(bundle, "tesseract", name)
+        if bundled.is_file():
+            return str(bundled)
     return shutil.which("tesseract")
 
 
@@ -231,13 +246,22 @@ def read_image(program: str, image: np.ndarray, languages: str) -> OcrPage:
             turned = _tesseract(program, upright, languages)
             if turned.confidence > page.confidence:
                 page = turned
-    if page.confidence < _MIN_CONFIDENCE:
+    # Stripes or shapes read as "words" of dashes, bars and stray letters (a corrupt CCITT
+    # stream, a photograph), however confident: fewer than 1.5 letters or digits a word
+    # (English has about 5, a Chinese line joins its characters into one word) is no text.
+    text = " ".join(page.boxes)
+    letters = sum(c.isalnum() for c in text)
+    if page.confidence < _MIN_CONFIDENCE or letters < 1.5 * len(text.split()):
         return OcrPage((), page.confidence, 0)
     return page
 
 
-def _run(program: str, image: np.ndarray, *args: str) -> str:
-    """Tesseract's standard output for `image` (as PGM on its standard input)."""
+def _run(program: str, image: np.ndarray, *args: str, check: bool = True) -> str:
+    """Tesseract's standard output for `image` (as PGM on its standard input).
+
+    With `check`, a Tesseract that fails or dies (out of memory under the reader's limit,
+    a crash) is a TransientError, read again on the next scan: its empty output is not a
+    page without text."""
     height, width = image.shape
     header = f"P5 {width} {height} 255\n".encode("ascii")
     try:
@@ -256,17 +280,36 @@ def _run(program: str, image: np.ndarray, *args: str) -> str:
         ) from error
     except OSError as error:
         raise OcrUnavailable(UNAVAILABLE) from error
+    code = done.returncode
+    if check and code:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        if code == -9:  # SIGKILL: the kernel's out-of-memory killer, or someone
+            why = "Tesseract was killed (signal 9: out of memory?)"
+        elif code < 0:
+            why = f"Tesseract crashed (signal {-code})"
+        elif said:
+            why = f"Tesseract failed: {said[-1].strip()[:200]}"
+        else:
+            why = f"Tesseract failed (exit code {code})"
+        raise TesseractFailed(f"no extractable text (scanned PDF: {why})")
     return done.stdout.decode("utf-8", "replace")
 
 
 def _environment() -> dict[str, str]:
-    """Tesseract's environment: one thread (readers already use every core), and in a
-    frozen bundle without the bundle's libraries on the library path."""
+    """Tesseract's environment: one thread (readers already use every core). In a frozen
+    bundle its own Tesseract (`tesseract_path`) gets the bundle's libraries first on the
+    library path and the bundle's language data; the system's gets the library path the
+    app was started with, without the bundle's libraries."""
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
     if getattr(sys, "frozen", False):
         original = env.pop("LD_LIBRARY_PATH_ORIG", None)
         env.pop("LD_LIBRARY_PATH", None)
-        if original:
+        bundle = getattr(sys, "_MEIPASS", None)
+        program = tesseract_path()
+        if bundle and program and Path(program).parent == Path(bundle, "tesseract"):
+            env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (bundle, original) if p)
+            env["TESSDATA_PREFIX"] = str(Path(bundle, "tesseract", "tessdata"))
+        elif original:
             env["LD_LIBRARY_PATH"] = original
     return env
 
@@ -274,7 +317,8 @@ def _environment() -> dict[str, str]:
 def _orientation(program: str, image: np.ndarray) -> int:
     """Degrees the page is turned clockwise from upright (0, 90, 180 or 270) as
     Tesseract's orientation detection says, 0 when it cannot tell."""
-    found = re.search(r"Rotate: (\d+)", _run(program, image, "--psm", "0"))
+    # unchecked: Tesseract fails here on a page with too few letters to tell
+    found = re.search(r"Rotate: (\d+)", _run(program, image, "--psm", "0", check=False))
     return int(found[1]) % 360 if found else 0
 
 
@@ -332,3 +376,47 @@ def _line_text(words: list[str]) -> str:
         else:
             text += " " + word
     return text
+
+
+# Pictures inside documents (`core.read.extract.pictures`): Tesseract decodes their files.
+
+
+def read_picture(program: str, data: bytes, languages: str, seconds: float) -> tuple[OcrPage, str]:
+    """A picture's text from its file's bytes (PNG, JPEG, GIF, TIFF, BMP or WebP, which the
+    caller has checked: other bytes Tesseract takes for a list of file names) and the
+    languages it was read with; without `languages` they are chosen as for a scan's first
+    page. ExtractionError when one reading takes longer than `seconds`, OcrUnavailable when
+    Tesseract cannot run or has no English or Chinese data."""
+    if languages:
+        return _picture_page(program, data, languages, seconds), languages
+    languages = _installed(program, _LANGUAGES)
+    page = _picture_page(program, data, languages, seconds)
+    text = "".join(page.boxes)
+    letters = sum(1 for c in text if c.isalnum())
+    mostly_chinese = letters and len(_CJK.findall(text)) / letters >= _MIN_CJK_SHARE
+    if mostly_chinese and "chi_tra" in installed_languages(program):
+        traditional = _installed(program, _TRADITIONAL)
+        other = _picture_page(program, data, traditional, seconds)
+        if other.confidence > page.confidence:
+            return other, traditional
+    return page, languages
+
+
+def _picture_page(program: str, data: bytes, languages: str, seconds: float) -> OcrPage:
+    """One picture file read by Tesseract (no `--dpi`: it finds the size of the type)."""
+    try:
+        done = subprocess.run(
+            [program, "stdin", "stdout", "-l", languages, "tsv"],
+            input=data,
+            capture_output=True,
+            timeout=seconds,
+            env=_environment(),
+            preexec_fn=die_with_parent,  # killed with the reader
+        )
+    except subprocess.TimeoutExpired as error:
+        raise ExtractionError(f"OCR of a picture took longer than {seconds:.0f} s") from error
+    except OSError as error:
+        raise OcrUnavailable(UNAVAILABLE) from error
+    if done.returncode < 0:  # killed (out of memory?): an error of a picture it cannot decode
+        raise TesseractFailed(f"Tesseract was killed (signal {-done.returncode})")
+    return page_from_tsv(done.stdout.decode("utf-8", "replace"))

@@ -1,14 +1,18 @@
 """OpenDocument text (.odt: LibreOffice's and WPS's own format): body paragraphs, lists
 and tables in document order, then footnotes; tracked deletions and comments left out.
 Text the document does not show (a style with text:display="none", white on white, type
-of 1 pt or less, hidden sections and fields) is kept apart as hidden text."""
+of 1 pt or less, hidden sections and fields) is kept apart as hidden text. With OCR on, text
+in pictures (draw:image) follows the paragraph or table row holding them
+(`core.read.extract.pictures`)."""
 
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
+from urllib.parse import unquote
 
 from lxml import etree
 from simsift.core.document import ExtractedText, ExtractionError
@@ -23,6 +27,12 @@ from simsift.core.read.extract.hidden import (
 )
 from simsift.core.read.extract.package import open_package
 from simsift.core.read.extract.paragraphs import build_result, clean_paragraph, split_heading
+from simsift.core.read.extract.pictures import (
+    PictureReader,
+    PictureText,
+    package_pictures,
+    without_title,
+)
 
 _NOT_ODT = "not a valid ODT (corrupt or renamed file)"
 _NS = {
@@ -31,6 +41,8 @@ _NS = {
     "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
     "style": "urn:oasis:names:tc:opendocument:xmlns:style:1.0",
     "fo": "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0",
+    "draw": "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0",
+    "xlink": "http://www.w3.org/1999/xlink",
 }
 
 
@@ -70,10 +82,12 @@ _WINDOW_COLOR = _q("style:use-window-font-color")
 _MASTER_PAGE, _PAGE_LAYOUT = _q("style:master-page"), _q("style:page-layout")
 _PAGE_LAYOUT_NAME, _PAGE_PROPS = _q("style:page-layout-name"), _q("style:page-layout-properties")
 _DEFAULT_POINTS = 12.0
+_IMAGE, _HREF = _q("draw:image"), _q("xlink:href")
 
 
-def extract_odt(path: Path, *, max_bytes: int) -> ExtractedText:
-    """Text of an .odt: paragraphs, headings, list items and table rows, then footnotes."""
+def extract_odt(path: Path, *, max_bytes: int, ocr: bool = False) -> ExtractedText:
+    """Text of an .odt: paragraphs, headings, list items and table rows, then footnotes;
+    with `ocr`, the text of its pictures read by OCR, each after its paragraph or row."""
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     try:
         with open_package(path, max_bytes, member="content.xml", label="ODT") as archive:
@@ -91,11 +105,32 @@ def extract_odt(path: Path, *, max_bytes: int) -> ExtractedText:
         styles_root = None
     styles = Styles.read(styles_root, root)
     notes: list[str] = []
-    blocks = list(_blocks(body, notes, styles, styles.page))
-    title, paragraphs = _title_and_body(blocks)
+    with package_pictures(path, ocr) as reader:
+        pictures = partial(_picture_texts, reader=reader) if _has_pictures(body) else None
+        blocks = list(_blocks(body, notes, styles, styles.page, pictures))
+    title, paragraphs = _title_and_pictured_body(blocks)
     no_text = ALL_HIDDEN if styles.hidden else "no text"
-    result = build_result(title, [*paragraphs, *notes], "odt", no_text_message=no_text)
-    return replace(result, hidden=tuple(styles.hidden))
+    try:
+        result = build_result(title, [*paragraphs, *notes], "odt", no_text_message=no_text)
+    except ExtractionError as error:
+        reader.raise_no_text(error)
+    return reader.marked(replace(result, hidden=tuple(styles.hidden)))
+
+
+PictureTexts = Callable[[etree._Element], list[PictureText]]
+
+
+def _has_pictures(body: etree._Element) -> bool:
+    return next(body.iter(_IMAGE), None) is not None
+
+
+def _picture_texts(element: etree._Element, reader: PictureReader) -> list[PictureText]:
+    """Text read from the pictures in `element` (the package's Pictures/...), in order."""
+    return [
+        text
+        for image in element.iter(_IMAGE)
+        for text in reader.paragraphs(unquote(image.get(_HREF, "")).removeprefix("./"))
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,11 +246,16 @@ def _page_background(styles_root: etree._Element) -> RGB:
 
 
 def _blocks(
-    container: etree._Element, notes: list[str], styles: Styles | None = None, look: Look = _SHOWN
+    container: etree._Element,
+    notes: list[str],
+    styles: Styles | None = None,
+    look: Look = _SHOWN,
+    pictures: PictureTexts | None = None,
 ) -> Iterator[tuple[str, bool]]:
     """(text, is a title) of each paragraph or table row, descending into lists and sections.
 
     With `styles`, paragraphs and spans the document does not show go to `styles.hidden`.
+    With `pictures`, the text of the pictures of each paragraph shown follows it.
     """
     for child in container.iterchildren():
         if child.tag in _SKIPPED:
@@ -229,20 +269,25 @@ def _blocks(
                 _keep_hidden(styles, _paragraph_text(child, notes))
                 continue
             yield _paragraph_text(child, notes, styles, p_look), _is_title(child)
+            if pictures is not None:
+                yield from ((text, False) for text in pictures(child))
         elif child.tag == _TABLE:
             t_look = styles.apply(look, "table", child.get(_TABLE_STYLE)) if styles else look
-            yield from ((row, False) for row in _table_rows(child, notes, styles, t_look))
+            rows = _table_rows(child, notes, styles, t_look, pictures)
+            yield from ((row, False) for row in rows)
         elif child.tag == _SECTION and styles is not None:
             s_look = styles.apply(look, "section", child.get(_STYLE))
             if child.get(_DISPLAY) == "none" or child.get(_IS_HIDDEN) == "true":
                 s_look = replace(s_look, shown=False)
             if s_look.shown:
-                yield from _blocks(child, notes, styles, s_look)
+                yield from _blocks(child, notes, styles, s_look, pictures)
             else:
                 for text, _ in _blocks(child, notes):
                     _keep_hidden(styles, text)
-        else:  # lists, list items, sections, table headers: their paragraphs in order
-            yield from _blocks(child, notes, styles, look)
+        elif child.tag == _IMAGE and pictures is not None:  # in a frame anchored to the page
+            yield from ((text, False) for text in pictures(child))
+        else:  # lists, list items, sections, table headers, frames: their paragraphs in order
+            yield from _blocks(child, notes, styles, look, pictures)
 
 
 def _hidden_paragraph(p: etree._Element) -> bool:
@@ -299,21 +344,41 @@ def _paragraph_text(
 
 
 def _table_rows(
-    table: etree._Element, notes: list[str], styles: Styles | None = None, look: Look = _SHOWN
+    table: etree._Element,
+    notes: list[str],
+    styles: Styles | None = None,
+    look: Look = _SHOWN,
+    pictures: PictureTexts | None = None,
 ) -> Iterator[str]:
-    """One paragraph per row (cells joined by spaces), as for DOCX."""
+    """One paragraph per row (cells joined by spaces), as for DOCX, then the text of the
+    row's pictures."""
     for row in table.iter(_ROW):
-        cells = [
-            " ".join(
-                text for text, _ in _blocks(cell, notes, styles, _cell_look(cell, styles, look))
-            )
-            for cell in row.iterchildren(_CELL)
-        ]
+        cells, pictured = [], []
+        for cell in row.iterchildren(_CELL):
+            texts = [
+                text
+                for text, _ in _blocks(
+                    cell, notes, styles, _cell_look(cell, styles, look), pictures
+                )
+            ]
+            cells.append(" ".join(t for t in texts if not isinstance(t, PictureText)))
+            pictured.extend(t for t in texts if isinstance(t, PictureText))
         yield " ".join(cells)
+        yield from pictured
 
 
 def _cell_look(cell: etree._Element, styles: Styles | None, look: Look) -> Look:
     return styles.apply(look, "table-cell", cell.get(_TABLE_STYLE)) if styles else look
+
+
+def _title_and_pictured_body(blocks: list[tuple[str, bool]]) -> tuple[str, list[str]]:
+    """`_title_and_body` of the document's own text; text read from pictures stays in place
+    and is never the title."""
+    own = [block for block in blocks if not isinstance(block[0], PictureText)]
+    title, rest = _title_and_body(own)
+    if len(own) == len(blocks):
+        return title, rest
+    return title, without_title([text for text, _ in blocks], title)
 
 
 def _title_and_body(blocks: list[tuple[str, bool]]) -> tuple[str, list[str]]:
