@@ -40,6 +40,7 @@ from simsift.core.report.text_kinds import (
 )
 from simsift.core.store.verdicts import COPYING, Verdict, Verdicts
 from simsift.core.text.integrity import disguise_spans
+from simsift.core.text.quotations import is_cited
 
 # one colour per source, in share order; light enough for black text in print
 SOURCE_COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#c3fae8", "#ffc9c9")
@@ -103,6 +104,9 @@ class EssayLabels:
     bibliography_apart: str = "The bibliography is shown but not counted."
     in_text: str = "In the text:"
     quoted: str = "quoted (not counted)"
+    quoted_cited: str = "quoted, cited (not counted)"
+    quoted_from: str = "quoted from {name} (not counted)"
+    quoted_from_cited: str = "quoted from {name}, cited (not counted)"
     bibliography: str = "bibliography (not counted)"
     template: str = "template text, also in a reference document (not counted)"
     common: str = "common text, found in many documents (not counted)"
@@ -217,11 +221,20 @@ def essay_html(
     if record.title:
         title = _e(labels.hidden_line) if anonymous else _e(record.title)
         parts.append(f"<h3>{title}</h3>")
+
+    def quoted_title(paragraph: str, piece: Stretch) -> str:
+        cited = is_cited(paragraph, piece.start, piece.end)
+        if piece.found_in < 0:
+            return labels.quoted_cited if cited else labels.quoted
+        source = name(result.documents[piece.found_in].path)
+        return (labels.quoted_from_cited if cited else labels.quoted_from).format(name=source)
+
     for i, (paragraph, pieces) in enumerate(zip(record.paragraphs, stretches, strict=True)):
         if i in hidden:
             parts.append(f"<p><i>{_e(labels.hidden_line)}</i></p>")
         else:
-            parts.append(_paragraph_html(paragraph, pieces, colours, labels, disguises[i]))
+            looks = (colours, labels, quoted_title)
+            parts.append(_paragraph_html(paragraph, pieces, looks, disguises[i]))
     made = labels.made.format(version=__version__, date=time.strftime("%Y-%m-%d %H:%M"))
     rules = labels.rules(result.options.passages, common_threshold(result))
     parts.append(f"<hr><p><small>{_e(rules)}<br>")
@@ -329,15 +342,19 @@ def _source_table(
     return "".join(rows)
 
 
-def _paragraph_html(paragraph: str, pieces: list[Stretch], colours, labels, disguises=()) -> str:
+def _paragraph_html(paragraph: str, pieces: list[Stretch], looks, disguises=()) -> str:
     """One paragraph: a copied one whole in its source's colour, else stretch by stretch;
-    `disguises` (sorted (start, end, kind)) are marked inside the stretches."""
+    `disguises` (sorted (start, end, kind)) are marked inside the stretches. `looks`:
+    (source colours, labels, the title of a quotation from its paragraph and stretch)."""
+    colours, labels, quoted_title = looks
     if len(pieces) == 1 and pieces[0].kind == COPIED and not disguises:
         return f"<p style='background:{colours[pieces[0].source]}'>{_e(paragraph)}</p>"
     spans = []
     for piece in pieces:
         text = _disguised_html(paragraph, piece.start, piece.end, disguises)
         style, title = _look(piece, colours, labels)
+        if piece.kind == QUOTED:
+            title = quoted_title(paragraph, piece)
         if style:
             title = f" title='{_e(title)}'" if title else ""
             text = f"<span style='{style}'{title}>{text}</span>"

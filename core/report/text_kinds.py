@@ -53,13 +53,15 @@ _MUL = np.uint64(0x9E3779B97F4A7C15)
 class Stretch:
     """Characters `start:end` of a paragraph and what they are (`kind`); `source` is the
     number of the source a COPIED stretch was found in (in the order given), `documents`
-    how many documents hold a COMMON stretch (0 when not known)."""
+    how many documents hold a COMMON stretch (0 when not known), `found_in` the document
+    a QUOTED stretch's words are found in (-1: none)."""
 
     start: int
     end: int
     kind: str
     source: int = -1
     documents: int = 0
+    found_in: int = -1
 
 
 def document_stretches(result, doc: int, sources: Sequence[int]) -> list[list[Stretch]]:
@@ -161,7 +163,35 @@ def _token_kinds(result, doc: int, sources: Sequence[int], tokens) -> tuple[np.n
     for mark, kind in ((QUOTATION, _QUOTED), (BIBLIOGRAPHY, _LISTED)):
         if mark in set_apart:
             kinds[marks == mark] = kind
-    return kinds, _filled_counts(kinds == _COMMON, documents)
+    counts = _filled_counts(kinds == _COMMON, documents)
+    quoted = kinds == _QUOTED
+    if quoted.any():  # a quotation's key carries where its words are found, plus one
+        counts[quoted] = _quoted_sources(result.passages.kept, doc, quoted) + 1
+    return kinds, counts
+
+
+def _quoted_sources(kept, doc: int, quoted: np.ndarray) -> np.ndarray:
+    """Per quoted token of `doc`, the other document holding most of its quotation's kept
+    word grams (`PassageResult.kept`: every shared run as long as the shortest match has
+    one), -1 where none does."""
+    found = np.full(int(quoted.sum()), -1, np.int64)
+    if kept is None or not len(kept.value):
+        return found
+    own = np.flatnonzero(kept.doc == doc)
+    edges = np.flatnonzero(np.diff(np.r_[0, quoted.view(np.int8), 0]))
+    done = 0
+    for start, stop in zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True):
+        inside = own[(kept.position[own] >= start) & (kept.position[own] + GRAM <= stop)]
+        values = kept.value[inside]
+        low = np.searchsorted(kept.value, values, "left")
+        high = np.searchsorted(kept.value, values, "right")
+        owner, k = ragged_arange(high - low)
+        holders = kept.doc[low[owner] + k].astype(np.int64)
+        holders = holders[holders != doc]
+        if len(holders):
+            found[done : done + stop - start] = np.bincount(holders).argmax()
+        done += stop - start
+    return found
 
 
 def _filled_counts(common: np.ndarray, documents: np.ndarray) -> np.ndarray:
@@ -324,8 +354,10 @@ def _stretches(
     chars = _character_keys(len(paragraph), keys, *bounds)
     if (kinds == _QUOTED).any():  # a quotation with set-apart tokens is shown whole, marks too
         for start, end in quotation_spans(paragraph, t2s):
-            if (chars[start:end] == _QUOTED << 32).any():
-                chars[start:end] = _QUOTED << 32
+            inside = chars[start:end]
+            quoted = inside[inside >> 32 == _QUOTED]
+            if len(quoted):
+                chars[start:end] = quoted.max()
     cuts = np.r_[0, np.flatnonzero(chars[1:] != chars[:-1]) + 1, len(chars)]
     return [_stretch(int(a), int(b), int(chars[a])) for a, b in pairwise(cuts)]
 
@@ -334,6 +366,8 @@ def _stretch(start: int, end: int, key: int) -> Stretch:
     kind, documents = divmod(key, 1 << 32)
     if kind >= _SOURCE:
         return Stretch(start, end, COPIED, source=kind - _SOURCE)
+    if kind == _QUOTED:
+        return Stretch(start, end, QUOTED, found_in=documents - 1)
     return Stretch(start, end, _KINDS[kind], documents=documents if kind == _COMMON else 0)
 
 

@@ -281,6 +281,24 @@ _WORDS_PER_LIST_SIGNAL = 30
 _MIN_LIST_SIGNALS = 3
 
 
+# A citation: a bracket holding a year or a page ("(Smith, 2019, p. 4)", "（张三，2019）",
+# "(p. 12)"), or a numbered reference ("[12]", "[3, 5]").
+_CITATION = re.compile(
+    r"[(（\[][^()（）\[\]]{0,60}?(?:\b1[5-9]\d\d|\b20\d\d|\bpp?\.\s*\d+)[^()（）\[\]]{0,30}[)）\]]"
+    r"|\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]"
+)
+_CITATION_REACH = 80  # characters before or after a quotation searched for its citation
+
+
+def is_cited(paragraph: str, start: int, end: int) -> bool:
+    """Whether the quotation at `paragraph[start:end]` names its source: a citation right
+    after it ("…” (Smith, 2019).") or in the words that bring it in ("As Smith (2019)
+    puts it, “…”")."""
+    after = paragraph[end : end + _CITATION_REACH].lstrip(" ,.;:，。；：")
+    before = paragraph[max(0, start - _CITATION_REACH) : start]
+    return bool(_CITATION.match(after) or _CITATION.search(before))
+
+
 def is_bibliography_heading(paragraph: str) -> bool:
     """Whether `paragraph` is a heading such as "References", "7. Works cited:" or
     "参 考 文 献" (case, width and spacing ignored).

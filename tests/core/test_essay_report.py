@@ -126,6 +126,27 @@ def test_a_cited_quotation_and_the_bibliography_read_as_set_apart_not_as_copying
     assert "title='bibliography (not counted)'" in page
 
 
+def test_a_quotation_says_where_its_words_are_found_and_whether_it_is_cited(scanned):
+    """Ben's cited quotation of Ana, one too short to be looked for (under the shortest
+    match), and one found nowhere."""
+    result, ben, _ = scanned
+    page = essay_html(result, result.similarity(), ben)
+    titled = dict(
+        (html.unescape(text), html.unescape(title))
+        for title, text in re.findall(
+            rf"<span style='{re.escape(SET_APART_STYLE)}' title='([^']*)'>(.*?)</span>", page
+        )
+    )
+    assert titled[f"“{QUOTE}”"] == "quoted from ana.txt, cited (not counted)"
+    assert titled[SHORT_QUOTE] == "quoted (not counted)"  # 9 words, also in Ana's essay
+    assert titled["“<b>bold</b> & more”"] == "quoted (not counted)"
+    hidden = essay_html(
+        result, result.similarity(), ben, name=lambda path: "E2", path_text=lambda path: ""
+    )
+    assert "quoted from E2, cited (not counted)" in html.unescape(hidden)
+    assert "ana.txt" not in hidden  # anonymized names stay hidden
+
+
 def test_common_text_is_greyed_with_how_many_documents_hold_it(scanned):
     result, ben, _ = scanned
     page = essay_html(result, result.similarity(), ben)
@@ -393,3 +414,12 @@ def test_a_verdict_note_with_markup_is_shown_literally(scanned):
     verdicts = Verdicts(documents={path: Verdict(COPYING, note="<b>x</b>")})
     page = essay_html(result, result.similarity(), ben, verdicts=verdicts)
     assert "&lt;b&gt;x&lt;/b&gt;" in page and "<b>x</b>" not in page
+
+
+def test_an_uncited_quotation_of_a_classmate_names_the_classmate(tmp_path):
+    paths = write_class(tmp_path / "class", others=2)
+    ben = paths["ben"].read_text("utf-8").replace(" (Lopez, 2023, p. 2)", "")
+    paths["ben"].write_text(ben.replace("As Lopez writes, ", "Someone wrote "), "utf-8")
+    result, docs = scan_class(tmp_path / "class")
+    page = html.unescape(essay_html(result, result.similarity(), docs.index(str(paths["ben"]))))
+    assert f"title='quoted from ana.txt (not counted)'>“{QUOTE}”" in page

@@ -27,6 +27,7 @@ from simsift.core.text.quotations import (
     QUOTATION,
     bibliography_ranges,
     find_quotations,
+    is_cited,
 )
 from simsift.core.text.tokens import TokenStream, document_tokens, token_stream, tokenize
 
@@ -411,3 +412,20 @@ def test_an_archived_document_has_the_marks_it_was_read_with(tmp_path):
     np.testing.assert_array_equal(archived.hashes, read.tokens.body.hashes)
     np.testing.assert_array_equal(archived.marks, read.tokens.body.marks)
     assert archived.unbalanced_quotes == read.tokens.body.unbalanced_quotes == 1
+
+
+@pytest.mark.parametrize(
+    "text, cited",
+    [
+        ("He said “we rise” (Smith, 2019). Then", True),
+        ("As Smith (2019) argues, “we rise”.", True),
+        ("张三（2019）指出：“预算主要用于教学”。", True),
+        ("“we rise” [12].", True),
+        ("“we rise” (p. 4)", True),
+        ("She wrote “we rise” and left.", False),
+        ("In 2019 he said “we rise”.", False),
+    ],
+)
+def test_a_citation_beside_a_quotation_is_seen(text, cited):
+    start, end = text.index("“"), text.index("”") + 1
+    assert is_cited(text, start, end) is cited
