@@ -81,8 +81,9 @@ def _failed(base: FileRecord, error: Exception) -> FileRecord:
     a file being written, permissions) are marked to be read again and never cached."""
     if ran_out_of_memory(error):
         return replace(base, message=OUT_OF_MEMORY, retry=True)
-    if isinstance(error, UnsupportedFormat):
-        return replace(base, status=STATUS_SKIPPED, message=str(error))
+    if isinstance(error, UnsupportedFormat):  # a picture skipped with OCR off is read later
+        retry = isinstance(error, TransientError)
+        return replace(base, status=STATUS_SKIPPED, message=str(error), retry=retry)
     if isinstance(error, TransientError):
         return replace(base, message=str(error), retry=True)
     if isinstance(error, ExtractionError):
@@ -123,14 +124,19 @@ def _file_hash(path: str) -> bytes:
     return digest.digest()
 
 
+_NO_MARKS = str.maketrans("", "", "\"'“”„‟«»‹›「」『』‘’‚‛")
+
+
 def _text_hash(parts: Sequence[str], t2s: bool) -> bytes:
-    """Hash of the normalized title and body with all whitespace removed: same text, any
-    format, wherever a format puts its first line (a title, or a first paragraph).
+    """Hash of the normalized title and body with all whitespace and quotation marks
+    removed: same text, any format, wherever a format puts its first line (a title, or a
+    first paragraph), whatever marks a format shows (curly or straight, or those a reader
+    puts around a block quotation).
 
     Hashed piece by piece (`safe_pieces`): a huge text never exists whole, normalized,
     or split into one string per word."""
     digest = hashlib.blake2b(digest_size=16)
     for piece in safe_pieces(parts):
         text = normalize_text(piece, traditional_to_simplified=t2s)
-        digest.update("".join(text.split()).encode("utf-8"))
+        digest.update("".join(text.translate(_NO_MARKS).split()).encode("utf-8"))
     return digest.digest()

@@ -158,7 +158,7 @@ class _Worker:
         self.conn.close()
 
 
-def _context():
+def process_context():
     """Forkserver where there is one: fork is unsafe beside GUI threads, and each spawned
     reader imports SimSift again (0.4 s before the first file of every scan); the fork
     server is started once per process, with the readers' parsers and jieba loaded
@@ -213,7 +213,7 @@ def run_isolated(
     workers) when `cancel` is set. Results come in completion order.
     """
     budget = timeout if callable(timeout) else lambda _task: timeout
-    ctx = _context()
+    ctx = process_context()
     pending = list(tasks)
     pending.reverse()
     pool = [_Worker(ctx, fn, memory_limit) for _ in range(max(1, min(workers, len(pending))))]

@@ -97,7 +97,7 @@ def test_under_a_tight_address_space_readers_fork_from_this_process(monkeypatch)
     monkeypatch.setattr(resource, "getrlimit", lambda kind: (150 * 1024**2, hard))
     assert workers._tight_address_space()
     alone = threading.active_count() == 1
-    assert workers._context().get_start_method() == ("fork" if alone else "forkserver")
+    assert workers.process_context().get_start_method() == ("fork" if alone else "forkserver")
     results = dict(
         run_isolated(misbehave, ["a", "crash", "b"], workers=2, timeout=10, cancel=CancelToken())
     )
@@ -105,7 +105,7 @@ def test_under_a_tight_address_space_readers_fork_from_this_process(monkeypatch)
     assert isinstance(results["crash"], TaskFailure)
     monkeypatch.setattr(resource, "getrlimit", lambda kind: (resource.RLIM_INFINITY, hard))
     assert not workers._tight_address_space()
-    assert workers._context().get_start_method() == "forkserver"
+    assert workers.process_context().get_start_method() == "forkserver"
 
 
 def fail_oddly(task: str) -> str:

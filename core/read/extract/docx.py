@@ -26,7 +26,13 @@ from simsift.core.read.extract.hidden import (
     hex_colour,
     unreadable,
 )
-from simsift.core.read.extract.paragraphs import build_result, clean_paragraph, split_heading
+from simsift.core.read.extract.paragraphs import (
+    as_block_quote,
+    build_result,
+    clean_paragraph,
+    is_quote_style,
+    split_heading,
+)
 from simsift.core.read.extract.pictures import (
     PictureReader,
     PictureText,
@@ -158,6 +164,12 @@ class StyleSheet:
             self._names = names
         return self._names.get(style_id, "")
 
+    def is_quote(self, style_id: str | None) -> bool:
+        """Whether the paragraph style (or one it is based on) sets a block quotation."""
+        return any(
+            is_quote_style(self.name(style.get(_STYLE_ID))) for style in self._chain(style_id)
+        )
+
     def _chain(self, style_id: str | None) -> list[etree._Element]:
         """The style and those it is based on, nearest first; a basedOn loop ends it."""
         chain: list[etree._Element] = []
@@ -194,6 +206,10 @@ class RunVisibility:
         self._base: dict = {}
         self._base_hides = False
         self._background: tuple[RGB | None] | None = None
+
+    def block_quote(self, paragraph: etree._Element) -> bool:
+        """Whether `paragraph` (a w:p) is styled as a block quotation."""
+        return self._sheet.is_quote(_paragraph_style(paragraph))
 
     def hides(self, run: etree._Element, paragraph: etree._Element) -> bool:
         """Whether Word shows none of `run` (a w:r inside `paragraph`)."""
@@ -357,7 +373,8 @@ def block_texts(
     with `pictures`, the text of each paragraph's pictures after it."""
     for child in container.iterchildren():
         if child.tag == _P:
-            yield paragraph_text(child, runs, hidden)
+            text = paragraph_text(child, runs, hidden)
+            yield as_block_quote(text) if runs is not None and runs.block_quote(child) else text
             if pictures is not None:
                 yield from pictures(child)
         elif child.tag == _TBL:

@@ -25,7 +25,7 @@ from simsift.core.read.extract.hidden import (
     length_points,
     unreadable,
 )
-from simsift.core.read.extract.paragraphs import build_result, clean_paragraph
+from simsift.core.read.extract.paragraphs import as_block_quote, build_result, clean_paragraph
 from simsift.core.read.extract.pictures import PictureReader, html_pictures
 
 # Charset declarations live in the first bytes: <meta charset=...> or http-equiv content.
@@ -513,8 +513,10 @@ def _container_of(element: etree._Element) -> etree._Element:
 
 
 def block_lines(element: etree._Element) -> list[str]:
-    """Text of `element`, one line per block element or <br>, <q> in quotation marks."""
+    """Text of `element`, one line per block element or <br>, <q> and each paragraph of a
+    <blockquote> in quotation marks."""
     show_inline_quotations(element)
+    show_block_quotations(element)
     for node in element.iter(*_BLOCK_TAGS):
         node.text = _BREAK + (node.text or "")
         node.tail = _BREAK + (node.tail or "")
@@ -533,6 +535,26 @@ def show_inline_quotations(element: etree._Element) -> None:
             quotation[-1].tail = (quotation[-1].tail or "") + closing
         else:
             quotation.text += closing
+
+
+def show_block_quotations(element: etree._Element) -> None:
+    """Put each paragraph of a <blockquote> between quotation marks (`as_block_quote`), so
+    the comparison sets it apart as it does a quotation in marks. Mutates `element`."""
+    for quote in element.iter("blockquote"):
+        if any(ancestor.tag == "blockquote" for ancestor in quote.iterancestors()):
+            continue
+        blocks = [n for n in quote.iter(*_BLOCK_TAGS) if n.tag != "br"]
+        for block in blocks:
+            if any(n.tag != "br" for n in block.iterdescendants(*_BLOCK_TAGS)):
+                continue  # marks go around the innermost blocks, one paragraph each
+            text = block.text_content().strip()
+            if not text or as_block_quote(text) == text:
+                continue
+            block.text = "“" + (block.text or "").lstrip()
+            if len(block):
+                block[-1].tail = (block[-1].tail or "").rstrip() + "”"
+            else:
+                block.text = block.text.rstrip() + "”"
 
 
 def is_furniture(paragraph: str) -> bool:

@@ -26,7 +26,13 @@ from simsift.core.read.extract.hidden import (
     unreadable,
 )
 from simsift.core.read.extract.package import open_package
-from simsift.core.read.extract.paragraphs import build_result, clean_paragraph, split_heading
+from simsift.core.read.extract.paragraphs import (
+    as_block_quote,
+    build_result,
+    clean_paragraph,
+    is_quote_style,
+    split_heading,
+)
 from simsift.core.read.extract.pictures import (
     PictureReader,
     PictureText,
@@ -193,13 +199,25 @@ class Styles:
             self.applied[key] = self._apply(look, family, name)
         return self.applied[key]
 
-    def _apply(self, look: Look, family: str, name: str | None) -> Look:
+    def block_quote(self, name: str | None) -> bool:
+        """Whether the paragraph style (or one it inherits) sets a block quotation; an
+        automatic style ("P3") carries the name of the style it was made from as its
+        parent ("Quotations")."""
+        chain = self._chain("paragraph", name)
+        names = [name or "", *(style.get(_PARENT, "") for style in chain)]
+        return any(is_quote_style(n.replace("_20_", " ")) for n in names)
+
+    def _chain(self, family: str, name: str | None) -> list[etree._Element]:
         chain: list[etree._Element] = []
         style = self.styles.get((family, name)) if name else None
         while style is not None and style not in chain and len(chain) < 32:
             chain.append(style)
             parent = style.get(_PARENT)
             style = self.styles.get((family, parent)) if parent else None
+        return chain
+
+    def _apply(self, look: Look, family: str, name: str | None) -> Look:
+        chain = self._chain(family, name)
         if family == "paragraph" and family in self.defaults:
             chain.append(self.defaults[family])
         for style in reversed(chain):
@@ -268,7 +286,10 @@ def _blocks(
             if p_look.hides() or _hidden_paragraph(child):
                 _keep_hidden(styles, _paragraph_text(child, notes))
                 continue
-            yield _paragraph_text(child, notes, styles, p_look), _is_title(child)
+            text = _paragraph_text(child, notes, styles, p_look)
+            if styles.block_quote(child.get(_STYLE)):
+                text = as_block_quote(text)
+            yield text, _is_title(child)
             if pictures is not None:
                 yield from ((text, False) for text in pictures(child))
         elif child.tag == _TABLE:

@@ -60,3 +60,26 @@ def split_heading(paragraphs: Sequence[str]) -> tuple[str, list[str]]:
         and rest > 2 * len(first)
     )
     return (first, raw[1:]) if heading else ("", list(paragraphs))
+
+
+# Paragraph styles of block quotations: Word's built-in names (English in styles.xml
+# whatever the language Word runs in), LibreOffice's, and common custom ones.
+_QUOTE_STYLES = frozenset(
+    {"quote", "intense quote", "block text", "quotation", "quotations", "block quote"}
+)
+_OPENING_MARKS = '"“„«「『‘'
+
+
+def is_quote_style(name: str | None) -> bool:
+    """Whether a paragraph style of this name sets a block quotation."""
+    return bool(name) and name.strip().lower() in _QUOTE_STYLES
+
+
+def as_block_quote(text: str) -> str:
+    """A block quotation's text between quotation marks, as a reader takes it: the
+    comparison then sets it apart as it does a quotation in marks (a paragraph that is one
+    quotation, however long). Text that opens with a mark already is left as it is."""
+    stripped = text.strip()
+    if not stripped or stripped[0] in _OPENING_MARKS:
+        return text
+    return f"“{stripped}”"

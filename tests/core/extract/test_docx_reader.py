@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from simsift.core.document import ExtractionError
 from simsift.core.read.extract import extract
 from simsift.core.read.extract.hidden import hex_colour, unreadable
-from simsift.core.read.extract.paragraphs import clean_paragraph
+from simsift.core.read.extract.paragraphs import as_block_quote, clean_paragraph, is_quote_style
 
 WORDS = ["river", "delta", "silt", "flood", "sea", "sand", "年", "河流", "current", "land"]
 # (name, what the run's own properties are): colours near white hide, light grey shows
@@ -161,7 +161,10 @@ def oracle(document) -> tuple[list[str], list[str]]:
         if isinstance(item, docx.table.Table):
             blocks.extend(table_texts(item, hidden))
         else:
-            blocks.append(paragraph_texts(item, hidden))
+            text = paragraph_texts(item, hidden)
+            if any(is_quote_style(style.name) for style in _chain(item.style)):
+                text = as_block_quote(text)  # a block quotation reads between marks
+            blocks.append(text)
     return [b for b in map(clean_paragraph, blocks) if b], [h for h in hidden if h]
 
 
