@@ -86,6 +86,13 @@ _MESSAGES: tuple[tuple[str, Callable[[], str]], ...] = (
     (r"OCR of pictures stopped after (\d+) s: (\d+) pictures not read", lambda: QCoreApplication.translate("Messages", "OCR of pictures stopped after %1 s: %2 pictures not read")),
     (r"text of 1 picture not read \(Tesseract was killed\)", lambda: QCoreApplication.translate("Messages", "text of 1 picture not read (Tesseract was killed)")),
     (r"text of (\d+) pictures not read \(Tesseract was killed\)", lambda: QCoreApplication.translate("Messages", "text of %1 pictures not read (Tesseract was killed)")),
+    (r"a picture: read only by OCR", lambda: QCoreApplication.translate("Messages", "a picture: read only by OCR")),
+    (r"a picture", lambda: QCoreApplication.translate("Messages", "a picture")),
+    (r"a picture SimSift cannot decode \(or a TIFF of several pages\)", lambda: QCoreApplication.translate("Messages", "a picture SimSift cannot decode (or a TIFF of several pages)")),
+    (r"a picture larger than (\d+) megapixels", lambda: QCoreApplication.translate("Messages", "a picture larger than %1 megapixels")),
+    (r"a picture too small to hold text", lambda: QCoreApplication.translate("Messages", "a picture too small to hold text")),
+    (r"a picture without text \(read by OCR\)", lambda: QCoreApplication.translate("Messages", "a picture without text (read by OCR)")),
+    (r"read by OCR: 1 picture, mean confidence (\d\.\d\d)", lambda: QCoreApplication.translate("Messages", "read by OCR: 1 picture, mean confidence %1")),
 )  # fmt: skip
 _COMPILED = tuple((re.compile(pattern), text) for pattern, text in _MESSAGES)
 

@@ -87,18 +87,18 @@ def test_per_file_problems_read_in_the_ui_language(qtbot, window, tmp_path):
 
     (tmp_path / "essay.txt").write_text("An essay long enough to be read. " * 20)
     (tmp_path / "empty.txt").write_bytes(b"")
-    (tmp_path / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(32))
+    (tmp_path / "drawing.psd").write_bytes(b"8BPS" + bytes(32))
     window.folders.add_paths([str(tmp_path)])
     scan_and_wait(qtbot, window)
     model = window.problems_panel.model
     english = {model.index(r, 3).data() for r in range(model.rowCount())}
-    assert "empty file" in english and any(".png" in m for m in english)
+    assert "empty file" in english and any(".psd" in m for m in english)
     try:
         window.set_language("zh_CN")
         qtbot.waitUntil(lambda: window.scan_button.text() == "扫描", timeout=2000)
         chinese = {model.index(r, 3).data() for r in range(model.rowCount())}
         assert "空文件" in chinese
-        assert any(m.startswith("不是 SimSift 读取的文档类型") and ".png" in m for m in chinese)
+        assert any(m.startswith("不是 SimSift 读取的文档类型") and ".psd" in m for m in chinese)
         unknown = "a message nobody wrote a pattern for"
         assert translated(unknown) == unknown
         decoded = translated("3 characters could not be decoded (shown as �)")

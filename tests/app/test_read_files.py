@@ -27,7 +27,7 @@ def rows(model) -> dict[str, tuple[str, str]]:
 def test_problems_tab_lists_errors_warnings_and_skipped_files(qtbot, window, corpus, monkeypatch):
     root, _ = corpus
     (root / "bad.pdf").write_text("not a pdf")
-    (root / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
+    (root / "drawing.psd").write_bytes(b"8BPS" + bytes(100))
     (root / "cut.txt").write_bytes(("李同学的作文写得很好。" * 20).encode("utf-8")[:-1])
     essay = "随着信息爆炸时代的来临，互联网上充斥着大量的近重复信息。" * 10
     (root / "garbled.txt").write_text(essay.encode().decode("gbk", "ignore"), encoding="utf-8")
@@ -38,7 +38,7 @@ def test_problems_tab_lists_errors_warnings_and_skipped_files(qtbot, window, cor
         "bad.pdf": ("Not read", "not a valid PDF (corrupt or renamed file)"),
         "garbled.txt": ("Garbled, not compared", garbled),
         "cut.txt": ("Read, with a warning", "1 character could not be decoded (shown as �)"),
-        "photo.png": ("Skipped", "not a document type SimSift reads (.png)"),
+        "drawing.psd": ("Skipped", "not a document type SimSift reads (.psd)"),
     }
     assert window.tabs.tabText(1) == "Problems (4)"
     read = len(window.result.documents) + 1  # the garbled file was read, not compared
@@ -203,3 +203,37 @@ def test_arrow_keys_in_the_picker_filter_move_the_highlight(qtbot):
     assert picker.chosen() == 2
     qtbot.keyClicks(picker.filter, "x")  # nothing matches: nothing to open
     assert picker.chosen() is None
+
+
+def test_problems_count_the_archive_folders_files_apart(qtbot, window, tmp_path):
+    """Files of an archive folder that could not be added are listed with the problems
+    but are no files of the folders checked: the counts are `ScanResult.file_counts`'s,
+    the archive's said apart, and they add up to the tab's title."""
+    from dataclasses import replace
+
+    from tests.app.test_archive_folders import write_years
+
+    old, new = write_years(tmp_path / "essays")
+    (new / "own.txt").write_text("An essay of my own about rivers and the sea.", "utf-8")
+    (new / "bad.pdf").write_text("not a pdf")
+    (old / "broken.docx").write_bytes(b"not a zip")
+    (old / "damaged.docx").write_bytes(b"not a zip either")
+    (old / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
+    window.folders.add_paths([str(new)])
+    window.folders.add_paths([str(old)], archive=True)
+    scan_and_wait(qtbot, window)
+
+    counts = window.result.file_counts()
+    assert (counts.not_read, counts.skipped, counts.archive_problems) == (1, 0, 3)
+    panel = window.problems_panel
+    assert panel.model.rowCount() == 4  # every problem listed, the archive's too
+    tab = window.tabs.indexOf(panel)
+    assert window.tabs.tabText(tab) == "Problems (4)"
+    said = (
+        f"Read {counts.read} files · 1 not read · 0 with warnings · 0 skipped. "
+        "3 files in the archive folders could not be added to the archive."
+    )
+    assert window.tabs.tabToolTip(tab) == said
+    assert said in window.summary.text()
+    one = panel.counts_text(replace(counts, archive_problems=1))
+    assert one.endswith(" 1 file in the archive folders could not be added to the archive.")

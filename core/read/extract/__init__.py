@@ -30,8 +30,16 @@ WORD_SUFFIXES = frozenset({".docx", ".docm", ".dotx", ".doc"})
 PDF_SUFFIXES = frozenset({".pdf"})
 RTF_SUFFIXES = frozenset({".rtf"})
 ODT_SUFFIXES = frozenset({".odt", ".ott"})
+# pictures of text (scans saved as pictures, screenshots), read by OCR (`pictures`)
+PICTURE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp"})
 SUPPORTED_SUFFIXES: frozenset[str] = (
-    HTML_SUFFIXES | TEXT_SUFFIXES | WORD_SUFFIXES | PDF_SUFFIXES | RTF_SUFFIXES | ODT_SUFFIXES
+    HTML_SUFFIXES
+    | TEXT_SUFFIXES
+    | WORD_SUFFIXES
+    | PDF_SUFFIXES
+    | RTF_SUFFIXES
+    | ODT_SUFFIXES
+    | PICTURE_SUFFIXES
 )
 
 # Readers are imported on first use: pdfminer, python-docx and lxml take a while to
@@ -44,6 +52,7 @@ _READERS = {
     "doc": ("simsift.core.read.extract.doc", "extract_doc"),
     "rtf": ("simsift.core.read.extract.rtf", "extract_rtf"),
     "odt": ("simsift.core.read.extract.odt", "extract_odt"),
+    "picture": ("simsift.core.read.extract.pictures", "extract_picture"),
 }
 
 
@@ -91,6 +100,8 @@ def reader_for(path: Path) -> str:
         raise ExtractionError("not a valid RTF document (corrupt or renamed file)")
     if suffix in ODT_SUFFIXES:
         raise ExtractionError("not a valid ODT (corrupt or renamed file)")
+    if suffix in PICTURE_SUFFIXES and kind is None:
+        return "picture"
     if kind is None:
         raise UnsupportedFormat("unsupported file type (binary data)")
     # A .txt or .md holding HTML stays text: such files are often notes that quote markup.
@@ -135,6 +146,8 @@ def _run_reader(fmt: str, path: Path, max_bytes: int, ocr: bool = True) -> Extra
         return reader(path, max_bytes=max_bytes, ocr=ocr)
     if fmt == "pdf":
         return reader(path, ocr=ocr)
+    if fmt == "picture":
+        return reader(path, ocr_on=ocr)
     if fmt == "html":  # pictures named relative to the page are read from its folder
         return reader(path.read_bytes(), ocr=ocr, folder=path.parent)
     if fmt in ("doc", "text"):

@@ -30,9 +30,14 @@ from pathlib import Path
 from typing import NoReturn
 from urllib.parse import unquote, unquote_to_bytes, urlsplit
 
-from simsift.core.document import ExtractedText, ExtractionError, TransientError
+from simsift.core.document import (
+    ExtractedText,
+    ExtractionError,
+    TransientError,
+    UnsupportedFormat,
+)
 from simsift.core.read.extract import ocr
-from simsift.core.read.extract.paragraphs import clean_paragraph
+from simsift.core.read.extract.paragraphs import build_result, clean_paragraph, split_heading
 
 __all__ = [
     "MAX_PICTURES",
@@ -429,3 +434,37 @@ _FORMATS: tuple[tuple[bytes, Callable[[bytes], tuple[int, int, int] | None]], ..
     (b"MM\x00*", _tiff_size),
     (b"RIFF", _webp_size),
 )
+
+
+# -- a picture as a document -------------------------------------------------------------
+
+
+class PictureNotRead(UnsupportedFormat, TransientError):
+    """A picture file not read because OCR is off: skipped, and read again (with OCR) by
+    the next scan that has it on."""
+
+
+def extract_picture(path: Path, *, ocr_on: bool = False) -> ExtractedText:
+    """A picture file's text (a scanned page saved as PNG, JPEG or TIFF, a screenshot) read
+    by OCR. Pictures without text (photographs), too small or too large, or that cannot be
+    decoded are skipped, not errors: a class folder holds photos as well as essays."""
+    data = path.read_bytes()  # the size limit is enforced by the caller
+    size = picture_size(data)
+    if size is None:
+        raise UnsupportedFormat("a picture SimSift cannot decode (or a TIFF of several pages)")
+    if size[2] > MAX_PIXELS or max(size[:2]) > MAX_SIDE:
+        raise UnsupportedFormat(f"a picture larger than {MAX_PIXELS // 1_000_000} megapixels")
+    if not _may_hold_text(size):
+        raise UnsupportedFormat("a picture too small to hold text")
+    if not ocr_on:
+        raise PictureNotRead(f"a picture: read only by OCR{ocr.OCR_OFF}")
+    program = ocr.tesseract_path()
+    if program is None:
+        raise ocr.OcrUnavailable(f"a picture; {ocr.UNAVAILABLE}")
+    page, _ = ocr.read_picture(program, data, "", _EACH_SECONDS)
+    if not _holds_text(page):
+        raise UnsupportedFormat("a picture without text (read by OCR)")
+    title, body = split_heading(_joined(page.boxes))
+    result = build_result(title, body, "picture")
+    said = f"read by OCR: 1 picture, mean confidence {page.confidence:.2f}"
+    return replace(result, warnings=(said,))
