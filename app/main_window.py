@@ -38,6 +38,7 @@ from simsift.app.dialogs.verdict import VerdictDialog
 from simsift.app.diff.view import DiffView
 from simsift.app.file_moves import MOVE
 from simsift.app.i18n import LANGUAGES, Translations
+from simsift.app.menus import build_menus
 from simsift.app.panels.clusters import ClustersPanel
 from simsift.app.panels.common_text import CommonTextPanel
 from simsift.app.panels.documents import DocumentsPanel
@@ -58,7 +59,7 @@ from simsift.core.document import FileRecord
 from simsift.core.match.evidence import PairEvidence, TermRarity
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import DEFAULT_K_MAX, ScanOptions
-from simsift.core.pipeline.result import ScanResult
+from simsift.core.pipeline.result import FileCounts, ScanResult
 from simsift.core.report.text_kinds import left_out_spans
 from simsift.core.text.features import FeatureWeights
 
@@ -88,7 +89,7 @@ class MainWindow(QMainWindow):
         self.editor = ResultEditor(catalog, self)
         self._build_widgets()
         self._build_actions()
-        self._build_menus()
+        build_menus(self)
         self._connect()
         fix_sort_arrows(self)
         # Ctrl+Z undoes the last file action even from a filter box or spin box
@@ -223,101 +224,6 @@ class MainWindow(QMainWindow):
             group.addAction(action)
             self.language_actions[code] = action
 
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        self.file_menu = bar.addMenu("")
-        for action in (
-            self.add_folder_action,
-            self.scan_action,
-            None,
-            self.export_csv_action,
-            self.export_json_action,
-            self.export_html_action,
-            None,
-            self.quit_action,
-        ):
-            _add(self.file_menu, action)
-        self.edit_menu = bar.addMenu("")
-        for action in (
-            self.open_action,
-            self.reveal_action,
-            self.copy_action,
-            self.show_text_action,
-            None,
-            self.mark_action,
-            self.unmark_action,
-            self.original_action,
-            self.ignore_action,
-            self.verdict_action,
-            None,
-            self.trash_action,
-            self.move_action,
-            self.undo_action,
-        ):
-            _add(self.edit_menu, action)
-        self.view_menu = bar.addMenu("")
-        self.view_menu.addAction(self.anonymize_action)
-        self.role_menu = self.view_menu.addMenu("")
-        for action in self.role_actions.values():
-            self.role_menu.addAction(action)
-        self.language_menu = bar.addMenu("")
-        for action in self.language_actions.values():
-            self.language_menu.addAction(action)
-        self.help_menu = bar.addMenu("")
-        self.help_menu.addAction(self.guide_action)
-        self.help_menu.addAction(self.about_action)
-        self.toolbar = self.addToolBar("main")
-        self.toolbar.setObjectName("main-toolbar")
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        for action in (
-            self.add_folder_action,
-            self.scan_action,
-            None,
-            self.mark_action,
-            self.ignore_action,
-            self.trash_action,
-            None,
-            self.export_html_action,
-        ):
-            _add(self.toolbar, action)
-        self.tree.addActions(
-            [
-                self.open_action,
-                self.reveal_action,
-                self.copy_action,
-                self.show_text_action,
-                _separator(self),
-                self.mark_action,
-                self.unmark_action,
-                self.original_action,
-                self.ignore_action,
-                self.verdict_action,
-                _separator(self),
-                self.trash_action,
-                self.move_action,
-            ]
-        )
-        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        for view, actions in (
-            (
-                self.partial_panel.view,
-                [self.show_text_action, self.ignore_action, self.verdict_action],
-            ),
-            (
-                self.documents_panel.table,
-                [
-                    self.show_text_action,
-                    self.verdict_action,
-                    _separator(self),
-                    self.documents_panel.exclude_action,
-                    self.documents_panel.include_action,
-                ],
-            ),
-            (self.problems_panel.view, [self.show_text_action]),
-        ):
-            view.addActions(actions)
-            view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-
     def _connect(self) -> None:
         self.scan_button.clicked.connect(self.start_scan)
         self.folders.changed.connect(self._on_folders_changed)
@@ -414,7 +320,7 @@ class MainWindow(QMainWindow):
 
     def _update_tab_texts(self) -> None:
         """Each tab's title and tooltip from its panel, found by widget, not position."""
-        self.problems_panel.files_read = self._files_read()
+        self.problems_panel.file_counts = self._file_counts()
         for panel in self.tab_panels:
             index = self.tabs.indexOf(panel)
             self.tabs.setTabText(index, panel.tab_title())
@@ -805,14 +711,13 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Reopening the last results…"))
             self.start_scan()
 
-    def _files_read(self) -> int:
-        if self.result is None:
-            return 0
-        return self.result.file_counts().read  # archive documents are no files found
+    def _file_counts(self) -> FileCounts | None:
+        """What became of the files the shown result found (archive documents apart)."""
+        return self.result.file_counts() if self.result is not None else None
 
     def _problem_counts_text(self) -> str:
-        text = self.problems_panel.counts_text(self._files_read())
-        counts = self.result.file_counts() if self.result is not None else None
+        counts = self._file_counts()
+        text = self.problems_panel.counts_text(counts)
         if counts is not None and counts.essays != counts.read:  # the overview's documents
             text += " " + self.tr(
                 "%1 essays compared; the other files read are reference documents or garbled."
@@ -1040,16 +945,3 @@ class MainWindow(QMainWindow):
             self.tr("About SimSift"),
             self.tr("SimSift finds near-duplicate and copied documents with SimHash fingerprints."),
         )
-
-
-def _add(container, action: QAction | None) -> None:
-    if action is None:
-        container.addSeparator()
-    else:
-        container.addAction(action)
-
-
-def _separator(parent) -> QAction:
-    action = QAction(parent)
-    action.setSeparator(True)
-    return action

@@ -77,6 +77,8 @@ class BatchReportDialog(QDialog):
         self.format_box.addItem(self.tr("PDF"), PDF)
         self.format_box.addItem(self.tr("HTML page"), HTML)
         self.folder_edit = QLineEdit(folder)
+        # wide enough to read a folder's whole path, not its last few letters
+        self.folder_edit.setMinimumWidth(self.fontMetrics().averageCharWidth() * 50)
         self.browse_button = QPushButton(self.tr("Choose…"))
         self.browse_button.clicked.connect(self._browse)
         folder_row = QHBoxLayout()

@@ -15,11 +15,8 @@ sources stay listed under the source table, each with "include again".
 
 from __future__ import annotations
 
-import html
 import os
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import (
@@ -54,13 +51,14 @@ from simsift.app.dialogs.batch_report import report_suffix, save_class_reports, 
 from simsift.app.dialogs.verdict import FolderNames, verdict_data, verdict_rank
 from simsift.app.models.clusters import TextFilterProxy, text_ranks
 from simsift.app.models.roles import DocRole
+from simsift.app.plain_tooltips import PlainTooltips
 from simsift.app.readable import NAMES, plain, readable
+from simsift.app.report_pages import ExcludedWords, ReportPages
 from simsift.app.row_height import fit_rows_to_names
 from simsift.app.settings import Settings
 from simsift.app.workers.essay_reports import PDF, write_essay_report
-from simsift.core.analysis.similarity import DocumentSimilarity
 from simsift.core.pipeline.result import ScanResult
-from simsift.core.report.essay import END_OF_SOURCES, EssayLabels, essay_html, essay_page
+from simsift.core.report.essay import EssayLabels
 from simsift.core.report.file_names import report_file_names
 from simsift.core.store.verdicts import Verdict, Verdicts
 
@@ -69,8 +67,6 @@ COL_FLAGS = 7
 COLUMN_COUNT = 8
 _NUMBER_COLUMNS = (COL_INDEX, COL_SOURCES, COL_LARGEST_SHARE, COL_FLAGS)
 _FLAG_COLOUR = QColor("#c92a2a")
-# the compare link `essay_html` puts after each source; an exclude link goes after it
-_COMPARE_LINK = re.compile(r"<a href='compare:(\d+)'>[^<]*</a>")
 _LINK = re.compile(r"(compare|exclude|include):(\d+)")
 # narrowest and widest pixels of the text columns; numbers always show whole
 _TEXT_COLUMNS = {
@@ -318,6 +314,7 @@ class DocumentsPanel(QWidget):
         self.table = _make_table(self.proxy)
         self.columns = ColumnFitter(self.table, _TEXT_COLUMNS)
         self.text = QTextBrowser()
+        PlainTooltips(self.text)  # a quotation's title names a file: never markup
         self.text.setOpenLinks(False)
         self.text.anchorClicked.connect(self._on_link)
         self.text.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -560,6 +557,9 @@ class DocumentsPanel(QWidget):
             bibliography_apart=self.tr("The bibliography is shown but not counted."),
             in_text=self.tr("In the text:"),
             quoted=self.tr("quoted (not counted)"),
+            quoted_cited=self.tr("quoted, cited (not counted)"),
+            quoted_from=self.tr("quoted from {name} (not counted)"),
+            quoted_from_cited=self.tr("quoted from {name}, cited (not counted)"),
             bibliography=self.tr("bibliography (not counted)"),
             template=self.tr("template text, also in a reference document (not counted)"),
             common=self.tr("common text, found in many documents (not counted)"),
@@ -667,86 +667,6 @@ class DocumentsPanel(QWidget):
             self.exclude_source(source)
         else:
             self.include_source(source)
-
-
-@dataclass(frozen=True, slots=True)
-class ExcludedWords:
-    """The words of the excluded sources' table, in the user's language."""
-
-    title: str
-    note: str
-    exclude: str
-    include: str
-
-
-@dataclass(frozen=True, slots=True)
-class ReportPages:
-    """Everything an essay's report is made from, read on the GUI thread with its words
-    translated, so that `page` may run on a job's thread (it touches no widget). The
-    progress dialog of a class's reports keeps the window from changing it meanwhile."""
-
-    result: ScanResult
-    similarity: DocumentSimilarity
-    verdicts: Verdicts
-    excluded: dict[int, list[tuple[int, float]]]
-    labels: EssayLabels
-    labels_all_excluded: EssayLabels  # "nothing" says every source is an excluded one
-    words: ExcludedWords
-    name: Callable[[str], str]
-    path_text: Callable[[str], str]
-    anonymous: bool
-
-    def page(self, doc: int) -> str:
-        """Document `doc`'s report as a complete page to hand over (no links; names
-        hidden when anonymized)."""
-        title = self.name(self.result.documents[doc].path)
-        return essay_page(self.fragment(doc, links=False), title)
-
-    def fragment(self, doc: int, links: bool) -> str:
-        """Legend of sources (with a compare and an exclude link each when `links`), the
-        excluded sources (with an include-again link each), then the text coloured by
-        source."""
-        excluded = self.excluded.get(doc, [])
-        fragment = essay_html(
-            self.result,
-            self.similarity,
-            doc,
-            self.labels_all_excluded if excluded else self.labels,
-            verdicts=self.verdicts,
-            compare_links=links,
-            name=self.name,
-            path_text=self.path_text,
-            anonymous=self.anonymous,
-        )
-        if links:
-            exclude = html.escape(self.words.exclude)
-            fragment = _COMPARE_LINK.sub(
-                lambda m: f"{m.group(0)}<br><a href='exclude:{m.group(1)}'>{exclude}</a>",
-                fragment,
-            )
-        table = self._excluded_html(excluded, links)
-        end_of_sources = fragment.find("\n" + END_OF_SOURCES)
-        if end_of_sources < 0:
-            return fragment + table
-        return fragment[:end_of_sources] + table + fragment[end_of_sources:]
-
-    def _excluded_html(self, excluded: list[tuple[int, float]], links: bool) -> str:
-        """The excluded sources as a small table ("" when none)."""
-        if not excluded:
-            return ""
-        e = html.escape
-        rows = [f"\n<p><b>{e(self.words.title)}</b><br><small>{e(self.words.note)}</small></p>"]
-        rows.append("<table>")
-        include = e(self.words.include)
-        for source, share in excluded:
-            path = self.result.documents[source].path
-            link = f"<a href='include:{source}'>{include}</a>" if links else ""
-            rows.append(
-                f"<tr><td title='{e(self.path_text(path))}'><s>{e(self.name(path))}</s></td>"
-                f"<td align='right'>{share:.0%}</td><td>{link}</td></tr>"
-            )
-        rows.append("</table>")
-        return "".join(rows)
 
 
 def _row_link(cursor: QTextCursor) -> str:

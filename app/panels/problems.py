@@ -2,6 +2,10 @@
 
 Double-clicking a file that was read asks for its extracted text; any other is shown in
 its folder, where the user can see what is wrong with it.
+
+The counts are the scan's (`ScanResult.file_counts`): files of the scanned folders read,
+not read and skipped, and apart from them the files of the archive folders that could not
+be added to the archive (listed here too, but no files of the folders checked).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from simsift.app.models.problems import COL_FILE, COL_FOLDER, COL_STATUS, Proble
 from simsift.app.models.roles import ReadRole
 from simsift.app.panels.tables import make_table_view
 from simsift.core.document import FileRecord
+from simsift.core.pipeline.result import FileCounts
 
 
 class ProblemsPanel(QWidget):
@@ -25,7 +30,7 @@ class ProblemsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = ProblemsModel(self)
-        self.files_read = 0  # read files of the shown result, for the counts
+        self.file_counts: FileCounts | None = None  # the shown result's, for the counts
         self.view = make_table_view(self.model)
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long folders keep both ends
@@ -42,22 +47,37 @@ class ProblemsPanel(QWidget):
         self.view.viewport().update()
 
     def tab_title(self) -> str:
-        errors, warnings, skipped = self.model.counts
-        return self.tr("Problems (%1)").replace("%1", f"{errors + warnings + skipped:,}")
+        """The tab's title: the rows listed, which the counts add up to."""
+        return self.tr("Problems (%1)").replace("%1", f"{self.model.rowCount():,}")
 
     def tab_tip(self) -> str:
-        return self.counts_text(self.files_read)
+        return self.counts_text(self.file_counts)
 
-    def counts_text(self, files_read: int) -> str:
-        """One sentence counting the files read, not read, with warnings and skipped."""
+    def counts_text(self, counts: FileCounts | None) -> str:
+        """The files read, not read, with warnings and skipped, as `counts` (the shown
+        result's `file_counts`) counts them; then, if any, the files of the archive
+        folders that could not be added, which those counts leave out."""
         errors, warnings, skipped = self.model.counts
-        return (
+        read, archive = 0, 0
+        if counts is not None:
+            read, archive = counts.read, counts.archive_problems
+            errors, skipped = counts.not_read, counts.skipped
+        text = (
             self.tr("Read %1 files · %2 not read · %3 with warnings · %4 skipped.")
-            .replace("%1", f"{files_read:,}")
+            .replace("%1", f"{read:,}")
             .replace("%2", f"{errors:,}")
             .replace("%3", f"{warnings:,}")
             .replace("%4", f"{skipped:,}")
         )
+        if archive == 1:
+            text += " " + self.tr(
+                "1 file in the archive folders could not be added to the archive."
+            )
+        elif archive:
+            text += " " + self.tr(
+                "%1 files in the archive folders could not be added to the archive."
+            ).replace("%1", f"{archive:,}")
+        return text
 
     def set_records(
         self,

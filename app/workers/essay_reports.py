@@ -2,10 +2,12 @@
 essay, as a background job (`essay_reports_work`) that also makes the pages, so a class of
 a thousand essays never holds up the window.
 
-A report page (`core.report.essay.essay_page`) is printed to PDF with Qt's text layout, so
-what the Documents tab shows is what a student receives; HTML is written as it is. Each file
-is written under a temporary name and then renamed, so a cancelled or failed batch leaves
-whole reports only.
+A report page (`core.report.essay.essay_page`) is printed to PDF with Qt's text layout
+(`app.workers.pdf_printer`), so what the Documents tab shows is what a student receives;
+HTML is written as it is. A class's PDFs are printed in a process of their own: Qt's
+printing keeps the GIL, and on the job's thread it held up the window for a tenth of a
+second at a time. Each file is written under a temporary name and then renamed, so a
+cancelled or failed batch leaves whole reports only.
 """
 
 from __future__ import annotations
@@ -15,19 +17,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QRectF, Qt
-from PySide6.QtGui import (
-    QAbstractTextDocumentLayout,
-    QColor,
-    QFont,
-    QPageLayout,
-    QPageSize,
-    QPainter,
-    QPalette,
-    QPdfWriter,
-    QTextDocument,
-)
 from simsift.app.workers.jobs import Report, Work
+from simsift.app.workers.pdf_printer import (
+    PdfPrinter,
+    PrinterSettings,
+    PrinterStopped,
+    pdf_bytes,
+)
 from simsift.core.files import atomic_write
 from simsift.core.progress import CancelToken
 from simsift.core.report.essay import PAGE_TEXT_PX
@@ -35,10 +31,6 @@ from simsift.core.report.html import write_html
 
 PDF = ".pdf"
 HTML = ".html"
-PRINT_DPI = 96  # the page's CSS pixels: 0.75 pt each, as on screen
-# left, top, right, bottom, in mm: the text fills the sheet as a printed report does; the
-# page number sits in the upper half of the bottom margin
-PAPER_MARGINS_MM = (18, 18, 18, 22)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,73 +42,25 @@ class ReportFile:
 
 
 def print_pdf(page: str, path: str | os.PathLike) -> None:
-    """Print an HTML page to a PDF file with Qt's text layout: A4, text between
-    `PAPER_MARGINS_MM`, each page's number at its foot.
+    """Print an HTML page to a PDF file in this process (`pdf_printer.pdf_bytes`).
 
-    Safe on a job's thread: it paints on a PDF writer, no widget, with objects it makes.
     Raises OSError when the file cannot be written.
     """
-    document = QTextDocument()
-    # page numbers are printed in the default font: as large as the text, not 9 pt
-    font = QFont()
-    font.setPixelSize(PAGE_TEXT_PX)
-    document.setDefaultFont(font)
-    document.setHtml(page)
-    document.setDocumentMargin(0)
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    writer = QPdfWriter(buffer)
-    # the page's CSS sizes text in pixels: at the writer's default 1200 dpi a 15px letter
-    # is a third of a millimetre; at a screen's 96 dpi it is 11.25 pt, as on screen
-    writer.setResolution(PRINT_DPI)
-    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-    # the whole sheet is ours: the margins are kept below, where the pages are painted
-    writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout.Unit.Millimeter)
-    writer.setTitle(os.path.basename(path))
-    _paint_pages(document, writer)
-    data = bytes(buffer.data())
-    if not data:
-        raise OSError(f"could not print {os.fspath(path)}")
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with atomic_write(Path(path), "wb") as f:
-        f.write(data)
+    save_report_file(pdf_bytes(page, os.path.basename(path), PAGE_TEXT_PX), Path(path))
 
 
-def _paint_pages(document: QTextDocument, writer: QPdfWriter) -> None:
-    """Lay `document` out in the text area of `writer`'s sheets and paint it page by page,
-    each clipped to its text area, with its number below.
+def save_report_file(content: str | bytes, path: Path) -> Path:
+    """Write a report: a PDF's bytes, or an HTML page's text; atomically (a temporary file
+    renamed), so a file is whole or absent.
 
-    Not `QTextDocument.print_`: it adds 2 cm margins of its own to the writer's and lets a
-    coloured paragraph's background run over the margins across a page break."""
-    sheet = writer.pageLayout().fullRectPixels(PRINT_DPI)
-    left, top, right, bottom = (round(mm * PRINT_DPI / 25.4) for mm in PAPER_MARGINS_MM)
-    area = QRectF(left, top, sheet.width() - left - right, sheet.height() - top - bottom)
-    document.documentLayout().setPaintDevice(writer)  # fonts measured as the PDF draws them
-    document.setPageSize(area.size())
-    context = QAbstractTextDocumentLayout.PaintContext()
-    palette = context.palette
-    palette.setColor(QPalette.ColorRole.Text, QColor("black"))  # not a dark theme's white
-    context.palette = palette
-    foot = QRectF(left, sheet.height() - bottom, area.width(), bottom / 2)
-    painter = QPainter()
-    if not painter.begin(writer):
-        raise OSError("could not start the PDF")
-    try:
-        for number in range(document.pageCount()):
-            if number:
-                writer.newPage()
-            view = QRectF(0, number * area.height(), area.width(), area.height())
-            painter.save()
-            painter.translate(area.left(), area.top() - view.top())
-            painter.setClipRect(view)
-            context.clip = view
-            document.documentLayout().draw(painter, context)
-            painter.restore()
-            painter.setFont(document.defaultFont())
-            align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-            painter.drawText(foot, align, str(number + 1))
-    finally:
-        painter.end()
+    Raises OSError when the file cannot be written.
+    """
+    if isinstance(content, str):
+        return write_html(content, path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path, "wb") as f:
+        f.write(content)
+    return path
 
 
 def write_essay_report(page: str, path: str | os.PathLike) -> Path:
@@ -125,7 +69,7 @@ def write_essay_report(page: str, path: str | os.PathLike) -> Path:
     Raises OSError when the file cannot be written.
     """
     path = Path(path)
-    if path.suffix.lower() == PDF:
+    if _is_pdf(path):
         print_pdf(page, path)
     else:
         write_html(page, path)
@@ -136,14 +80,88 @@ def essay_reports_work(files: Sequence[ReportFile], page_of: Callable[[int], str
     """A job's work (`app.workers.jobs.Job`): make each report's page (`page_of(doc)`,
     which must be safe off the GUI thread) and write it, reporting (done, total) after
     each; it stops between two files when cancelled, the ones written kept.
-    Returns the paths written."""
+    Returns the paths written.
+
+    Call on the GUI thread: the PDF printer's settings are read from the application.
+    PDFs are printed by a `PdfPrinter` process, the next page made while it prints; when
+    the process cannot print at all (it stops before its first PDF), they are printed on
+    the job's thread instead."""
+    settings = PrinterSettings.of_app(PAGE_TEXT_PX) if any(_is_pdf(f.path) for f in files) else None
 
     def work(report: Report, cancel: CancelToken) -> list[Path]:
         written = []
-        for done, file in enumerate(files):
-            cancel.check()
-            written.append(write_essay_report(page_of(file.doc), file.path))
-            report(done + 1, len(files))
+        printing = _Printing(settings)
+        finished = False
+        try:
+            upcoming = page_of(files[0].doc) if files else ""
+            for done, file in enumerate(files):
+                cancel.check()
+                page = upcoming
+                if _is_pdf(file.path):
+                    printing.send(page, file.path.name)
+                if done + 1 < len(files):  # while the printer prints
+                    upcoming = page_of(files[done + 1].doc)
+                content = printing.receive(cancel) if _is_pdf(file.path) else page
+                written.append(save_report_file(content, file.path))
+                report(done + 1, len(files))
+            finished = True
+        finally:
+            printing.end(finished)
         return written
 
     return work
+
+
+class _Printing:
+    """A job's PDFs: sent to a `PdfPrinter` started with the first, or printed on the
+    job's thread when that process cannot print."""
+
+    def __init__(self, settings: PrinterSettings | None) -> None:
+        self._settings = settings
+        self._printer: PdfPrinter | None = None
+        self._in_thread = False
+        self._page = ("", "")
+
+    def send(self, page: str, title: str) -> None:
+        self._page = (page, title)
+        if self._in_thread:
+            return
+        try:
+            if self._printer is None:
+                self._printer = PdfPrinter(self._settings)
+            self._printer.send(page, title)
+        except OSError as error:  # the process could not start, or died
+            self._stopped(error)
+
+    def receive(self, cancel: CancelToken) -> bytes:
+        if not self._in_thread:
+            try:
+                return self._printer.receive(cancel)
+            except PrinterStopped as error:
+                self._stopped(error)
+        return pdf_bytes(*self._page, self._settings.text_px)
+
+    def _stopped(self, error: OSError) -> None:
+        """The process is gone: print on the job's thread when it never printed (it could
+        not start Qt); after a PDF, it was a page that stopped it, which would stop the
+        job too: raise `error`."""
+        if self._printer is not None and self._printer.printed:
+            raise error
+        self._print_in_thread()
+
+    def _print_in_thread(self) -> None:
+        self._in_thread = True
+        if self._printer is not None:
+            self._printer.kill()
+            self._printer = None
+
+    def end(self, finished: bool) -> None:
+        """Let the process go: at once when the work stopped early (cancelled, failed),
+        with a page perhaps still printing."""
+        if self._printer is not None:
+            self._printer.close() if finished else self._printer.kill()
+            self._printer = None
+
+
+def _is_pdf(path: Path) -> bool:
+    return path.suffix.lower() == PDF

@@ -347,6 +347,15 @@ ZH = {
     "quoted from {name}, cited (not counted)": "引自 {name}，已注明出处（不计入）",
     "text of 1 picture not read (Tesseract was killed)": "1 张图片中的文字未读取（Tesseract 被终止）",
     "text of %1 pictures not read (Tesseract was killed)": "%1 张图片中的文字未读取（Tesseract 被终止）",
+    "1 file in the archive folders could not be added to the archive.": "存档文件夹中有 1 个文件未能加入存档。",
+    "%1 files in the archive folders could not be added to the archive.": "存档文件夹中有 %1 个文件未能加入存档。",
+    "a picture: read only by OCR": "图片：只能由 OCR 读取",
+    "a picture": "图片",
+    "a picture SimSift cannot decode (or a TIFF of several pages)": "SimSift 无法解码的图片（或多页 TIFF）",
+    "a picture larger than %1 megapixels": "超过 %1 百万像素的图片",
+    "a picture too small to hold text": "图片太小，不可能含有文字",
+    "a picture without text (read by OCR)": "没有文字的图片（已由 OCR 读取）",
+    "read by OCR: 1 picture, mean confidence %1": "由 OCR 读取：1 张图片，平均置信度 %1",
 }  # fmt: skip
 
 # where one English word reads differently in one place: (context, source) -> translation

@@ -23,22 +23,22 @@
         <translation>HTML 网页</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="80" />
+        <location filename="../../app/dialogs/batch_report.py" line="82" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="86" />
+        <location filename="../../app/dialogs/batch_report.py" line="88" />
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="87" />
+        <location filename="../../app/dialogs/batch_report.py" line="89" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="111" />
+        <location filename="../../app/dialogs/batch_report.py" line="113" />
         <source>Folder for the reports</source>
         <translation>报告保存文件夹</translation>
     </message>
@@ -51,78 +51,78 @@
         <translation>相似度报告</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="137" />
+        <location filename="../../app/dialogs/batch_report.py" line="139" />
         <source>Saving the reports…</source>
         <translation>正在保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="137" />
+        <location filename="../../app/dialogs/batch_report.py" line="139" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="139" />
+        <location filename="../../app/dialogs/batch_report.py" line="141" />
         <source>Save reports for the class</source>
         <translation>为全班保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="161" />
+        <location filename="../../app/dialogs/batch_report.py" line="163" />
         <source>Saving the reports… %1 of %2</source>
         <translation>正在保存报告… 第 %1 份，共 %2 份</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="172" />
+        <location filename="../../app/dialogs/batch_report.py" line="174" />
         <source>%1 reports saved in:</source>
         <translation>已保存 %1 份报告，位于：</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="174" />
+        <location filename="../../app/dialogs/batch_report.py" line="176" />
         <source>1 report saved in:</source>
         <translation>已保存 1 份报告，位于：</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="176" />
+        <location filename="../../app/dialogs/batch_report.py" line="178" />
         <source>Reports saved</source>
         <translation>报告已保存</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="183" />
+        <location filename="../../app/dialogs/batch_report.py" line="185" />
         <source>Cancelled: %1 of %2 reports were saved in:</source>
         <translation>已取消：%2 份报告中已保存 %1 份，位于：</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="187" />
+        <location filename="../../app/dialogs/batch_report.py" line="189" />
         <source>Reports cancelled</source>
         <translation>已取消保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="195" />
+        <location filename="../../app/dialogs/batch_report.py" line="197" />
         <source>Stopped after %1 of %2 reports: %3</source>
         <translation>保存 %2 份报告中的 %1 份后停止：%3</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="201" />
-        <location filename="../../app/dialogs/batch_report.py" line="240" />
+        <location filename="../../app/dialogs/batch_report.py" line="203" />
+        <location filename="../../app/dialogs/batch_report.py" line="242" />
         <source>Reports not saved</source>
         <translation>报告未保存</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="227" />
+        <location filename="../../app/dialogs/batch_report.py" line="229" />
         <source>Similarity reports</source>
         <translation>相似度报告</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="266" />
+        <location filename="../../app/dialogs/batch_report.py" line="268" />
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="280" />
+        <location filename="../../app/dialogs/batch_report.py" line="282" />
         <source>Saved as “%1” in:</source>
         <translation>已保存为“%1”，位于：</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/batch_report.py" line="283" />
+        <location filename="../../app/dialogs/batch_report.py" line="285" />
         <source>Report saved</source>
         <translation>报告已保存</translation>
     </message>
@@ -376,67 +376,67 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="160" />
+        <location filename="../../app/panels/documents.py" line="156" />
         <source>Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)</source>
         <translation>完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="165" />
+        <location filename="../../app/panels/documents.py" line="161" />
         <source>Share of the document's own text found in any other document (template and common text excluded)</source>
         <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="171" />
+        <location filename="../../app/panels/documents.py" line="167" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="172" />
+        <location filename="../../app/panels/documents.py" line="168" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="173" />
+        <location filename="../../app/panels/documents.py" line="169" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="174" />
+        <location filename="../../app/panels/documents.py" line="170" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="175" />
+        <location filename="../../app/panels/documents.py" line="171" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="176" />
+        <location filename="../../app/panels/documents.py" line="172" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="177" />
+        <location filename="../../app/panels/documents.py" line="173" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="178" />
+        <location filename="../../app/panels/documents.py" line="174" />
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="211" />
+        <location filename="../../app/panels/documents.py" line="207" />
         <source>%1 (+%2 excluded)</source>
         <translation>%1（另排除 %2）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="227" />
+        <location filename="../../app/panels/documents.py" line="223" />
         <source>1 source excluded: it does not count in the similarity index</source>
         <translation>已排除 1 个来源：不计入相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="228" />
+        <location filename="../../app/panels/documents.py" line="224" />
         <source>%1 sources excluded: they do not count in the similarity index</source>
         <translation>已排除 %1 个来源：不计入相似度指数</translation>
     </message>
@@ -444,97 +444,97 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="401" />
+        <location filename="../../app/panels/documents.py" line="398" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="404" />
+        <location filename="../../app/panels/documents.py" line="401" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="407" />
+        <location filename="../../app/panels/documents.py" line="404" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="408" />
+        <location filename="../../app/panels/documents.py" line="405" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="414" />
+        <location filename="../../app/panels/documents.py" line="411" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="416" />
+        <location filename="../../app/panels/documents.py" line="413" />
         <source>Exclude a source</source>
         <translation>排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="419" />
+        <location filename="../../app/panels/documents.py" line="416" />
         <source>Leave a source out of this document's similarity index (the student's own draft, a shared reading): the pair is marked “not a duplicate”, so the text the two share counts for neither, here, in the other tabs and in later scans. Include again, or Edit ▸ Undo, brings it back.</source>
         <translation>将某个来源排除在本文档的相似度指数之外（例如学生自己的草稿、共同的阅读材料）：这对文档会被标记为“不是重复”，两者的共有文本对双方都不再计入，在此处、其他标签页以及以后的扫描中都是如此。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="425" />
+        <location filename="../../app/panels/documents.py" line="422" />
         <source>Include a source again</source>
         <translation>重新计入来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="507" />
+        <location filename="../../app/panels/documents.py" line="504" />
         <source>Include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="511" />
+        <location filename="../../app/panels/documents.py" line="508" />
         <source>Compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="514" />
+        <location filename="../../app/panels/documents.py" line="511" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="539" />
+        <location filename="../../app/panels/documents.py" line="536" />
         <source>No text of this document counts: every document it was found in is an excluded source.</source>
         <translation>本文档没有计入的文本：出现过其内容的文档都已被排除为来源。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="546" />
+        <location filename="../../app/panels/documents.py" line="543" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="547" />
+        <location filename="../../app/panels/documents.py" line="544" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="548" />
+        <location filename="../../app/panels/documents.py" line="545" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="549" />
+        <location filename="../../app/panels/documents.py" line="546" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="543" />
+        <location filename="../../app/panels/documents.py" line="540" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="550" />
+        <location filename="../../app/panels/documents.py" line="547" />
         <source>compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="553" />
+        <location filename="../../app/panels/documents.py" line="550" />
         <source>Shared runs of fewer than {run} words never count as copying, nor does template text or common text (found in more than {common} documents, or in more than {share} of them and at least {min_docs}).</source>
         <translation>少于 {run} 个词的共有连续文字一律不计为抄袭，模板文本和常见文本（出现在超过 {common} 篇文档中，或出现在超过 {share} 的文档中且至少 {min_docs} 篇）也不计。</translation>
     </message>
@@ -569,44 +569,59 @@
         <translation>比较前已还原伪装；请阅读文档本身。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="557" />
+        <location filename="../../app/panels/documents.py" line="554" />
         <source>Quotations count as copying.</source>
         <translation>引文计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="409" />
+        <location filename="../../app/panels/documents.py" line="406" />
         <source>Save reports for the class…</source>
         <translation>为全班保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="411" />
+        <location filename="../../app/panels/documents.py" line="408" />
         <source>Save one report per essay into a folder, to hand over, as PDF or HTML</source>
         <translation>把每篇作文的报告分别保存到一个文件夹，用于分发，格式为 PDF 或 HTML</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="558" />
+        <location filename="../../app/panels/documents.py" line="555" />
         <source>Quotations are shown but not counted.</source>
         <translation>引文仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="559" />
+        <location filename="../../app/panels/documents.py" line="556" />
         <source>The bibliography counts as copying.</source>
         <translation>参考文献计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="560" />
+        <location filename="../../app/panels/documents.py" line="557" />
         <source>The bibliography is shown but not counted.</source>
         <translation>参考文献仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="561" />
+        <location filename="../../app/panels/documents.py" line="558" />
         <source>In the text:</source>
         <translation>正文中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="562" />
+        <location filename="../../app/panels/documents.py" line="559" />
         <source>quoted (not counted)</source>
         <translation>引文（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="560" />
+        <source>quoted, cited (not counted)</source>
+        <translation>引用，已注明出处（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="561" />
+        <source>quoted from {name} (not counted)</source>
+        <translation>引自 {name}（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="562" />
+        <source>quoted from {name}, cited (not counted)</source>
+        <translation>引自 {name}，已注明出处（不计入）</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="563" />
@@ -741,41 +756,41 @@
     </message>
     <message>
         <location filename="../../app/panels/folders.py" line="112" />
-        <source>Read scanned PDFs (OCR)</source>
-        <translation>读取扫描的 PDF（OCR）</translation>
+        <source>Read scans and pictures of text (OCR)</source>
+        <translation>读取扫描件和文字图片（OCR）</translation>
     </message>
     <message>
         <location filename="../../app/panels/folders.py" line="115" />
-        <source>PDFs without a text layer are read by OCR (Tesseract), about 2 to 6 seconds a page; off, they are listed in Problems as not read.</source>
-        <translation>没有文字层的 PDF 用 OCR（Tesseract）读取，每页约 2 至 6 秒；关闭时，这些文件在“问题”中列为未读取。</translation>
+        <source>Scanned PDFs and pages, and pictures of text in Word, ODT and web pages, are read by OCR (Tesseract), about 2 to 6 seconds a page; off, scans are listed in Problems as not read and pictures are left out, with a warning.</source>
+        <translation>扫描的 PDF 和页面，以及 Word、ODT 和网页中的文字图片，用 OCR（Tesseract）读取，每页约 2 至 6 秒；关闭时，扫描件在“问题”中列为未读取，图片被略过并附有警告。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="120" />
+        <location filename="../../app/panels/folders.py" line="121" />
         <source>Tick a folder to use it as a reference (e.g. the assignment prompt).</source>
         <translation>勾选文件夹即作为参考文件夹（例如作业题目）。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="122" />
+        <location filename="../../app/panels/folders.py" line="123" />
         <source>Archive (previous years)</source>
         <translation>存档（往年）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="128" />
+        <location filename="../../app/panels/folders.py" line="129" />
         <source>Ticked: reference folder, compared with the others but not among itself</source>
         <translation>已勾选：参考文件夹，与其他文件比较，但其内部文件之间不比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="132" />
+        <location filename="../../app/panels/folders.py" line="133" />
         <source>Archive: indexed once and kept; the other folders are checked against it, its documents are never compared with each other (right-click to change)</source>
         <translation>存档：只建一次索引并保留；其他文件夹与之比对，存档内的文档之间从不互相比较（右键可更改）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="207" />
+        <location filename="../../app/panels/folders.py" line="208" />
         <source>archive</source>
         <translation>存档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/folders.py" line="242" />
+        <location filename="../../app/panels/folders.py" line="243" />
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>
@@ -827,294 +842,294 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="362" />
+        <location filename="../../app/main_window.py" line="268" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="363" />
-        <location filename="../../app/main_window.py" line="378" />
+        <location filename="../../app/main_window.py" line="269" />
+        <location filename="../../app/main_window.py" line="284" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="367" />
+        <location filename="../../app/main_window.py" line="273" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="368" />
+        <location filename="../../app/main_window.py" line="274" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="369" />
+        <location filename="../../app/main_window.py" line="275" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="370" />
+        <location filename="../../app/main_window.py" line="276" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="371" />
+        <location filename="../../app/main_window.py" line="277" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="372" />
+        <location filename="../../app/main_window.py" line="278" />
         <source>Open first</source>
         <translation>优先打开</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="373" />
+        <location filename="../../app/main_window.py" line="279" />
         <source>Documents (teacher)</source>
         <translation>文档（教师）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="374" />
+        <location filename="../../app/main_window.py" line="280" />
         <source>Clusters (editor)</source>
         <translation>重复组（编辑）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="375" />
+        <location filename="../../app/main_window.py" line="281" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="377" />
+        <location filename="../../app/main_window.py" line="283" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="379" />
+        <location filename="../../app/main_window.py" line="285" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="380" />
+        <location filename="../../app/main_window.py" line="286" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="381" />
+        <location filename="../../app/main_window.py" line="287" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="382" />
+        <location filename="../../app/main_window.py" line="288" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="383" />
+        <location filename="../../app/main_window.py" line="289" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="384" />
+        <location filename="../../app/main_window.py" line="290" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="385" />
+        <location filename="../../app/main_window.py" line="291" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="386" />
+        <location filename="../../app/main_window.py" line="292" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="387" />
+        <location filename="../../app/main_window.py" line="293" />
         <source>Mark all but the original</source>
         <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="388" />
+        <location filename="../../app/main_window.py" line="294" />
         <source>Make original</source>
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="393" />
+        <location filename="../../app/main_window.py" line="299" />
         <source>Move or copy checked to a folder…</source>
         <translation>将勾选的文件移动或复制到文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="818" />
+        <location filename="../../app/main_window.py" line="723" />
         <source>%1 essays compared; the other files read are reference documents or garbled.</source>
         <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="828" />
+        <location filename="../../app/main_window.py" line="733" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="389" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="390" />
+        <location filename="../../app/main_window.py" line="296" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="391" />
+        <location filename="../../app/main_window.py" line="297" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="392" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="395" />
+        <location filename="../../app/main_window.py" line="301" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="396" />
+        <location filename="../../app/main_window.py" line="302" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="403" />
+        <location filename="../../app/main_window.py" line="309" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="409" />
+        <location filename="../../app/main_window.py" line="315" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="610" />
+        <location filename="../../app/main_window.py" line="516" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="702" />
+        <location filename="../../app/main_window.py" line="608" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="774" />
+        <location filename="../../app/main_window.py" line="680" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="805" />
+        <location filename="../../app/main_window.py" line="711" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="826" />
+        <location filename="../../app/main_window.py" line="731" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="830" />
+        <location filename="../../app/main_window.py" line="735" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="832" />
+        <location filename="../../app/main_window.py" line="737" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="394" />
-        <location filename="../../app/main_window.py" line="1040" />
+        <location filename="../../app/main_window.py" line="300" />
+        <location filename="../../app/main_window.py" line="945" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="560" />
+        <location filename="../../app/main_window.py" line="466" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="593" />
+        <location filename="../../app/main_window.py" line="499" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="625" />
+        <location filename="../../app/main_window.py" line="531" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="634" />
+        <location filename="../../app/main_window.py" line="540" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="643" />
+        <location filename="../../app/main_window.py" line="549" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="770" />
+        <location filename="../../app/main_window.py" line="676" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="779" />
+        <location filename="../../app/main_window.py" line="685" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="781" />
+        <location filename="../../app/main_window.py" line="687" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="935" />
+        <location filename="../../app/main_window.py" line="840" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="937" />
+        <location filename="../../app/main_window.py" line="842" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="940" />
+        <location filename="../../app/main_window.py" line="845" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="943" />
+        <location filename="../../app/main_window.py" line="848" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="973" />
+        <location filename="../../app/main_window.py" line="878" />
         <source>Move or copy checked files to</source>
         <translation>将勾选的文件移动或复制到</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="984" />
+        <location filename="../../app/main_window.py" line="889" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="994" />
+        <location filename="../../app/main_window.py" line="899" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="996" />
+        <location filename="../../app/main_window.py" line="901" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1041" />
+        <location filename="../../app/main_window.py" line="946" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -1325,6 +1340,181 @@
         <location filename="../../app/messages.py" line="60" />
         <source>this file made a cluster worker fail (a crash, or over the time budget), twice</source>
         <translation>此文件两次导致集群工作进程失败（崩溃或超时）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="61" />
+        <source>read by OCR: 1 page, mean confidence %1</source>
+        <translation>由 OCR 读取：1 页，平均置信度 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="62" />
+        <source>read by OCR: %1 pages, mean confidence %2</source>
+        <translation>由 OCR 读取：%1 页，平均置信度 %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="63" />
+        <source>low confidence on page %1</source>
+        <translation>第 %1 页置信度低</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="64" />
+        <source>low confidence on pages %1</source>
+        <translation>第 %1 页置信度低</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="65" />
+        <source>scanned page %1 read by OCR: 1 page, mean confidence %2</source>
+        <translation>扫描页 %1 由 OCR 读取：1 页，平均置信度 %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="66" />
+        <source>scanned pages %1 read by OCR: %2 pages, mean confidence %3</source>
+        <translation>扫描页 %1 由 OCR 读取：%2 页，平均置信度 %3</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="67" />
+        <source>scanned page %1 not read</source>
+        <translation>扫描页 %1 未读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="68" />
+        <source>scanned pages %1 not read</source>
+        <translation>扫描页 %1 未读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="69" />
+        <source>scanned page %1 not read (%2)</source>
+        <translation>扫描页 %1 未读取（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="70" />
+        <source>scanned pages %1 not read (%2)</source>
+        <translation>扫描页 %1 未读取（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="71" />
+        <source>OCR is off</source>
+        <translation>OCR 已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="72" />
+        <source>OCR is not available: install Tesseract (tesseract-ocr) to read scanned PDFs</source>
+        <translation>OCR 不可用：请安装 Tesseract（tesseract-ocr）以读取扫描的 PDF</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="73" />
+        <source>no extractable text (scanned/image-only PDF?)</source>
+        <translation>没有可提取的文字（扫描或纯图像 PDF？）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="74" />
+        <source>no extractable text (scanned PDF of %1 pages: too long to read by OCR, at most %2 pages)</source>
+        <translation>没有可提取的文字（%1 页的扫描 PDF：太长，无法用 OCR 读取，最多 %2 页）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="75" />
+        <source>no extractable text (scanned PDF: OCR took longer than %1 s, %2 of %3 pages read)</source>
+        <translation>没有可提取的文字（扫描的 PDF：OCR 超过 %1 秒，已读取 %3 页中的 %2 页）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="76" />
+        <source>no extractable text (scanned PDF: OCR of one page took longer than %1 s)</source>
+        <translation>没有可提取的文字（扫描的 PDF：一页的 OCR 超过 %1 秒）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="77" />
+        <source>no extractable text (scanned PDF: %1)</source>
+        <translation>没有可提取的文字（扫描的 PDF：%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="78" />
+        <source>text of 1 picture read by OCR, mean confidence %1</source>
+        <translation>1 张图片中的文字由 OCR 读取，平均置信度 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="79" />
+        <source>text of %1 pictures read by OCR, mean confidence %2</source>
+        <translation>%1 张图片中的文字由 OCR 读取，平均置信度 %2</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="80" />
+        <source>text of 1 picture not read</source>
+        <translation>1 张图片中的文字未读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="81" />
+        <source>text of %1 pictures not read</source>
+        <translation>%1 张图片中的文字未读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="82" />
+        <source>1 picture not read by OCR: larger than %1 megapixels</source>
+        <translation>1 张图片未由 OCR 读取：超过 %1 百万像素</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="83" />
+        <source>%1 pictures not read by OCR: larger than %2 megapixels</source>
+        <translation>%1 张图片未由 OCR 读取：超过 %2 百万像素</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="84" />
+        <source>pictures after the first %1 not read by OCR</source>
+        <translation>前 %1 张之后的图片未由 OCR 读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="85" />
+        <source>OCR of pictures stopped after %1 s: 1 picture not read</source>
+        <translation>图片的 OCR 在 %1 秒后停止：1 张图片未读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="86" />
+        <source>OCR of pictures stopped after %1 s: %2 pictures not read</source>
+        <translation>图片的 OCR 在 %1 秒后停止：%2 张图片未读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="87" />
+        <source>text of 1 picture not read (Tesseract was killed)</source>
+        <translation>1 张图片中的文字未读取（Tesseract 被终止）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="88" />
+        <source>text of %1 pictures not read (Tesseract was killed)</source>
+        <translation>%1 张图片中的文字未读取（Tesseract 被终止）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="89" />
+        <source>a picture: read only by OCR</source>
+        <translation>图片：只能由 OCR 读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="90" />
+        <source>a picture</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="91" />
+        <source>a picture SimSift cannot decode (or a TIFF of several pages)</source>
+        <translation>SimSift 无法解码的图片（或多页 TIFF）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="92" />
+        <source>a picture larger than %1 megapixels</source>
+        <translation>超过 %1 百万像素的图片</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="93" />
+        <source>a picture too small to hold text</source>
+        <translation>图片太小，不可能含有文字</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="94" />
+        <source>a picture without text (read by OCR)</source>
+        <translation>没有文字的图片（已由 OCR 读取）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="95" />
+        <source>read by OCR: 1 picture, mean confidence %1</source>
+        <translation>由 OCR 读取：1 张图片，平均置信度 %1</translation>
     </message>
 </context>
 <context>
@@ -1720,14 +1910,24 @@
 <context>
     <name>ProblemsPanel</name>
     <message>
-        <location filename="../../app/panels/problems.py" line="46" />
+        <location filename="../../app/panels/problems.py" line="51" />
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/problems.py" line="55" />
+        <location filename="../../app/panels/problems.py" line="66" />
         <source>Read %1 files · %2 not read · %3 with warnings · %4 skipped.</source>
         <translation>已读取 %1 个文件 · %2 个未读取 · %3 个有警告 · %4 个已跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/problems.py" line="74" />
+        <source>1 file in the archive folders could not be added to the archive.</source>
+        <translation>存档文件夹中有 1 个文件未能加入存档。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/problems.py" line="78" />
+        <source>%1 files in the archive folders could not be added to the archive.</source>
+        <translation>存档文件夹中有 %1 个文件未能加入存档。</translation>
     </message>
 </context>
 <context>
@@ -1850,67 +2050,72 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="85" />
+        <location filename="../../app/panels/scan_status.py" line="80" />
+        <source>%1 (OCR: page %2 of %3)</source>
+        <translation>%1（OCR：第 %2 页，共 %3 页）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/scan_status.py" line="93" />
         <source>%1: %2%</source>
         <translation>%1：%2%</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="88" />
+        <location filename="../../app/panels/scan_status.py" line="96" />
         <source>%1: %2 of %3</source>
         <translation>%1：%2 / %3</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="93" />
+        <location filename="../../app/panels/scan_status.py" line="101" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="97" />
+        <location filename="../../app/panels/scan_status.py" line="105" />
         <source>Finding files</source>
         <translation>查找文件</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="98" />
+        <location filename="../../app/panels/scan_status.py" line="106" />
         <source>Reading</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="99" />
+        <location filename="../../app/panels/scan_status.py" line="107" />
         <source>Fingerprinting</source>
         <translation>计算指纹</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="100" />
+        <location filename="../../app/panels/scan_status.py" line="108" />
         <source>Comparing</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="101" />
+        <location filename="../../app/panels/scan_status.py" line="109" />
         <source>Matching passages</source>
         <translation>匹配段落</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="102" />
+        <location filename="../../app/panels/scan_status.py" line="110" />
         <source>Adding to the archive</source>
         <translation>加入存档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="103" />
+        <location filename="../../app/panels/scan_status.py" line="111" />
         <source>Indexing the archive</source>
         <translation>索引存档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="104" />
+        <location filename="../../app/panels/scan_status.py" line="112" />
         <source>Checking against the archive</source>
         <translation>与存档比对</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="113" />
+        <location filename="../../app/panels/scan_status.py" line="121" />
         <source>%1 files/s</source>
         <translation>%1 个文件/秒</translation>
     </message>
     <message>
-        <location filename="../../app/panels/scan_status.py" line="115" />
+        <location filename="../../app/panels/scan_status.py" line="123" />
         <source>%1 left</source>
         <translation>剩余 %1</translation>
     </message>

@@ -10,6 +10,7 @@ between 2 cm margins), in English and in Chinese.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import subprocess
@@ -230,6 +231,84 @@ def test_a_coloured_paragraph_across_a_page_break_keeps_off_the_margins(qtbot, t
     assert "2" in pdf_text(pdf)  # the pages are numbered
 
 
+@pytest.fixture
+def printers(monkeypatch) -> list:
+    """The PDF printer processes the jobs start."""
+    from simsift.app.workers import pdf_printer
+
+    started = []
+    real = pdf_printer.PdfPrinter.__init__
+
+    def start(printer, settings):
+        real(printer, settings)
+        started.append(printer)
+
+    monkeypatch.setattr(pdf_printer.PdfPrinter, "__init__", start)
+    return started
+
+
+def test_a_class_is_printed_by_a_process_of_its_own_as_the_window_prints(qtbot, tmp_path, printers):
+    """Qt's printing keeps Python's lock for a tenth of a second at a time: a class's PDFs
+    are printed in a process, with the window's fonts (the same text and sizes as one
+    printed in the window's process), which ends with the batch."""
+    from simsift.app.workers.essay_reports import ReportFile, essay_reports_work, print_pdf
+    from simsift.core.progress import CancelToken
+    from simsift.core.report.essay import essay_page
+
+    chinese = "".join(chinese_paragraphs()[:2])
+    pages = [essay_page(f"<h2>Essay {i}</h2><p>{chinese}</p>", f"{i}") for i in range(3)]
+    files = [ReportFile(i, tmp_path / "class" / f"{i}.pdf") for i in range(3)]
+    done = []
+    work = essay_reports_work(files, pages.__getitem__)
+    assert work(lambda *value: done.append(value), CancelToken()) == [f.path for f in files]
+    assert done == [(1, 3), (2, 3), (3, 3)]
+    assert len(printers) == 1 and printers[0].printed == 3
+    assert not printers[0].process.is_alive()
+    here = tmp_path / "here.pdf"
+    print_pdf(pages[2], here)
+    assert pdf_text(files[2].path) == pdf_text(here) and "Essay 2" in pdf_text(here)
+    assert char_sizes(files[2].path) == char_sizes(here)
+
+
+def test_pdfs_are_printed_on_the_jobs_thread_when_the_printer_cannot_print(
+    qtbot, tmp_path, printers, monkeypatch
+):
+    from simsift.app.workers.essay_reports import ReportFile, essay_reports_work
+    from simsift.app.workers.pdf_printer import PrinterSettings
+    from simsift.core.progress import CancelToken
+    from simsift.core.report.essay import essay_page
+
+    # Qt stops a process whose windowing system it cannot load, before its first PDF
+    unusable = PrinterSettings("no-such-windowing-system", "", 15)
+    monkeypatch.setattr(PrinterSettings, "of_app", classmethod(lambda cls, px: unusable))
+    files = [ReportFile(i, tmp_path / f"{i}.pdf") for i in range(2)]
+    work = essay_reports_work(files, lambda doc: essay_page(f"<p>Essay {doc}</p>", "x"))
+    assert work(lambda *_: None, CancelToken()) == [f.path for f in files]
+    assert len(printers) == 1 and printers[0].printed == 0
+    assert [pdf_text(f.path) for f in files] == ["Essay 0 1", "Essay 1 1"]  # with page 1
+
+
+def test_a_printer_stopping_midway_stops_the_batch_with_a_reason(
+    qtbot, window, scanned, tmp_path, monkeypatch, opened, printers
+):
+    import simsift.app.workers.essay_reports as essay_reports
+
+    real = essay_reports.save_report_file
+
+    def write_then_kill(content, path):
+        written = real(content, path)
+        printers[0].process.kill()  # as the system does when memory runs out
+        return written
+
+    monkeypatch.setattr(essay_reports, "save_report_file", write_then_kill)
+    out = tmp_path / "reports"
+    runner = save_class_reports(qtbot, window, monkeypatch, out)
+    assert len(list(out.iterdir())) == 1
+    assert runner.message.text() == (
+        "Stopped after 1 of 6 reports: the PDF printer stopped (exit code -9)"
+    )
+
+
 def test_html_reports_escape_names_and_never_overwrite_a_file(
     qtbot, window, scanned, tmp_path, monkeypatch, opened
 ):
@@ -255,15 +334,15 @@ def test_cancel_stops_between_reports_and_says_how_many(
     out = tmp_path / "reports"
     panel = window.documents_panel
     written = []
-    real = essay_reports.write_essay_report
+    real = essay_reports.save_report_file
 
-    def write_then_cancel(page, path):
-        written.append(real(page, path))
+    def write_then_cancel(content, path):
+        written.append(real(content, path))
         if len(written) == 2:
             panel.class_reports.job.cancel.cancel()  # as the progress dialog's Cancel does
         return written[-1]
 
-    monkeypatch.setattr(essay_reports, "write_essay_report", write_then_cancel)
+    monkeypatch.setattr(essay_reports, "save_report_file", write_then_cancel)
     runner = save_class_reports(qtbot, window, monkeypatch, out)
     assert len(list(out.iterdir())) == 2  # whole reports only: no temporary file left
     assert "Cancelled: 2 of 6 reports were saved in:" in runner.message.text()
@@ -274,13 +353,13 @@ def test_cancel_button_of_the_progress_dialog_cancels_the_job(
 ):
     import simsift.app.workers.essay_reports as essay_reports
 
-    real = essay_reports.write_essay_report
+    real = essay_reports.save_report_file
 
-    def slow(page, path):  # the reports take long enough to be cancelled
+    def slow(content, path):  # the reports take long enough to be cancelled
         time.sleep(0.3)
-        return real(page, path)
+        return real(content, path)
 
-    monkeypatch.setattr(essay_reports, "write_essay_report", slow)
+    monkeypatch.setattr(essay_reports, "save_report_file", slow)
     answer_dialog(monkeypatch, tmp_path / "reports")
     panel = window.documents_panel
     qtbot.mouseClick(panel.batch_button, _left())
@@ -376,20 +455,20 @@ def write_big_class(root: Path, count: int) -> None:
 def test_a_big_class_is_made_off_the_gui_thread_and_cancel_stops_it(
     qtbot, window, tmp_path, monkeypatch, opened
 ):
-    import simsift.app.panels.documents as documents
+    import simsift.app.report_pages as report_pages
 
     write_big_class(tmp_path / "class", 200)
     window.folders.add_paths([str(tmp_path / "class")])
     scan_and_wait(qtbot, window, timeout=120_000)
     assert len(class_documents(window.result)) == 200
     threads = set()
-    real = documents.essay_page
+    real = report_pages.essay_page
 
     def page(fragment: str, title: str) -> str:
         threads.add(threading.get_ident())
         return real(fragment, title)
 
-    monkeypatch.setattr(documents, "essay_page", page)
+    monkeypatch.setattr(report_pages, "essay_page", page)
     out = tmp_path / "reports"
     answer_dialog(monkeypatch, out)
     panel = window.documents_panel
@@ -402,6 +481,7 @@ def test_a_big_class_is_made_off_the_gui_thread_and_cancel_stops_it(
     # how long the window waits and Cancel takes is measured in bench/report_bench.py's
     # terms, not here: a shared CI machine makes timings flaky
     assert threading.get_ident() not in threads  # every page was made on the job's thread
+    assert not multiprocessing.active_children()  # the PDF printer ended with the job
     assert 60 <= ended.args[0] < 200
     assert len(list(out.iterdir())) == ended.args[0]  # whole reports only
     assert "Cancelled:" in runner.message.text()
