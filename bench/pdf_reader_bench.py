@@ -1,20 +1,23 @@
 """PDF reading speed: documents per second of pdfminer.six, of SimSift's PDF reader (PDFium,
 pdfminer where PDFium does not read a file as pdfminer does) and of poppler's `pdftotext`,
-on the same PDFs in one run; with --before, also of SimSift's PDF reader at an earlier
-commit, and whether both give the same paragraphs and hidden text.
+on the same PDFs in one run; with --before, also of SimSift's PDF reader at earlier
+commits, and whether they give the same paragraphs and hidden text as today's.
 
     python bench/pdf_reader_bench.py DIR [DIR ...]        # every .pdf under the folders
     python bench/pdf_reader_bench.py --repeat 3 /tmp/pdfs
-    python bench/pdf_reader_bench.py --before HEAD --repeat 3 /tmp/pdfs
+    python bench/pdf_reader_bench.py --before 1fc2ae8 --before HEAD~3 --rounds 3 /tmp/pdfs
+    python bench/pdf_reader_bench.py --before /tmp/old_reader /tmp/pdfs   # pdf.py, pdfium.py...
 
 pdfminer: `pdf.pdfminer_paragraphs` (pdfminer's interpreter, the shared layout, hidden
 text), the reader of files PDFium does not suit. simsift: `pdf.extract_pdf`, as a scan
 reads, OCR of image-only files off (the figures are about reading text, not Tesseract).
 before: the same function of the `pdf`, `pdfium` and `pdf_layout` modules as they are at
-the --before commit (`git show`, loaded as a package of their own). pdftotext:
-`pdftotext -q FILE -` (a process per file; skipped when not installed). One process, one
-file at a time, the readers taking turns on each file; per reader and file the best of
---repeat runs. Files a reader fails on count, and are listed.
+a --before commit (`git show`), or as copies of them in a --before folder, loaded as a
+package of their own. pdftotext: `pdftotext -q FILE -` (a process per file; skipped when
+not installed). One process, one file at a time, the readers taking turns on each file;
+per reader and file the best of --repeat runs. --rounds times it all that many times and
+gives the median of each reader's time and of each ratio (the machine may be shared:
+compare within a run). Files a reader fails on count, and are listed.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import argparse
 import importlib
 import inspect
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -53,28 +57,35 @@ def extract(module: ModuleType, path: Path) -> tuple[tuple[str, ...], tuple[str,
     return tuple(result.paragraphs), tuple(result.hidden)
 
 
-def reader_at(commit: str) -> ModuleType:
-    """The `pdf` module as it is at `commit`, with its `pdfium` and `pdf_layout` if it had
-    them, loaded from a temporary package (`simsift_before`) so both versions run in one process."""
+def reader_at(source: str, package_name: str = "simsift_before") -> ModuleType:
+    """The `pdf` module as it is at commit `source` (or as the copy in folder `source`), with
+    its `pdfium` and `pdf_layout` if it had them, loaded from a temporary package
+    (`package_name`) so several versions run in one process."""
     folder = Path(tempfile.mkdtemp(prefix="pdf_before_"))
-    package = folder / "simsift_before"
+    package = folder / package_name
     package.mkdir()
     (package / "__init__.py").write_text("")
     for name in ("pdf", "pdfium", "pdf_layout"):
-        shown = subprocess.run(
-            ["git", "-C", str(ROOT), "show", f"{commit}:core/read/extract/{name}.py"],
-            capture_output=True,
-            text=True,
-        )
-        if shown.returncode:  # not there yet (pdfminer alone read PDFs before PDFium)
-            continue
-        source = shown.stdout
-        source = source.replace(
-            "from simsift.core.read.extract import pdfium", "from simsift_before import pdfium"
-        ).replace("from simsift.core.read.extract.pdf_layout", "from simsift_before.pdf_layout")
-        (package / f"{name}.py").write_text(source)
+        if Path(source).is_dir():
+            copy = Path(source) / f"{name}.py"
+            if not copy.is_file():
+                continue
+            text = copy.read_text()
+        else:
+            shown = subprocess.run(
+                ["git", "-C", str(ROOT), "show", f"{source}:core/read/extract/{name}.py"],
+                capture_output=True,
+                text=True,
+            )
+            if shown.returncode:  # not there yet (pdfminer alone read PDFs before PDFium)
+                continue
+            text = shown.stdout
+        text = text.replace(
+            "from simsift.core.read.extract import pdfium", f"from {package_name} import pdfium"
+        ).replace("from simsift.core.read.extract.pdf_layout", f"from {package_name}.pdf_layout")
+        (package / f"{name}.py").write_text(text)
     sys.path.insert(0, str(folder))
-    return importlib.import_module("simsift_before.pdf")
+    return importlib.import_module(f"{package_name}.pdf")
 
 
 def differing(before: ModuleType, paths: list[Path]) -> list[str]:
@@ -135,33 +146,52 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--before", metavar="COMMIT", help="also time the reader at COMMIT")
+    parser.add_argument("--rounds", type=int, default=1, help="time it all N times: medians")
+    parser.add_argument(
+        "--before",
+        metavar="COMMIT",
+        action="append",
+        default=[],
+        help="also time the reader at COMMIT (or in a folder of its modules); repeatable",
+    )
     args = parser.parse_args()
     paths = sorted(p for d in args.dirs for p in d.rglob("*.pdf") if p.is_file())
     megabytes = sum(p.stat().st_size for p in paths) / 2**20
     print(f"{len(paths)} PDFs, {megabytes:.1f} MB")
     readers: dict[str, Callable[[Path], object]] = {"pdfminer": read_pdfminer}
-    if args.before:
-        before = reader_at(args.before)
-        readers["before"] = partial(extract, before)
+    befores: dict[str, ModuleType] = {}
+    for k, source in enumerate(args.before):
+        name = f"before {source}"
+        befores[name] = reader_at(source, f"simsift_before{k}")
+        readers[name] = partial(extract, befores[name])
     readers["simsift"] = read_simsift
     if shutil.which("pdftotext"):
         readers["pdftotext"] = read_pdftotext
-    speeds = {}
-    for name, (seconds, failed) in timed(readers, paths, args.repeat).items():
-        speeds[name] = len(paths) / seconds
-        print(f"{name:10} {seconds:7.2f} s  {speeds[name]:7.2f} documents/s  failed: {len(failed)}")
+    rounds = [timed(readers, paths, args.repeat) for _ in range(args.rounds)]
+    width = max(map(len, readers))
+    for name in readers:
+        seconds = statistics.median(result[name][0] for result in rounds)
+        failed = rounds[0][name][1]
+        speed = len(paths) / seconds
+        print(f"{name:{width}} {seconds:7.2f} s  {speed:7.2f} documents/s  failed: {len(failed)}")
         for line in failed:
             print(f"    {line}")
-    print(f"simsift / pdfminer: {speeds['simsift'] / speeds['pdfminer']:.1f}x")
-    if "before" in speeds:
-        print(f"simsift / before: {speeds['simsift'] / speeds['before']:.2f}x")
-    if "pdftotext" in speeds:
-        print(f"pdftotext / simsift: {speeds['pdftotext'] / speeds['simsift']:.1f}x")
-        print(f"pdftotext / pdfminer: {speeds['pdftotext'] / speeds['pdfminer']:.1f}x")
-    if args.before:
+
+    def ratio(fast: str, slow: str) -> float:
+        """How many times faster `fast` read than `slow`: the median over the rounds."""
+        return statistics.median(result[slow][0] / result[fast][0] for result in rounds)
+
+    print(f"simsift / pdfminer: {ratio('simsift', 'pdfminer'):.2f}x")
+    for name in befores:
+        print(f"simsift / {name}: {ratio('simsift', name):.2f}x")
+    if "pdftotext" in readers:
+        print(f"pdftotext / simsift: {ratio('pdftotext', 'simsift'):.2f}x")
+        print(f"pdftotext / pdfminer: {ratio('pdftotext', 'pdfminer'):.2f}x")
+    if args.rounds > 1:
+        print(f"(medians of {args.rounds} rounds)")
+    for name, before in befores.items():
         names = differing(before, paths)
-        print(f"other paragraphs or hidden text than before: {len(names)} {' '.join(names)}")
+        print(f"other paragraphs or hidden text than {name}: {len(names)} {' '.join(names)}")
     routed = routed_to_pdfminer(paths)
     print(f"read by pdfminer (PDFium unsuited): {len(routed)}")
     for line in routed:

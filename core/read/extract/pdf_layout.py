@@ -3,15 +3,20 @@ lines, text boxes in pdfminer's reading order, then paragraphs.
 
 The readers (`pdf` with pdfminer.six, `pdfium` with PDFium) differ in how they get the
 characters out of the file; from characters on, both go through this module, so the same
-page gives the same paragraphs whichever reader drew its characters.
+page gives the same paragraphs whichever reader drew its characters. pdfminer's characters
+are its objects (`VisualLinePage`, `box_texts`); PDFium's are arrays (`page_texts`): the
+same steps, rules and floating-point operations, without an object per character, line or
+box. Where pdfminer leaves the reading order to memory addresses (equal distances between
+text boxes), both take the boxes' order (`group_merges`).
 """
 
 from __future__ import annotations
 
+import functools
 import heapq
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, pairwise
+from itertools import chain, pairwise, repeat
 
 import numpy as np
 from pdfminer.layout import (
@@ -28,6 +33,7 @@ from pdfminer.layout import (
     LTTextLine,
     LTTextLineHorizontal,
 )
+from pdfminer.utils import INF
 from simsift.core.document import ExtractionError
 from simsift.core.read.extract.paragraphs import clean_paragraph
 
@@ -59,7 +65,9 @@ Rect = tuple[float, float, float, float]
 
 def joined_paragraphs(boxes: list[str]) -> list[str]:
     """One paragraph per text box, its lines joined (see `join_lines`)."""
-    words = frozenset(word.casefold() for box in boxes for word in _WORD.findall(box))
+    words: frozenset[str] = frozenset()
+    if any("-\n" in box for box in boxes):  # the words are asked about at hyphen breaks only
+        words = frozenset(word.casefold() for box in boxes for word in _WORD.findall(box))
     return [join_lines(box, words) for box in boxes]
 
 
@@ -70,8 +78,13 @@ def join_lines(box_text: str, words: frozenset[str] = frozenset()) -> str:
     Word processors do not hyphenate by default, so there the hyphen belongs to the word
     ("quoted-printable"); TeX does, and a word it breaks usually occurs whole elsewhere.
     """
-    text = _HYPHEN_BREAK.sub(lambda m: unhyphenated(m[1], m[2], words), box_text.strip())
-    text = _CJK_BREAK.sub("", text)
+    text = box_text.strip()
+    if "\n" not in text:
+        return text
+    if "-\n" in text:
+        text = _HYPHEN_BREAK.sub(lambda m: unhyphenated(m[1], m[2], words), text)
+    if _CJK_CHAR.search(text):
+        text = _CJK_BREAK.sub("", text)
     return text.replace("\n", " ")
 
 
@@ -133,58 +146,134 @@ class VisualLinePage(LTPage):
 
 
 def textbox_groups(boxes: Sequence[LTTextBox], page: Rect) -> list[LTTextGroup]:
-    """pdfminer's tree of text groups (`LTLayoutContainer.group_textboxes`), built faster.
-
-    The same steps: the two nearest items (boxes or groups; nearest: the least area their
-    common rectangle adds to theirs) become a group, first the pairs with nothing else
-    between them; the pairs wait in a heap ordered as pdfminer's, ties broken by the
-    items' `id`. pdfminer files every item under each square of its `Plane` the item
-    covers, to find items between two; here the few items on the page are looked through,
-    a square shared with the pair's rectangle still required (items off the page are never
-    between). Distances are computed inline, from tuples.
-    """
+    """pdfminer's tree of text groups (`LTLayoutContainer.group_textboxes`), built faster
+    (`group_merges`), as pdfminer's group objects."""
     items: list[LTComponent] = list(boxes)
     if len(items) < 2:
         return items  # type: ignore[return-value]
-    spots = [spot(item, page) for item in items]
-    heap = [
-        (False, added_area(spots[i], spots[j]), id(items[i]), id(items[j]), i, j)
-        for i in range(len(items))
-        for j in range(i + 1, len(items))
-    ]
-    heapq.heapify(heap)
-    placed = list(range(len(items)))  # on the plane, in the order put there
-    grouped: set[int] = set()
-    while heap:
-        checked, area, id1, id2, i, j = heapq.heappop(heap)
-        if i in grouped or j in grouped:
+    turned = [isinstance(item, LTTextBoxVertical) for item in items]
+    for i, j in group_merges([(b.x0, b.y0, b.x1, b.y1) for b in items], page):
+        pair = [items[i], items[j]]
+        if turned[i] or turned[j]:
+            items.append(LTTextGroupTBRL(pair))
+            turned.append(True)
+        else:
+            items.append(LTTextGroupLRTB(pair))
+            turned.append(False)
+    return [items[-1]]  # type: ignore[list-item]
+
+
+def group_merges(boxes: list[Rect], page: Rect) -> list[tuple[int, int]]:
+    """The pairs pdfminer's `group_textboxes` makes groups of, in the order it makes them:
+    boxes are items 0 to n - 1, the group made k-th is item n + k.
+
+    The same steps: the two nearest items (nearest: the least area their common rectangle
+    adds to theirs) become a group, first the pairs with nothing else between them; the pairs
+    wait in a heap ordered as pdfminer's. pdfminer breaks ties between equal distances by the
+    items' memory addresses, so that the tree of such a page may change from one run to the
+    next; here by the items' order (boxes in reading order of lines, then groups as made):
+    the same page always gives the same tree. pdfminer files every item under each square of
+    its `Plane` the item covers, to find items between two; here the few items on the page
+    are looked through, a square shared with the pair's rectangle still required (items off
+    the page are never between). Distances are computed inline, from tuples.
+    """
+    n = len(boxes)
+    spots = [spot(box, page) for box in boxes]
+    # pdfminer's heap, as sorted streams of pairs: the pairs of boxes, then those of each
+    # group made; a heap holds the first live pair of each stream (and the pairs found with
+    # an item between them, checked), so that pairs with a grouped item are passed over in
+    # their stream without going through the heap
+    streams = [_first_pairs(spots)]
+    heap: list[tuple[bool, float, int, int, int, int]] = []
+    placed = list(range(n))  # on the plane, in the order put there
+    grouped = bytearray(2 * n)
+    merges: list[tuple[int, int]] = []
+    pop, push = heapq.heappop, heapq.heappush
+    stream, at = 0, 0  # the stream whose next live pair is due in the heap, from `at` on
+    while len(placed) > 1:  # then the pairs left hold a grouped item each
+        if stream >= 0:
+            pairs = streams[stream]
+            for next_at in range(at, len(pairs)):
+                pair = pairs[next_at]
+                if not (grouped[pair[2]] or grouped[pair[3]]):
+                    push(heap, (*pair, stream, next_at + 1))
+                    break
+            stream = -1
+        checked, area, i, j, stream, at = pop(heap)
+        if grouped[i] or grouped[j]:
             continue
         if not checked and any_between(i, j, placed, spots, page):
-            heapq.heappush(heap, (True, area, id1, id2, i, j))
+            push(heap, (True, area, i, j, -1, 0))
             continue
-        pair = [items[i], items[j]]
-        turned = any(isinstance(obj, (LTTextBoxVertical, LTTextGroupTBRL)) for obj in pair)
-        group = LTTextGroupTBRL(pair) if turned else LTTextGroupLRTB(pair)
-        grouped.update((i, j))
+        merges.append((i, j))
+        grouped[i] = grouped[j] = 1
         placed.remove(i)
         placed.remove(j)
-        k = len(items)
-        items.append(group)
-        spots.append(spot(group, page))
-        for other in placed:
-            area = added_area(spots[k], spots[other])
-            heapq.heappush(heap, (False, area, id(group), id(items[other]), k, other))
+        k = n + len(merges) - 1
+        a, b = spots[i], spots[j]
+        group = spot(
+            (
+                a[0] if a[0] < b[0] else b[0],
+                a[1] if a[1] < b[1] else b[1],
+                a[2] if a[2] > b[2] else b[2],
+                a[3] if a[3] > b[3] else b[3],
+            ),
+            page,
+        )
+        spots.append(group)
+        x0, y0, x1, y1, size = group[:5]
+        pairs = []
+        for other in placed:  # added_area(group, spots[other]) written out
+            c = spots[other]
+            added = (
+                ((x1 if x1 > c[2] else c[2]) - (x0 if x0 < c[0] else c[0]))
+                * ((y1 if y1 > c[3] else c[3]) - (y0 if y0 < c[1] else c[1]))
+                - size
+                - c[4]
+            )
+            pairs.append((False, added, k, other))
+        if pairs:
+            pairs.sort()
+            streams.append(pairs)
+            push(heap, (*pairs[0], len(streams) - 1, 1))
         placed.append(k)
-    return [items[placed[0]]]  # type: ignore[list-item]
+    return merges
+
+
+def _first_pairs(spots: list[Spot]) -> list[tuple[bool, float, int, int]]:
+    """Every pair of items (i < j) not yet checked, sorted as the heap pops them: by
+    `added_area` (computed for all pairs at once, the same floating-point operations), then
+    by i and j."""
+    n = len(spots)
+    if n < 2:
+        return []
+    x0, y0, x1, y1, size = np.array([s[:5] for s in spots]).T
+    added = (
+        (np.maximum(x1[:, None], x1) - np.minimum(x0[:, None], x0))
+        * (np.maximum(y1[:, None], y1) - np.minimum(y0[:, None], y0))
+        - size[:, None]
+        - size
+    )
+    i, j = _pairs_of(n)
+    added = added[i, j]
+    order = np.argsort(added, kind="stable")  # pairs by i, then j, where areas are equal
+    pairs = zip(repeat(False), added[order].tolist(), i[order].tolist(), j[order].tolist())
+    return list(pairs)
+
+
+@functools.lru_cache(maxsize=256)
+def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(i, j) of every pair i < j of n items, by i, then j."""
+    return np.triu_indices(n, 1)
 
 
 # an item's x0, y0, x1, y1, width * height and squares of the plane (x from, x to, y from, y to)
 Spot = tuple[float, float, float, float, float, int, int, int, int]
 
 
-def spot(item: LTComponent, page: Rect) -> Spot:
-    box = (item.x0, item.y0, item.x1, item.y1)
-    return (*box, item.width * item.height, *plane_cells(box, page))
+def spot(box: Rect, page: Rect) -> Spot:
+    x0, y0, x1, y1 = box
+    return (x0, y0, x1, y1, (x1 - x0) * (y1 - y0), *plane_cells(box, page))
 
 
 def added_area(a: Spot, b: Spot) -> float:
@@ -210,18 +299,28 @@ def plane_cells(box: Rect, page: Rect) -> tuple[int, int, int, int]:
 
 def any_between(i: int, j: int, placed: list[int], spots: list[Spot], page: Rect) -> bool:
     """Whether an item on the plane other than i and j overlaps the rectangle around both
-    in a square of the plane they share (pdfminer's `isany`)."""
+    in a square of the plane they share (pdfminer's `isany`; `plane_cells` written out)."""
     a, b = spots[i], spots[j]
     x0 = a[0] if a[0] < b[0] else b[0]
     y0 = a[1] if a[1] < b[1] else b[1]
     x1 = a[2] if a[2] > b[2] else b[2]
     y1 = a[3] if a[3] > b[3] else b[3]
-    from_x, to_x, from_y, to_y = plane_cells((x0, y0, x1, y1), page)
+    left, bottom, right, top = page
+    if x1 <= left or right <= x0 or y1 <= bottom or top <= y0:
+        return False  # no square of the plane: nothing found there
+    from_x = int(max(left, x0)) // _GRID
+    to_x = int(min(right, x1) + _GRID) // _GRID
+    from_y = int(max(bottom, y0)) // _GRID
+    to_y = int(min(top, y1) + _GRID) // _GRID
     for k in placed:
-        c = spots[k]
-        if k in (i, j) or c[2] <= x0 or x1 <= c[0] or c[3] <= y0 or y1 <= c[1]:
+        if k in (i, j):
             continue
-        if max(c[5], from_x) < min(c[6], to_x) and max(c[7], from_y) < min(c[8], to_y):
+        c = spots[k]
+        if c[2] <= x0 or x1 <= c[0] or c[3] <= y0 or y1 <= c[1]:
+            continue
+        if (c[5] if c[5] > from_x else from_x) < (c[6] if c[6] < to_x else to_x) and (
+            c[7] if c[7] > from_y else from_y
+        ) < (c[8] if c[8] < to_y else to_y):
             return True
     return False
 
@@ -243,14 +342,35 @@ class VisualLine(LTTextLineHorizontal):
 def horizontal_lines(chars: list[LTChar], laparams: LAParams) -> Iterator[LTTextLine]:
     """pdfminer's lines of characters in drawing order when it does not look for vertical
     writing (`LTLayoutContainer.group_objects` without `detect_vertical`), the same lines
-    built faster: a character joins the line when it overlaps the one before it vertically
-    by more than `line_overlap` of the lower one and lies within `char_margin` of their
-    widths beside it. As in pdfminer, a line that ends makes the next character start
-    afresh: alone, or with the one after it. Which neighbours are aligned is worked out
-    for the whole page at once, with pdfminer's floating-point operations."""
+    built faster (see `char_pairs`)."""
     if not chars:
         return
     x0, y0, x1, y1 = box_columns([char.bbox for char in chars])
+    aligned, spaced, backward = char_pairs(x0, y0, x1, y1, laparams)
+    margin = laparams.word_margin
+    spaced_list = spaced.tolist()
+    backward_list = np.concatenate(([0], np.cumsum(backward))).tolist()
+    bounds = (x0, y0, x1, y1)
+    breaks = np.flatnonzero(~aligned) + 1
+    starts = [0, *breaks.tolist()]
+    ends = [*breaks.tolist(), len(chars)]
+    for start, end in zip(starts, ends, strict=True):
+        yield line_of(chars, start, end, bounds, spaced_list, backward_list, margin)
+
+
+def char_pairs(
+    x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, laparams: LAParams
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each character and the one drawn after it: whether they are on one line, whether
+    a space goes between them, whether the second lies left of the first.
+
+    pdfminer puts a character on the line of the one before it when it overlaps that one
+    vertically by more than `line_overlap` of the lower one and lies within `char_margin`
+    of their widths beside it; a line that ends makes the next character start afresh, so
+    its lines are the runs of characters each on one line with the next. A space goes
+    before a character further than `word_margin` of its size from the one before
+    (`LTTextLineHorizontal.add`). pdfminer's floating-point operations, for the whole page at
+    once."""
     width, height = x1 - x0, y1 - y0
     a, b = slice(None, -1), slice(1, None)  # each character, the one after it
     apart = ~((x0[a] <= x1[b]) & (x0[b] <= x1[a]))
@@ -263,28 +383,13 @@ def horizontal_lines(chars: list[LTChar], laparams: LAParams) -> Iterator[LTText
             < np.minimum(np.abs(y0[a] - y1[b]), np.abs(y1[a] - y0[b]))
         )
         & (gap < np.maximum(width[a], width[b]) * laparams.char_margin)
-    ).tolist()
-    # a space before a character further than word_margin of its size from the one before
+    )
     margin = laparams.word_margin
-    spaced = (x1[a] < x0[b] - margin * np.maximum(width[b], height[b])).tolist() if margin else []
-    # how many characters up to each one lie left of the one before them
-    backward = np.concatenate(([0], np.cumsum(x0[b] < x0[a]))).tolist()
-    bounds = (x0, y0, x1, y1)
-    start: int | None = None  # of the line being built
-    for k, joined in enumerate(aligned):
-        if joined and start is not None:
-            continue
-        if start is not None:
-            yield line_of(chars, start, k + 1, bounds, spaced, backward, margin)
-            start = None
-        elif joined:
-            start = k
-        else:
-            yield line_of(chars, k, k + 1, bounds, spaced, backward, margin)
-    if start is not None:
-        yield line_of(chars, start, len(chars), bounds, spaced, backward, margin)
+    if margin:
+        spaced = x1[a] < x0[b] - margin * np.maximum(width[b], height[b])
     else:
-        yield line_of(chars, len(chars) - 1, len(chars), bounds, spaced, backward, margin)
+        spaced = np.zeros(len(x0) - 1, dtype=bool)
+    return aligned, spaced, x0[b] < x0[a]
 
 
 def box_columns(boxes: list[Rect]) -> np.ndarray:
@@ -459,3 +564,326 @@ def visible_area(
     if shown[0] >= shown[2] or shown[1] >= shown[3]:
         return media
     return shown
+
+
+# Pages of characters given as arrays (the PDFium reader's): the steps of `analyzed_page`
+# and `box_texts`, pdfminer's rules and floating-point operations, without its objects.
+
+_LAPARAMS = LAParams()
+# the CJK ranges of `_CJK`, as code points
+_CJK_RANGES = ((0x3000, 0x303F), (0x3400, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
+
+
+def page_texts(text: str, bounds: np.ndarray, page: Rect) -> list[str]:
+    """`box_texts(analyzed_page(chars, page))` for characters given as `text` (one character
+    each, in drawing order) and `bounds` (their x0, y0, x1 and y1 rows): the same text boxes
+    in the same order, built on arrays."""
+    if not text:
+        return []
+    lines = visual_lines(text, bounds, _LAPARAMS)
+    lines = [line for line in lines if not _empty_line(line)]
+    if not lines:
+        return []
+    columns = np.array([line[:4] for line in lines]).T
+    boxes, rects = [], []
+    for box in line_boxes(columns, page, _LAPARAMS.line_margin):
+        rect = box_rect(box, lines)
+        if not _empty_box(rect):
+            boxes.append(box)
+            rects.append(rect)
+    texts = []
+    for members in boxes_in_order(boxes, rects, page, _LAPARAMS.boxes_flow):
+        ordered = sorted(members, key=lambda i: -lines[i][3])  # LTTextBoxHorizontal.analyze
+        run: list[Line] = []
+        for i in ordered:
+            line = lines[i]
+            if run and not _same_size(run[-1][3] - run[-1][1], line[3] - line[1]):
+                texts.extend(_box_text(run))
+                run = []
+            run.append(line)
+        texts.extend(_box_text(run))
+    return texts
+
+
+def hidden_page_texts(text: str, bounds: np.ndarray, page: Rect) -> list[str]:
+    """`hidden_texts` of a page of characters given as `page_texts` takes them."""
+    texts = (clean_paragraph(join_lines(t)) for t in page_texts(text, bounds, page))
+    return [text for text in texts if text]
+
+
+# a line's box and text (pdfminer's spaces in it, without the line break)
+Line = tuple[float, float, float, float, str]
+
+
+def _box_text(run: list[Line]) -> list[str]:
+    text = "".join([line[4] + "\n" for line in run]).strip()
+    return [text] if text and not _PAGE_NUMBER.match(text) else []
+
+
+def _empty_box(rect: Rect) -> bool:
+    """`LTComponent.is_empty`."""
+    return rect[2] - rect[0] <= 0 or rect[3] - rect[1] <= 0
+
+
+def _empty_line(line: Line) -> bool:
+    """`LTTextLine.is_empty`."""
+    return line[2] - line[0] <= 0 or line[3] - line[1] <= 0 or line[4].isspace()
+
+
+def cjk_mask(codes: np.ndarray) -> np.ndarray:
+    """Which code points `_CJK_CHAR` matches."""
+    mask = np.zeros(len(codes), dtype=bool)
+    for low, high in _CJK_RANGES:
+        mask |= (codes >= low) & (codes <= high)
+    return mask
+
+
+def visual_lines(text: str, bounds: np.ndarray, laparams: LAParams) -> list[Line]:
+    """The lines `VisualLinePage.group_objects` makes of the characters, as (x0, y0, x1, y1,
+    text): pdfminer's lines (`char_pairs`), those touching on one row merged
+    (`merge_line_fragments`), the text as `line_text` gives it (no space guessed beside a
+    CJK character)."""
+    x0, y0, x1, y1 = bounds
+    n = len(text)
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), "<u4")
+    aligned, spaced, backward = char_pairs(x0, y0, x1, y1, laparams)
+    breaks = np.flatnonzero(~aligned) + 1
+    starts = np.concatenate(([0], breaks))
+    ends = np.concatenate((breaks, [n]))
+    cjk = cjk_mask(codes)
+    # a space before character k + 1 of a line: pdfminer's, unless beside a CJK character
+    # on a line with one
+    space = spaced & aligned
+    if cjk.any():
+        line_cjk = np.add.reduceat(cjk, starts) > 0
+        in_cjk_line = np.repeat(line_cjk, ends - starts)[:-1]
+        space &= ~(in_cjk_line & (cjk[:-1] | cjk[1:]))
+    before = np.concatenate(([0], np.cumsum(space)))  # spaces before each character
+    where = np.arange(n) + before
+    spaced_codes = np.full(n + int(before[-1]), 32, dtype=np.uint32)
+    spaced_codes[where] = codes
+    spaced_text = spaced_codes.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    back = np.concatenate(([0], np.cumsum(backward)))
+    ltr = (back[ends - 1] == back[starts]).tolist()
+    starts_list, ends_list = starts.tolist(), ends.tolist()
+    where_list = where.tolist()
+    boxes = zip(
+        np.minimum.reduceat(x0, starts).tolist(),
+        np.minimum.reduceat(y0, starts).tolist(),
+        np.maximum.reduceat(x1, starts).tolist(),
+        np.maximum.reduceat(y1, starts).tolist(),
+        starts_list,
+        ends_list,
+        strict=True,
+    )
+    lines = [
+        (a, b, c, d, spaced_text[where_list[start] : where_list[end - 1] + 1])
+        for a, b, c, d, start, end in boxes
+    ]
+    groups = _fragment_groups(lines)
+    if all(len(group) == 1 and ltr[group[0]] for group in groups):
+        return [lines[group[0]] for group in groups]
+    chars = None
+    merged = []
+    for group in groups:
+        if len(group) == 1 and ltr[group[0]]:
+            merged.append(lines[group[0]])
+            continue
+        if chars is None:
+            chars = (x0.tolist(), y0.tolist(), x1.tolist(), y1.tolist(), cjk.tolist())
+        indices = [k for f in group for k in range(starts_list[f], ends_list[f])]
+        merged.append(_one_line(text, indices, chars, laparams.word_margin))
+    return merged
+
+
+def _fragment_groups(lines: list[Line]) -> list[list[int]]:
+    """`merge_line_fragments`: the lines (indices) to merge, each group left to right, the
+    groups in first-drawn order."""
+    order = sorted(range(len(lines)), key=lambda i: -lines[i][3])
+    groups: list[list[int]] = []
+    row: list[int] = []
+    for i in order:
+        if row:
+            first, line = lines[row[0]], lines[i]
+            # first.voverlap(line) <= _ROW_OVERLAP * min(first.height, line.height)
+            if line[1] <= first[3] and first[1] <= line[3]:
+                overlap = min(abs(first[1] - line[3]), abs(first[3] - line[1]))
+            else:
+                overlap = 0
+            if overlap <= _ROW_OVERLAP * min(first[3] - first[1], line[3] - line[1]):
+                groups.extend(_touching(row, lines))
+                row = []
+        row.append(i)
+    if row:
+        groups.extend(_touching(row, lines))
+    groups.sort(key=min)
+    return groups
+
+
+def _touching(row: list[int], lines: list[Line]) -> list[list[int]]:
+    """`touching_runs` of a row of lines."""
+    runs = []
+    run: list[int] = []
+    right = 0.0
+    for i in sorted(row, key=lambda i: lines[i][0]):
+        line = lines[i]
+        if run and line[0] - right > _FRAGMENT_GAP * (line[3] - line[1]):
+            runs.append(run)
+            run = []
+        right = max(right, line[2]) if run else line[2]
+        run.append(i)
+    if run:
+        runs.append(run)
+    return runs
+
+
+def _one_line(text: str, indices: list[int], chars: tuple[list, ...], word_margin: float) -> Line:
+    """`one_line`: the characters left to right, one of those printed twice over themselves,
+    pdfminer's spaces between (`LTTextLineHorizontal.add`), none beside a CJK character on a
+    line with one (`line_text`)."""
+    x0, y0, x1, y1, cjk = chars
+    kept: list[int] = []
+    for k in sorted(indices, key=lambda k: x0[k]):
+        if kept:
+            j = kept[-1]
+            # overprints(j, k)
+            if (
+                text[j] == text[k]
+                and abs(x0[j] - x0[k]) < 0.5 * (x1[j] - x0[j])
+                and y0[k] <= y1[j]
+                and y0[j] <= y1[k]
+                and min(abs(y0[j] - y1[k]), abs(y1[j] - y0[k])) > 0
+            ):
+                continue
+        kept.append(k)
+    any_cjk = any(cjk[k] for k in kept)
+    pieces = []
+    right = INF
+    for n, k in enumerate(kept):
+        if word_margin:
+            margin = word_margin * max(x1[k] - x0[k], y1[k] - y0[k])
+            if right < x0[k] - margin and not (any_cjk and (cjk[kept[n - 1]] or cjk[k])):
+                pieces.append(" ")
+        right = x1[k]
+        pieces.append(text[k])
+    # the box of an `LTExpandableContainer`: from (INF, INF, -INF, -INF) on
+    return (
+        min(INF, *(x0[k] for k in kept)),
+        min(INF, *(y0[k] for k in kept)),
+        max(-INF, *(x1[k] for k in kept)),
+        max(-INF, *(y1[k] for k in kept)),
+        "".join(pieces),
+    )
+
+
+def line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[int]]:
+    """`LTLayoutContainer.group_textlines`: the text boxes of the lines (x0, y0, x1, y1
+    rows), each a list of line indices in pdfminer's order, the boxes in its order (empty
+    ones still in).
+
+    A line's neighbours are the lines of about its height, aligned with it left, right or
+    in the middle, within `line_margin` of its height above or below, that pdfminer's
+    `Plane.find` finds (in a square of the plane the query covers), in the order it finds
+    them: by the first such square (row by row), then in the order the lines were placed."""
+    x0, y0, x1, y1 = lines
+    n = len(x0)
+    height = y1 - y0
+    d = line_margin * height
+    below, above = y0 - d, y1 + d
+    fx, tx, fy, ty = _cells(x0, y0, x1, y1, page)
+    qfx, qtx, qfy, qty = _cells(x0, below, x1, above, page)
+    col = slice(None), None  # the query line: rows of the matrices below; found: columns
+    first_x = np.maximum(qfx[col], fx)
+    first_y = np.maximum(qfy[col], fy)
+    tolerance = d[col]
+    found = (
+        (first_x < np.minimum(qtx[col], tx))
+        & (first_y < np.minimum(qty[col], ty))
+        & ~((x1 <= x0[col]) | (x1[col] <= x0) | (y1 <= below[col]) | (above[col] <= y0))
+        & (np.abs(height - height[col]) <= tolerance)
+        & (
+            (np.abs(x0 - x0[col]) <= tolerance)
+            | (np.abs(x1 - x1[col]) <= tolerance)
+            | (np.abs((x0 + x1) / 2 - ((x0 + x1) / 2)[col]) <= tolerance)
+        )
+    )
+    rows, cols = np.nonzero(found)
+    order = np.lexsort((cols, first_x[rows, cols], first_y[rows, cols], rows))
+    rows, cols = rows[order].tolist(), cols[order].tolist()
+    neighbours: list[list[int]] = [[] for _ in range(n)]
+    for i, j in zip(rows, cols, strict=True):
+        neighbours[i].append(j)
+    boxes: dict[int, list[int]] = {}
+    for i in range(n):
+        members = [i]
+        for j in neighbours[i]:
+            members.append(j)
+            if j in boxes:
+                members.extend(boxes.pop(j))
+        box = list(dict.fromkeys(members))
+        for j in box:
+            boxes[j] = box
+    done: set[int] = set()
+    result = []
+    for i in range(n):
+        box = boxes.get(i)
+        if box is None or id(box) in done:
+            continue
+        done.add(id(box))
+        result.append(box)
+    return result
+
+
+def box_rect(box: list[int], lines: list[Line]) -> Rect:
+    """The box of a text box of `lines`: an `LTExpandableContainer`'s, from (INF, INF,
+    -INF, -INF) on."""
+    return (
+        min(INF, *(lines[i][0] for i in box)),
+        min(INF, *(lines[i][1] for i in box)),
+        max(-INF, *(lines[i][2] for i in box)),
+        max(-INF, *(lines[i][3] for i in box)),
+    )
+
+
+def _cells(
+    x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, page: Rect
+) -> tuple[np.ndarray, ...]:
+    """`plane_cells` of many boxes at once."""
+    off = (x1 <= page[0]) | (page[2] <= x0) | (y1 <= page[1]) | (page[3] <= y0)
+    cells = []
+    for low, high, low_edge, high_edge in ((x0, x1, page[0], page[2]), (y0, y1, page[1], page[3])):
+        start = np.trunc(np.maximum(low_edge, low)).astype(np.int64) // _GRID
+        stop = np.trunc(np.minimum(high_edge, high) + _GRID).astype(np.int64) // _GRID
+        cells += [np.where(off, 0, start), np.where(off, 0, stop)]
+    return tuple(cells)
+
+
+def boxes_in_order(
+    boxes: list[list[int]], rects: list[Rect], page: Rect, boxes_flow: float
+) -> list[list[int]]:
+    """The boxes in pdfminer's reading order: the tree of groups (`group_merges`), each
+    group's two members ordered by `LTTextGroupLRTB.analyze`, boxes numbered as
+    `IndexAssigner` numbers them."""
+    if len(boxes) < 2:
+        return boxes
+    n = len(boxes)
+    rects = list(rects)
+    members: list[tuple[int, int]] = []
+
+    def key(r: Rect) -> float:
+        return (1 - boxes_flow) * r[0] - (1 + boxes_flow) * (r[1] + r[3])
+
+    for i, j in group_merges(rects, page):
+        a, b = rects[i], rects[j]
+        members.append((j, i) if key(b) < key(a) else (i, j))
+        rects.append((min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])))
+    ordered = []
+    stack = [len(rects) - 1]
+    while stack:
+        item = stack.pop()
+        if item < n:
+            ordered.append(boxes[item])
+        else:
+            first, second = members[item - n]
+            stack += (second, first)
+    return ordered

@@ -7,15 +7,26 @@ Files whose text PDFium reads otherwise than pdfminer raise `Unsuited`, and `pdf
 them with pdfminer: glyphs without a Unicode value (pdfminer marks them "(cid:N)", which
 `without_glyph_numbers` counts), vertical writing and pages of rotated text (pdfminer
 builds their boxes from font metrics PDFium does not give), files PDFium cannot open.
+
+A page's characters are arrays (`Chars`: one string, a row of numbers per side of the
+boxes), laid out by `pdf_layout.page_texts` without an object per character. PDFium is
+asked as little as it can be: the page's text in one call, each character's box (there is
+no call for many), whether a printable character has a Unicode value and whether a space
+is one PDFium generated; the look (size, colour, render mode, angle) once per text object,
+and once per page when all its text objects look alike (`_shared_look`).
 """
 
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pypdfium2 as pypdfium
@@ -23,10 +34,8 @@ import pypdfium2.raw as fpdf
 from pdfminer.layout import LTChar
 from simsift.core.read.extract.hidden import MAX_HIDDEN_POINTS, WHITE, unreadable
 from simsift.core.read.extract.pdf_layout import (
-    analyzed_page,
-    box_columns,
-    box_texts,
-    hidden_texts,
+    hidden_page_texts,
+    page_texts,
     visible_area,
 )
 
@@ -45,15 +54,18 @@ _MAX_SCAN_LETTERS = 40
 _MIN_SCAN_SHARE = 0.5
 # Form XObjects nested deeper than this are not searched for pictures.
 _MAX_FORM_DEPTH = 8
+# Pages with forms nested deeper than this have their characters' looks asked one by one.
+_MAX_SHARED_DEPTH = 32
 
 
 def _bare(function: object, restype: object) -> object:
     """A PDFium function called once per character (or text object), without pypdfium2's
     typed pointers and without argument types: ctypes then passes a `c_void_p` and an `int`
     as they are, where checking them against argument types would cost more than the call
-    itself."""
+    itself. It keeps the GIL (`PYFUNCTYPE`): letting it go and taking it back around each
+    call of a microsecond cost a fifth of the call."""
     address = ctypes.cast(function, ctypes.c_void_p).value
-    return ctypes.CFUNCTYPE(restype)(address)
+    return ctypes.PYFUNCTYPE(restype)(address)
 
 
 # each (text page, index), _loose_box with a pointer to an FS_RECTF after them
@@ -62,8 +74,28 @@ _map_error = _bare(fpdf.FPDFText_HasUnicodeMapError, ctypes.c_int)
 _unicode = _bare(fpdf.FPDFText_GetUnicode, ctypes.c_uint)
 _loose_box = _bare(fpdf.FPDFText_GetLooseCharBox, ctypes.c_int)
 # characters are compared by their text object (one per text-showing operator, one font
-# size, colour and render mode) to look those up once per object, not once per character
-_text_object = _bare(fpdf.FPDFText_GetTextObject, ctypes.c_void_p)
+# size, colour and render mode) to look those up once per object, not once per character;
+# an address as an int (0: none)
+_text_object = _bare(fpdf.FPDFText_GetTextObject, ctypes.c_size_t)
+# FS_RECTF is left, top, right, bottom: the columns of x0, y0, x1, y1
+_BOX_COLUMNS = [0, 3, 2, 1]
+
+
+class _Handle(ctypes.c_void_p):
+    """A pointer a `_bare` function returns, kept a pointer (a `c_void_p` result becomes an
+    int, which ctypes would pass on as a C int)."""
+
+
+# the page's objects, and those of its forms: (page, int index), (form, c_ulong index)
+_page_objects = _bare(fpdf.FPDFPage_CountObjects, ctypes.c_int)
+_page_object = _bare(fpdf.FPDFPage_GetObject, _Handle)
+_form_objects = _bare(fpdf.FPDFFormObj_CountObjects, ctypes.c_int)
+_form_object = _bare(fpdf.FPDFFormObj_GetObject, _Handle)
+_object_kind = _bare(fpdf.FPDFPageObj_GetType, ctypes.c_int)
+# (object, pointer to an FS_MATRIX), (text object, pointer to a c_float), (text object)
+_object_matrix = _bare(fpdf.FPDFPageObj_GetMatrix, ctypes.c_int)
+_object_font_size = _bare(fpdf.FPDFTextObj_GetFontSize, ctypes.c_int)
+_object_font = _bare(fpdf.FPDFTextObj_GetFont, ctypes.c_size_t)
 # once per text object: (text page, index) and (object, pointers to four c_uint)
 _font_size = _bare(fpdf.FPDFText_GetFontSize, ctypes.c_double)
 _angle = _bare(fpdf.FPDFText_GetCharAngle, ctypes.c_float)
@@ -82,7 +114,8 @@ class PasswordProtected(Exception):
 
 class PlacedChar(LTChar):
     """A character as pdfminer's layout analysis takes it: text, box and size (points),
-    without the font and graphic state pdfminer's interpreter keeps with it."""
+    without the font and graphic state pdfminer's interpreter keeps with it (`Chars.placed`
+    makes them for `_scanned`)."""
 
     def __init__(self, text: str, bbox: Box, size: float) -> None:
         self._text = text
@@ -96,8 +129,7 @@ class PlacedChar(LTChar):
         self.bbox = bbox
 
 
-@dataclass(frozen=True, slots=True)
-class Look:
+class Look(NamedTuple):
     """How a text object's characters are drawn: render mode, rotation, whiteness, size."""
 
     mode: int
@@ -130,20 +162,20 @@ def page_paragraphs(
             except pypdfium.PdfiumError as error:  # a damaged page: pdfminer may read it
                 raise Unsuited(f"PDFium cannot load page {index + 1} ({error})") from error
             try:
-                shown, unseen, bbox, rotate = page_chars(page)
-                pictured = scanned is not None and _scanned(page, shown, unseen, bbox)
+                shown, unseen, bbox, _ = page_chars(page)
+                pictured = scanned is not None and _maybe_scanned(page, shown, unseen, bbox)
             except pypdfium.PdfiumError as error:
                 raise Unsuited(f"PDFium cannot read page {index + 1} ({error})") from error
             finally:
                 page.close()
             if shown:
-                for text in box_texts(analyzed_page(shown, bbox, rotate)):
+                for text in page_texts(shown.text, shown.bounds, bbox):
                     boxes += 1
                     yield text
             if pictured:
                 scanned.append(ScannedPage(index, boxes))
             if unseen and hidden is not None:
-                hidden.extend(hidden_texts([analyzed_page(unseen, bbox, rotate)]))
+                hidden.extend(hidden_page_texts(unseen.text, unseen.bounds, bbox))
     finally:
         document.close()
 
@@ -170,83 +202,163 @@ def _scanned(page: pypdfium.PdfPage, shown: list, unseen: list, bbox: Box) -> bo
     return width > 0 and height > 0 and covered >= _MIN_SCAN_SHARE * width * height
 
 
-def page_chars(page: pypdfium.PdfPage) -> tuple[list[PlacedChar], list[PlacedChar], Box, int]:
-    """(characters shown, characters not shown, page box, rotation) of a page, each list in
+def _maybe_scanned(page: pypdfium.PdfPage, shown: Chars, unseen: Chars, bbox: Box) -> bool:
+    """`_scanned`, asked only of a page with few enough letters to be a scan (the others
+    are not, and need no characters made for it)."""
+    if shown.letters + len(unseen) > _MAX_SCAN_LETTERS:
+        return False
+    return _scanned(page, shown.placed(), unseen.placed(), bbox)
+
+
+@dataclass(frozen=True, slots=True)
+class Chars:
+    """Characters of a page in drawing order: `text` one character each, `bounds` their x0,
+    y0, x1 and y1 rows in pdfminer's page space, `letters` how many are not whitespace."""
+
+    text: str
+    bounds: np.ndarray
+    letters: int
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def placed(self) -> list[PlacedChar]:
+        return [
+            PlacedChar(text, box, 0.0)
+            for text, box in zip(self.text, self.bounds.T.tolist(), strict=True)
+        ]
+
+
+def page_chars(page: pypdfium.PdfPage) -> tuple[Chars, Chars, Box, int]:
+    """(characters shown, characters not shown, page box, rotation) of a page, each in
     drawing order (lines are built from it), in pdfminer's page space (media box at the
     origin, turned as displayed)."""
     media = page.get_mediabox()
     x0, y0, x1, y1 = visible_area(media, page.get_cropbox())
     rotate = page.get_rotation()
-    to_page = _page_space(media, rotate)
-    as_is = rotate == 0 and media[0] == 0 and media[1] == 0  # page space is PDFium's
     textpage = page.get_textpage()
     try:
-        chars, looks = _drawn_chars(textpage)
+        handle = ctypes.c_void_p(ctypes.cast(page.raw, ctypes.c_void_p).value)
+        codes, space, raw, look_of, looks = _drawn_chars(textpage, handle)
     finally:
         textpage.close()
-    _check_upright(chars, looks)
-    shown: list[tuple[int, PlacedChar]] = []
-    hidden: list[tuple[int, PlacedChar]] = []
-    undecided: list[tuple[int, PlacedChar, Box, Look]] = []  # invisible or white
-    for order, (text, box, size, look) in enumerate(chars):
-        char = PlacedChar(text, box if as_is else to_page(box), size)
-        outside = box[2] <= x0 or box[0] >= x1 or box[3] <= y0 or box[1] >= y1
-        if outside or (size <= MAX_HIDDEN_POINTS and text.strip()):
-            hidden.append((order, char))
-        elif look.mode == _INVISIBLE or look.white:
-            undecided.append((order, char, box, look))
-        else:
-            shown.append((order, char))
-    if undecided:  # invisible over a picture: a scan's OCR text; white over a dark ground
+    _check_upright(raw, look_of, looks)
+    left, bottom, right, top = raw
+    size = np.array([look.size for look in looks], dtype=np.float64)[look_of]
+    outside = (right <= x0) | (left >= x1) | (top <= y0) | (bottom >= y1)
+    hidden = outside | ((size <= MAX_HIDDEN_POINTS) & ~space)
+    mode = np.array([look.mode for look in looks], dtype=np.int64)[look_of]
+    white = np.array([look.white for look in looks], dtype=bool)[look_of]
+    undecided = ~hidden & ((mode == _INVISIBLE) | white)
+    shown = ~hidden & ~undecided
+    if undecided.any():  # invisible over a picture: a scan's OCR text; white over a dark ground
         pictures, grounds = _backdrops(page)
-        for order, char, box, look in undecided:
-            behind = pictures if look.mode == _INVISIBLE else grounds
-            (shown if _over(box, behind) else hidden).append((order, char))
-        shown.sort(key=_first)
-        hidden.sort(key=_first)
+        for k in np.flatnonzero(undecided).tolist():
+            behind = pictures if mode[k] == _INVISIBLE else grounds
+            box = (float(left[k]), float(bottom[k]), float(right[k]), float(top[k]))
+            if _over(box, behind):
+                shown[k] = True
+            else:
+                hidden[k] = True
+    bounds = _to_page_space(raw, media, rotate)
     width, height = _size(media, rotate)
-    return [c for _, c in shown], [c for _, c in hidden], (0.0, 0.0, width, height), rotate
+    return (
+        _chars(codes, bounds, space, shown),
+        _chars(codes, bounds, space, hidden),
+        (0.0, 0.0, width, height),
+        rotate,
+    )
 
 
-def _first(item: tuple[int, PlacedChar]) -> int:
-    return item[0]
+def _chars(codes: np.ndarray, bounds: np.ndarray, space: np.ndarray, which: np.ndarray) -> Chars:
+    text = codes[which].astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    return Chars(text, bounds[:, which], int(np.count_nonzero(which & ~space)))
 
 
 def _drawn_chars(
-    textpage: pypdfium.PdfTextPage,
-) -> tuple[list[tuple[str, Box, float, Look]], dict[int, Look]]:
+    textpage: pypdfium.PdfTextPage, page_handle: ctypes.c_void_p
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[Look]]:
     """Every character PDFium read from the page (not the spaces and line breaks it adds):
-    text, loose box (the advance wide, from the font's descent to its ascent: near pdfminer's
-    box, which is one em high from the descent), size, look.
+    code points, which are whitespace, loose boxes (the advance wide, from the font's
+    descent to its ascent: near pdfminer's box, which is one em high from the descent) as
+    left, bottom, right and top rows, and looks (`looks[look_of[k]]` of character k).
 
     Raises Unsuited at a glyph without a Unicode value.
     """
     handle = textpage.raw
     page = ctypes.c_void_p(ctypes.cast(handle, ctypes.c_void_p).value)
-    rect = fpdf.FS_RECTF()
-    rect_pointer = ctypes.byref(rect)
-    looks: dict[int, Look] = {}
-    chars: list[tuple[str, Box, float, Look]] = []
-    last_object = None
-    look = Look(0, False, False, 0.0)
-    for i in range(fpdf.FPDFText_CountChars(handle)):
-        text = chr(_unicode(page, i))
-        # PDFium generates only spaces and line breaks: ask about those alone
-        if text.isspace() and _is_generated(page, i):
-            continue
-        if text.isprintable() and not text.isspace() and _map_error(page, i):
-            raise Unsuited("a font without a Unicode value for its glyphs")
-        obj = _text_object(page, i)
-        if obj != last_object:
-            last_object = obj
-            look = looks.get(obj) or looks.setdefault(obj, _look(page, i, obj))
-        _loose_box(page, i, rect_pointer)
-        chars.append((text, (rect.left, rect.bottom, rect.right, rect.top), look.size, look))
-    return chars, looks
+    count = fpdf.FPDFText_CountChars(handle)
+    codes = _unicodes(handle, page, count)
+    spaces, glyphs = _kinds(codes)
+    # PDFium generates only spaces and line breaks: ask about those alone
+    kept = np.ones(count, dtype=bool)
+    at_spaces = np.flatnonzero(spaces).tolist()
+    kept[at_spaces] = [not generated for generated in map(_is_generated, repeat(page), at_spaces)]
+    at_glyphs = np.flatnonzero(glyphs).tolist()
+    if any(map(_map_error, repeat(page), at_glyphs)):
+        raise Unsuited("a font without a Unicode value for its glyphs")
+    indices = np.flatnonzero(kept).tolist()
+    m = len(indices)
+    boxes = (ctypes.c_float * (4 * m))()
+    places = map(ctypes.byref, repeat(boxes), range(0, 16 * m, 16))
+    deque(map(_loose_box, repeat(page), indices, places), maxlen=0)
+    raw = np.frombuffer(boxes, np.float32).reshape(-1, 4).T[_BOX_COLUMNS].astype(np.float64)
+    colour = _Colour()
+    shared = _shared_look(page_handle, colour) if m else None
+    if shared is not None:
+        return codes[kept], spaces[kept], raw, np.zeros(m, dtype=np.intp), [shared]
+    objects = np.fromiter(map(_text_object, repeat(page), indices), np.uint64, m)
+    addresses, first, look_of = np.unique(objects, return_index=True, return_inverse=True)
+    looks = [
+        _look(page, indices[k], address, colour)
+        for address, k in zip(addresses.tolist(), first.tolist(), strict=True)
+    ]
+    return codes[kept], spaces[kept], raw, look_of.reshape(-1), looks
 
 
-def _look(textpage: ctypes.c_void_p, index: int, address: int | None) -> Look:
-    """The look of the text object drawing character `index`."""
+def _kinds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which code points are whitespace (`str.isspace`), which are printable and not
+    whitespace (`str.isprintable`): looked up in tables of the Basic Multilingual Plane,
+    asked of Python beyond it."""
+    space_table, glyph_table = _kind_tables()
+    if not len(codes) or codes.max() < 0x10000:
+        return space_table[codes], glyph_table[codes]
+    distinct, which = np.unique(codes, return_inverse=True)
+    chars = [chr(code) for code in distinct.tolist()]
+    which = which.reshape(-1)
+    spaces = np.array([char.isspace() for char in chars], dtype=bool)[which]
+    glyphs = np.array([char.isprintable() for char in chars], dtype=bool)[which]
+    return spaces, glyphs & ~spaces
+
+
+@functools.cache
+def _kind_tables() -> tuple[np.ndarray, np.ndarray]:
+    chars = [chr(code) for code in range(0x10000)]
+    spaces = np.array([char.isspace() for char in chars], dtype=bool)
+    glyphs = np.array([char.isprintable() for char in chars], dtype=bool) & ~spaces
+    return spaces, glyphs
+
+
+def _unicodes(handle: object, page: ctypes.c_void_p, count: int) -> np.ndarray:
+    """The code points of the text page's characters, read in one call where the page's
+    text is one UTF-16 unit per character, as it is but for characters outside the Basic
+    Multilingual Plane and control characters PDFium leaves out of its text (those pages
+    are read a character at a time); PDFium's text has U+FFFE for a glyph without a code
+    point of its own (and a line-end hyphen it marks), where the character's own value is
+    asked for."""
+    buffer = (ctypes.c_ushort * (count + 1))()
+    written = fpdf.FPDFText_GetText(handle, 0, count, buffer) if count else 0
+    units = np.frombuffer(buffer, np.uint16, count)
+    if written == count + 1 and not ((units >= 0xD800) & (units <= 0xDFFF)).any():
+        codes = units.astype(np.uint32)
+        for i in np.flatnonzero(units == 0xFFFE).tolist():
+            codes[i] = _unicode(page, i)
+        return codes
+    return np.array([_unicode(page, i) for i in range(count)], dtype=np.uint32)
+
+
+def _look(textpage: ctypes.c_void_p, index: int, address: int, colour: _Colour) -> Look:
+    """The look of the text object (at `address`, 0 for none) drawing character `index`."""
     if not address:
         return Look(0, False, False, _font_size(textpage, index))
     obj = ctypes.c_void_p(address)
@@ -254,12 +366,87 @@ def _look(textpage: ctypes.c_void_p, index: int, address: int | None) -> Look:
     angle = _angle(textpage, index)
     turned = min(angle, 2 * math.pi - angle) > _UPRIGHT_TOLERANCE if angle >= 0 else False
     if mode in _STROKED:
-        white = _white(obj, _stroke_colour)
+        white = colour.white(obj, _stroke_colour)
     elif mode in _FILLED_AND_STROKED:
-        white = _white(obj, _fill_colour) and _white(obj, _stroke_colour)
+        white = colour.white(obj, _fill_colour) and colour.white(obj, _stroke_colour)
     else:
-        white = mode != _INVISIBLE and _white(obj, _fill_colour)
+        white = mode != _INVISIBLE and colour.white(obj, _fill_colour)
     return Look(mode, turned, white, _font_size(textpage, index))
+
+
+def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
+    """A look every character of the page has as `_look` sees it, when the page's text
+    objects (those in its forms too) all look alike in what tells characters shown from
+    characters hidden (a font size up to MAX_HIDDEN_POINTS, render mode 3, whiteness) and
+    all stand upright; else None, and the characters' own text objects are asked about.
+
+    Every character PDFium reads (but the spaces and line breaks it generates) comes from
+    a text object of the page or of a form on it; its angle is that of its text matrix
+    times the matrices of the forms around it (`FPDFText_GetCharAngle`: atan2 of the matrix'
+    c and a). Matrices without b and c and with a > 0 multiply into one of the same kind:
+    angle 0. Its size is the text object's font size (1 without a font).
+    """
+    matrix = fpdf.FS_MATRIX()
+    at_matrix = ctypes.byref(matrix)
+    size = ctypes.c_float()
+    at_size = ctypes.byref(size)
+    shared: Look | None = None
+    shared_kind = None  # what tells shown from hidden: (tiny, invisible, white)
+    holders = [(page, _page_objects(page), 0)]  # the page or a form, its objects, its depth
+    while holders:
+        holder, count, depth = holders.pop()
+        if depth > _MAX_SHARED_DEPTH:
+            return None
+        for i in range(count):
+            obj = _form_object(holder, ctypes.c_ulong(i)) if depth else _page_object(holder, i)
+            kind = _object_kind(obj)
+            if kind != fpdf.FPDF_PAGEOBJ_TEXT and kind != fpdf.FPDF_PAGEOBJ_FORM:
+                continue
+            # the matrix only scales (a > 0) and moves: no turn, shear or flip
+            if not (
+                _object_matrix(obj, at_matrix)
+                and matrix.b == 0
+                and matrix.c == 0
+                and 0 < matrix.a < math.inf
+                and -math.inf < matrix.d < math.inf
+            ):
+                return None
+            if kind == fpdf.FPDF_PAGEOBJ_FORM:
+                holders.append((obj, _form_objects(obj), depth + 1))
+                continue
+            mode = _render_mode(obj)
+            if not _object_font(obj):
+                size.value = 1.0
+            elif not _object_font_size(obj, at_size):
+                return None
+            if mode in _STROKED:
+                white = colour.white(obj, _stroke_colour)
+            elif mode in _FILLED_AND_STROKED:
+                white = colour.white(obj, _fill_colour) and colour.white(obj, _stroke_colour)
+            else:
+                white = mode != _INVISIBLE and colour.white(obj, _fill_colour)
+            look_kind = (size.value <= MAX_HIDDEN_POINTS, mode == _INVISIBLE, white)
+            if shared_kind is None:
+                shared_kind = look_kind
+                shared = Look(mode, False, white, size.value)
+            elif look_kind != shared_kind:
+                return None
+    return shared
+
+
+class _Colour:
+    """Reads page objects' colours with a `_bare` function into one array: `white` is
+    `_white` without making four numbers and their pointers for each object."""
+
+    def __init__(self) -> None:
+        self.rgba = (ctypes.c_uint * 4)()
+        self.places = [ctypes.byref(self.rgba, 4 * k) for k in range(4)]
+
+    def white(self, obj: object, get_colour: object) -> bool:
+        if not get_colour(obj, *self.places):  # a pattern, or no colour
+            return False
+        rgba = self.rgba
+        return _whitish(rgba[0], rgba[1], rgba[2])
 
 
 def _white(obj: object, get_colour: object) -> bool:
@@ -267,26 +454,30 @@ def _white(obj: object, get_colour: object) -> bool:
     r, g, b, a = (ctypes.c_uint() for _ in range(4))
     if not get_colour(obj, *map(ctypes.byref, (r, g, b, a))):  # a pattern, or no colour
         return False
-    return unreadable((r.value / 255, g.value / 255, b.value / 255), WHITE)
+    return _whitish(r.value, g.value, b.value)
 
 
-def _check_upright(chars: list[tuple[str, Box, float, Look]], looks: dict[int, Look]) -> None:
+@functools.lru_cache(maxsize=4096)
+def _whitish(red: int, green: int, blue: int) -> bool:
+    return unreadable((red / 255, green / 255, blue / 255), WHITE)
+
+
+def _check_upright(raw: np.ndarray, look_of: np.ndarray, looks: list[Look]) -> None:
     """Raise Unsuited when much of the page is rotated or runs top to bottom (one character
     below the one before it, as in vertical writing)."""
-    turned = (
-        sum(1 for *_, look in chars if look.turned)
-        if any(look.turned for look in looks.values())
-        else 0
-    )
+    count = raw.shape[1]
+    turned = 0
+    if any(look.turned for look in looks):
+        turned = int(np.array([look.turned for look in looks], dtype=bool)[look_of].sum())
     downward = 0
-    if len(chars) > 1:
-        x0, y0, x1, y1 = box_columns([box for _, box, _, _ in chars])
+    if count > 1:
+        x0, y0, x1, y1 = raw
         a, b = slice(None, -1), slice(1, None)  # each character, the one after it
         below = (np.abs(x0[b] - x0[a]) < 0.5 * (x1[a] - x0[a])) & (
             y0[a] - y0[b] > 0.5 * (y1[a] - y0[a])
         )
         downward = int(below.sum())
-    if max(turned, downward) > _MAX_TURNED_SHARE * len(chars) + 1:
+    if max(turned, downward) > _MAX_TURNED_SHARE * count + 1:
         raise Unsuited("vertical or rotated text")
 
 
@@ -348,19 +539,17 @@ def _size(media: Box, rotate: int) -> tuple[float, float]:
     return (height, width) if rotate in (90, 270) else (width, height)
 
 
-def _page_space(media: Box, rotate: int):
-    """A function taking a box on the page to pdfminer's page space: the media box's lower
+def _to_page_space(raw: np.ndarray, media: Box, rotate: int) -> np.ndarray:
+    """Boxes (x0, y0, x1, y1 rows) on the page in pdfminer's page space: the media box's lower
     left corner at the origin, the page turned as it is displayed (`/Rotate`)."""
     x0, y0, x1, y1 = media
-
-    def turned(box: Box) -> Box:
-        a, b, c, d = box
-        if rotate == 90:
-            return (b - y0, x1 - c, d - y0, x1 - a)
-        if rotate == 180:
-            return (x1 - c, y1 - d, x1 - a, y1 - b)
-        if rotate == 270:
-            return (y1 - d, a - x0, y1 - b, c - x0)
-        return (a - x0, b - y0, c - x0, d - y0)
-
-    return turned
+    a, b, c, d = raw
+    if rotate == 0 and x0 == 0 and y0 == 0:  # page space is PDFium's
+        return raw
+    if rotate == 90:
+        return np.array((b - y0, x1 - c, d - y0, x1 - a))
+    if rotate == 180:
+        return np.array((x1 - c, y1 - d, x1 - a, y1 - b))
+    if rotate == 270:
+        return np.array((y1 - d, a - x0, y1 - b, c - x0))
+    return np.array((a - x0, b - y0, c - x0, d - y0))

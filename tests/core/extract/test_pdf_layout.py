@@ -1,12 +1,16 @@
 """The layout steps `pdf_layout` builds faster against pdfminer's own as the oracle: lines
 of characters (`group_objects`) and the tree of text groups that orders text boxes
-(`group_textboxes`), on random characters and boxes and on the sample PDFs' own."""
+(`group_textboxes`), on random characters and boxes and on the sample PDFs' own; the
+layout of characters given as arrays (`page_texts`, the PDFium reader's) against the same
+steps on pdfminer's objects (`analyzed_page`, `box_texts`)."""
 
 from __future__ import annotations
 
+import heapq
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 from pdfminer.converter import PDFPageAggregator
 from pdfminer.layout import (
@@ -21,7 +25,18 @@ from pdfminer.layout import (
 )
 from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 from pdfminer.pdfpage import PDFPage
-from simsift.core.read.extract.pdf_layout import horizontal_lines, textbox_groups
+from simsift.core.read.extract.pdf_layout import (
+    analyzed_page,
+    any_between,
+    box_texts,
+    group_merges,
+    hidden_page_texts,
+    hidden_texts,
+    horizontal_lines,
+    page_texts,
+    spot,
+    textbox_groups,
+)
 from simsift.core.read.extract.pdfium import PlacedChar
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "extract"
@@ -158,3 +173,120 @@ def test_sample_chars_make_the_lines_pdfminer_makes(name: str) -> None:
         chars = [item for item in drawn if isinstance(item, LTChar)]
         expected, fast = lines(chars, LAParams())
         assert fast == expected
+
+
+def heap_merges(boxes: list[tuple], page: tuple[float, float, float, float]) -> list[tuple]:
+    """pdfminer's `group_textboxes` written plainly (one heap of every pair, `dist` as it is),
+    ties between equal distances broken by the items' order: `group_merges`' oracle."""
+
+    def dist(a: tuple, b: tuple) -> float:
+        x0, y0 = min(a[0], b[0]), min(a[1], b[1])
+        x1, y1 = max(a[2], b[2]), max(a[3], b[3])
+        return (x1 - x0) * (y1 - y0) - (a[2] - a[0]) * (a[3] - a[1]) - (b[2] - b[0]) * (b[3] - b[1])
+
+    items = list(boxes)
+    spots = [spot(box, page) for box in items]
+    heap = [
+        (False, dist(items[i], items[j]), i, j)
+        for i in range(len(items))
+        for j in range(i + 1, len(items))
+    ]
+    heapq.heapify(heap)
+    placed, done, merges = list(range(len(items))), set(), []
+    while heap:
+        checked, d, i, j = heapq.heappop(heap)
+        if i in done or j in done:
+            continue
+        if not checked and any_between(i, j, placed, spots, page):
+            heapq.heappush(heap, (True, d, i, j))
+            continue
+        merges.append((i, j))
+        done.update((i, j))
+        placed.remove(i)
+        placed.remove(j)
+        a, b = items[i], items[j]
+        group = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+        items.append(group)
+        spots.append(spot(group, page))
+        for other in placed:
+            heapq.heappush(heap, (False, dist(group, items[other]), len(items) - 1, other))
+        placed.append(len(items) - 1)
+    return merges
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_boxes_of_equal_distances_are_grouped_in_their_order(seed: int) -> None:
+    """Boxes of a few sizes on a few places (many equal distances, boxes on top of each
+    other): the pairs a plain heap of every pair merges, ties broken by the items' order."""
+    rng = random.Random(seed)
+    page = PAGE if seed % 2 else (0.0, 0.0, 300.0, 400.0)
+    boxes = []
+    for _ in range(rng.randint(0, 50)):
+        x = rng.choice((36.0, 72.0, 300.0, rng.uniform(-50, 600)))
+        y = rng.choice((100.0, 400.0, 700.0, rng.uniform(-50, 780)))
+        boxes.append((x, y, x + rng.choice((50.0, 200.0, rng.uniform(1, 200))), y + 10.0))
+    assert group_merges(boxes, page) == heap_merges(boxes, page)
+
+
+LETTERS = "abcxyz-. 12中文。\u3000"
+
+
+def random_page(rng: random.Random) -> list[LTChar]:
+    """Characters in rows of random sizes and gaps (letters, words, columns), Chinese ones
+    among them, small vertical shifts, jumps back and elsewhere on the page (some off it),
+    characters printed twice over themselves, drawing order rotated."""
+    chars: list[LTChar] = []
+    y = rng.uniform(300, 780)
+    for _ in range(rng.randint(1, 30)):
+        size = rng.choice((6.0, 9.5, 10.0, 12.0, 18.0))
+        x = rng.choice((36.0, 72.0, rng.uniform(-20, 500)))
+        for _ in range(rng.randint(1, 40)):
+            width = size * rng.choice((0.5, 0.5, rng.uniform(0.2, 0.7), 1.0))
+            shift = rng.choice((0.0, 0.0, 0.0, rng.uniform(-0.6, 0.6) * size))
+            bbox = (x, y + shift, x + width, y + shift + size)
+            chars.append(PlacedChar(rng.choice(LETTERS), bbox, size))
+            if rng.random() < 0.05:
+                again = (bbox[0] + 0.1, bbox[1], bbox[2] + 0.1, bbox[3])
+                chars.append(PlacedChar(chars[-1].get_text(), again, size))
+            x += width + rng.choice((0.0, 0.0, 0.0, 0.15, 0.3, 1.0, 3.0, 20.0)) * size
+            if rng.random() < 0.05:
+                x -= rng.uniform(0, 200)
+        y -= size * rng.choice((1.2, 1.2, rng.uniform(0.5, 2.5)))
+        if rng.random() < 0.1:
+            y = rng.uniform(-20, 800)
+    if rng.random() < 0.3:
+        k = rng.randint(1, len(chars))
+        chars = chars[k:] + chars[:k]
+    return chars
+
+
+def as_arrays(chars: list[LTChar]) -> tuple[str, np.ndarray]:
+    text = "".join(char.get_text() for char in chars)
+    return text, np.array([char.bbox for char in chars], dtype=np.float64).T
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_pages_of_arrays_give_the_boxes_of_pdfminers_objects(seed: int) -> None:
+    rng = random.Random(seed)
+    page = PAGE if seed % 3 else (0.0, 0.0, 400.0, 500.0)
+    chars = random_page(rng)
+    text, bounds = as_arrays(chars)
+    assert page_texts(text, bounds, page) == list(box_texts(analyzed_page(chars, page)))
+    hidden = list(hidden_texts([analyzed_page(chars, page)]))
+    assert hidden_page_texts(text, bounds, page) == hidden
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_sample_pages_of_arrays_give_the_boxes_of_pdfminers_objects(name: str) -> None:
+    """The sample PDFs' characters as pdfminer places them (one of more than one letter, a
+    ligature, as one character: PDFium's characters are single code points)."""
+    for drawn in drawn_pages(DATA / name):
+        chars = [
+            PlacedChar(c.get_text() if len(c.get_text()) == 1 else "\ue000", c.bbox, c.size)
+            for c in drawn
+            if isinstance(c, LTChar)
+        ]
+        if chars:
+            text, bounds = as_arrays(chars)
+            expected = list(box_texts(analyzed_page(chars, drawn.bbox)))
+            assert page_texts(text, bounds, drawn.bbox) == expected

@@ -1,11 +1,17 @@
 """The PDFium reader against pdfminer's as the oracle: the same paragraphs and hidden text
 on the sample PDFs (made by LibreOffice and qpdf) and on PDFs written here; files PDFium
-does not read as pdfminer does go to pdfminer; broken files give clear per-file errors."""
+does not read as pdfminer does go to pdfminer; broken files give clear per-file errors.
+The reader's shortcuts against the long way: a page's text in one call against each
+character's code point, one look for the page against each character's text object."""
 
 from __future__ import annotations
 
+import ctypes
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pypdfium
 import pypdfium2.raw as fpdf
 import pytest
@@ -189,3 +195,101 @@ def test_damaged_pdf_is_read_or_a_clear_per_file_error(tmp_path: Path) -> None:
         assert str(error)
     else:
         assert result.format == "pdf"
+
+
+@contextmanager
+def opened(path: Path) -> Iterator[list[tuple[pypdfium.PdfPage, pypdfium.PdfTextPage]]]:
+    """(page, text page) of every page of the file, closed after use."""
+    document = pypdfium.PdfDocument(path)
+    pages = [(page, page.get_textpage()) for page in document]
+    try:
+        yield pages
+    finally:
+        for page, textpage in pages:
+            textpage.close()
+            page.close()
+        document.close()
+
+
+@pytest.mark.parametrize("name", [*SAMPLES, "image_only.pdf"])
+def test_a_pages_text_read_in_one_call_is_each_characters_code_point(name: str) -> None:
+    with opened(DATA / name) as pages:
+        for _, textpage in pages:
+            handle = textpage.raw
+            count = fpdf.FPDFText_CountChars(handle)
+            one_by_one = [fpdf.FPDFText_GetUnicode(handle, i) for i in range(count)]
+            address = ctypes.c_void_p(ctypes.cast(handle, ctypes.c_void_p).value)
+            assert pdfium._unicodes(handle, address, count).tolist() == one_by_one
+
+
+def chars_of(path: Path) -> list[tuple]:
+    """Every page's characters as `page_chars` gives them."""
+    result = []
+    with opened(path) as pages:
+        for page, _ in pages:
+            shown, hidden, bbox, _ = pdfium.page_chars(page)
+            for chars in (shown, hidden):
+                result.append((chars.text, chars.bounds.tolist(), chars.letters, bbox))
+    return result
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_one_look_for_a_page_gives_the_characters_their_own_looks_give(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shortcut = chars_of(DATA / name)
+    monkeypatch.setattr(pdfium, "_shared_look", lambda page, colour: None)
+    assert shortcut == chars_of(DATA / name)
+
+
+def page_handle(page: pypdfium.PdfPage) -> ctypes.c_void_p:
+    return ctypes.c_void_p(ctypes.cast(page.raw, ctypes.c_void_p).value)
+
+
+def shared_looks(path: Path) -> list[pdfium.Look | None]:
+    with opened(path) as pages:
+        return [pdfium._shared_look(page_handle(page), pdfium._Colour()) for page, _ in pages]
+
+
+def test_a_page_of_hidden_text_has_no_one_look() -> None:
+    assert shared_looks(DATA / "hidden_text.pdf")[0] is None
+    plain = shared_looks(DATA / "article_en.pdf")
+    assert all(look is not None and not look.turned and not look.white for look in plain)
+
+
+@pytest.mark.parametrize(
+    ("matrix", "shared"),
+    [("1 0 0 1", True), ("2 0 0 0.5", True), ("0 1 -1 0", False), ("1 0 0.3 1", False)],
+)
+def test_a_page_of_turned_or_slanted_text_has_no_one_look(
+    tmp_path: Path, matrix: str, shared: bool
+) -> None:
+    """Text set by a text matrix that turns or slants it (b or c not 0) is asked about
+    character by character, where its angle is PDFium's own: half the page turned, the page
+    goes to pdfminer."""
+    path = tmp_path / "turned.pdf"
+    content = (
+        b"BT /F1 12 Tf 72 700 Td (Upright words) Tj ET\n"
+        b"BT /F1 12 Tf %s 300 400 Tm (Other words) Tj ET\n" % matrix.encode()
+    )
+    write_raw_pdf(path, content, b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    (look,) = shared_looks(path)
+    assert (look is not None) == shared
+    with opened(path) as ((page, _),):
+        if not shared:
+            with pytest.raises(pdfium.Unsuited, match="rotated"):
+                pdfium.page_chars(page)
+            return
+        shown, _, _, _ = pdfium.page_chars(page)
+    assert "Upright" in shown.text
+    assert "Other" in shown.text
+
+
+def test_characters_are_arrays_in_page_space() -> None:
+    with opened(DATA / "article_en.pdf") as pages:
+        shown, _, bbox, _ = pdfium.page_chars(pages[0][0])
+    assert len(shown) == len(shown.text) == shown.bounds.shape[1]
+    x0, y0, x1, y1 = shown.bounds
+    assert np.all(x0 <= x1) and np.all(y0 <= y1)
+    assert x0.min() >= 0 and y0.min() >= 0 and x1.max() <= bbox[2] and y1.max() <= bbox[3]
+    assert shown.letters == sum(not c.isspace() for c in shown.text)
