@@ -107,17 +107,19 @@ class ScanResult:
         essays = self.is_essay
         archive = ~essays & ~self.is_reference[: len(self.documents)]
         roots = all_roots(self.options)
-        outside = [not under_any(r.path, roots) for r in (*self.errors, *self.skipped)]
+        problems = (*self.errors, *self.skipped, *self.garbled)
+        outside = [not under_any(r.path, roots) for r in problems]
         errors_outside = sum(outside[: len(self.errors)])
-        skipped_outside = sum(outside[len(self.errors) :])
+        skipped_outside = sum(outside[len(self.errors) : len(self.errors) + len(self.skipped)])
+        garbled_outside = sum(outside[len(self.errors) + len(self.skipped) :])
         return FileCounts(
             essays=int(essays.sum()),
             references=int(self.is_reference[: len(self.documents)].sum()),
-            garbled=len(self.garbled),
+            garbled=len(self.garbled) - garbled_outside,
             not_read=len(self.errors) - errors_outside,
             skipped=len(self.skipped) - skipped_outside,
             archive=int(archive.sum()),
-            archive_problems=errors_outside + skipped_outside,
+            archive_problems=errors_outside + skipped_outside + garbled_outside,
         )
 
     @property

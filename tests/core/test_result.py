@@ -150,6 +150,7 @@ def test_every_file_found_is_read_not_read_or_skipped(tmp_path):
 def test_archive_documents_are_counted_apart_from_the_files_found(tmp_path):
     from simsift.core.pipeline.archive_folders import scan_with_archive
 
+    from tests.core.extract.test_decoding import ESSAY
     from tests.core.test_passages import english_paragraphs
 
     paragraphs = english_paragraphs()
@@ -159,6 +160,8 @@ def test_archive_documents_are_counted_apart_from_the_files_found(tmp_path):
     (old / "old0.txt").write_text("\n\n".join(paragraphs[0:5]), encoding="utf-8")  # as e0
     (old / "old1.txt").write_text("\n\n".join(paragraphs[60:65]), encoding="utf-8")
     (old / "broken.docx").write_bytes(b"not a zip either")
+    misread = ESSAY.encode("utf-8").decode("gbk", errors="ignore")  # read, but garbled
+    (old / "misread.txt").write_text(misread, encoding="utf-8")
     options = ScanOptions(
         roots=(str(essays),),
         reference_roots=(str(reference),),
@@ -169,5 +172,6 @@ def test_archive_documents_are_counted_apart_from_the_files_found(tmp_path):
     counts = result.file_counts()
     assert counts.found == 12 and (counts.essays, counts.references) == (5, 1)
     assert counts.archive == int(result.is_archive.sum()) == 1  # old0, a source of e0
-    assert counts.archive_problems == 1  # the archive's broken file, listed with the errors
-    assert len(result.errors) == counts.not_read + counts.archive_problems
+    # the archive's broken file (listed with the errors) and its garbled one
+    assert counts.archive_problems == 2 and counts.garbled == 0
+    assert len(result.errors) + len(result.garbled) == counts.not_read + counts.archive_problems
