@@ -1250,11 +1250,11 @@ def _matched_tokens(
     """Per (owner document, other document) key: the owner's non-template tokens covered
     by its passages matched in the other or its runs shared with it, in bounded steps
     aligned to whole keys."""
-    group, start, stop = _matched_spans(passages, matches, runs)
+    prefix = _prefix_counts(excluded_mask)
+    group, start, stop = _matched_spans(passages, matches, runs, prefix)
     order = np.lexsort((start, group))
     group, start, stop = group[order], start[order], stop[order]
     del order
-    prefix = _prefix_counts(excluded_mask)
     keys, counts = [], []
     for lo, hi in _aligned_runs(group, _OVERLAP_CHUNK):
         cancel.check()
@@ -1266,13 +1266,19 @@ def _matched_tokens(
     return np.concatenate(keys), np.concatenate(counts)
 
 
-def _matched_spans(passages: Passages, matches: Matches, runs: SharedRuns):
+def _matched_spans(passages: Passages, matches: Matches, runs: SharedRuns, prefix: np.ndarray):
     """(owner-other key, global start, stop) of every matched passage and shared run,
-    once from each side."""
+    once from each side. A passage matched to one that is mostly left out in its own
+    document (quoted there, template or common text) counts for neither: the words a
+    classmate quotes are not copied from the classmate (`prefix`: left-out tokens before
+    each global token)."""
     n_docs = max(passages.n_docs, 1)
     doc, offsets = passages.doc, passages.offsets
     own = np.r_[matches.left, matches.right]  # passage whose tokens are counted
     other = np.r_[matches.right, matches.left]
+    left_out = prefix[passages.stop[other]] - prefix[passages.start[other]]
+    counted = left_out * 2 < passages.stop[other] - passages.start[other]
+    own, other = own[counted], other[counted]
     run_owner, run_other = np.r_[runs.left, runs.right], np.r_[runs.right, runs.left]
     run_start = np.r_[runs.start_left, runs.start_right] + offsets[run_owner]
     length = np.r_[runs.length, runs.length]

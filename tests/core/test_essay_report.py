@@ -6,6 +6,7 @@ source's colour. The HTML report says what counted."""
 from __future__ import annotations
 
 import html
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -423,3 +424,23 @@ def test_an_uncited_quotation_of_a_classmate_names_the_classmate(tmp_path):
     result, docs = scan_class(tmp_path / "class")
     page = html.unescape(essay_html(result, result.similarity(), docs.index(str(paths["ben"]))))
     assert f"title='quoted from ana.txt (not counted)'>“{QUOTE}”" in page
+
+
+def test_a_classmate_who_quotes_the_source_is_no_source_of_the_copier(tmp_path):
+    """Zoe quotes Ana in marks; Sam copies the same words without them: Sam's source is
+    Ana alone, and Ana's text is not "found in" Zoe (words quoted in one document count
+    for neither of a pair, passages as well as runs)."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    heapq, subprocess = prose_paragraphs("heapq"), prose_paragraphs("subprocess")
+    (folder / "ana.txt").write_text("\n\n".join(ARGPARSE[2:6]), "utf-8")
+    zoe = [heapq[0], "As Ana puts it:", f"“{QUOTE}”", heapq[1]]
+    (folder / "zoe.txt").write_text("\n\n".join(zoe), "utf-8")
+    (folder / "sam.txt").write_text("\n\n".join([subprocess[0], QUOTE, subprocess[1]]), "utf-8")
+    result, docs = scan_class(folder)
+    sim = result.similarity()
+    named = {
+        os.path.basename(docs[i]): [os.path.basename(docs[s.doc]) for s in sim.sources(i)]
+        for i in range(len(docs))
+    }
+    assert named == {"ana.txt": ["sam.txt"], "sam.txt": ["ana.txt"], "zoe.txt": []}
