@@ -35,7 +35,8 @@ from simsift.core.match.passages import (
 # bump when the engine's results change for the same inputs
 # 9: shared runs, common runs, kept grams, left-out ranges (arrays stored by field name)
 # 10: identical texts credited in full (same_text), archive documents sources only
-RESULT_FORMAT = 10
+# 11: a passage matched to one left out in its own document counts for neither
+RESULT_FORMAT = 11
 KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,
