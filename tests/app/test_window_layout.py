@@ -37,7 +37,8 @@ def scan_long_names(qtbot, window, tmp_path) -> None:
 
 
 def wait_fitted(qtbot, view: QTableView) -> None:
-    qtbot.waitUntil(lambda: view.horizontalScrollBar().maximum() == 0, timeout=3000)
+    # a wait for the columns to fit, not a time limit: a loaded CI machine lays out slowly
+    qtbot.waitUntil(lambda: view.horizontalScrollBar().maximum() == 0, timeout=15000)
 
 
 def arrow_rows(header) -> list[int]:

@@ -60,7 +60,7 @@ def test_scan_writes_pairs_clusters_errors(tmp_path):
 def test_every_file_found_is_read_an_error_or_skipped_with_a_reason(tmp_path):
     docs = tmp_path / "docs"
     write_corpus(docs)
-    (docs / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
+    (docs / "drawing.psd").write_bytes(b"8BPS" + bytes(200))
     (docs / ".draft.txt").write_text("hidden")
     (docs / "notes.bak").write_text("old")
     essay = "李同学的作文写得很好，老师表扬了他。" * 20
@@ -73,7 +73,7 @@ def test_every_file_found_is_read_an_error_or_skipped_with_a_reason(tmp_path):
     assert proc.returncode == 0, proc.stderr
     skipped = {Path(r["path"]).name: r["reason"] for r in read_csv(out / "skipped.csv")}
     assert skipped == {
-        "photo.png": "not a document type SimSift reads (.png)",
+        "drawing.psd": "not a document type SimSift reads (.psd)",
         ".draft.txt": "hidden file",
         "notes.bak": "excluded by the pattern *.bak",
     }

@@ -48,8 +48,8 @@ def scanned(tmp_path_factory):
     paths = write_corpus(root)
     (root / "sub" / "<b>odd & name.txt").write_text(paths["first"].read_text("utf-8"))
     paths["essay"], paths["source"] = write_partial_copy(root / "partial")
-    paths["picture"] = root / "photo.png"
-    paths["picture"].write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    paths["picture"] = root / "drawing.psd"
+    paths["picture"].write_bytes(b"8BPS" + bytes(64))
     essay = ESSAY_ZH.read_text("utf-8")
     paths["garbled"] = root / "garbled.txt"
     paths["garbled"].write_text(essay.encode().decode("gbk", errors="ignore"), "utf-8")
@@ -215,7 +215,7 @@ def test_files_left_out_are_listed_with_their_reason(scanned):
     result, paths = scanned
     files = section(render_html_report(result, result.clusters(3)), "files")
     [picture] = [r for r in result.skipped if r.path == str(paths["picture"])]
-    assert "(.png)" in picture.message
+    assert "(.psd)" in picture.message
     assert picture.message in html.unescape(row_with(files, str(paths["picture"])))
     [garbled] = result.garbled
     assert garbled.path == str(paths["garbled"])
