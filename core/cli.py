@@ -293,11 +293,17 @@ def main(argv: list[str] | None = None) -> int:
         stream.reconfigure(errors="backslashreplace")
     if getattr(args, "ship_files", False) and not args.scheduler:
         parser.error("--ship-files needs --scheduler")
-    import sqlite3
+    try:  # the first imports of the engine: they too can find memory short
+        import sqlite3
 
-    from simsift.core.pipeline.distributed import ClusterError
-    from simsift.core.store.archive import ArchiveError
-    from simsift.core.store.catalog import CatalogError
+        from simsift.core.pipeline.distributed import ClusterError
+        from simsift.core.store.archive import ArchiveError
+        from simsift.core.store.catalog import CatalogError
+    except (MemoryError, ImportError) as error:  # ImportError: a library not mapped
+        if (message := out_of_memory_message(error)) is None:
+            raise
+        print(message, file=sys.stderr)
+        return 1
 
     # what the machine cannot give (memory, disk space, permission, a cluster) ends in one
     # sentence and a non-zero exit code, never a traceback

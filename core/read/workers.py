@@ -14,6 +14,7 @@ import os
 import pickle
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -78,10 +79,13 @@ def die_with_parent() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _worker_main(conn: Connection, fn: Callable[[Any], Any], memory_limit: int | None) -> None:
+def _worker_main(
+    conn: Connection, fn: Callable[[Any], Any], memory_limit: int | None, log: str
+) -> None:
     global _parent
     _parent = conn
     die_with_parent()
+    _stderr_to(log)
     _limit_memory(memory_limit)
     while True:
         try:
@@ -98,6 +102,16 @@ def _worker_main(conn: Connection, fn: Callable[[Any], Any], memory_limit: int |
             result = TaskFailure(_failure_message(error))
         send_result(conn, result)
         del result
+
+
+def _stderr_to(log: str) -> None:
+    """Send this reader's standard error to the file `log`: an interpreter that gives up
+    under the memory limit ("Fatal Python error: Cannot recover from MemoryErrors") writes
+    its dump there, not on the user's terminal; the parent reads why the reader died."""
+    with contextlib.suppress(OSError):
+        fd = os.open(log, os.O_WRONLY | os.O_TRUNC)
+        os.dup2(fd, 2)
+        os.close(fd)
 
 
 def _failure_message(error: Exception) -> str:
@@ -131,7 +145,12 @@ def receive_result(conn: Connection) -> Any:
 class _Worker:
     def __init__(self, ctx, fn, memory_limit):
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, fn, memory_limit), daemon=True)
+        fd, self.log = tempfile.mkstemp(prefix="simsift-reader-", suffix=".log")
+        os.close(fd)
+        self.last_words = ""  # the end of what the reader wrote on its standard error
+        self.process = ctx.Process(
+            target=_worker_main, args=(child, fn, memory_limit, self.log), daemon=True
+        )
         self.process.start()
         child.close()
         self.task: Any = None
@@ -148,6 +167,7 @@ class _Worker:
         self.process.kill()
         self.process.join(timeout=2)
         self.conn.close()
+        self._drop_log()
 
     def stop(self) -> None:
         with contextlib.suppress(OSError):
@@ -156,6 +176,14 @@ class _Worker:
         if self.process.is_alive():
             self.process.kill()
         self.conn.close()
+        self._drop_log()
+
+    def _drop_log(self) -> None:
+        with contextlib.suppress(OSError), open(self.log, "rb") as f:
+            f.seek(max(0, os.fstat(f.fileno()).st_size - 4096))
+            self.last_words = f.read().decode("utf-8", "replace")
+        with contextlib.suppress(OSError):
+            os.unlink(self.log)
 
 
 def process_context():
@@ -272,6 +300,8 @@ def _death_message(w: _Worker) -> str:
     code = w.process.exitcode
     if code is not None and code < 0 and -code == 9:
         return "reader was killed (out of memory?)"
+    if "MemoryError" in w.last_words:  # the interpreter itself gave up at the memory limit
+        return "out of memory while reading this file"
     return f"reader crashed on this file (exit code {code})"
 
 

@@ -223,7 +223,7 @@ def one_sentence(proc: subprocess.CompletedProcess, *words: str) -> str:
 # server could not start) and in a MemoryError traceback while loading jieba's dictionary
 # (190 MB); 250 MB is enough
 MEMORY_CASES = [
-    ("0", 80), ("2", 80), ("2", 115), ("2", 120), ("2", 125), ("2", 130),
+    ("0", 80), ("2", 80), ("2", 115), ("0", 118), ("2", 118), ("2", 120), ("2", 125), ("2", 130),
     ("0", 190), ("2", 190), ("0", 250), ("2", 250),
 ]  # fmt: skip
 
@@ -244,11 +244,9 @@ def test_a_tight_memory_limit_ends_in_one_sentence_or_a_report(tmp_path, megabyt
         assert "documents read" in proc.stdout
     else:
         assert proc.returncode == 1
-        # the run ends with the sentence; a reader the interpreter itself gave up on (a
-        # fatal error at the edge of the limit, rare) may have written its dump before it
-        lines = [line for line in proc.stderr.strip().splitlines() if not is_warning(line)]
-        assert lines and lines[-1].startswith("simsift: "), proc.stderr
-        assert "out of memory" in lines[-1] and "ulimit -v" in lines[-1], lines[-1]
+        # one sentence: a reader the interpreter itself gave up on (a fatal error at the
+        # edge of the limit) writes its dump into its own log, not on the terminal
+        one_sentence(proc, "out of memory", "ulimit -v")
 
 
 def test_a_full_disk_under_the_report_is_one_sentence(tmp_path):

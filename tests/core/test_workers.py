@@ -122,3 +122,38 @@ def test_a_task_raising_is_a_failure_and_its_reader_goes_on():
     assert results["a"] == "A"
     assert "out of memory" in results["system"].message
     assert results["bug"].message == "reader failed on this file (KeyError: 'bug')"
+
+
+def die_noisily(task: str) -> str:
+    if task == "gave up":  # what CPython writes when it cannot go on at the memory limit
+        os.write(
+            2,
+            b"Fatal Python error: Cannot recover from MemoryErrors while normalizing "
+            b"exception.\nPython runtime state: initialized\nMemoryError\n\n"
+            b'Current thread 0x00007f (most recent call first):\n  File "x.py", line 1\n',
+        )
+        os.abort()
+    if task == "crash":
+        os.write(2, b"Segmentation fault in libsomething\n")
+        os._exit(3)
+    return task.upper()
+
+
+def test_a_reader_dying_leaves_nothing_on_the_terminal_and_says_why(capfd):
+    tasks = ["gave up", "crash", "a"]
+    results = dict(run_isolated(die_noisily, tasks, workers=1, timeout=10, cancel=CancelToken()))
+    assert results["a"] == "A"
+    assert results["gave up"].message == "out of memory while reading this file"
+    assert results["crash"].message == "reader crashed on this file (exit code 3)"
+    assert capfd.readouterr().err == ""
+
+
+def test_readers_leave_no_log_files_behind(tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    tasks = ["crash", "a", "b"]
+    results = dict(run_isolated(die_noisily, tasks, workers=2, timeout=10, cancel=CancelToken()))
+    assert results["b"] == "B"
+    assert list(tmp_path.iterdir()) == []
