@@ -22,15 +22,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-from simsift.core.arrays import bounded_runs, ragged_arange
+from simsift.core.arrays import bounded_runs, ragged_arange, sorted_unique
 from simsift.core.match.verbatim import GRAM
 from simsift.core.text.tokens import TokenStream
 
 _MUL = np.uint64(0x9E3779B97F4A7C15)
 _NONE = np.uint64(np.iinfo(np.uint64).max)  # no gram here: never the smallest of a window
-_WINNOW_CHUNK = 1 << 20  # grams winnowed at once
+_WINNOW_CHUNK = 1 << 20  # grams winnowed at once, and tokens of documents put end to end
 _POSITION_BITS = np.uint64((1 << 22) - 1)  # low bits of a gram that hold its place in a step
-_SEED_CHUNK = 1 << 21  # seed pairs made at once
+_SEED_CHUNK = 1 << 20  # seed pairs made at once
+_ROW_CHUNK = 1 << 20  # kept grams, or tokens of a mask, handled at once
+_EXTEND_TOKENS = 1 << 23  # tokens of seeded documents put end to end at once, per side
 # one document's occurrences of one gram used as seeds: a sentence repeated all through
 # a file would otherwise pair each of its copies with each of another file's
 _MAX_PER_DOC = 8
@@ -154,18 +156,45 @@ def concatenated(streams: Sequence[TokenStream]) -> tuple[np.ndarray, np.ndarray
 
 def set_apart_mask(streams: Sequence[TokenStream], kinds: Sequence[int]) -> np.ndarray | None:
     """Global mask of the tokens whose mark (`TokenStream.marks`: quotation, bibliography)
-    is one of `kinds`: text that is never copying; None when there is none."""
+    is one of `kinds`: text that is never copying; None when there is none. Made a piece
+    of documents at a time (no copy of every document's marks end to end)."""
     if not kinds or not streams:
         return None
-    marks = np.concatenate([np.asarray(s.marks) for s in streams])
-    mask = np.isin(marks, kinds)
+    lengths = np.array([len(s) for s in streams], dtype=np.int64)
+    mask, at = np.zeros(int(lengths.sum()), bool), 0
+    for lo, hi in bounded_runs(lengths, _WINNOW_CHUNK):
+        marks = [np.asarray(s.marks) for s in streams[lo:hi]]
+        marks = marks[0] if len(marks) == 1 else np.concatenate(marks)
+        for kind in kinds:
+            mask[at : at + len(marks)] |= marks == kind
+        at += len(marks)
     return mask if mask.any() else None
 
 
-def kept_grams(streams: Sequence[TokenStream], shortest_run: int) -> KeptGrams:
-    """`winnow` of the streams' tokens: what a scan keeps of them."""
-    hashes, offsets = concatenated(streams)
-    return winnow(hashes, offsets, window_for(shortest_run))
+def kept_grams(
+    streams: Sequence[TokenStream],
+    shortest_run: int,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> KeptGrams:
+    """`winnow` of the streams' tokens: what a scan keeps of them. A document's kept grams
+    depend on its tokens alone, so the documents are winnowed a piece at a time (about a
+    million tokens end to end, or one longer document as it is): the tokens of all
+    documents are never copied end to end."""
+    window = window_for(shortest_run)
+    lengths = np.array([len(s) for s in streams], dtype=np.int64)
+    total, done, pieces = int(lengths.sum()), 0, []
+    for lo, hi in bounded_runs(lengths, _WINNOW_CHUNK):
+        offsets = np.r_[0, np.cumsum(lengths[lo:hi])]
+        hashes = [np.asarray(s.hashes, np.uint64) for s in streams[lo:hi]]
+        hashes = hashes[0] if len(hashes) == 1 else np.concatenate(hashes)
+        found = _winnowed(hashes, offsets, window, lambda d, t, at=done: progress(at + d, total))
+        for piece in found:
+            piece[1] += np.int32(lo)
+        pieces += found
+        done += len(hashes)
+        del hashes
+    progress(total, total)
+    return _by_value(pieces)
 
 
 def winnow(
@@ -181,33 +210,64 @@ def winnow(
     for a window keeps its smallest gram. What a document keeps depends on its tokens
     alone, never on the documents beside it.
     """
+    found = _winnowed(hashes, np.asarray(offsets, np.int64), window, progress)
+    progress(len(hashes), len(hashes))
+    return _by_value(found)
+
+
+def _winnowed(hashes, offsets, window: int, progress) -> list[list[np.ndarray]]:
+    """[value, document, position in it] (uint64, int32, int32) of the kept grams of the
+    documents of `hashes` (end to end, `offsets`), in pieces, in reading order."""
     n = len(hashes)
     starts = np.zeros(n + 1, bool)
     starts[offsets] = True
     reach = window + GRAM - 1  # tokens under one window
-    positions, values, last = [], [], -1
+    pieces, last = [], -1
     for lo in range(0, max(n - reach + 1, 0), _WINNOW_CHUNK):
         progress(lo, n)
         stop = min(lo + _WINNOW_CHUNK + reach - 1, n)
         grams = _grams(hashes[lo:stop], starts[lo : stop + 1])
         at = _window_minima(grams, window, starts[lo + 1 : stop], reach)
         at = at[lo + at > last]  # steps overlap by a window: a gram may be kept by both
-        positions.append(lo + at)
-        values.append(grams[at])
-        last = positions[-1][-1] if len(at) else last
-    progress(n, n)
+        # a document is under 2**31 tokens: positions in it fit 32 bits
+        pieces.append([grams[at], None, (lo + at).astype(np.int32)])
+        last = lo + int(at[-1]) if len(at) else last
+        del grams, at
+    del starts
+    if len(offsets) == 2 and n >= reach:  # one document (a huge file): its pieces as they are
+        for piece in pieces:
+            piece[1] = np.zeros(len(piece[2]), np.int32)
+        return pieces
     short = _short_documents(hashes, offsets, reach)
-    position = np.concatenate([*positions, short[0]])
-    value = np.concatenate([*values, short[1]]).astype(np.uint64)
-    del positions, values
+    value = np.concatenate([*(p[0] for p in pieces), short[1]]).astype(np.uint64, copy=False)
+    position = np.concatenate([*(p[2] for p in pieces), short[0].astype(np.int32)])
+    del pieces
     if len(short[0]):  # in place among the others: entries stay in reading order
         order = np.argsort(position, kind="stable")
         position, value = position[order], value[order]
-    doc = np.searchsorted(offsets, position, side="right") - 1
-    position -= offsets[doc]
-    # in reading order, a stable sort by value sorts by (value, document, position)
-    order = np.argsort(value, kind="stable")
-    return KeptGrams(value[order], doc[order].astype(np.int32), position[order].astype(np.int32))
+    doc = (np.searchsorted(offsets, position, side="right") - 1).astype(np.int32)
+    position -= offsets[doc].astype(np.int32)
+    return [[value, doc, position]]
+
+
+def _by_value(pieces: list[list[np.ndarray | None]]) -> KeptGrams:
+    """Kept grams from pieces of [value, document, position] in reading order, sorted by
+    (value, document, position): in reading order, a stable sort by value does it. One
+    field at a time is put together and reordered, its pieces dropped as it is made."""
+    if not pieces:
+        return KeptGrams(np.zeros(0, np.uint64), np.zeros(0, np.int32), np.zeros(0, np.int32))
+    order, columns = None, []
+    for field in range(3):
+        parts = [piece[field] for piece in pieces]
+        for piece in pieces:
+            piece[field] = None
+        column = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        del parts
+        if order is None:
+            order = np.argsort(column, kind="stable")
+        columns.append(column[order])
+        del column
+    return KeptGrams(*columns)
 
 
 def _window_minima(grams, window: int, later_starts: np.ndarray, reach: int) -> np.ndarray:
@@ -280,7 +340,7 @@ def _touches(mask: np.ndarray, size: int) -> np.ndarray:
 
 
 def shared_runs(
-    hashes: np.ndarray,
+    tokens: Sequence[TokenStream] | np.ndarray,
     offsets: np.ndarray,
     kept: KeptGrams,
     masks: tuple[np.ndarray, np.ndarray | None],
@@ -291,69 +351,159 @@ def shared_runs(
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> GramResult:
     """Common and template text, and the runs of at least `min_run` counted tokens that
-    ordinary documents share outside them. `masks` are global token masks: (left out,
-    set apart or None); a run stops at left-out text and runs through set-apart text
-    (a quoted term inside a copied sentence) without counting it.
+    ordinary documents share outside them. `tokens`: the documents' body streams (or
+    their hashes end to end, as `concatenated`), `offsets` their global starts; runs are
+    extended in the documents seeds touch, put end to end a few at a time. `masks` are global
+    token masks: (left out, set apart or None); a run stops at left-out text and runs
+    through set-apart text (a quoted term inside a copied sentence) without counting it.
 
     `outside` adds the documents left out of the analysis to the counts that make a gram
     common (checking new documents against an archive).
     """
-    n_tokens = len(hashes)
+    offsets = np.asarray(offsets, np.int64)
+    n_tokens = int(offsets[-1])
     left_out, set_apart = masks
-    value_id, holders = _holders(kept, is_reference)
+    value_id, holders, shared = _holders(kept, is_reference)
     n_ordinary = int((~is_reference).sum())
     if outside is not None:
         first = np.r_[True, kept.value[1:] != kept.value[:-1]] if len(kept) else np.zeros(0, bool)
         holders = holders + outside.documents_of(kept.value[first])
         n_ordinary += outside.n_docs
     common_value = rule.is_common(holders, n_ordinary)
-    start = offsets[kept.doc] + kept.position
-    common = _gram_cover(start[common_value[value_id]], n_tokens)
+    common = _gram_cover(kept, offsets, common_value[value_id], n_tokens)
+    # a common sentence loses up to a window at each end to its context: list from a gram
+    listed = _common_runs(common, offsets, kept, (value_id, common_value, holders), GRAM)
+    # a common value pairs no one, nor one held by one document only
+    seeds = _seeds(kept, value_id, common_value | ~shared, is_reference, progress)
+    del value_id, holders, shared, common_value
     blocked = left_out | common
-    seeds = _seeds(kept, value_id, common_value, is_reference, progress)
-    a, b = start[seeds[0]], start[seeds[1]]
-    with_reference = is_reference[kept.doc[seeds[0]]] | is_reference[kept.doc[seeds[1]]]
+    ends = (
+        kept.doc[seeds[0]],
+        kept.position[seeds[0]],
+        kept.doc[seeds[1]],
+        kept.position[seeds[1]],
+    )
+    del seeds
+    with_reference = is_reference[ends[0]] | is_reference[ends[2]]
+    template_seeds = [e[with_reference] for e in ends]
+    if with_reference.any():  # else the seeds as they are, not a copy
+        ends = [e[~with_reference] for e in ends]
+    del with_reference
     # template text first: it is left out of the runs between ordinary documents
-    template_runs = _extended(hashes, offsets, blocked, a[with_reference], b[with_reference])
+    template_runs = _extended_by_blocks(tokens, offsets, blocked, template_seeds, progress)
+    del template_seeds
     template = _template_cover(template_runs, is_reference, min_run, n_tokens)
     blocked |= template
+    del template_runs
     progress(1, 1)  # between the bounded phases: Cancel is honoured
-    runs = _extended(hashes, offsets, blocked, a[~with_reference], b[~with_reference])
+    runs = _extended_by_blocks(tokens, offsets, blocked, ends, progress)
+    del blocked, ends
     runs = _counted(runs, set_apart)
     runs = runs.subset(runs.counted >= min_run)
     progress(1, 1)
-    # a common sentence loses up to a window at each end to its context: list from a gram
-    rows = np.flatnonzero(common_value[value_id])
-    kept_at = (start[rows], kept.value[rows], holders[value_id[rows]])
-    listed = _common_runs(common, offsets, kept_at, GRAM)
     return GramResult(_in_documents(runs, offsets), common, template, listed)
 
 
-def _common_runs(common, offsets, kept_at, min_length: int) -> CommonRuns:
+def _extended_by_blocks(tokens, offsets, blocked, seeds, progress) -> SharedRuns:
+    """`_extended` of seeds ((document, position) of the lower document's gram and of the
+    other's, four arrays), positions global: the documents they touch are put end to end
+    a pair of blocks at a time (consecutive seeded documents, about `_EXTEND_TOKENS`
+    tokens a block), never all at once; the runs in `_merged`'s order."""
+    doc_a, at_a, doc_b, at_b = seeds
+    docs = sorted_unique(np.r_[doc_a, doc_b]).astype(np.int64)
+    if not len(docs):
+        return SharedRuns.empty()
+    bounds = bounded_runs(np.diff(offsets)[docs], _EXTEND_TOKENS)
+    block = np.repeat(np.arange(len(bounds)), [hi - lo for lo, hi in bounds])
+    # each seed's documents' numbers in `docs`
+    in_a = np.searchsorted(docs, doc_a).astype(np.int32)
+    in_b = np.searchsorted(docs, doc_b).astype(np.int32)
+    key = block[in_a] * len(bounds) + block[in_b]
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    firsts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    found = []
+    for first, stop in zip(firsts.tolist(), [*firsts[1:].tolist(), len(key)], strict=True):
+        p, q = divmod(int(key[first]), len(bounds))  # lower document in p, the other in q
+        (p_lo, p_hi), (q_lo, q_hi) = bounds[p], bounds[q]
+        part = docs[p_lo:p_hi] if q == p else np.r_[docs[p_lo:p_hi], docs[q_lo:q_hi]]
+        hashes, at, there = _documents(tokens, offsets, part, blocked)
+        s = order[first:stop]
+        a = at[in_a[s] - p_lo] + at_a[s]
+        b = at[in_b[s] - (p_lo if q == p else q_lo - (p_hi - p_lo))] + at_b[s]
+        found.append(_in_scan(_extended(hashes, at, there, a, b), part, at, offsets))
+        del hashes, there, a, b
+        progress(1, 1)
+    runs = SharedRuns(
+        *(np.concatenate([getattr(r, f) for r in found]) for f in SharedRuns.__slots__)
+    )
+    diagonal = runs.start_right - runs.start_left
+    return runs.subset(np.lexsort((runs.start_left, diagonal, runs.right, runs.left)))
+
+
+def _documents(tokens, offsets, docs: np.ndarray, blocked: np.ndarray):
+    """(hashes, starts and end, blocked mask) of the documents `docs` (sorted) end to end:
+    the arrays themselves when they are all the documents."""
+    every = len(docs) == len(offsets) - 1
+    if every and not isinstance(tokens, np.ndarray):
+        return concatenated(tokens)[0], offsets, blocked
+    if every:
+        return tokens, offsets, blocked
+    at = np.r_[0, np.cumsum(np.diff(offsets)[docs])].astype(np.int64)
+    if not len(docs):
+        return np.zeros(0, np.uint64), at, np.zeros(0, bool)
+    # consecutive documents are one slice of a global array
+    first = np.flatnonzero(np.r_[True, np.diff(docs) != 1])
+    last = np.r_[first[1:], len(docs)] - 1
+    spans = list(zip(offsets[docs[first]].tolist(), offsets[docs[last] + 1].tolist(), strict=True))
+    if isinstance(tokens, np.ndarray):
+        hashes = np.concatenate([tokens[lo:hi] for lo, hi in spans])
+    else:
+        hashes = np.concatenate([tokens[d].hashes for d in docs.tolist()])
+        hashes = hashes.astype(np.uint64, copy=False)
+    return hashes, at, np.concatenate([blocked[lo:hi] for lo, hi in spans])
+
+
+def _in_scan(runs: SharedRuns, docs: np.ndarray, at: np.ndarray, offsets) -> SharedRuns:
+    """Runs among the documents `docs` put end to end at `at`, with their documents'
+    numbers and global positions in the scan."""
+    left, right = docs[runs.left], docs[runs.right]
+    return SharedRuns(
+        left,
+        right,
+        runs.start_left - at[runs.left] + offsets[left],
+        runs.start_right - at[runs.right] + offsets[right],
+        runs.length,
+        runs.counted,
+    )
+
+
+def _common_runs(common, offsets, kept, values, min_length: int) -> CommonRuns:
     """Maximal stretches of common text of `min_length` tokens or more, one per text: the
     stretches holding the same smallest kept gram are one text (that gram is kept
     wherever the text is, whatever surrounds it); the shortest is its example (a longer
-    one runs on into other common text). `kept_at`: (global start, value, holders) of the
-    kept grams of common values."""
-    start, value, holders = kept_at
+    one runs on into other common text). `values`: (distinct value number of each kept
+    gram, whether each value is common, how many documents hold it).
+
+    A kept gram of a common value is common text, so it lies inside one stretch: each
+    stretch's smallest is found going through the kept grams a piece at a time."""
+    value_id, common_value, holders = values
     begin, stop = stretches(common, offsets)
-    keep = stop - begin >= min_length
-    begin, stop = begin[keep], stop[keep]
-    order = np.argsort(start)
-    at = start[order]
-    lo, hi = np.searchsorted(at, begin), np.searchsorted(at, stop - GRAM, side="right")
-    del at
-    found = hi > lo
-    begin, stop, lo, hi = begin[found], stop[found], lo[found], hi[found]
     if not len(begin):
         return CommonRuns.empty()
-    # the smallest kept gram of each stretch: one segmented minimum over the kept grams in
-    # reading order ([lo, hi) pairs, the gaps between stretches dropped)
-    in_order = np.r_[value[order], _NONE]
-    del order
-    key = np.minimum.reduceat(in_order, np.column_stack([lo, hi]).ravel())[::2]
-    del in_order
-    documents = holders[np.searchsorted(value, key)]  # `value` is sorted
+    key = np.full(len(begin), _NONE)
+    for lo in range(0, len(kept), _ROW_CHUNK):
+        rows = lo + np.flatnonzero(common_value[value_id[lo : lo + _ROW_CHUNK]])
+        start = offsets[kept.doc[rows]] + kept.position[rows]
+        order = np.argsort(start)  # in reading order the searches and updates stay close
+        stretch = np.searchsorted(begin, start[order], side="right") - 1
+        np.minimum.at(key, stretch, kept.value[rows[order]])
+        del rows, start, order, stretch
+    found = (key != _NONE) & (stop - begin >= min_length)
+    begin, stop, key = begin[found], stop[found], key[found]
+    if not len(begin):
+        return CommonRuns.empty()
+    documents = holders[value_id[np.searchsorted(kept.value, key)]]  # `kept` is sorted
     length = stop - begin
     order = np.lexsort((length, key))
     example = order[np.r_[True, key[order][1:] != key[order][:-1]]]
@@ -365,12 +515,24 @@ def _common_runs(common, offsets, kept_at, min_length: int) -> CommonRuns:
 def stretches(mask: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(starts, stops) of the runs of set entries of a global token mask, cut where a
     document starts."""
-    edges = np.flatnonzero(np.diff(np.r_[np.int8(0), mask.view(np.int8), np.int8(0)]))
-    starts, stops = edges[0::2].astype(np.int64), edges[1::2].astype(np.int64)
+    edges = _edges(mask)
+    starts, stops = edges[0::2], edges[1::2]
     inner = offsets[1:-1]
     inner = inner[(inner > 0) & (inner < len(mask))]
     cuts = inner[mask[inner - 1] & mask[inner]]
     return np.sort(np.r_[starts, cuts]), np.sort(np.r_[stops, cuts])
+
+
+def _edges(mask: np.ndarray) -> np.ndarray:
+    """Where a mask's entries change (set after unset, and the reverse, the ends unset),
+    a piece at a time."""
+    view, found = mask.view(np.int8), []
+    for lo in range(0, len(mask), _ROW_CHUNK):
+        before = view[lo - 1] if lo else np.int8(0)
+        found.append(lo + np.flatnonzero(np.diff(view[lo : lo + _ROW_CHUNK], prepend=before)))
+    if len(mask) and mask[-1]:
+        found.append(np.array([len(mask)], np.int64))
+    return np.concatenate(found).astype(np.int64, copy=False) if found else np.zeros(0, np.int64)
 
 
 def counted_pieces(runs: SharedRuns, set_apart: np.ndarray | None, offsets) -> SharedRuns:
@@ -402,54 +564,88 @@ def _counted(runs: SharedRuns, set_apart: np.ndarray | None) -> SharedRuns:
     the two sides' counts: a quotation is one stretch of the same words in both)."""
     if set_apart is None:
         return replace(runs, counted=runs.length.copy())
-    prefix = np.r_[0, np.cumsum(set_apart, dtype=np.int64)]
-    in_left = prefix[runs.start_left + runs.length] - prefix[runs.start_left]
-    in_right = prefix[runs.start_right + runs.length] - prefix[runs.start_right]
+    k = len(runs)
+    ends = (runs.start_left, runs.start_left + runs.length)
+    ends += (runs.start_right, runs.start_right + runs.length)
+    before = _set_before(set_apart, np.concatenate(ends))
+    in_left = before[k : 2 * k] - before[:k]
+    in_right = before[3 * k :] - before[2 * k : 3 * k]
     return replace(runs, counted=runs.length - np.maximum(in_left, in_right))
 
 
-def _holders(kept: KeptGrams, is_reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(distinct value number of each kept gram, ordinary documents holding each value)."""
+def _set_before(mask: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """How many entries of `mask` are set before each position of `at`: a prefix sum
+    made a piece at a time, read where asked."""
+    found = np.zeros(len(at), np.int64)
+    if not len(at):
+        return found
+    order = np.argsort(at, kind="stable")
+    at = at[order]
+    done = 0
+    for lo in range(0, len(mask), _ROW_CHUNK):
+        prefix = np.cumsum(mask[lo : lo + _ROW_CHUNK], dtype=np.int64)
+        first, last = np.searchsorted(at, (lo + 1, lo + len(prefix) + 1))
+        found[order[first:last]] = done + prefix[at[first:last] - lo - 1]
+        done += int(prefix[-1])
+    return found
+
+
+def _holders(kept: KeptGrams, is_reference: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(distinct value number of each kept gram, ordinary documents holding each value,
+    whether two documents or more hold it, reference ones too)."""
     if not len(kept):
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0, bool)
     new_value = np.r_[True, kept.value[1:] != kept.value[:-1]]
-    value_id = np.cumsum(new_value, dtype=np.int32) - 1
-    new_doc = new_value | np.r_[True, kept.doc[1:] != kept.doc[:-1]]
-    counted = new_doc & ~is_reference[kept.doc]
-    return value_id, np.bincount(value_id[counted], minlength=int(value_id[-1]) + 1)
+    value_id = np.cumsum(new_value, dtype=np.int32)
+    value_id -= 1
+    n_values = int(value_id[-1]) + 1
+    new_doc = np.r_[True, kept.doc[1:] != kept.doc[:-1]]
+    new_doc |= new_value
+    shared = np.zeros(n_values, bool)
+    shared[value_id[new_doc & ~new_value]] = True
+    del new_value
+    new_doc &= ~is_reference[kept.doc]
+    return value_id, np.bincount(value_id[new_doc], minlength=n_values), shared
 
 
-def _gram_cover(starts: np.ndarray, n_tokens: int) -> np.ndarray:
-    """Global mask of the tokens of the grams starting at `starts`."""
+def _gram_cover(kept: KeptGrams, offsets: np.ndarray, rows: np.ndarray, n_tokens: int):
+    """Global mask of the tokens of the kept grams where `rows` is set, a piece at a time."""
     mask = np.zeros(n_tokens, bool)
-    for j in range(GRAM):
-        mask[starts + j] = True
+    for lo in range(0, len(kept), _ROW_CHUNK):
+        at = lo + np.flatnonzero(rows[lo : lo + _ROW_CHUNK])
+        start = offsets[kept.doc[at]] + kept.position[at]
+        for j in range(GRAM):
+            mask[start + j] = True
     return mask
 
 
-def _seeds(kept, value_id, common_value, is_reference, progress) -> tuple[np.ndarray, np.ndarray]:
+def _seeds(kept, value_id, never, is_reference, progress) -> tuple[np.ndarray, np.ndarray]:
     """Pairs of kept-gram rows (i < j) holding one value in two documents, not both
-    reference documents; common values and repeats past `_MAX_PER_DOC` give none."""
-    rows = np.flatnonzero(~common_value[value_id])  # a value is common in every document
+    reference documents; values where `never` is set (common ones, a value is common in
+    every document) and repeats past `_MAX_PER_DOC` give none."""
+    rows = np.flatnonzero(~never[value_id])
     if not len(rows):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    value, doc = kept.value[rows], kept.doc[rows]
-    new_doc = np.r_[True, (value[1:] != value[:-1]) | (doc[1:] != doc[:-1])]
-    del value, doc
+    group, doc = value_id[rows], kept.doc[rows]
+    new_doc = np.r_[True, (group[1:] != group[:-1]) | (doc[1:] != doc[:-1])]
+    del doc
     at = np.arange(len(rows), dtype=np.int32)
     rank = at - np.maximum.accumulate(np.where(new_doc, at, 0))
-    rows = rows[rank < _MAX_PER_DOC]
-    del at, rank, new_doc
-    group = value_id[rows]
+    del at, new_doc
+    keep = rank < _MAX_PER_DOC
+    rows, group = rows[keep], group[keep]
+    del rank, keep
     # rows holding the value after row i in the same group: its seed partners
-    group_end = np.searchsorted(group, group, side="right")
-    later = group_end - np.arange(len(rows)) - 1
+    later = np.searchsorted(group, group, side="right")
+    later -= np.arange(len(rows)) + 1
+    del group
     lefts, rights = [], []
     for lo, hi in bounded_runs(later, _SEED_CHUNK):
         progress(lo, len(rows))
         owner, k = ragged_arange(later[lo:hi])
         i = lo + owner
         j = i + 1 + k
+        del owner, k
         i, j = rows[i], rows[j]
         keep = kept.doc[i] != kept.doc[j]
         keep &= ~(is_reference[kept.doc[i]] & is_reference[kept.doc[j]])
@@ -574,15 +770,22 @@ def _template_cover(runs: SharedRuns, is_reference, min_run: int, n_tokens: int)
 
 
 def cover(start: np.ndarray, length: np.ndarray, n_tokens: int) -> np.ndarray:
-    """Mask of `n_tokens` positions with the ranges [start, start + length) set."""
-    mask = np.zeros(n_tokens, bool)
-    if not len(start):
-        return mask
-    delta = np.zeros(n_tokens + 1, np.int32)
-    np.add.at(delta, start, 1)
-    np.add.at(delta, start + length, -1)
-    np.cumsum(delta[:n_tokens], dtype=np.int32, out=delta[:n_tokens])
-    return delta[:n_tokens] > 0
+    """Mask of `n_tokens` positions with the ranges [start, start + length) set: the ranges
+    merged where they overlap or touch, then one running sum of a byte a position."""
+    start, length = np.asarray(start), np.asarray(length)
+    nonempty = length > 0
+    if not nonempty.any():
+        return np.zeros(n_tokens, bool)
+    begin = start[nonempty]
+    order = np.argsort(begin, kind="stable")
+    begin, stop = begin[order], (begin + length[nonempty])[order]
+    reach = np.maximum.accumulate(stop)
+    first = np.flatnonzero(np.r_[True, begin[1:] > reach[:-1]])
+    delta = np.zeros(n_tokens + 1, np.int8)
+    delta[begin[first]] = 1
+    delta[reach[np.r_[first[1:] - 1, len(begin) - 1]]] = -1
+    np.cumsum(delta[:n_tokens], dtype=np.int8, out=delta[:n_tokens])
+    return delta[:n_tokens].view(bool)  # each position 0 or 1
 
 
 def _in_documents(runs: SharedRuns, offsets: np.ndarray) -> SharedRuns:

@@ -40,13 +40,11 @@ from simsift.core.match.grams import (
     KeptGrams,
     OutsideGrams,
     SharedRuns,
-    concatenated,
     counted_pieces,
+    kept_grams,
     set_apart_mask,
     shared_runs,
     stretches,
-    window_for,
-    winnow,
 )
 from simsift.core.match.same_text import credit_same_text
 from simsift.core.match.verbatim import GRAM, SHARE_MIN_RUN, longest_runs
@@ -770,16 +768,15 @@ def analyze_passages(
 def _kept_reusing(streams, offsets, options: PassageOptions, known, reused, progress) -> KeptGrams:
     """The kept grams of every document, taken from `known` for the documents it holds
     (same tokens and shortest match: the same grams) and made for the others only."""
-    window = window_for(options.shortest_run)
     if known is None or known[1].options.shortest_run != options.shortest_run:
-        return winnow(*concatenated(streams), window, progress)
+        return kept_grams(streams, options.shortest_run, progress)
     old_of, old = known
     new_of_old = np.full(old.passages.n_docs, -1, np.int64)
     new_of_old[old_of[reused]] = np.flatnonzero(reused)
     doc = new_of_old[old.kept.doc]
     carried = doc >= 0
     fresh = np.flatnonzero(~reused)
-    made = winnow(*concatenated([streams[d] for d in fresh]), window, progress)
+    made = kept_grams([streams[d] for d in fresh], options.shortest_run, progress)
     value = np.r_[old.kept.value[carried], made.value]
     doc = np.r_[doc[carried], fresh[made.doc]]
     position = np.r_[old.kept.position[carried], made.position]
@@ -795,10 +792,9 @@ def _gram_layer(streams, where, masks, is_reference, options, outside, steps):
     Reference documents' own text is a seed, not left out."""
     offsets, kept = where
     excluded_mask, set_apart = masks
-    hashes, _ = concatenated(streams)
     left_out = excluded_mask & ~np.repeat(is_reference, np.diff(offsets))
     return shared_runs(
-        hashes,
+        streams,
         offsets,
         kept,
         (left_out, set_apart),

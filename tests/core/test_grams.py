@@ -7,10 +7,15 @@ from functools import partial
 
 import numpy as np
 import pytest
+from simsift.core.match import grams
 from simsift.core.match.grams import (
     CommonRule,
     concatenated,
+    cover,
+    kept_grams,
+    set_apart_mask,
     shared_runs,
+    stretches,
     window_for,
     winnow,
 )
@@ -272,8 +277,6 @@ def test_a_rescan_makes_only_changed_documents_grams_and_finds_what_a_fresh_scan
 
 
 def test_stretches_of_a_mask_end_where_a_document_starts():
-    from simsift.core.match.grams import stretches
-
     mask = np.array([1, 1, 1, 0, 1, 1], bool)
     starts, stops = stretches(mask, np.array([0, 2, 5, 6]))
     assert list(zip(starts.tolist(), stops.tolist(), strict=True)) == [
@@ -282,3 +285,101 @@ def test_stretches_of_a_mask_end_where_a_document_starts():
         (4, 5),
         (5, 6),
     ]
+
+
+def small_pieces(monkeypatch, size: int) -> None:
+    """The gram layer works in pieces of `size` tokens, kept grams or seed pairs."""
+    for name in ("_WINNOW_CHUNK", "_ROW_CHUNK", "_SEED_CHUNK", "_EXTEND_TOKENS"):
+        monkeypatch.setattr(grams, name, size)
+
+
+def test_documents_winnowed_a_piece_at_a_time_keep_what_all_end_to_end_keep(words, monkeypatch):
+    rng = random.Random(31)
+    sizes = (300, 0, 7, 14, 40, 2500, 3, 500, 9, 16, 1200)
+    streams = [token_stream([" ".join(essay(words, rng, n))]) for n in sizes]
+    whole = winnow(*concatenated(streams), window_for(15))
+    small_pieces(monkeypatch, 200)  # the 2,500-word document is one piece, cut in steps
+    for found in (kept_grams(streams, 15), winnow(*concatenated(streams), window_for(15))):
+        for name in ("value", "doc", "position"):
+            np.testing.assert_array_equal(getattr(found, name), getattr(whole, name))
+    assert found.doc.dtype == found.position.dtype == np.int32
+
+
+def test_runs_extended_a_few_documents_at_a_time_are_the_runs_of_all_at_once(words, monkeypatch):
+    rng = random.Random(37)
+    prompt, notice = essay(words, rng, 40), essay(words, rng, 30)
+    docs = [[" ".join(d)] for d in spliced_corpus_words(words, rng)]
+    docs += [
+        [" ".join([*essay(words, rng, 100), *notice, *essay(words, rng, 50)])] for _ in range(12)
+    ]
+    docs += [
+        [" ".join([*essay(words, rng, 80), *prompt, *essay(words, rng, 80)])] for _ in range(3)
+    ]
+    docs.append([" ".join(prompt)])  # the reference document
+    streams = [token_stream(d) for d in docs]
+    hashes, offsets = concatenated(streams)
+    is_reference = np.zeros(len(streams), bool)
+    is_reference[-1] = True
+    set_apart = np.random.default_rng(3).random(len(hashes)) < 0.01
+    masks = (np.zeros(len(hashes), bool), set_apart)
+
+    def found():
+        kept = kept_grams(streams, 15)
+        return shared_runs(streams, offsets, kept, masks, is_reference, 15, RULE)
+
+    kept = winnow(hashes, offsets, window_for(15))
+    whole = shared_runs(hashes, offsets, kept, masks, is_reference, 15, RULE)
+    assert len(whole.runs) >= 10 and whole.template.any() and len(whole.common_runs)
+    for size in (100_000, 300, 64):
+        small_pieces(monkeypatch, size)  # blocks of a few documents, or of one
+        result = found()
+        for name in whole.runs.__slots__:
+            np.testing.assert_array_equal(getattr(result.runs, name), getattr(whole.runs, name))
+        for name in whole.common_runs.__slots__:
+            got, want = getattr(result.common_runs, name), getattr(whole.common_runs, name)
+            np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(result.common, whole.common)
+        np.testing.assert_array_equal(result.template, whole.template)
+
+
+def spliced_corpus_words(words, rng) -> list[list[str]]:
+    """A source and essays holding runs of 15 to 100 of its words."""
+    source = essay(words, rng, 600)
+    docs = [source]
+    for length in (15, 20, 30, 50, 100, 16, 40):
+        host = essay(words, rng, 300)
+        start, at = rng.randrange(len(source) - length), rng.randrange(1, len(host))
+        docs.append([*host[:at], "zqx", *source[start : start + length], "zqy", *host[at:]])
+    return docs
+
+
+def test_cover_sets_the_union_of_ranges_that_overlap_touch_or_are_empty():
+    rng = np.random.default_rng(5)
+    start = rng.integers(0, 990, 300)
+    length = rng.integers(0, 12, 300)
+    want = np.zeros(1000, bool)
+    for s, n in zip(start.tolist(), length.tolist(), strict=True):
+        want[s : s + n] = True
+    np.testing.assert_array_equal(cover(start, length, 1000), want)
+    assert not cover(np.array([5]), np.array([0]), 10).any()
+    assert cover(np.array([8]), np.array([2]), 10).tolist() == [False] * 8 + [True] * 2
+
+
+def test_masks_made_a_piece_at_a_time_are_the_masks_of_the_whole(monkeypatch):
+    rng = np.random.default_rng(7)
+    mask = rng.random(5000) < 0.3
+    mask[-40:] = True  # set up to the end
+    offsets = np.r_[0, np.sort(rng.choice(np.arange(1, 5000), 60, replace=False)), 5000]
+    whole = stretches(mask, offsets)
+    small_pieces(monkeypatch, 97)
+    pieces = stretches(mask, offsets)
+    for a, b in zip(whole, pieces, strict=True):
+        np.testing.assert_array_equal(a, b)
+    marks = [rng.integers(0, 3, n).astype(np.uint8) for n in (500, 0, 3, 2000, 97)]
+    streams = [token_stream([""]) for _ in marks]
+    streams = [
+        type(s)(np.zeros(len(m), np.uint64), np.zeros(len(m), bool), s.para_starts, m)
+        for s, m in zip(streams, marks, strict=True)
+    ]
+    np.testing.assert_array_equal(set_apart_mask(streams, (1, 2)), np.concatenate(marks) > 0)
+    assert set_apart_mask(streams, (3,)) is None  # no token so marked
