@@ -47,9 +47,10 @@ class UnsupportedFormat(ExtractionError):
 # Bump when reading the same file gives other text, title or tokens (their marks
 # included): the catalog then reads files again instead of reusing what an older
 # SimSift extracted.
+# 10: letters spaced out keep their word gaps through the readers' whitespace folding;
 # 9: text in DOCX/ODT/HTML pictures and scanned pages among text pages read by OCR;
 # 8: letters spaced out joined
-READER_VERSION = 9
+READER_VERSION = 10
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are reported, not read
 

@@ -200,7 +200,10 @@ def _append_quoted_tokens(
     """`_append_tokens` of normalized text, cut at its quotations, whose token ranges go to
     `quoted`; returns the count of unbalanced quotation marks. A quotation begins and ends
     with a mark that is no token character (a closing ’ never stands between letters), so
-    no token crosses a cut and jieba sees the same Chinese runs."""
+    no token crosses a cut and jieba sees the same Chinese runs. Letters spaced out are
+    joined first: their quotation marks, spaced out too, would cut them into pieces too
+    short to be joined."""
+    norm = join_spaced_letters(norm)
     scan = find_quotations(norm, whole_paragraph=whole_paragraph)
     done = 0
     for start, end in scan.spans:

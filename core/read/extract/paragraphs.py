@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from simsift.core.document import ExtractedText, ExtractionError
+from simsift.core.text.spacing import keep_word_gaps
 
 # Whitespace runs other than a single space: those are left alone (a third faster)
 _WHITESPACE = re.compile(r"\s{2,}|[^\S ]")
@@ -21,8 +22,14 @@ _SENTENCE_ENDS = tuple(".。!！?？:：;；,，、")
 
 
 def clean_paragraph(text: str) -> str:
-    """Collapse whitespace runs to one space, drop soft hyphens, strip."""
-    return _WHITESPACE.sub(" ", _SOFT_HYPHEN.sub("", text)).strip()
+    """Collapse whitespace runs to one space, drop soft hyphens, strip. Letters spaced out
+    keep their word gaps ("e s s a y   i s"): the comparison joins them into words
+    (`core.text.spacing`), where one space everywhere would make them one long word."""
+    return keep_word_gaps(_SOFT_HYPHEN.sub("", text), _fold_whitespace).strip()
+
+
+def _fold_whitespace(text: str) -> str:
+    return _WHITESPACE.sub(" ", text)
 
 
 def clean_paragraphs(paragraphs: Iterable[str]) -> tuple[str, ...]:
