@@ -143,7 +143,8 @@ def run_case(name: str, folder: Path, stage_peaks: bool = False) -> None:
     clusters = result.clusters(8)
     print(
         f"{name}: {elapsed:.1f} s ({cpu:.1f} s CPU in the scan process), peak RSS {own:.0f} MB"
-        f" (largest reader or fork server {tree.largest_mb:.0f} MB); "
+        f" (largest reader or fork server {tree.largest_mb:.0f} MB; the whole process tree's"
+        f" PSS at most {tree.largest_pss_mb:.0f} MB); "
         f"{len(result.documents)} documents, {len(result.errors)} errors "
         f"({'; '.join(e.message for e in result.errors[:2])}), "
         f"{len(result.pairs)} pairs listed, {len(clusters)} clusters, "
