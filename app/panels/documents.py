@@ -551,6 +551,10 @@ class DocumentsPanel(QWidget):
                 "template text or common text (found in more than {common} documents, or in "
                 "more than {share} of them and at least {min_docs})."
             ),
+            boilerplate=self.tr(
+                "Nor does boilerplate: a short paragraph of its own at the start or end of "
+                "at least {edge} documents (a course footer, an honour-code statement)."
+            ),
             quotations_counted=self.tr("Quotations count as copying."),
             quotations_apart=self.tr("Quotations are shown but not counted."),
             bibliography_counted=self.tr("The bibliography counts as copying."),

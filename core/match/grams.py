@@ -11,9 +11,11 @@ the maximal run (seed and extend).
 
 A gram held by many documents (the passages' common-text rule) is *common text*
 wherever it occurs (MOSS's `-m`): its tokens never count, so one boilerplate sentence
-inside otherwise different pages no longer makes them partial copies. A run shared with
-a reference document is template text. Winnowing reads only each document's own tokens,
-so a document's kept grams never depend on the rest of the scan (an archive keeps them).
+inside otherwise different pages no longer makes them partial copies. So is text fewer
+documents share as a short paragraph of its own at their start or end, a course footer
+(`boilerplate`). A run shared with a reference document is template text. Winnowing
+reads only each document's own tokens, so a document's kept grams never depend on the
+rest of the scan (an archive keeps them).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-from simsift.core.arrays import bounded_runs, ragged_arange, sorted_unique
+from simsift.core.arrays import bounded_runs, pair_keys, ragged_arange, sorted_unique
 from simsift.core.match.verbatim import GRAM
 from simsift.core.text.tokens import TokenStream
 
@@ -37,6 +39,13 @@ _EXTEND_TOKENS = 1 << 23  # tokens of seeded documents put end to end at once, p
 # a file would otherwise pair each of its copies with each of another file's
 _MAX_PER_DOC = 8
 _STEPS_AT_ONCE = 64  # tokens a run is extended one at a time, all runs at once
+# boilerplate (`boilerplate`): a short paragraph of its own at a document's start or end
+_EDGE_MAX_TOKENS = 40  # the longest paragraph that can be boilerplate: a sentence or two
+_EDGE_PARAGRAPHS = 2  # among the first or last two paragraphs of own text ...
+_HEADING_TOKENS = 10  # ... paragraphs of this many own tokens or fewer not counted
+_EDGE_COVER = 0.75  # the shared run is (nearly) the whole paragraph ...
+_EDGE_SLACK = 2  # ... and reaches at most this many tokens out of it
+_EDGE_SHARE = 0.8  # of the documents holding the text, at least this share holds it so
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,11 +136,16 @@ class GramResult:
 @dataclass(frozen=True)
 class CommonRule:
     """When a gram is common text: held by more than `share` of the ordinary documents and
-    by at least `min_docs`, or by more than `max_docs` (as for passages)."""
+    by at least `min_docs`, or by more than `max_docs` (as for passages).
+
+    `edge_docs`: text fewer documents hold is common too when it is boilerplate (a course
+    footer, an honour-code statement): a short paragraph of its own at the start or the
+    end of `edge_docs` documents or more (`boilerplate`); 0: never."""
 
     share: float
     min_docs: int
     max_docs: int
+    edge_docs: int = 0
 
     def is_common(self, holders: np.ndarray, n_ordinary: int) -> np.ndarray:
         common = (holders > self.share * n_ordinary) & (holders >= self.min_docs)
@@ -349,6 +363,7 @@ def shared_runs(
     rule: CommonRule,
     outside: OutsideGrams | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
+    paragraphs: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> GramResult:
     """Common and template text, and the runs of at least `min_run` counted tokens that
     ordinary documents share outside them. `tokens`: the documents' body streams (or
@@ -358,7 +373,9 @@ def shared_runs(
     through set-apart text (a quoted term inside a copied sentence) without counting it.
 
     `outside` adds the documents left out of the analysis to the counts that make a gram
-    common (checking new documents against an archive).
+    common (checking new documents against an archive). `paragraphs`: the global (start,
+    stop) of every non-empty paragraph of the documents, in order: with them, boilerplate
+    (`boilerplate`, `rule.edge_docs`) is common text too.
     """
     offsets = np.asarray(offsets, np.int64)
     n_tokens = int(offsets[-1])
@@ -400,8 +417,165 @@ def shared_runs(
     del blocked, ends
     runs = _counted(runs, set_apart)
     runs = runs.subset(runs.counted >= min_run)
+    if paragraphs is not None and rule.edge_docs > 0:
+        found = boilerplate(runs, paragraphs, offsets, set_apart, rule.edge_docs)
+        if found is not None:  # the runs as if it had been blocked: their other pieces
+            edge, edge_listed = found
+            runs = _counted(_cut_at(runs, edge), set_apart)
+            runs = runs.subset(runs.counted >= min_run)
+            common |= edge
+            listed = _most_held_first(listed, edge_listed)
     progress(1, 1)
     return GramResult(_in_documents(runs, offsets), common, template, listed)
+
+
+def boilerplate(
+    runs: SharedRuns,
+    paragraphs: tuple[np.ndarray, np.ndarray],
+    offsets: np.ndarray,
+    set_apart: np.ndarray | None,
+    min_docs: int,
+) -> tuple[np.ndarray, CommonRuns] | None:
+    """Text shared by a few documents that is boilerplate, not copying: (global token mask
+    of it, the text to list), None when there is none.
+
+    A course footer or an honour-code statement is a short paragraph of its own (at most
+    `_EDGE_MAX_TOKENS` tokens, a third of its document) at the document's start or end
+    (among its first or last `_EDGE_PARAGRAPHS` paragraphs of own text, headings, dates
+    and set-apart text not counted). A shared run is *edge-shaped* when on both sides it
+    is (nearly) the whole of such a paragraph (`_EDGE_COVER`) and hardly reaches out of it
+    (`_EDGE_SLACK` tokens). Paragraphs joined by edge-shaped runs are one text; it is
+    boilerplate when `min_docs` documents or more hold it so, and they are nearly all
+    (`_EDGE_SHARE`) of the documents holding it: documents where the same words are only
+    part of a paragraph (spliced into one's own prose) count against it. Its tokens are
+    then common text wherever it is found so; a longer run reaching over it (a copied
+    paragraph and the footer after it) keeps its other pieces. Text copied into a long
+    paragraph, a long copied paragraph, or a ring of copies spliced into the students'
+    own paragraphs is never boilerplate, whatever the number of documents.
+
+    `runs`: the shared runs of ordinary documents, positions global; `paragraphs`: global
+    (start, stop) of every non-empty paragraph, in order.
+    """
+    p_start, p_stop = (np.asarray(x, np.int64) for x in paragraphs)
+    if not len(runs) or not len(p_start) or min_docs < 2:
+        return None
+    p_doc = np.searchsorted(offsets, p_start, side="right") - 1
+    size = p_stop - p_start
+    own = size
+    if set_apart is not None:
+        inside = _set_before(set_apart, np.r_[p_start, p_stop])
+        own = size - (inside[len(size) :] - inside[: len(size)])
+    counts = own > _HEADING_TOKENS  # a paragraph of own text, not a heading or a date
+    seen = np.cumsum(counts)  # counted paragraphs up to each, all documents on end
+    first = np.searchsorted(p_doc, p_doc, side="left")
+    last = np.searchsorted(p_doc, p_doc, side="right") - 1
+    from_start = seen - counts - (seen[first] - counts[first])
+    from_end = seen[last] - seen
+    doc_size = np.diff(offsets)[p_doc]
+    slot = counts & (np.minimum(from_start, from_end) < _EDGE_PARAGRAPHS)
+    slot &= (size <= _EDGE_MAX_TOKENS) & (3 * size <= doc_size)
+    if not slot.any():
+        return None
+
+    def side(doc, start):
+        """(paragraph of each run's middle, the run lies in it, the run is it)."""
+        stop = start + runs.length
+        p = (np.searchsorted(p_start, start + runs.length // 2, side="right") - 1).clip(0)
+        within = (p_doc[p] == doc) & (start + runs.length // 2 < p_stop[p])
+        within &= (start >= p_start[p] - _EDGE_SLACK) & (stop <= p_stop[p] + _EDGE_SLACK)
+        covered = np.minimum(stop, p_stop[p]) - np.maximum(start, p_start[p])
+        return p, within, within & slot[p] & (covered >= _EDGE_COVER * size[p])
+
+    pa, in_a, shaped_a = side(runs.left, runs.start_left)
+    pb, in_b, shaped_b = side(runs.right, runs.start_right)
+    edge = shaped_a & shaped_b
+    if not edge.any():
+        return None
+    nodes = sorted_unique(np.r_[pa[edge], pb[edge]])
+    label = _components(
+        len(nodes), np.searchsorted(nodes, pa[edge]), np.searchsorted(nodes, pb[edge])
+    )
+    is_node = np.zeros(len(p_start), bool)
+    is_node[nodes] = True
+    # the same text, and only it, in another document but not as a paragraph of its own
+    node_a, node_b = in_a & is_node[pa] & ~edge, in_b & is_node[pb] & ~edge
+    group_a = np.where(node_a, label[np.searchsorted(nodes, pa).clip(max=len(nodes) - 1)], -1)
+    group_b = np.where(node_b, label[np.searchsorted(nodes, pb).clip(max=len(nodes) - 1)], -1)
+    n_docs = len(offsets) - 1
+    edge_held = sorted_unique(pair_keys(label, p_doc[nodes], n_docs))
+    also = sorted_unique(
+        np.r_[
+            pair_keys(group_a[node_a], runs.right[node_a], n_docs),
+            pair_keys(group_b[node_b], runs.left[node_b], n_docs),
+        ]
+    )
+    also = also[~np.isin(also, edge_held)]
+    n_edge = np.bincount(edge_held // n_docs, minlength=len(nodes))
+    held = n_edge + np.bincount(also // n_docs, minlength=len(nodes))
+    chosen = (n_edge >= min_docs) & (n_edge >= _EDGE_SHARE * held)
+    if not chosen.any():
+        return None
+    group_edge = np.where(edge, label[np.searchsorted(nodes, pa).clip(max=len(nodes) - 1)], -1)
+    taken = (edge & chosen[group_edge]) | (node_a & chosen[group_a]) | (node_b & chosen[group_b])
+    mask = cover(
+        np.r_[runs.start_left[taken], runs.start_right[taken]],
+        np.r_[runs.length[taken], runs.length[taken]],
+        int(offsets[-1]),
+    )
+    # each text listed once, its shortest edge-shaped run the example
+    rows = np.flatnonzero(edge & chosen[group_edge])
+    order = np.lexsort((runs.length[rows], group_edge[rows]))
+    rows = rows[order[np.r_[True, group_edge[rows][order][1:] != group_edge[rows][order][:-1]]]]
+    doc = runs.left[rows]
+    return mask, CommonRuns(
+        doc,
+        runs.start_left[rows] - offsets[doc],
+        runs.length[rows],
+        held[group_edge[rows]].astype(np.int64),
+    )
+
+
+def _components(n: int, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Per node of n, the smallest node of its connected component, given the edges
+    (left[i], right[i]) (a vectorized union-find, as `analysis.cluster` does)."""
+    labels = np.arange(n, dtype=np.int64)
+    while len(left):
+        ra, rb = labels[left], labels[right]
+        differ = ra != rb
+        if not differ.any():
+            return labels
+        np.minimum.at(labels, np.maximum(ra[differ], rb[differ]), np.minimum(ra, rb)[differ])
+        while not np.array_equal(labels[labels], labels):
+            labels = labels[labels]
+    return labels
+
+
+def _cut_at(runs: SharedRuns, mask: np.ndarray) -> SharedRuns:
+    """`runs` (positions global) cut where either document's token is in `mask`: the runs
+    blocking those tokens too would have given (`_merged`'s order)."""
+    k = len(runs)
+    ends = (runs.start_left, runs.start_left + runs.length)
+    ends += (runs.start_right, runs.start_right + runs.length)
+    before = _set_before(mask, np.concatenate(ends))
+    hit = (before[k : 2 * k] > before[:k]) | (before[3 * k :] > before[2 * k : 3 * k])
+    if not hit.any():
+        return runs
+    at_zero = np.zeros(int(max(runs.left.max(), runs.right.max())) + 1, np.int64)
+    pieces = counted_pieces(runs.subset(hit), mask, at_zero)
+    runs = SharedRuns(
+        *(np.r_[getattr(runs, f)[~hit], getattr(pieces, f)] for f in SharedRuns.__slots__)
+    )
+    diagonal = runs.start_right - runs.start_left
+    return runs.subset(np.lexsort((runs.start_left, diagonal, runs.right, runs.left)))
+
+
+def _most_held_first(*listed: CommonRuns) -> CommonRuns:
+    """Listed common text put together, most widespread first."""
+    runs = CommonRuns(
+        *(np.concatenate([getattr(x, f) for x in listed]) for f in CommonRuns.__slots__)
+    )
+    order = np.argsort(-runs.documents, kind="stable")
+    return CommonRuns(*(getattr(runs, f)[order] for f in CommonRuns.__slots__))
 
 
 def _extended_by_blocks(tokens, offsets, blocked, seeds, progress) -> SharedRuns:

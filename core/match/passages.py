@@ -68,6 +68,10 @@ _SUM_CHUNK = 1 << 20  # pairs whose weights are summed at once
 _HOLDER_CHUNK = 1 << 21  # (group, document) keys made at once to count distinct holders
 _MIN_LENGTH_RATIO = 0.8  # matched passages are about the same length
 _DEFAULT_SHORTEST_RUN = 15  # the words-in-a-row rule's default
+# boilerplate is common text in more than 1/_EDGE_FRACTION of the documents that make any
+# text common ("Common text above"), and in at least _EDGE_MIN_DOCS
+_EDGE_FRACTION = 5
+_EDGE_MIN_DOCS = 3
 
 
 @dataclass(frozen=True)
@@ -128,7 +132,12 @@ class PassageOptions:
         )
 
     def common_rule(self) -> CommonRule:
-        return CommonRule(self.common_share, self.common_min_docs, self.common_max_docs)
+        """When text is common; boilerplate (a short paragraph of its own at the start or
+        end of documents, `core.match.grams.boilerplate`) already when more than a fifth of
+        `common_max_docs` documents hold it, and at least `_EDGE_MIN_DOCS`: three under the
+        default 10, and a user who raises the setting to count shared footers gets them."""
+        edge = max(_EDGE_MIN_DOCS, self.common_max_docs // _EDGE_FRACTION + 1)
+        return CommonRule(self.common_share, self.common_min_docs, self.common_max_docs, edge)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_tokens <= self.max_tokens:
@@ -789,10 +798,12 @@ def _gram_layer(streams, where, masks, is_reference, options, outside, steps):
     (`core.match.grams`) from the documents' kept grams (`where`: token offsets, kept
     grams); `masks`: (left-out tokens, set-apart tokens or None): runs
     stop at left-out text and run through set-apart text without counting it.
-    Reference documents' own text is a seed, not left out."""
+    Reference documents' own text is a seed, not left out. Boilerplate (a short
+    paragraph of its own at the start or end of a few documents) is common text too."""
     offsets, kept = where
     excluded_mask, set_apart = masks
     left_out = excluded_mask & ~np.repeat(is_reference, np.diff(offsets))
+    _, _, start, stop = _paragraphs(streams, offsets)  # where boilerplate can be
     return shared_runs(
         streams,
         offsets,
@@ -803,6 +814,7 @@ def _gram_layer(streams, where, masks, is_reference, options, outside, steps):
         options.common_rule(),
         outside,
         steps.step("seeds"),
+        (start, stop),
     )
 
 

@@ -98,6 +98,10 @@ class EssayLabels:
         "or common text (found in more than {common} documents, or in more than {share} of "
         "them and at least {min_docs})."
     )
+    boilerplate: str = (
+        "Nor does boilerplate: a short paragraph of its own at the start or end of at least "
+        "{edge} documents (a course footer, an honour-code statement)."
+    )
     quotations_counted: str = "Quotations count as copying."
     quotations_apart: str = "Quotations are shown but not counted."
     bibliography_counted: str = "The bibliography counts as copying."
@@ -141,7 +145,7 @@ class EssayLabels:
             share=f"{passages.common_share:.0%}",
             min_docs=f"{passages.common_min_docs:,}",
         )
-        sentences = [rules]
+        sentences = [rules, self.boilerplate.format(edge=f"{passages.common_rule().edge_docs:,}")]
         if threshold is not None:
             n, total = threshold
             sentences.append(self.common_here.format(n=f"{n:,}", total=f"{total:,}"))

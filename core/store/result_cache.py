@@ -36,7 +36,8 @@ from simsift.core.match.passages import (
 # 9: shared runs, common runs, kept grams, left-out ranges (arrays stored by field name)
 # 10: identical texts credited in full (same_text), archive documents sources only
 # 11: a passage matched to one left out in its own document counts for neither
-RESULT_FORMAT = 11
+# 12: boilerplate (a short paragraph of its own at the start or end of 3+ documents) is common
+RESULT_FORMAT = 12
 KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,

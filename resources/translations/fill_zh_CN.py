@@ -356,6 +356,7 @@ ZH = {
     "a picture too small to hold text": "图片太小，不可能含有文字",
     "a picture without text (read by OCR)": "没有文字的图片（已由 OCR 读取）",
     "read by OCR: 1 picture, mean confidence %1": "由 OCR 读取：1 张图片，平均置信度 %1",
+    "Nor does boilerplate: a short paragraph of its own at the start or end of at least {edge} documents (a course footer, an honour-code statement).": "套话也不计入：在至少 {edge} 篇文档开头或结尾单独成段的简短段落（如课程页脚、诚信声明）。",
 }  # fmt: skip
 
 # where one English word reads differently in one place: (context, source) -> translation

@@ -539,37 +539,42 @@
         <translation>少于 {run} 个词的共有连续文字一律不计为抄袭，模板文本和常见文本（出现在超过 {common} 篇文档中，或出现在超过 {share} 的文档中且至少 {min_docs} 篇）也不计。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="573" />
+        <location filename="../../app/panels/documents.py" line="555" />
+        <source>Nor does boilerplate: a short paragraph of its own at the start or end of at least {edge} documents (a course footer, an honour-code statement).</source>
+        <translation>套话也不计入：在至少 {edge} 篇文档开头或结尾单独成段的简短段落（如课程页脚、诚信声明）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="577" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="574" />
+        <location filename="../../app/panels/documents.py" line="578" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="575" />
+        <location filename="../../app/panels/documents.py" line="579" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="576" />
+        <location filename="../../app/panels/documents.py" line="580" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="578" />
+        <location filename="../../app/panels/documents.py" line="582" />
         <source>Integrity flags ({count}): signs the text was disguised to slip past a checker</source>
         <translation>完整性标记（{count}）：文本经过伪装以逃避检测的迹象</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="581" />
+        <location filename="../../app/panels/documents.py" line="585" />
         <source>The disguise was undone before comparing; read the document itself.</source>
         <translation>比较前已还原伪装；请阅读文档本身。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="554" />
+        <location filename="../../app/panels/documents.py" line="558" />
         <source>Quotations count as copying.</source>
         <translation>引文计为抄袭。</translation>
     </message>
@@ -584,117 +589,117 @@
         <translation>把每篇作文的报告分别保存到一个文件夹，用于分发，格式为 PDF 或 HTML</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="555" />
+        <location filename="../../app/panels/documents.py" line="559" />
         <source>Quotations are shown but not counted.</source>
         <translation>引文仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="556" />
+        <location filename="../../app/panels/documents.py" line="560" />
         <source>The bibliography counts as copying.</source>
         <translation>参考文献计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="557" />
+        <location filename="../../app/panels/documents.py" line="561" />
         <source>The bibliography is shown but not counted.</source>
         <translation>参考文献仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="558" />
+        <location filename="../../app/panels/documents.py" line="562" />
         <source>In the text:</source>
         <translation>正文中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="559" />
+        <location filename="../../app/panels/documents.py" line="563" />
         <source>quoted (not counted)</source>
         <translation>引文（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="560" />
+        <location filename="../../app/panels/documents.py" line="564" />
         <source>quoted, cited (not counted)</source>
         <translation>引用，已注明出处（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="561" />
+        <location filename="../../app/panels/documents.py" line="565" />
         <source>quoted from {name} (not counted)</source>
         <translation>引自 {name}（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="562" />
+        <location filename="../../app/panels/documents.py" line="566" />
         <source>quoted from {name}, cited (not counted)</source>
         <translation>引自 {name}，已注明出处（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="563" />
+        <location filename="../../app/panels/documents.py" line="567" />
         <source>bibliography (not counted)</source>
         <translation>参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="564" />
+        <location filename="../../app/panels/documents.py" line="568" />
         <source>template text, also in a reference document (not counted)</source>
         <translation>模板文本，也出现在参考文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="565" />
+        <location filename="../../app/panels/documents.py" line="569" />
         <source>common text, found in many documents (not counted)</source>
         <translation>常见文本，出现在许多文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="566" />
+        <location filename="../../app/panels/documents.py" line="570" />
         <source>common text, found in {n} documents (not counted)</source>
         <translation>常见文本，出现在 {n} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="567" />
+        <location filename="../../app/panels/documents.py" line="571" />
         <source>common text, found in {low} to {high} documents (not counted)</source>
         <translation>常见文本，出现在 {low} 至 {high} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="569" />
+        <location filename="../../app/panels/documents.py" line="573" />
         <source>Here, with {total} documents compared, text found in {n} or more of them is common.</source>
         <translation>本次共比较 {total} 篇文档，出现在其中 {n} 篇或以上的文本即为常见文本。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="572" />
+        <location filename="../../app/panels/documents.py" line="576" />
         <source>(line hidden: it may name the writer)</source>
         <translation>（此行已隐藏：可能含有作者姓名）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="583" />
+        <location filename="../../app/panels/documents.py" line="587" />
         <source>disguised text (see the integrity flags)</source>
         <translation>伪装的文字（见完整性标记）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="606" />
+        <location filename="../../app/panels/documents.py" line="610" />
         <source>exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="601" />
+        <location filename="../../app/panels/documents.py" line="605" />
         <source>Excluded sources (not counted)</source>
         <translation>已排除的来源（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="603" />
+        <location filename="../../app/panels/documents.py" line="607" />
         <source>Marked “not a duplicate” (say the student's own draft, or a shared reading): the text shared with them does not count.</source>
         <translation>已标记为“不是重复”（例如学生自己的草稿或共同的阅读材料）：与其共有的文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="607" />
+        <location filename="../../app/panels/documents.py" line="611" />
         <source>include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="641" />
+        <location filename="../../app/panels/documents.py" line="645" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="643" />
+        <location filename="../../app/panels/documents.py" line="647" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="652" />
+        <location filename="../../app/panels/documents.py" line="656" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>

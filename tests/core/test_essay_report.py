@@ -204,19 +204,24 @@ def test_the_settings_sentence_states_the_rules_the_index_followed(scanned):
     assert "Quotations are shown but not counted. The bibliography is shown but not counted." in (
         page
     )
+    assert (
+        "Nor does boilerplate: a short paragraph of its own at the start or end of at least 3 "
+        "documents (a course footer, an honour-code statement)."
+    ) in page
     assert "or more documents" not in page
 
 
 def test_chinese_sentences_run_on_without_a_space():
     labels = EssayLabels(
         settings="少于 {run} 个词（超过 {common} 篇，{share}，{min_docs}）。",
+        boilerplate="套话（{edge} 篇）不计入。",
         quotations_apart="引文仅显示，不计入。",
         bibliography_apart="参考文献仅显示，不计入。",
     )
     rules = labels.rules(PassageOptions())
-    assert (
-        rules
-        == "少于 15 个词（超过 10 篇，20%，5）。" + "引文仅显示，不计入。参考文献仅显示，不计入。"
+    assert rules == (
+        "少于 15 个词（超过 10 篇，20%，5）。套话（3 篇）不计入。"
+        "引文仅显示，不计入。参考文献仅显示，不计入。"
     )
 
 

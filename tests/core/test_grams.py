@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -383,3 +384,36 @@ def test_masks_made_a_piece_at_a_time_are_the_masks_of_the_whole(monkeypatch):
     ]
     np.testing.assert_array_equal(set_apart_mask(streams, (1, 2)), np.concatenate(marks) > 0)
     assert set_apart_mask(streams, (3,)) is None  # no token so marked
+
+
+def test_boilerplate_is_common_text_only_given_the_paragraphs_and_the_rule(words):
+    """Three documents closing with the same short paragraph of their own: common text
+    when `shared_runs` knows the paragraphs and the rule's `edge_docs` allows it."""
+    rng = random.Random(21)
+    footer = essay(words, rng, 25)
+    docs = [[essay(words, rng, 80), essay(words, rng, 90), footer] for _ in range(3)]
+    streams = [token_stream([" ".join(p) for p in doc]) for doc in docs]
+    hashes, offsets = concatenated(streams)
+    kept = winnow(hashes, offsets, window_for(15))
+    starts = np.concatenate([offsets[d] + s.para_starts for d, s in enumerate(streams)])
+    paragraphs = (starts, np.r_[starts[1:], offsets[-1]])
+    n = len(docs)
+    masks = (np.zeros(len(hashes), bool), None)
+
+    def found(rule, given=paragraphs):
+        args = (hashes, offsets, kept, masks, np.zeros(n, bool), 15, rule)
+        return shared_runs(*args, paragraphs=given)
+
+    rule = replace(RULE, edge_docs=3)
+    plain = found(rule, None)
+    assert len(plain.runs) == 3 and not plain.common.any()
+    assert len(found(RULE).runs) == 3  # edge_docs 0: off
+    assert len(found(replace(RULE, edge_docs=4)).runs) == 3  # held by three only
+    edge = found(rule)
+    assert len(edge.runs) == 0
+    footers = np.zeros(len(hashes), bool)
+    for d in range(n):
+        footers[offsets[d] + 170 : offsets[d + 1]] = True
+    np.testing.assert_array_equal(edge.common, footers)
+    assert edge.common_runs.documents.tolist() == [3]
+    assert edge.common_runs.length.tolist() == [25]
