@@ -168,9 +168,13 @@ if grep -qE "$problems" "$tmp/gui.err"; then
 else
   ok "GUI stderr clean"
 fi
-# Workers notice the closed pipe and exit: nothing of the bundle may outlive the app.
-sleep 2
-leftover=$(pgrep -f "$bundle/(simsift|_internal/tesseract/)" || true)
+# Workers notice the closed pipe and exit: nothing of the bundle may outlive the app. A
+# reader still starting when the app was killed (a loaded machine) exits once started.
+for _ in $(seq 20); do
+  leftover=$(pgrep -f "$bundle/(simsift|_internal/tesseract/)" || true)
+  [[ -z $leftover ]] && break
+  sleep 0.5
+done
 [[ -z $leftover ]] && ok "no processes left behind" || fail "processes left running: $leftover"
 
 echo "bundle $(du -sh "$bundle" | cut -f1), --version ${version_ms} ms, scan ${scan_ms} ms"

@@ -12,7 +12,7 @@ from simsift.core.document import STATUS_SKIPPED
 from simsift.core.pipeline import stages
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
-from simsift.core.read.extract import extract, ocr
+from simsift.core.read.extract import extract, ocr, reader_for
 from simsift.core.read.reader import ReadTask, read_file
 
 from tests.core.extract.test_ocr import ENGLISH, LATIN_FONTS, font, found_share
@@ -90,3 +90,9 @@ def test_a_screenshot_of_an_essay_is_paired_with_the_essay(tmp_path):
     names = {os.path.basename(d.path) for d in result.documents}
     assert names == {"essay.txt", "screenshot.png"}
     assert len(result.clusters(result.k_max)) == 1
+
+
+def test_a_damaged_picture_whose_bytes_pass_for_text_is_still_a_picture(tmp_path):
+    path = tmp_path / "damaged.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0" + b"words after the header " * 20)
+    assert reader_for(path) == "picture"

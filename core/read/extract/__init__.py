@@ -100,8 +100,8 @@ def reader_for(path: Path) -> str:
         raise ExtractionError("not a valid RTF document (corrupt or renamed file)")
     if suffix in ODT_SUFFIXES:
         raise ExtractionError("not a valid ODT (corrupt or renamed file)")
-    if suffix in PICTURE_SUFFIXES and kind is None:
-        return "picture"
+    if suffix in PICTURE_SUFFIXES and (kind is None or _picture_signature(head)):
+        return "picture"  # a damaged picture's bytes may pass for text: its signature says
     if kind is None:
         raise UnsupportedFormat("unsupported file type (binary data)")
     # A .txt or .md holding HTML stays text: such files are often notes that quote markup.
@@ -114,6 +114,21 @@ def reader_for(path: Path) -> str:
     if suffix == ".doc" or not suffix:
         return "text"
     raise UnsupportedFormat(f"unsupported file type ({suffix})")
+
+
+_PICTURE_SIGNATURES = (
+    b"\xff\xd8\xff",
+    b"\x89PNG\r\n\x1a\n",
+    b"GIF87a",
+    b"GIF89a",
+    b"II*\x00",
+    b"MM\x00*",
+)
+
+
+def _picture_signature(head: bytes) -> bool:
+    """Whether `head` starts as a JPEG, PNG, GIF, TIFF or WebP file does."""
+    return head.startswith(_PICTURE_SIGNATURES) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
 
 
 def _zip_reader(path: Path, suffix: str) -> str:
