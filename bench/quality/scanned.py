@@ -110,6 +110,11 @@ def edit_distance(a: str, b: str) -> int:
     return int(row[-1])
 
 
+def text_words(text: str) -> list[str]:
+    """Latin words and Chinese characters, lower-cased (what a photographed page loses)."""
+    return re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]", text.lower())
+
+
 def cer(known: str, read: str, letters_only: bool = False) -> tuple[int, int]:
     """(edits, known characters) of `read` against `known`, both as `cer_text`; with
     `letters_only`, letters and digits alone (what the comparison's words are made of:
@@ -608,6 +613,7 @@ def cer_rows(plan: dict, read: dict[str, dict], tier: str) -> list[dict]:
         known = "\n".join((title, *paragraphs))
         edits, chars = cer(known, got["text"])
         letter_edits, letters = cer(known, got["text"], letters_only=True)
+        read_words = set(text_words(got["text"]))
         rows.append(
             {
                 "file": name,
@@ -621,6 +627,13 @@ def cer_rows(plan: dict, read: dict[str, dict], tier: str) -> list[dict]:
                 "status": got["status"],
                 "confidence": got["confidence"],
                 "pages": plan["pages"][name],
+                "words": len(text_words(got["text"])),
+                "known_words": len(text_words(known)),
+                "known_words_read": round(
+                    sum(w in read_words for w in text_words(known))
+                    / max(1, len(text_words(known))),
+                    3,
+                ),
                 "message": got["message"],
             }
         )
@@ -828,8 +841,25 @@ def markdown(data: dict) -> str:
         )
     if data.get("not_read"):
         out += ["", "Scans not read: " + "; ".join(data["not_read"])]
-    out += ["", *missed_table(data)]
+    out += ["", *photo_table(data), "", *missed_table(data)]
     return "\n".join(out) + "\n"
+
+
+def photo_table(data: dict) -> list[str]:
+    """Photographed scans: words (and Chinese characters) read, of the known text's."""
+    rows = [r for r in data["cer"]["scanned"] if r["degradation"] == "photo" and "words" in r]
+    if not rows:
+        return []
+    lines = [
+        "| photographed file | language | pages | words read | known words found | CER |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in sorted(rows, key=lambda r: (r["lang"], r["file"])):
+        lines.append(
+            f"| {r['file']} | {r['lang']} | {r['pages']} | {r['words']} of {r['known_words']} "
+            f"| {r['known_words_read']:.2f} | {r['cer']:.3f} |"
+        )
+    return lines
 
 
 def missed_table(data: dict) -> list[str]:
@@ -879,6 +909,40 @@ def page_summary(plan: dict, seconds: dict[str, dict]) -> dict:
 
 
 # ---------------------------------------------------------------- main
+
+
+def overlay_engine(commit: str, files: list[str]) -> str:
+    """Import `simsift` from the tree of `commit` with `files` of the work tree put over it
+    (as evasion.use_engine, in its own folder under /tmp: neither the work tree nor
+    evasion.py's copies of commits are touched). Returns a description of the engine."""
+    import hashlib
+    import subprocess
+
+    for name in files:
+        if Path(name).parts[0] not in ("core", "resources") or not (ROOT / name).is_file():
+            raise SystemExit(f"--engine-files: {name} is no file under core/ or resources/")
+    full = subprocess.run(
+        ["git", "rev-parse", commit], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    digest = hashlib.sha1()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
+    base = Path(f"/tmp/simsift-scanned-engine/{full[:12]}-{digest.hexdigest()[:10]}")
+    if not (base / "shim" / "simsift" / "core").exists():
+        shutil.rmtree(base, ignore_errors=True)
+        (base / "src").mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "archive", full, "core", "resources"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(base / "src")], input=archive, check=True)
+        for name in files:
+            shutil.copyfile(ROOT / name, base / "src" / name)
+        (base / "shim" / "simsift").mkdir(parents=True)  # a namespace package, as installed
+        (base / "shim" / "simsift" / "core").symlink_to(base / "src" / "core")
+        (base / "shim" / "simsift" / "resources").symlink_to(base / "src" / "resources")
+    sys.path.insert(0, str(base / "shim"))
+    os.environ["PYTHONPATH"] = str(base / "shim") + os.pathsep + os.environ.get("PYTHONPATH", "")
+    return f"commit {full[:9]} with {', '.join(files)} of the work tree"
 
 
 def evaluate(work: Path, plan: dict, workers: int, probe: int) -> dict:
@@ -983,6 +1047,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, help="also write the tables here")
     parser.add_argument("--engine-commit", help="scan with the engine of this commit")
     parser.add_argument(
+        "--engine-files",
+        nargs="+",
+        default=[],
+        metavar="PATH",
+        help="with --engine-commit: these files of the work tree (core/..., e.g. "
+        "core/read/extract/ocr.py) put over the commit's, to measure one change apart from "
+        "other work in progress",
+    )
+    parser.add_argument(
         "--from-json", type=Path, help="print the tables of a former run's JSON, run nothing"
     )
     args = parser.parse_args(argv)
@@ -995,9 +1068,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("LibreOffice (soffice) is needed for the text PDFs")
     import evasion
 
-    engine = (
-        evasion.use_engine(args.engine_commit) if args.engine_commit else evasion.work_tree_engine()
-    )
+    if args.engine_files and not args.engine_commit:
+        parser.error("--engine-files needs --engine-commit")
+    if args.engine_files:
+        engine = overlay_engine(args.engine_commit, args.engine_files)
+    elif args.engine_commit:
+        engine = evasion.use_engine(args.engine_commit)
+    else:
+        engine = evasion.work_tree_engine()
     started = time.monotonic()
     work = args.work / f"{args.size}-{args.documents}-{args.seed}-{args.plan_seed}"
     if args.reuse and (work / "plan.json").exists():

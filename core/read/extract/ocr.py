@@ -1,5 +1,6 @@
-"""Text of scanned PDF pages: each page rendered with PDFium at 300 dpi and read by
-Tesseract (OCR), one page at a time.
+"""Text of scanned PDF pages: each page rendered with PDFium and read by Tesseract (OCR),
+one page at a time: at 300 dpi with English and Chinese together, or at 200 dpi with
+Chinese alone when the first lines of the file's first page are mostly Chinese.
 
 `extract_pdf` reads a PDF this way when it has no visible text at all (an image-only scan)
 or its text is mostly glyph numbers ("(cid:N)": fonts without Unicode values), and its
@@ -23,6 +24,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from simsift.core.document import ExtractionError, TransientError
@@ -41,6 +43,10 @@ __all__ = [
 ]
 
 DPI = 300
+# Pages of a mostly Chinese file are rendered at this resolution and read with `chi_sim` or
+# `chi_tra` alone: faster than `eng+chi_sim` at 300 dpi, and with fewer errors on the
+# quality corpus's scans, Latin words among the Chinese included (docs/scanned_quality.md).
+CHINESE_DPI = 200
 # A page rendered larger than this (a poster, a huge scan) is rendered smaller: 40 MB of grey.
 MAX_PIXELS = 40_000_000
 # Scans longer than this are reported rather than read (a 500-page book takes half an hour).
@@ -55,11 +61,45 @@ _PAGE_SECONDS = 120.0
 LOW_CONFIDENCE = 0.6
 # Pages read with a lower mean confidence have no text.
 _MIN_CONFIDENCE = 0.3
-# Latin and Simplified Chinese together; a page mostly in Chinese characters is read again
-# with Traditional Chinese, and the better of both (by confidence) is kept for the file.
+# Latin and Simplified Chinese together: pages of a file that is not mostly Chinese. The
+# first lines of a file's first page (a strip of `_STRIP_INK` ink cells, the left half of
+# their width) tell (`_mostly_chinese`): read with `eng`, a strip read with confidence at
+# least `_LATIN_CONFIDENCE` is Latin, one under `_NOT_LATIN_CONFIDENCE` is not; otherwise it
+# is mostly Chinese when `_MIN_CJK_SHARE` of the letters read with `chi_sim` are Chinese
+# characters. A mostly Chinese file's pages are read with `chi_sim` alone at `CHINESE_DPI`,
+# or `chi_tra` when the first page reads as Traditional (`_maybe_traditional`,
+# `_reads_traditional`); a page of it that is not mostly Chinese is read with English too.
+# A first page too bare for a strip is read with `_LANGUAGES`, and `_TRADITIONAL` too when
+# mostly Chinese, and the next page decides.
 _LANGUAGES = "eng+chi_sim"
 _TRADITIONAL = "eng+chi_tra"
+_CHINESE = ("chi_sim", "chi_tra")
 _MIN_CJK_SHARE = 0.3
+_STRIP_INK = 1500  # about a line of Chinese and the title above it
+_MIN_LETTERS = 20  # letters a strip's reading needs to tell the language
+_LATIN_CONFIDENCE = 0.75
+_NOT_LATIN_CONFIDENCE = 0.5
+# Words with characters written otherwise in the other script (这/這) are read with less
+# confidence by the other script's model. A page read with `chi_sim` whose such words have a
+# mean confidence `_SCRIPT_GAP` under its other Chinese words', or under
+# `_SCRIPT_CONFIDENCE`, or fewer than `_SCRIPT_WORDS` of them, is read with `chi_tra` too;
+# that reading is kept when its own such words are `_TRADITIONAL_MARGIN` more confident.
+_SCRIPT_GAP = 0.03
+_SCRIPT_CONFIDENCE = 0.85
+_SCRIPT_WORDS = 10
+_TRADITIONAL_MARGIN = 0.05
+# Ink is found in square cells of this side (8 pixels at 300 dpi): a cell with a tenth of its
+# pixels much darker than the paper around it, not near a dark area (a desk around a
+# photographed page, a black bar).
+_CELL_INCH = 8 / 300
+# A page where Tesseract's page segmentation (`--psm 3`, its default) left at least this share
+# of the ink, and this many cells, outside the words it read (a photographed page on a
+# desk: the paper's edge taken for a picture holding the text) is read again as one block of
+# text (`--psm 6`), and that reading kept when its words times their mean confidence are a
+# quarter more.
+_MISSED_INK_SHARE = 0.45
+_MISSED_INK = 1000
+_BETTER_BLOCK = 1.25
 # Lines further apart than this many line heights start a new paragraph.
 _PARAGRAPH_GAP = 1.2
 _PAGE_NUMBER = re.compile(r"^\W*\d{1,4}\W*$")
@@ -89,6 +129,16 @@ class OcrPage:
     confidence: float
     words: int
     number: int = 0  # the page's number in its file, from 1 (0: not known)
+    # each word read: its text, confidence (0 to 1), and place in the image (left, top, width,
+    # height in pixels); `read_pages` leaves them out of the pages it gives
+    word_boxes: tuple[tuple[str, float, int, int, int, int], ...] = ()
+
+
+class _Ink(NamedTuple):
+    """Where a page image has the ink of text, by square cells (`_ink_cells`)."""
+
+    text: np.ndarray  # rows and columns of cells, True where there is ink
+    cell: int  # a cell's side in pixels
 
 
 def tesseract_path() -> str | None:
@@ -131,7 +181,7 @@ def read_pages(path: Path, indexes: Sequence[int] | None = None) -> Iterator[Ocr
                 f"OCR, at most {MAX_OCR_PAGES} pages)"
             )
         deadline = time.monotonic() + OCR_SECONDS
-        languages = ""
+        languages = ""  # chosen by the first page that can tell
         for done, index in enumerate(chosen_pages):
             report_pages(done, count)
             if time.monotonic() > deadline:
@@ -139,19 +189,20 @@ def read_pages(path: Path, indexes: Sequence[int] | None = None) -> Iterator[Ocr
                     f"no extractable text (scanned PDF: OCR took longer than "
                     f"{OCR_SECONDS:.0f} s, {done} of {count} pages read)"
                 )
-            try:
-                image = _render(document, index)
-            except pypdfium2.PdfiumError as error:
-                raise ExtractionError(
-                    f"no extractable text; cannot render page {index + 1} for OCR ({error})"
-                ) from error
-            if not languages:  # the first page with words decides Simplified or Traditional
-                page, chosen = _first_page(program, image)
-                languages = chosen if page.words else ""
+
+            def render(dpi: int, index: int = index) -> np.ndarray:
+                try:
+                    return _render(document, index, dpi)
+                except pypdfium2.PdfiumError as error:
+                    raise ExtractionError(
+                        f"no extractable text; cannot render page {index + 1} for OCR ({error})"
+                    ) from error
+
+            if not languages:
+                page, languages = _first_page(program, render)
             else:
-                page = read_image(program, image, languages)
-            del image
-            yield replace(page, number=index + 1)
+                page = _later_page(program, render, languages)
+            yield replace(page, number=index + 1, word_boxes=())
         report_pages(count, count)
     finally:
         document.close()
@@ -174,12 +225,12 @@ def ocr_summary(pages: Sequence[OcrPage]) -> str:
     return said
 
 
-def _render(document, index: int) -> np.ndarray:
-    """Page `index` in grey (rows of bytes) at `DPI`, or smaller if that exceeds `MAX_PIXELS`."""
+def _render(document, index: int, dpi: int = DPI) -> np.ndarray:
+    """Page `index` in grey (rows of bytes) at `dpi`, or smaller if that exceeds `MAX_PIXELS`."""
     page = document[index]
     try:
         width, height = page.get_size()
-        scale = DPI / 72
+        scale = dpi / 72
         pixels = width * scale * height * scale
         if pixels > MAX_PIXELS:
             scale *= (MAX_PIXELS / pixels) ** 0.5
@@ -193,20 +244,215 @@ def _render(document, index: int) -> np.ndarray:
         page.close()
 
 
-def _first_page(program: str, image: np.ndarray) -> tuple[OcrPage, str]:
-    """A file's first page read with `_LANGUAGES`, and again with Traditional Chinese when
-    it is mostly Chinese; the better reading and its languages. Languages whose data is
-    not installed are left out."""
+def _first_page(program: str, render) -> tuple[OcrPage, str]:
+    """The first page not yet decided read, and the languages of the file's other pages
+    ("" when this page cannot tell: the next page decides). `render(dpi)` renders the page.
+
+    When a strip of its first lines is mostly Chinese (`_mostly_chinese`), the page is read
+    at `CHINESE_DPI` with `chi_sim`, or `chi_tra` (`_chinese_page`), and so is the file,
+    unless the page turns out not mostly Chinese (`_english_too`). Otherwise the page is read
+    with `_LANGUAGES` at `DPI`, and when it is mostly Chinese after all, with `_TRADITIONAL`
+    too (the better reading kept) and the file's other pages with Chinese alone. A page
+    without such a strip (a few words) decides nothing. Languages whose data is not
+    installed are left out."""
+    known = installed_languages(program)
     languages = _installed(program, _LANGUAGES)
+    if "chi_sim" not in known:
+        return read_image(program, render(DPI), languages), languages
+    image = render(CHINESE_DPI)
+    ink = _ink_cells(image, CHINESE_DPI)
+    strip = _text_strip(image, ink)
+    chinese = None if strip is None else _mostly_chinese(program, strip, known)
+    if chinese:
+        page, chosen = _chinese_page(program, image, ink, "chi_tra" in known)
+        del image
+        mixed = _english_too(program, render, page, chosen)
+        if mixed is not None:  # Chinese and English: the file is read with both
+            return mixed, _installed(program, f"eng+{chosen}")
+        return page, chosen
+    del image
+    image = render(DPI)
     page = read_image(program, image, languages)
+    share, letters = _cjk_share(page)
+    if letters < _MIN_LETTERS or share < _MIN_CJK_SHARE:
+        return page, ("" if chinese is None else languages)
+    chosen = "chi_sim"
+    if "chi_tra" in known:
+        other = read_image(program, image, _installed(program, _TRADITIONAL))
+        if _reads_traditional(page, other):
+            page, chosen = other, "chi_tra"
+    return page, ("" if chinese is None else chosen)
+
+
+def _mostly_chinese(program: str, strip: np.ndarray, known: frozenset[str]) -> bool | None:
+    """Whether a strip of a page's first lines (at `CHINESE_DPI`) is mostly Chinese; None
+    when it reads as too few letters to tell. Read with `eng` first (the cheaper model):
+    confident, it is Latin; hardly confident, not Latin. Else it is read with `chi_sim` and
+    is mostly Chinese when `_MIN_CJK_SHARE` of its letters are Chinese characters."""
+    if "eng" in known:
+        latin = _tesseract(program, strip, "eng", CHINESE_DPI)
+        if _cjk_share(latin)[1] >= _MIN_LETTERS:
+            if latin.confidence >= _LATIN_CONFIDENCE:
+                return False
+            if latin.confidence < _NOT_LATIN_CONFIDENCE:
+                return True
+    share, letters = _cjk_share(_tesseract(program, strip, "chi_sim", CHINESE_DPI))
+    return share >= _MIN_CJK_SHARE if letters >= _MIN_LETTERS else None
+
+
+def _chinese_page(
+    program: str, image: np.ndarray, ink: _Ink, traditional: bool
+) -> tuple[OcrPage, str]:
+    """A mostly Chinese page (at `CHINESE_DPI`, its `_ink_cells`) read with `chi_sim`, and
+    with `chi_tra` too when it may be Traditional and `traditional` is installed; the better
+    reading and its language."""
+    page = read_image(program, image, "chi_sim", CHINESE_DPI, ink)
+    if traditional and _maybe_traditional(page):
+        other = read_image(program, image, "chi_tra", CHINESE_DPI, ink)
+        if _reads_traditional(page, other):
+            return other, "chi_tra"
+    return page, "chi_sim"
+
+
+def _english_too(program: str, render, page: OcrPage, chinese: str) -> OcrPage | None:
+    """A page read with `chinese` alone that is not mostly Chinese (an English appendix, a
+    page half English) read again with English added, at `DPI`, when that reading has the
+    higher confidence; None otherwise."""
+    share, letters = _cjk_share(page)
+    if letters < _MIN_LETTERS or share >= _MIN_CJK_SHARE:
+        return None
+    other = read_image(program, render(DPI), _installed(program, f"eng+{chinese}"))
+    return other if other.confidence > page.confidence else None
+
+
+def _script_words(page: OcrPage, config: str) -> tuple[list[float], list[float]] | None:
+    """Confidences of a reading's Chinese words that OpenCC's `config` (s2t or t2s) writes
+    otherwise, and of its other Chinese words; None without OpenCC."""
+    convert = _converter(config)
+    if convert is None:
+        return None
+    specific: list[float] = []
+    shared: list[float] = []
+    for text, confidence, *_ in page.word_boxes:
+        if _CJK.search(text):
+            (specific if convert(text) != text else shared).append(confidence)
+    return specific, shared
+
+
+def _maybe_traditional(page: OcrPage) -> bool:
+    """Whether a page read with `chi_sim` may be Traditional Chinese: its words written
+    otherwise in Traditional are read with less confidence than its other words, or little
+    confidence, or are too few to tell."""
+    found = _script_words(page, "s2t")
+    if found is None:
+        return True
+    specific, shared = found
+    if len(specific) < _SCRIPT_WORDS or not shared:
+        return True
+    mean = sum(specific) / len(specific)
+    return mean < _SCRIPT_CONFIDENCE or mean <= sum(shared) / len(shared) - _SCRIPT_GAP
+
+
+def _reads_traditional(simplified: OcrPage, traditional: OcrPage) -> bool:
+    """Whether the reading with Traditional Chinese is the better: its words written
+    otherwise in Simplified are `_TRADITIONAL_MARGIN` more confident than the Simplified
+    reading's words written otherwise in Traditional (without OpenCC, or without such words,
+    its mean confidence is higher)."""
+    ours, theirs = _script_words(traditional, "t2s"), _script_words(simplified, "s2t")
+    if ours is None or theirs is None or not ours[0] or not theirs[0]:
+        return traditional.confidence > simplified.confidence
+    return sum(ours[0]) / len(ours[0]) > sum(theirs[0]) / len(theirs[0]) + _TRADITIONAL_MARGIN
+
+
+@functools.cache
+def _converter(config: str):
+    """OpenCC's conversion `config` (a function of text), or None when OpenCC is missing."""
+    try:
+        import opencc
+    except ImportError:
+        return None
+    return opencc.OpenCC(config).convert
+
+
+def _later_page(program: str, render, languages: str) -> OcrPage:
+    """A page after the first read with the file's `languages`: one not mostly Chinese in a
+    mostly Chinese file is read with English too (`_english_too`)."""
+    if languages not in _CHINESE:
+        return read_image(program, render(DPI), languages)
+    page = read_image(program, render(CHINESE_DPI), languages, CHINESE_DPI)
+    return _english_too(program, render, page, languages) or page
+
+
+def _cjk_share(page: OcrPage) -> tuple[float, int]:
+    """The share of Chinese characters among the letters of a reading, and its letters."""
     text = "".join(page.boxes)
     letters = sum(1 for c in text if c.isalnum())
-    traditional = _installed(program, _TRADITIONAL)
-    if letters and len(_CJK.findall(text)) / letters >= _MIN_CJK_SHARE and "chi_tra" in traditional:
-        other = read_image(program, image, traditional)
-        if other.confidence > page.confidence:
-            return other, traditional
-    return page, languages
+    return (len(_CJK.findall(text)) / letters if letters else 0.0), letters
+
+
+def _ink_cells(image: np.ndarray, dpi: int) -> _Ink:
+    """Which cells of the image (rows and columns of `_CELL_INCH` squares) hold the ink of
+    text: a tenth of their pixels darker than 0.6 of the paper around them (the brightest
+    cell within two cells), and not within two cells of a dark area (a cell whose brightest
+    pixel is that dark: a desk around a photographed page, a photograph, a black bar).
+    Pages of `DPI` are looked at in every other pixel of every other row (as fine as
+    150 dpi)."""
+    step = 2 if dpi >= 2 * 125 else 1
+    pixels = image[::step, ::step]
+    cell = max(2, round(dpi / step * _CELL_INCH))
+    rows, columns = pixels.shape[0] // cell, pixels.shape[1] // cell
+    if rows < 5 or columns < 5:
+        return _Ink(np.zeros((max(rows, 0), max(columns, 0)), dtype=bool), cell * step)
+    blocks = pixels[: rows * cell, : columns * cell].reshape(rows, cell, columns, cell)
+    brightest = blocks.max(axis=(1, 3))
+    padded = np.pad(brightest, 2, mode="edge")
+    paper = brightest.copy()
+    for dy in range(5):
+        for dx in range(5):
+            np.maximum(paper, padded[dy : dy + rows, dx : dx + columns], out=paper)
+    limit = (paper.astype(np.uint16) * 3 // 5).astype(np.uint8)
+    dark = (blocks < limit[:, None, :, None]).sum(axis=(1, 3), dtype=np.int32)
+    shade = np.pad(brightest < limit, 2)
+    near = np.zeros((rows, columns), dtype=bool)
+    for dy in range(5):
+        for dx in range(5):
+            near |= shade[dy : dy + rows, dx : dx + columns]
+    return _Ink((dark * 10 >= cell * cell) & ~near, cell * step)
+
+
+def _text_strip(image: np.ndarray, ink: _Ink) -> np.ndarray | None:
+    """The first lines of a page (its `_ink_cells`), the left half of their width: rows from
+    its first ink down to where `_STRIP_INK` ink cells lie above, ended at the next gap
+    between lines (when one comes soon: turned lines leave none). None for a page with less
+    than twice that ink."""
+    cells, cell = ink
+    per_row = cells.sum(axis=1)
+    if per_row.sum() < 2 * _STRIP_INK:
+        return None
+    quiet = max(2, int(per_row.max()) // 50)  # specks (noise, a page's edge), not a line
+    first = int(np.flatnonzero(per_row > quiet)[0])
+    end = first + int(np.searchsorted(np.cumsum(per_row[first:]), _STRIP_INK))
+    gaps = np.flatnonzero(per_row[end : end + 1 + (end - first) // 2] <= quiet)
+    if gaps.size:
+        end += int(gaps[0])
+    columns = np.flatnonzero(cells[first : end + 1].sum(axis=0) > 0)
+    left, right = int(columns[0]), int(columns[-1]) + 1
+    top, bottom = max(0, first - 1) * cell, min(image.shape[0], (end + 1) * cell)
+    return np.ascontiguousarray(image[top:bottom, left * cell : (left + right + 1) // 2 * cell])
+
+
+def _missed_text(page: OcrPage, ink: _Ink) -> bool:
+    """Whether much of the ink of text on a page (`_Ink`) lies outside the words read
+    (`_MISSED_INK_SHARE`)."""
+    cells, cell = ink
+    total = int(cells.sum())
+    if total < _MISSED_INK:
+        return False
+    read = np.zeros_like(cells)
+    for _, _, x, y, width, height in page.word_boxes:
+        read[y // cell : (y + height) // cell + 1, x // cell : (x + width) // cell + 1] = True
+    missed = int(np.count_nonzero(cells & ~read))
+    return missed >= _MISSED_INK and missed >= _MISSED_INK_SHARE * total
 
 
 def _installed(program: str, languages: str) -> str:
@@ -234,16 +480,28 @@ def installed_languages(program: str) -> frozenset[str]:
     return frozenset(line.strip() for line in lines[1:] if line.strip())
 
 
-def read_image(program: str, image: np.ndarray, languages: str) -> OcrPage:
-    """Text of one page image; read again turned upright when read poorly and Tesseract's
-    orientation detection finds it turned. A page read with hardly any confidence (a
-    photograph's shapes taken for letters) has no text."""
-    page = _tesseract(program, image, languages)
+def read_image(
+    program: str,
+    image: np.ndarray,
+    languages: str,
+    dpi: int = DPI,
+    ink: _Ink | None = None,
+) -> OcrPage:
+    """Text of one page image (rendered at `dpi`; `ink`: its `_ink_cells` if known); read
+    again as one block of text when Tesseract's page segmentation left much of its ink
+    unread (`_missed_text`), and turned upright when read poorly and Tesseract's orientation
+    detection finds it turned. A page read with hardly any confidence (a photograph's shapes
+    taken for letters) has no text."""
+    page = _tesseract(program, image, languages, dpi)
+    if _missed_text(page, ink or _ink_cells(image, dpi)):
+        block = _tesseract(program, image, languages, dpi, "6")
+        if block.words * block.confidence > _BETTER_BLOCK * page.words * page.confidence:
+            page = block
     if page.words and page.confidence < LOW_CONFIDENCE:
-        turn = _orientation(program, image)
+        turn = _orientation(program, image, dpi)
         if turn:
             upright = np.ascontiguousarray(np.rot90(image, -turn // 90))  # clockwise
-            turned = _tesseract(program, upright, languages)
+            turned = _tesseract(program, upright, languages, dpi)
             if turned.confidence > page.confidence:
                 page = turned
     # Stripes or shapes read as "words" of dashes, bars and stray letters (a corrupt CCITT
@@ -256,8 +514,8 @@ def read_image(program: str, image: np.ndarray, languages: str) -> OcrPage:
     return page
 
 
-def _run(program: str, image: np.ndarray, *args: str, check: bool = True) -> str:
-    """Tesseract's standard output for `image` (as PGM on its standard input).
+def _run(program: str, image: np.ndarray, dpi: int, *args: str, check: bool = True) -> str:
+    """Tesseract's standard output for `image` (as PGM on its standard input, at `dpi`).
 
     With `check`, a Tesseract that fails or dies (out of memory under the reader's limit,
     a crash) is a TransientError, read again on the next scan: its empty output is not a
@@ -266,7 +524,7 @@ def _run(program: str, image: np.ndarray, *args: str, check: bool = True) -> str
     header = f"P5 {width} {height} 255\n".encode("ascii")
     try:
         done = subprocess.run(
-            [program, "stdin", "stdout", "--dpi", str(DPI), *args],
+            [program, "stdin", "stdout", "--dpi", str(dpi), *args],
             input=header + image.tobytes(),
             capture_output=True,
             timeout=_PAGE_SECONDS,
@@ -314,17 +572,20 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def _orientation(program: str, image: np.ndarray) -> int:
+def _orientation(program: str, image: np.ndarray, dpi: int = DPI) -> int:
     """Degrees the page is turned clockwise from upright (0, 90, 180 or 270) as
     Tesseract's orientation detection says, 0 when it cannot tell."""
     # unchecked: Tesseract fails here on a page with too few letters to tell
-    found = re.search(r"Rotate: (\d+)", _run(program, image, "--psm", "0", check=False))
+    found = re.search(r"Rotate: (\d+)", _run(program, image, dpi, "--psm", "0", check=False))
     return int(found[1]) % 360 if found else 0
 
 
-def _tesseract(program: str, image: np.ndarray, languages: str) -> OcrPage:
-    """One page image read by Tesseract, its words grouped into paragraphs."""
-    table = _run(program, image, "-l", languages, "tsv")
+def _tesseract(
+    program: str, image: np.ndarray, languages: str, dpi: int = DPI, segmentation: str = "3"
+) -> OcrPage:
+    """One page image read by Tesseract, its words grouped into paragraphs; `segmentation`
+    is its page segmentation mode (3: automatic, 6: one block of text)."""
+    table = _run(program, image, dpi, "-l", languages, "--psm", segmentation, "tsv")
     return page_from_tsv(table)
 
 
@@ -333,6 +594,7 @@ def page_from_tsv(table: str) -> OcrPage:
     each of its paragraphs, split again where lines lie far apart; page numbers left out."""
     lines: dict[tuple[int, int, int], list[tuple[str, int, int]]] = {}
     confidences: list[float] = []
+    found: list[tuple[str, float, int, int, int, int]] = []
     for row in table.splitlines()[1:]:
         cells = row.split("\t")
         if len(cells) < 12 or cells[0] != "5":
@@ -346,6 +608,7 @@ def page_from_tsv(table: str) -> OcrPage:
             (text, top, height)
         )
         confidences.append(conf / 100)
+        found.append((text, conf / 100, int(cells[6]), top, int(cells[8]), height))
     boxes: list[str] = []
     current: list[str] = []
     last: tuple[int, int, int, int] | None = None  # block, paragraph, bottom, line height
@@ -364,7 +627,7 @@ def page_from_tsv(table: str) -> OcrPage:
         boxes.append("\n".join(current))
     kept = tuple(b for b in boxes if b.strip() and not _PAGE_NUMBER.match(b))
     mean = sum(confidences) / len(confidences) if confidences else 0.0
-    return OcrPage(kept, mean, len(confidences))
+    return OcrPage(kept, mean, len(confidences), word_boxes=tuple(found))
 
 
 def _line_text(words: list[str]) -> str:
@@ -419,4 +682,4 @@ def _picture_page(program: str, data: bytes, languages: str, seconds: float) -> 
         raise OcrUnavailable(UNAVAILABLE) from error
     if done.returncode < 0:  # killed (out of memory?): an error of a picture it cannot decode
         raise TesseractFailed(f"Tesseract was killed (signal {-done.returncode})")
-    return page_from_tsv(done.stdout.decode("utf-8", "replace"))
+    return replace(page_from_tsv(done.stdout.decode("utf-8", "replace")), word_boxes=())
