@@ -28,6 +28,7 @@ from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 from simsift.core.progress import Cancelled, CancelToken
 from simsift.core.read.extract import ocr
+from simsift.core.read.reader import OUT_OF_MEMORY
 from simsift.core.read.workers import MIN_READER_BYTES
 
 from tests.core.corpus import edit_words, module_text
@@ -253,6 +254,43 @@ def test_a_blank_page_has_no_extractable_text(tmp_path):
     assert not record(result, "blank.pdf").retry
 
 
+def pdfium_draws_nothing(monkeypatch) -> None:
+    """PDFium as it is short of memory for a page's picture: the page rendered all white,
+    nothing said (seen under a 300 MB address-space limit with a 5000 x 7000 scan)."""
+    import pypdfium2
+
+    render = pypdfium2.PdfPage.render
+
+    def blank(self, **options):
+        bitmap = render(self, **options)
+        bitmap.to_numpy()[...] = 255
+        return bitmap
+
+    monkeypatch.setattr(pypdfium2.PdfPage, "render", blank)
+
+
+@needs_tesseract
+def test_a_picture_pdfium_had_no_memory_to_draw_is_read_again_not_a_blank_page(
+    tmp_path, monkeypatch
+):
+    pdfium_draws_nothing(monkeypatch)
+    folder = folder_with_essays(tmp_path)
+    grey_pdf(folder / "scan.pdf", page_of(prose("unittest", 1)))
+    result = scanned(folder, workers=0)
+    assert errors(result) == {"scan.pdf": OUT_OF_MEMORY}
+    assert record(result, "scan.pdf").retry  # never remembered as a file without text
+
+
+@needs_tesseract
+def test_a_blank_scan_drawn_blank_is_still_a_blank_page(tmp_path, monkeypatch):
+    pdfium_draws_nothing(monkeypatch)
+    folder = folder_with_essays(tmp_path)
+    grey_pdf(folder / "blank.pdf", Image.new("L", (1240, 1754), 255))
+    result = scanned(folder, workers=0)
+    assert errors(result) == {"blank.pdf": NO_TEXT}
+    assert not record(result, "blank.pdf").retry
+
+
 def cat() -> Image.Image:
     """A photograph as OCR sees it: a lit background, grain, fur-like strokes, a head with
     ears and eyes; no letters."""
@@ -439,17 +477,38 @@ def test_tesseract_that_dies_is_an_error_read_again_next_scan(tmp_path, monkeypa
     assert record(result, "scan.pdf").retry  # not remembered as a file without text
 
 
-def test_ocr_of_a_file_stops_at_its_time_budget(tmp_path, monkeypatch):
-    row = "5\t1\t1\t1\t1\t1\t10\t10\t100\t30\t95\tcommittee"
-    fake_tesseract(
-        tmp_path, monkeypatch, f"cat > /dev/null; sleep 1.5; printf '{TSV_HEAD}\\n{row}\\n'"
-    )
+def test_ocr_of_a_file_stops_at_its_time_budget_in_the_middle_of_a_page(tmp_path, monkeypatch):
+    """A page's Tesseract is stopped when the file's budget runs out, not only between
+    pages: the page budget (2 minutes) is not waited for."""
+    pids = fake_tesseract(tmp_path, monkeypatch, "exec sleep 600")
     monkeypatch.setattr(ocr, "OCR_SECONDS", 1.0)
     folder = folder_with_essays(tmp_path)
     small_scan(folder / "scan.pdf", pages=3)
     result = scanned(folder, workers=0)
     assert errors(result) == {
-        "scan.pdf": "no extractable text (scanned PDF: OCR took longer than 1 s, 1 of 3 pages read)"
+        "scan.pdf": "no extractable text (scanned PDF: OCR took longer than 1 s, 0 of 3 pages read)"
+    }
+    (pid,) = map(int, pids.read_text().split())
+    assert not running(pid)
+    assert record(result, "scan.pdf").retry is False  # a file too slow to read stays so
+
+
+def test_ocr_of_a_file_stops_at_its_time_budget(tmp_path, monkeypatch):
+    """The first page is read, the second hangs until the file's budget is spent."""
+    row = "5\t1\t1\t1\t1\t1\t10\t10\t100\t30\t95\tcommittee"
+    pids = tmp_path / "pids"
+    fake_tesseract(
+        tmp_path,
+        monkeypatch,
+        f"[ $(wc -l < '{pids}') -ge 2 ] && exec sleep 600\n"
+        f"cat > /dev/null; printf '{TSV_HEAD}\\n{row}\\n'",
+    )
+    monkeypatch.setattr(ocr, "OCR_SECONDS", 3.0)
+    folder = folder_with_essays(tmp_path)
+    small_scan(folder / "scan.pdf", pages=3)
+    result = scanned(folder, workers=0)
+    assert errors(result) == {
+        "scan.pdf": "no extractable text (scanned PDF: OCR took longer than 3 s, 1 of 3 pages read)"
     }
 
 

@@ -56,6 +56,9 @@ MAX_OCR_PAGES = 100
 OCR_SECONDS = 300.0
 # One page may take this long in Tesseract before it is stopped.
 _PAGE_SECONDS = 120.0
+# When the OCR of the file `read_pages` is reading must end (`time.monotonic()`): Tesseract
+# is stopped then, in the middle of a page (a page may take several readings).
+_deadline: float | None = None
 # Pages read with a mean word confidence below this are named in the warning, and are
 # tried again in the orientation Tesseract's orientation detection gives.
 LOW_CONFIDENCE = 0.6
@@ -163,6 +166,7 @@ def read_pages(path: Path, indexes: Sequence[int] | None = None) -> Iterator[Ocr
     """
     import pypdfium2  # here: the scan's own process imports this module for its constants
 
+    global _deadline
     program = tesseract_path()
     if program is None:
         raise OcrUnavailable(UNAVAILABLE)
@@ -180,15 +184,12 @@ def read_pages(path: Path, indexes: Sequence[int] | None = None) -> Iterator[Ocr
                 f"no extractable text (scanned PDF of {count} pages: too long to read by "
                 f"OCR, at most {MAX_OCR_PAGES} pages)"
             )
-        deadline = time.monotonic() + OCR_SECONDS
+        _deadline = time.monotonic() + OCR_SECONDS
         languages = ""  # chosen by the first page that can tell
         for done, index in enumerate(chosen_pages):
             report_pages(done, count)
-            if time.monotonic() > deadline:
-                raise ExtractionError(
-                    f"no extractable text (scanned PDF: OCR took longer than "
-                    f"{OCR_SECONDS:.0f} s, {done} of {count} pages read)"
-                )
+            if time.monotonic() > _deadline:
+                raise _out_of_time(done, count)
 
             def render(dpi: int, index: int = index) -> np.ndarray:
                 try:
@@ -198,14 +199,29 @@ def read_pages(path: Path, indexes: Sequence[int] | None = None) -> Iterator[Ocr
                         f"no extractable text; cannot render page {index + 1} for OCR ({error})"
                     ) from error
 
-            if not languages:
-                page, languages = _first_page(program, render)
-            else:
-                page = _later_page(program, render, languages)
+            try:
+                if not languages:
+                    page, languages = _first_page(program, render)
+                else:
+                    page = _later_page(program, render, languages)
+            except _OutOfTime as error:
+                raise _out_of_time(done, count) from error
             yield replace(page, number=index + 1, word_boxes=())
         report_pages(count, count)
     finally:
+        _deadline = None
         document.close()
+
+
+class _OutOfTime(Exception):
+    """Tesseract stopped at the file's deadline (`_deadline`)."""
+
+
+def _out_of_time(done: int, count: int) -> ExtractionError:
+    return ExtractionError(
+        f"no extractable text (scanned PDF: OCR took longer than {OCR_SECONDS:.0f} s, "
+        f"{done} of {count} pages read)"
+    )
 
 
 def ocr_summary(pages: Sequence[OcrPage]) -> str:
@@ -237,11 +253,54 @@ def _render(document, index: int, dpi: int = DPI) -> np.ndarray:
         bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=True)
         try:
             pixels = bitmap.to_numpy()
-            return np.array(pixels.reshape(pixels.shape[:2]), dtype=np.uint8)  # a copy
+            image = np.array(pixels.reshape(pixels.shape[:2]), dtype=np.uint8)  # a copy
         finally:
             bitmap.close()
+        if image.min() == 255 and _pictures_not_drawn(page):
+            raise MemoryError(f"page {index + 1} rendered blank: its picture was not decoded")
+        return image
     finally:
         page.close()
+
+
+def _pictures_not_drawn(page) -> bool:
+    """Whether a page rendered all white has a picture with ink, or one that cannot be
+    decoded for want of memory. PDFium draws nothing, and says nothing, for a picture it
+    has no memory to decode (a large scan under the reader's memory limit): that page is
+    no blank page, and its file must be read again, not remembered as one without text."""
+    import pypdfium2
+    import pypdfium2.raw as pdfium_c
+
+    for picture in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]):
+        try:
+            bitmap = picture.get_bitmap(render=False)
+        except pypdfium2.PdfiumError:  # corrupt, or no memory to decode it
+            if _short_of_memory_for(picture):
+                return True
+            continue
+        if bitmap.to_numpy().min() < 255:  # the picture's own bitmap: PDFium frees it
+            return True
+    return False
+
+
+def _short_of_memory_for(picture) -> bool:
+    """Whether decoding `picture` (twice its pixels' bytes) would pass this process's
+    address-space limit (the reader's memory budget); False where that cannot be told."""
+    import pypdfium2
+
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if limit == resource.RLIM_INFINITY:
+            return False
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        meta = picture.get_metadata()
+    except (ImportError, OSError, ValueError, pypdfium2.PdfiumError):
+        return False
+    need = meta.width * meta.height * max(1, meta.bits_per_pixel // 8)
+    return used + 2 * need > limit
 
 
 def _first_page(program: str, render) -> tuple[OcrPage, str]:
@@ -522,16 +581,21 @@ def _run(program: str, image: np.ndarray, dpi: int, *args: str, check: bool = Tr
     page without text."""
     height, width = image.shape
     header = f"P5 {width} {height} 255\n".encode("ascii")
+    timeout = _PAGE_SECONDS
+    if _deadline is not None:
+        timeout = min(timeout, max(0.0, _deadline - time.monotonic()))
     try:
         done = subprocess.run(
             [program, "stdin", "stdout", "--dpi", str(dpi), *args],
             input=header + image.tobytes(),
             capture_output=True,
-            timeout=_PAGE_SECONDS,
+            timeout=timeout,
             env=_environment(),
             preexec_fn=die_with_parent,  # killed with the reader
         )
     except subprocess.TimeoutExpired as error:
+        if timeout < _PAGE_SECONDS:
+            raise _OutOfTime from error
         raise ExtractionError(
             f"no extractable text (scanned PDF: OCR of one page took longer than "
             f"{_PAGE_SECONDS:.0f} s)"
