@@ -14,9 +14,11 @@ get each file's bytes from this machine.
 from __future__ import annotations
 
 import os
+import queue
 import tempfile
 import threading
 import time
+import uuid
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -24,6 +26,7 @@ from dataclasses import replace
 from simsift.core import __version__
 from simsift.core.document import STATUS_ERROR, FileRecord
 from simsift.core.progress import Cancelled, CancelToken
+from simsift.core.read.workers import Pages, listen_to_pages
 
 BATCH_FILES = 32  # per task: amortizes scheduling (~1 ms a task) over ~1 s of reading
 IN_FLIGHT_PER_THREAD = 3  # batches queued per worker thread: busy, yet bounded memory
@@ -130,8 +133,9 @@ def read_on_cluster(
     timeout: float,
     cancel: CancelToken,
     no_workers_timeout: float | None = None,
-) -> Iterator[FileRecord]:
-    """Read `tasks` (`core.read.reader.ReadTask`) on the cluster; records in completion order.
+) -> Iterator[FileRecord | Pages]:
+    """Read `tasks` (`core.read.reader.ReadTask`) on the cluster; records in completion order,
+    and `Pages` while a long file (OCR of a scan) is read.
 
     Raises `Cancelled` (after cancelling the cluster's work) when `cancel` is set, and
     `ClusterError` when the cluster has had no workers for `no_workers_timeout` seconds
@@ -143,9 +147,12 @@ def read_on_cluster(
     batches.reverse()
     suspects: deque = deque()  # (file, times tried alone) of batches a worker died with
     running: dict = {}  # future -> (its batch, times tried alone; 0 for a batch)
+    topic = f"simsift-pages-{uuid.uuid4().hex}"  # this scan's workers' page reports
+    pages: queue.SimpleQueue = queue.SimpleQueue()
+    client.subscribe_topic(topic, lambda event: pages.put(Pages(*event[1])))
 
     def submit(batch: list, tries: int) -> None:
-        running[_submit(client, batch, ship_files, timeout)] = (batch, tries)
+        running[_submit(client, batch, ship_files, timeout, topic)] = (batch, tries)
 
     watch = _WorkerWatch(client, no_workers_timeout)
     try:
@@ -157,6 +164,8 @@ def read_on_cluster(
                 task, tries = suspects.popleft()
                 submit([task], tries + 1)
             cancel.check()
+            while not pages.empty():
+                yield pages.get()
             done = [future for future in running if future.done()]
             if not done:
                 watch.check()
@@ -169,12 +178,14 @@ def read_on_cluster(
     except (Cancelled, ClusterError):
         client.cancel(list(running), force=True)
         raise
+    finally:
+        client.unsubscribe_topic(topic)
 
 
-def _submit(client, batch: list, ship_files: bool, timeout: float):
+def _submit(client, batch: list, ship_files: bool, timeout: float, topic: str):
     shipped = [_file_bytes(task) for task in batch] if ship_files else None
     # pure=False: the same batch after a crash is a new task, not a cached failure
-    return client.submit(read_batch, batch, shipped, timeout, pure=False)
+    return client.submit(read_batch, batch, shipped, timeout, topic, pure=False)
 
 
 def _outcome(future, batch: list, tries: int) -> tuple[list[FileRecord], list]:
@@ -217,10 +228,13 @@ def _file_bytes(task) -> bytes | None:
         return None
 
 
-def read_batch(batch: list, shipped: list[bytes | None] | None, timeout: float) -> list[FileRecord]:
-    """Runs on a worker: read a batch of files, each a record (errors included)."""
+def read_batch(
+    batch: list, shipped: list[bytes | None] | None, timeout: float, topic: str = ""
+) -> list[FileRecord]:
+    """Runs on a worker: read a batch of files, each a record (errors included); the
+    pages of a long file are reported under the event `topic`."""
     if shipped is None:
-        return _read_here(batch, timeout)
+        return _read_here(batch, timeout, [task.path for task in batch], topic)
     with tempfile.TemporaryDirectory(prefix="simsift-") as folder:
         local = []
         for i, (task, data) in enumerate(zip(batch, shipped, strict=True)):
@@ -229,7 +243,7 @@ def read_batch(batch: list, shipped: list[bytes | None] | None, timeout: float) 
                 with open(path, "wb") as f:
                     f.write(data)
             local.append(replace(task, path=path))
-        records = _read_here(local, timeout)
+        records = _read_here(local, timeout, [task.path for task in batch], topic)
         return [
             _as_original(record, here.path, task.path)
             for record, here, task in zip(records, local, batch, strict=True)
@@ -255,24 +269,75 @@ def _as_original(record: FileRecord, here: str, original: str) -> FileRecord:
     return replace(record, **fields)
 
 
-def _read_here(batch: list, timeout: float) -> list[FileRecord]:
-    """Read files in this worker process. A file over its time budget takes the worker
-    down (a hung parser cannot be stopped otherwise): the nanny starts a new worker and
-    the file is tried alone, then reported."""
+def _read_here(batch: list, timeout: float, names: list[str], topic: str) -> list[FileRecord]:
+    """Read files in this worker process, each within its time budget (`_read_one`), its
+    pages reported as those of the file `names` gives. A file over its budget takes the
+    worker down (a hung parser cannot be stopped otherwise): the nanny starts a new worker
+    and the file is tried alone, then reported."""
+    worker = _this_worker() if topic else None
+    records = []
+    for task, name in zip(batch, names, strict=True):
+        record = _read_one(
+            task, timeout, lambda done, total, name=name: _tell(worker, topic, name, done, total)
+        )
+        if record is None:
+            os._exit(3)
+        records.append(record)
+    return records
+
+
+def _read_one(task, timeout: float, pages) -> FileRecord | None:
+    """`task` read in a thread; None when it overran its time budget: `read_budget`, and
+    OCR's time more once the file turns out to be a scan (its first page reported to
+    `pages(done, total)`)."""
+    from simsift.core.pipeline.stages import read_budget
+    from simsift.core.read.extract.ocr import OCR_SECONDS
+
+    outcome: list[FileRecord] = []
+    scanned = threading.Event()
+
+    def heard(done: int, total: int) -> None:
+        scanned.set()
+        pages(done, total)
+
+    def read() -> None:
+        listen_to_pages(heard)
+        outcome.append(_read_file(task))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + read_budget(replace(task, ocr=False), timeout)
+    extended = False
+    while reader.is_alive():
+        if scanned.is_set() and not extended:
+            deadline, extended = deadline + OCR_SECONDS, True
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        reader.join(min(left, 0.5))
+    return outcome[0] if outcome else None
+
+
+def _tell(worker, topic: str, name: str, done: int, total: int) -> None:
+    """Report `done` of `total` pages of the file `name` to the scan, under `topic`."""
+    if worker is not None:
+        worker.log_event(topic, [name, done, total])
+
+
+def _read_file(task) -> FileRecord:
     from simsift.core.read.reader import read_file
 
-    records = []
-    for task in batch:
-        outcome: list[FileRecord] = []
-        reader = threading.Thread(
-            target=lambda t=task, out=outcome: out.append(read_file(t)), daemon=True
-        )
-        reader.start()
-        reader.join(timeout)
-        if not outcome:
-            os._exit(3)
-        records.append(outcome[0])
-    return records
+    return read_file(task)
+
+
+def _this_worker():
+    """The Dask worker running this task, or None (a task run outside a worker)."""
+    try:
+        from distributed import get_worker
+
+        return get_worker()
+    except (ImportError, ValueError):
+        return None
 
 
 def wait_for_workers(client, count: int, timeout: float = 30.0) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 from simsift.core.arrays import bounded_runs
@@ -21,6 +21,7 @@ from simsift.core.read.extract.ocr import OCR_OFF, OCR_SECONDS
 from simsift.core.read.reader import ReadTask, read_file
 from simsift.core.read.walk import FoundFile, walk_files
 from simsift.core.read.workers import (
+    Pages,
     PagesRead,
     TaskFailure,
     reader_memory_limit,
@@ -237,15 +238,6 @@ def _read_all(tasks: list[ReadTask], options: ScanOptions, cancel: CancelToken):
             yield record
     for _task, record in _read_isolated(scans, options, cancel):
         yield record
-
-
-@dataclass(frozen=True, slots=True)
-class Pages:
-    """How far the reading of the file at `path` has got: `done` of `total` pages."""
-
-    path: str
-    done: int
-    total: int
 
 
 def wants_ocr(record: FileRecord) -> bool:

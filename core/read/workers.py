@@ -43,15 +43,35 @@ class PagesRead:
     total: int
 
 
+@dataclass(frozen=True, slots=True)
+class Pages:
+    """How far the reading of the file at `path` has got: `done` of `total` pages."""
+
+    path: str
+    done: int
+    total: int
+
+
 # The pipe to the parent in a worker process; None elsewhere (in-process reading).
 _parent: Connection | None = None
+# Per thread, who else hears of pages read (`listen_to_pages`): a cluster worker's reader.
+_here = threading.local()
 
 
 def report_pages(done: int, total: int) -> None:
-    """Tell the parent how far the task has got, when it runs in a worker."""
+    """Tell the parent how far the task has got, when it runs in a worker, and this
+    thread's listener, if any."""
     if _parent is not None:
         with contextlib.suppress(OSError):
             send_result(_parent, PagesRead(done, total))
+    listener = getattr(_here, "listener", None)
+    if listener is not None:
+        listener(done, total)
+
+
+def listen_to_pages(listener: Callable[[int, int], None] | None) -> None:
+    """Have `report_pages` in this thread call `listener(done, total)` too."""
+    _here.listener = listener
 
 
 def _limit_memory(max_bytes: int | None) -> None:

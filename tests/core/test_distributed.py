@@ -4,6 +4,7 @@ kill workers, Cancel, and no Dask import without a scheduler."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -79,13 +80,13 @@ def test_a_cluster_scan_equals_a_local_scan(cluster, corpus, ship_files):
     assert len(remote.documents) > 40
 
 
-def crash_on_marked_files(batch, shipped, timeout):
+def crash_on_marked_files(batch, shipped, timeout, *topic):
     """A reader that takes its worker down on files named crash*.txt (runs on a worker)."""
     from simsift.core.pipeline.distributed import read_batch
 
     if any(os.path.basename(task.path).startswith("crash") for task in batch):
         os._exit(1)
-    return read_batch(batch, shipped, timeout)
+    return read_batch(batch, shipped, timeout, *topic)
 
 
 def test_a_file_that_kills_workers_is_a_per_file_error(doomed_cluster, tmp_path, monkeypatch):
@@ -105,11 +106,11 @@ def test_a_file_that_kills_workers_is_a_per_file_error(doomed_cluster, tmp_path,
     assert error.path == str(folder / "crash.txt") and "crash" in error.message
 
 
-def slow_read_batch(batch, shipped, timeout):
+def slow_read_batch(batch, shipped, timeout, *topic):
     time.sleep(0.5)
     from simsift.core.pipeline.distributed import read_batch
 
-    return read_batch(batch, shipped, timeout)
+    return read_batch(batch, shipped, timeout, *topic)
 
 
 def test_cancel_stops_a_cluster_scan_within_a_second(cluster, corpus, monkeypatch):
@@ -173,7 +174,7 @@ def test_a_file_over_its_time_budget_is_a_per_file_error(doomed_cluster, tmp_pat
     assert error.path == str(folder / "slow.txt") and "time budget" in error.message
 
 
-def hang_on_marked_files(batch, shipped, timeout):
+def hang_on_marked_files(batch, shipped, timeout, *topic):
     """A reader that never returns on files named slow*.txt (runs on a worker)."""
     import simsift.core.read.reader
     from simsift.core.pipeline.distributed import read_batch
@@ -187,9 +188,56 @@ def hang_on_marked_files(batch, shipped, timeout):
 
     simsift.core.read.reader.read_file = hanging
     try:
-        return read_batch(batch, shipped, timeout)
+        return read_batch(batch, shipped, timeout, *topic)
     finally:
         simsift.core.read.reader.read_file = real
+
+
+def scanned_pdf(path, pages: int) -> None:
+    """An image-only PDF of `pages` pages of printed English (a scan, read by OCR)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", 40)
+    leaves = []
+    for number in range(pages):
+        leaf = Image.new("L", (2200, 1400), 255)
+        draw = ImageDraw.Draw(leaf)
+        for line in range(12):
+            said = f"Page {number + 1}, line {line + 1}: the committee reviewed the report."
+            draw.text((100, 80 + 100 * line), said, font=font, fill=0)
+        leaves.append(leaf)
+    leaves[0].save(path, resolution=300, save_all=True, append_images=leaves[1:])
+
+
+@pytest.mark.skipif(
+    shutil.which("tesseract") is None
+    or not os.path.exists("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"),
+    reason="Tesseract and DejaVu fonts are needed for a scan",
+)
+@pytest.mark.parametrize("ship_files", [False, True])
+def test_a_scan_on_a_cluster_is_read_by_ocr_with_its_pages_in_the_progress(
+    cluster, tmp_path, ship_files
+):
+    """OCR takes longer than the time budget of a file (1 s here): a scan gets OCR's time
+    too, as in a local scan, and its pages move the progress."""
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    (folder / "essay.txt").write_text("An essay about the committee. " * 20)
+    scanned_pdf(folder / "scan.pdf", pages=4)
+    seen = []
+    options = ScanOptions(
+        roots=(str(folder),),
+        scheduler=cluster.scheduler_address,
+        ship_files=ship_files,
+        file_timeout=1.0,
+    )
+    result = scan(options, progress=lambda p: seen.append((p.stage, p.current, p.pages)))
+    assert not result.errors
+    [scan_record] = [d for d in result.documents if d.path.endswith("scan.pdf")]
+    assert "read by OCR: 4 pages" in scan_record.warning
+    pages = [p for stage, current, p in seen if stage == "reading" and p and current]
+    assert {current for stage, current, p in seen if p} == {str(folder / "scan.pdf")}
+    assert (4, 4) in pages and len(pages) >= 3
 
 
 @pytest.mark.parametrize("k", [3, 8])
