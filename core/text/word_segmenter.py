@@ -8,7 +8,8 @@ first load ever builds it from jieba's word list in pure Python (about 0.5 s,
 interruptible) and writes the cache.
 
 `cut_chinese` gives the words jieba's `lcut(run, HMM=True)` gives, in one pass over a run of
-Chinese characters instead of jieba's three (word graph, best route, words).
+Chinese characters instead of jieba's three (word graph, best route, words), and its HMM's
+Viterbi unrolled for the four states (five times as fast as jieba's, the same words).
 """
 
 from __future__ import annotations
@@ -85,25 +86,31 @@ def _cut(run: str) -> tuple[str, ...]:
         return tuple(jieba.lcut(run, HMM=True))
     tokenizer = jieba.dt
     get = tokenizer.FREQ.get
-    logtotal = log(tokenizer.total)
+    weights = _word_weights(tokenizer.total)
+    alone = weights[1]  # a character that starts no word counts as frequency 1
     n = len(run)
     score = [0.0] * (n + 1)
     route = list(range(n + 1))  # route[k]: last character of the best word from k
     for k in range(n - 1, -1, -1):
-        best, end = None, k
-        i, frequency = k, get(run[k])
-        while frequency is not None:  # a word or the prefix of one (frequency 0)
+        frequency = get(run[k])
+        if frequency is None:  # no word starts here: the character alone
+            score[k] = alone + score[k + 1]
+            continue
+        best, end, i = _NO_WORD, k, k
+        while True:  # a word or the prefix of one (frequency 0)
             if frequency:
                 # jieba takes the max of (score, end) pairs: a later end wins a tie
-                candidate = log(frequency) - logtotal + score[i + 1]
-                if best is None or candidate >= best:
+                candidate = weights[frequency] + score[i + 1]
+                if candidate >= best:
                     best, end = candidate, i
             i += 1
-            if i >= n:
+            if i == n:
                 break
             frequency = get(run[k : i + 1])
-        if best is None:  # no word starts here: the character alone, frequency 1
-            best = log(1) - logtotal + score[k + 1]
+            if frequency is None:
+                break
+        if best == _NO_WORD:  # only the prefix of a word starts here
+            best = alone + score[k + 1]
         score[k], route[k] = best, end
     words: list[str] = []
     single = ""  # characters the route leaves alone, for jieba's HMM
@@ -123,6 +130,34 @@ def _cut(run: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+_NO_WORD = float("-inf")
+
+
+class _WordWeights(dict):
+    """frequency -> log(frequency) - log(total), the weight jieba gives a word, computed
+    when first asked for (a dict lookup costs less than the logarithm)."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__()
+        self.total = total
+        self.logtotal = log(total)
+
+    def __missing__(self, frequency: int) -> float:
+        value = self[frequency] = log(frequency) - self.logtotal
+        return value
+
+
+_weights = _WordWeights(1)
+
+
+def _word_weights(total: int) -> _WordWeights:
+    """The word weights of a dictionary of `total`, the last one's kept."""
+    global _weights
+    if _weights.total != total:
+        _weights = _WordWeights(total)
+    return _weights
+
+
 _cut_short = lru_cache(maxsize=_CACHED_RUNS)(_cut)
 
 
@@ -140,7 +175,77 @@ def _hmm_words(characters: str) -> tuple[str, ...]:
     """jieba's HMM words of `characters`: names and other words not in the dictionary."""
     from jieba import finalseg
 
-    return tuple(finalseg.cut(characters))
+    if finalseg.Force_Split_Words or not _JIEBA_HAN.fullmatch(characters):
+        return tuple(finalseg.cut(characters))
+    states = _hmm_states(characters, _hmm_model(finalseg))
+    words: list[str] = []
+    begin = done = 0
+    for i, state in enumerate(states):  # as jieba's finalseg.__cut reads them
+        if state == _B:
+            begin = i
+        elif state == _E:
+            words.append(characters[begin : i + 1])
+            done = i + 1
+        elif state == _S:
+            words.append(characters[i])
+            done = i + 1
+    if done < len(characters):
+        words.append(characters[done:])
+    return tuple(words)
+
+
+_B, _M, _E, _S = range(4)
+
+
+@lru_cache(maxsize=1)
+def _hmm_model(finalseg) -> tuple:
+    """jieba's HMM as `_hmm_states` reads it: the start weights of B, M, E, S, the emission
+    tables' `get`, and the weights of the eight transitions jieba's Viterbi looks at."""
+    start, trans, emit = finalseg.start_P, finalseg.trans_P, finalseg.emit_P
+    low = finalseg.MIN_FLOAT
+
+    def t(a: str, b: str) -> float:
+        return trans[a].get(b, low)
+
+    return (
+        tuple(start[y] for y in "BMES"),
+        tuple(emit[y].get for y in "BMES"),
+        (t("E", "B"), t("S", "B"), t("M", "M"), t("B", "M")),
+        (t("B", "E"), t("M", "E"), t("S", "S"), t("E", "S")),
+        low,
+    )
+
+
+def _hmm_states(characters: str, model: tuple) -> list[int]:
+    """The B/M/E/S states of jieba's `finalseg.viterbi` for `characters`: the same sums
+    in the same order, and its ties broken as its max of (weight, state) pairs breaks
+    them (the later letter wins: S over E, M over B), unrolled for its four states."""
+    (sB, sM, sE, sS), (gB, gM, gE, gS), (EB, SB, MM, BM), (BE, ME, SS, ES), low = model
+    c = characters[0]
+    vB, vM, vE, vS = sB + gB(c, low), sM + gM(c, low), sE + gE(c, low), sS + gS(c, low)
+    back = []
+    for c in characters[1:]:
+        em = gB(c, low)
+        e, s = vE + EB + em, vS + SB + em
+        nB, fB = (s, _S) if s >= e else (e, _E)
+        em = gM(c, low)
+        m, b = vM + MM + em, vB + BM + em
+        nM, fM = (m, _M) if m >= b else (b, _B)
+        em = gE(c, low)
+        b, m = vB + BE + em, vM + ME + em
+        nE, fE = (m, _M) if m >= b else (b, _B)
+        em = gS(c, low)
+        s, e = vS + SS + em, vE + ES + em
+        nS, fS = (s, _S) if s >= e else (e, _E)
+        back.append((fB, fM, fE, fS))
+        vB, vM, vE, vS = nB, nM, nE, nS
+    state = _S if vS >= vE else _E
+    states = [state]
+    for pointers in reversed(back):
+        state = pointers[state]
+        states.append(state)
+    states.reverse()
+    return states
 
 
 _hmm_cut = lru_cache(maxsize=_CACHED_RUNS)(_hmm_words)  # a text repeats its names
