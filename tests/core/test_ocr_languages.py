@@ -160,15 +160,30 @@ def test_a_traditional_chinese_file_is_read_with_traditional_chinese(tmp_path, r
 
 @pytest.mark.skipif(PROGRAM is None, reason="Tesseract is not installed")
 @needs("eng", "chi_sim")
-def test_an_english_file_is_read_with_english_and_chinese_at_300_dpi(tmp_path, runs):
+def test_an_english_file_is_read_with_english_alone_at_300_dpi(tmp_path, runs):
     font = face(LATIN_FONT, 34)
     path = save_pdf(
         tmp_path / "en.pdf", [page_image(ENGLISH, font), page_image(ENGLISH[::-1], font)]
     )
     text = read(path)
     assert found_share(ENGLISH, text) >= 0.95
-    assert page_reads(runs, 3000) == [(ocr.DPI, "eng+chi_sim", "3")] * 2
+    assert page_reads(runs, 3000) == [(ocr.DPI, "eng", "3")] * 2
     assert len(runs) == 3  # and one strip of the first page, to tell its language
+
+
+@pytest.mark.skipif(PROGRAM is None, reason="Tesseract is not installed")
+@needs("eng", "chi_sim")
+def test_a_chinese_page_in_an_english_file_is_read_with_chinese_too(tmp_path, runs):
+    path = save_pdf(
+        tmp_path / "en-zh.pdf",
+        [page_image(ENGLISH, face(LATIN_FONT, 34)), page_image(SIMPLIFIED, face(CJK_FONT, 40))],
+    )
+    text = read(path)
+    assert found_share(ENGLISH, text) >= 0.95
+    assert found_share(SIMPLIFIED, text) >= 0.9
+    reads = page_reads(runs, 3000)
+    assert reads.count((ocr.DPI, "eng", "3")) == 2  # each page with English first
+    assert reads[-1] == (ocr.DPI, "eng+chi_sim", "3")  # the Chinese page again, with Chinese
 
 
 @pytest.mark.skipif(PROGRAM is None, reason="Tesseract is not installed")
