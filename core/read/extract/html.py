@@ -127,6 +127,20 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 # text); libxml2 drops everything after them, so they are taken out and it closes the page.
 _EARLY_END = re.compile(r"</\s*(?:body|html)\s*>", re.IGNORECASE)
 _TOO_DEEP = "the page is nested deeper than 2,048 levels: text below that was not read"
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
+
+
+def _without_early_end(text: str) -> bytes:
+    """`text` without </body> and </html>, its control characters spaces, as UTF-8.
+
+    Few pages hold control characters, and searching bytes for them is several times
+    faster than searching the text. When none is left after the cut, the cut text is the
+    answer: those the cut took were spaces to it as they would be once replaced.
+    """
+    data = _EARLY_END.sub("", text).encode("utf-8", errors="replace")
+    if len(data.translate(None, _CONTROL_BYTES)) == len(data):
+        return data
+    return _EARLY_END.sub("", _CONTROL.sub(" ", text)).encode("utf-8", errors="replace")
 
 
 class _Parser(etree.HTMLParser):
@@ -161,7 +175,7 @@ def parse_html(text: str, warnings: list[str] | None = None) -> etree._Element:
         no_network=True,
         huge_tree=True,
     )
-    data = _EARLY_END.sub("", _CONTROL.sub(" ", text)).encode("utf-8", errors="replace")
+    data = _without_early_end(text)
     root = lxml.html.document_fromstring(data, parser=parser)
     if root is None:
         raise ExtractionError("no text")
@@ -244,8 +258,9 @@ def main_content_paragraphs(
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
     pieces = pull_hidden(root, white_hides)
     drop_heading_repeating_title(root, title)
-    # Only a link holding a permalink sign can be one (found in C: pages have many links).
-    for link in root.xpath("//a[contains(., '¶') or contains(., '#') or contains(., '§')]"):
+    # Only a link holding a permalink sign can be one (found in C: pages have many links;
+    # the signs made one by translate() so each link's text is made once, not three times).
+    for link in root.xpath("//a[contains(translate(., '#§', '¶¶'), '¶')]"):
         if len(sign := link.text_content().strip()) == 1 and sign in _PERMALINK_SIGNS:
             link.drop_tree()
     drop_boilerplate_blocks(root)
@@ -304,8 +319,8 @@ def pull_hidden(root: etree._Element, white_hides: bool = True) -> list[str]:
     pieces: list[str] = []
     pulled: set[etree._Element] = set()
     for element in root.xpath("//*[@style or @hidden or @color]"):
-        if not element_hides(element, white_hides) or any(
-            a in pulled for a in element.iterancestors()
+        if not element_hides(element, white_hides) or (
+            pulled and any(a in pulled for a in element.iterancestors())
         ):
             continue
         parent = element.getparent()
@@ -428,22 +443,134 @@ def _boilerplate_label(section: bool, ident: str, classes: str) -> bool:
 
 def main_container(body: etree._Element) -> etree._Element:
     """Smallest ancestor of the best-scored container holding most of the page's prose."""
-    own, in_link = _own_text_lengths(body)
-    seed = best_container(body, own, in_link)
+    prose = scored_text_lengths(body)
+    seed = best_container(prose)
     if seed is None:
         return body
-    prose = _prose_sums(own, in_link)
+    chain = [seed, *_ancestors_up_to(seed, body)]
+    sums = _chain_prose_sums(chain, prose)
     # Indexes and tables of contents are mostly links: no block holds their text.
-    if prose[body] < _LINK_PAGE_PROSE_SHARE * sum(own.values()):
+    if sums[body] < _LINK_PAGE_PROSE_SHARE * _non_space_length(body.text_content()):
         return body
-    return next(
-        e for e in (seed, *seed.iterancestors()) if prose[e] >= _MAIN_PROSE_SHARE * prose[body]
-    )
+    return next(e for e in chain if sums[e] >= _MAIN_PROSE_SHARE * sums[body])
+
+
+def scored_text_lengths(body: etree._Element) -> list[tuple[etree._Element, int]]:
+    """The prose of `body`: (element, whitespace-free length of its own text) for each
+    element outside links whose own text (its text and its children's tails; a code block's
+    whole text, highlighters split it into tiny spans) has `_MIN_SCORED_CHARS` or more, in
+    page order: what `_own_text_lengths` counts, less the rest.
+
+    An element's own text is read when the element is reached, from its children: no
+    element is kept but these (keeping every one costs as much again).
+    """
+    in_link = _in_links(body)
+    code = _code_blocks(body)
+    scored = []
+    for node in body.iter(etree.Element):
+        if node in in_link:
+            continue
+        if code and node in code:
+            if code[node] is node:
+                own = node.text_content()
+            else:  # counted in its code block
+                continue
+        elif len(node):
+            pieces = [child.tail for child in node]
+            pieces.append(node.text)
+            own = "".join(filter(None, pieces))
+        else:
+            own = node.text
+        # A text shorter than the threshold has fewer characters outside spaces too.
+        if own and len(own) >= _MIN_SCORED_CHARS:
+            length = _non_space_length(own)
+            if length >= _MIN_SCORED_CHARS:
+                scored.append((node, length))
+    return scored
+
+
+def _in_links(body: etree._Element) -> set[etree._Element]:
+    """Elements in `body` inside a link, the links included."""
+    inside: set[etree._Element] = set()
+    for link in body.iter("a"):
+        if link not in inside:
+            inside.update(link.iter(etree.Element))
+    return inside
+
+
+def _code_blocks(body: etree._Element) -> dict[etree._Element, etree._Element]:
+    """Each element of a code block (<pre>) in `body` -> the outermost <pre> holding it."""
+    blocks: dict[etree._Element, etree._Element] = {}
+    for pre in body.iter("pre"):
+        if pre not in blocks:
+            blocks.update(dict.fromkeys(pre.iter(etree.Element), pre))
+    return blocks
+
+
+# Shorter texts are split into words faster than their 10 or 29 kinds of space are counted.
+_LONG_TEXT = 1000
+# What str.split() takes for whitespace (str.isspace): the ASCII ones, then the others.
+_ASCII_SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
+_SPACES = (
+    _ASCII_SPACES
+    + "\x85\xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def _non_space_length(text: str) -> int:
+    """len("".join(text.split())); for a long text (a page's thousands of words) without
+    making the words: each kind of space counted in C."""
+    if len(text) < _LONG_TEXT:
+        return len("".join(text.split()))
+    length = len(text)
+    for space in _ASCII_SPACES if text.isascii() else _SPACES:
+        if space in text:
+            length -= text.count(space)
+    return length
+
+
+def _ancestors_up_to(element: etree._Element, top: etree._Element) -> list[etree._Element]:
+    """Ancestors of `element` from its parent up to `top` (none when it is `top`)."""
+    found = []
+    if element is not top:
+        for ancestor in element.iterancestors():
+            found.append(ancestor)
+            if ancestor is top:
+                break
+    return found
+
+
+def _chain_prose_sums(
+    chain: list[etree._Element], prose: list[tuple[etree._Element, int]]
+) -> dict[etree._Element, int]:
+    """Per element of `chain` (an element, then its ancestors), the prose in its subtree.
+
+    Each prose element adds its length to the lowest chain element above it; the walk up
+    stops at elements already walked, so no element is passed twice.
+    """
+    lowest = {element: index for index, element in enumerate(chain)}
+    added = [0] * len(chain)
+    for element, length in prose:
+        walked = []
+        while element not in lowest:
+            walked.append(element)
+            element = element.getparent()
+        index = lowest[element]
+        lowest.update(dict.fromkeys(walked, index))
+        added[index] += length
+    sums, total = {}, 0
+    for element, length in zip(chain, added, strict=True):
+        total += length
+        sums[element] = total
+    return sums
 
 
 def _own_text_lengths(body: etree._Element) -> tuple[dict, set]:
     """Whitespace-free length of each element's own text (its text and its children's
-    tails), in page order, and the elements inside links.
+    tails), in page order, and the elements inside links: the scorer's definition, which
+    `scored_text_lengths` computes for the elements that count (tests hold them equal).
 
     A code block counts as one run of text: highlighters split it into tiny spans.
     """
@@ -473,27 +600,15 @@ def _own_text_lengths(body: etree._Element) -> tuple[dict, set]:
     return own, in_link
 
 
-def _prose_sums(own: dict, in_link: set) -> dict:
-    """Per element, the own text of its subtree's prose: elements outside links with at
-    least `_MIN_SCORED_CHARS` (children are summed into parents, last element first)."""
-    prose = {e: n if n >= _MIN_SCORED_CHARS and e not in in_link else 0 for e, n in own.items()}
-    for element in reversed(prose):
-        parent = element.getparent()
-        if parent in prose:
-            prose[parent] += prose[element]
-    return prose
-
-
-def best_container(body: etree._Element, own: dict, in_link: set) -> etree._Element | None:
-    """Block container with the highest score of own (non-link) text.
+def best_container(prose: list[tuple[etree._Element, int]]) -> etree._Element | None:
+    """Block container with the highest score of own (non-link) text (`prose`, in page
+    order: the first of equal scores wins).
 
     Half of each score is credited to the parent, so an article split over
     sibling blocks scores above any one of them (a readability-style score).
     """
     scores: dict[etree._Element, float] = {}
-    for element, length in own.items():
-        if element in in_link or length < _MIN_SCORED_CHARS:
-            continue
+    for element, length in prose:
         container = _container_of(element)
         scores[container] = scores.get(container, 0.0) + length
         parent = container.getparent()
@@ -560,6 +675,8 @@ def show_block_quotations(element: etree._Element) -> None:
 def is_furniture(paragraph: str) -> bool:
     """True for a counter, byline, share prompt or navigation line; never for prose."""
     line = paragraph.strip()
+    if len(line) > _ENGLISH_FURNITURE_MAX_CHARS:  # prose: no pattern needs looking at
+        return False
     if len(line) <= _FURNITURE_MAX_CHARS and _PROMPT.search(line):
         return True
     if (
