@@ -313,6 +313,8 @@ class HammingIndex:
         """
         k = self._check_k(max_distance)
         u, v, d = self._distinct_pairs(k, progress, cancel, run_tables)
+        if cancel is not None:  # between whole-array steps of seconds on tens of millions
+            cancel.check()
         if len(self._distinct) == len(self._fingerprints):
             # no identical rows: ids map to rows one to one (saves the expansion's copies)
             left, right = self._rows[u], self._rows[v]
@@ -369,7 +371,9 @@ class HammingIndex:
                 parts.extend(found)
                 if progress is not None:
                     progress(done, n_tables)
+        cancel.check()
         u, v, d = concat_parts(parts)
+        cancel.check()
         swap = u > v
         u[swap], v[swap] = v[swap], u[swap]
         return u, v, d
