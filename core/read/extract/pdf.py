@@ -47,7 +47,12 @@ from simsift.core.document import ExtractedText, ExtractionError, TransientError
 from simsift.core.read.extract import pdfium
 from simsift.core.read.extract.hidden import ALL_HIDDEN, MAX_HIDDEN_POINTS, WHITE, unreadable
 from simsift.core.read.extract.ocr import OCR_OFF, OcrUnavailable, ocr_summary, read_pages
-from simsift.core.read.extract.paragraphs import build_result, clean_paragraphs, split_heading
+from simsift.core.read.extract.paragraphs import (
+    build_result,
+    clean_paragraph,
+    clean_paragraphs,
+    split_heading,
+)
 from simsift.core.read.extract.pdf_layout import (
     VisualLinePage,
     box_texts,
@@ -99,7 +104,7 @@ def extract_pdf(path: Path, *, ocr: bool = True) -> ExtractedText:
         if not ocr:  # not remembered either: turning OCR on reads the file
             raise TransientError(f"{error}{OCR_OFF}") from error
         return _read_by_ocr(path, error)
-    if not clean_paragraphs(paragraphs) and not hidden:
+    if not hidden and not any_text(paragraphs):
         if not ocr:
             raise TransientError(_NO_TEXT + OCR_OFF)
         return _read_by_ocr(path, ExtractionError(_NO_TEXT))
@@ -108,6 +113,12 @@ def extract_pdf(path: Path, *, ocr: bool = True) -> ExtractedText:
     title, body = split_heading(paragraphs)
     result = build_result(title, body, "pdf", no_text_message=ALL_HIDDEN if hidden else _NO_TEXT)
     return replace(result, warnings=warnings, hidden=tuple(hidden))
+
+
+def any_text(paragraphs: list[str]) -> bool:
+    """Whether `clean_paragraphs` leaves any paragraph: asked up to the first that it
+    leaves (`build_result` cleans them all afterwards)."""
+    return any(map(clean_paragraph, paragraphs))
 
 
 def _read_by_ocr(path: Path, unread: ExtractionError) -> ExtractedText:

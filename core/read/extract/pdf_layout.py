@@ -16,7 +16,7 @@ import functools
 import heapq
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, pairwise, repeat
+from itertools import chain, pairwise
 
 import numpy as np
 from pdfminer.layout import (
@@ -179,31 +179,42 @@ def group_merges(boxes: list[Rect], page: Rect) -> list[tuple[int, int]]:
     """
     n = len(boxes)
     spots = [spot(box, page) for box in boxes]
-    # pdfminer's heap, as sorted streams of pairs: the pairs of boxes, then those of each
-    # group made; a heap holds the first live pair of each stream (and the pairs found with
-    # an item between them, checked), so that pairs with a grouped item are passed over in
-    # their stream without going through the heap
-    streams = [_first_pairs(spots)]
-    heap: list[tuple[bool, float, int, int, int, int]] = []
+    # pdfminer's heap, as sorted streams of pairs: the pairs of boxes (read from `at` on),
+    # then those of each group made (read from the end, the group the stream's owner);
+    # the heap holds the first live pair of each stream (and the pairs
+    # found with an item between them, checked), so that pairs with a grouped item are
+    # passed over in their stream without going through the heap
+    first_area, first_i, first_j = _first_pairs(boxes)
+    group_streams: dict[int, list[tuple[float, int]]] = {}
+    heap: list[tuple[bool, float, int, int, int]] = []
     placed = list(range(n))  # on the plane, in the order put there
+    rects = [s[:5] for s in spots]  # x0, y0, x1, y1, area of every item
     grouped = bytearray(2 * n)
     merges: list[tuple[int, int]] = []
     pop, push = heapq.heappop, heapq.heappush
-    stream, at = 0, 0  # the stream whose next live pair is due in the heap, from `at` on
+    owner, at = 0, 0  # the stream whose next live pair is due in the heap (0: the boxes')
     while len(placed) > 1:  # then the pairs left hold a grouped item each
-        if stream >= 0:
-            pairs = streams[stream]
-            for next_at in range(at, len(pairs)):
-                pair = pairs[next_at]
-                if not (grouped[pair[2]] or grouped[pair[3]]):
-                    push(heap, (*pair, stream, next_at + 1))
+        if owner == 0:
+            for next_at in range(at, len(first_i)):
+                i, j = first_i[next_at], first_j[next_at]
+                if not (grouped[i] or grouped[j]):
+                    push(heap, (False, first_area[next_at], i, j, 0))
+                    at = next_at + 1
                     break
-            stream = -1
-        checked, area, i, j, stream, at = pop(heap)
+            else:
+                at = len(first_i)
+        elif owner > 0 and not grouped[owner]:  # a grouped owner's pairs are all dead
+            stream = group_streams[owner]
+            while stream:
+                area, other = stream.pop()
+                if not grouped[other]:
+                    push(heap, (False, area, owner, other, owner))
+                    break
+        checked, area, i, j, owner = pop(heap)
         if grouped[i] or grouped[j]:
             continue
         if not checked and any_between(i, j, placed, spots, page):
-            push(heap, (True, area, i, j, -1, 0))
+            push(heap, (True, area, i, j, -1))
             continue
         merges.append((i, j))
         grouped[i] = grouped[j] = 1
@@ -221,33 +232,45 @@ def group_merges(boxes: list[Rect], page: Rect) -> list[tuple[int, int]]:
             page,
         )
         spots.append(group)
-        x0, y0, x1, y1, size = group[:5]
-        pairs = []
-        for other in placed:  # added_area(group, spots[other]) written out
-            c = spots[other]
-            added = (
-                ((x1 if x1 > c[2] else c[2]) - (x0 if x0 < c[0] else c[0]))
-                * ((y1 if y1 > c[3] else c[3]) - (y0 if y0 < c[1] else c[1]))
-                - size
-                - c[4]
-            )
-            pairs.append((False, added, k, other))
-        if pairs:
-            pairs.sort()
-            streams.append(pairs)
-            push(heap, (*pairs[0], len(streams) - 1, 1))
+        rects.append(group[:5])
+        if placed:
+            stream = _group_pairs(group, placed, rects)
+            area, other = stream.pop()
+            push(heap, (False, area, k, other, k))
+            group_streams[k] = stream
         placed.append(k)
     return merges
 
 
-def _first_pairs(spots: list[Spot]) -> list[tuple[bool, float, int, int]]:
-    """Every pair of items (i < j) not yet checked, sorted as the heap pops them: by
-    `added_area` (computed for all pairs at once, the same floating-point operations), then
-    by i and j."""
-    n = len(spots)
+def _group_pairs(group: Spot, placed: list[int], rects: list[tuple]) -> list[tuple[float, int]]:
+    """(`added_area`, other) of a new group and every item on the plane, from the last
+    to the first the heap pops, `added_area` written out (the same floating-point
+    operations)."""
+    x0, y0, x1, y1, size = group[:5]
+    stream = [
+        (
+            ((x1 if x1 > c2 else c2) - (x0 if x0 < c0 else c0))
+            * ((y1 if y1 > c3 else c3) - (y0 if y0 < c1 else c1))
+            - size
+            - c4,
+            other,
+        )
+        for other, (c0, c1, c2, c3, c4) in zip(placed, map(rects.__getitem__, placed), strict=True)
+    ]
+    stream.sort()  # as pdfminer's heap pops them (a heap would differ at a NaN area)
+    stream.reverse()  # read from the end
+    return stream
+
+
+def _first_pairs(boxes: list[Rect]) -> tuple[list[float], list[int], list[int]]:
+    """Every pair of boxes (i < j), sorted as the heap pops them: by `added_area` (computed
+    for all pairs at once, the same floating-point operations), then by i and j; as the
+    lists of their areas, i and j."""
+    n = len(boxes)
     if n < 2:
-        return []
-    x0, y0, x1, y1, size = np.array([s[:5] for s in spots]).T
+        return [], [], []
+    x0, y0, x1, y1 = np.array(boxes).T
+    size = (x1 - x0) * (y1 - y0)
     added = (
         (np.maximum(x1[:, None], x1) - np.minimum(x0[:, None], x0))
         * (np.maximum(y1[:, None], y1) - np.minimum(y0[:, None], y0))
@@ -257,8 +280,7 @@ def _first_pairs(spots: list[Spot]) -> list[tuple[bool, float, int, int]]:
     i, j = _pairs_of(n)
     added = added[i, j]
     order = np.argsort(added, kind="stable")  # pairs by i, then j, where areas are equal
-    pairs = zip(repeat(False), added[order].tolist(), i[order].tolist(), j[order].tolist())
-    return list(pairs)
+    return added[order].tolist(), i[order].tolist(), j[order].tolist()
 
 
 @functools.lru_cache(maxsize=256)
@@ -272,8 +294,23 @@ Spot = tuple[float, float, float, float, float, int, int, int, int]
 
 
 def spot(box: Rect, page: Rect) -> Spot:
+    """The box, its area and its squares of the plane (`plane_cells` written out: a call
+    less for each item)."""
     x0, y0, x1, y1 = box
-    return (x0, y0, x1, y1, (x1 - x0) * (y1 - y0), *plane_cells(box, page))
+    left, bottom, right, top = page
+    if x1 <= left or right <= x0 or y1 <= bottom or top <= y0:
+        return (x0, y0, x1, y1, (x1 - x0) * (y1 - y0), 0, 0, 0, 0)
+    return (
+        x0,
+        y0,
+        x1,
+        y1,
+        (x1 - x0) * (y1 - y0),
+        int(x0 if x0 > left else left) // _GRID,
+        int((x1 if x1 < right else right) + _GRID) // _GRID,
+        int(y0 if y0 > bottom else bottom) // _GRID,
+        int((y1 if y1 < top else top) + _GRID) // _GRID,
+    )
 
 
 def added_area(a: Spot, b: Spot) -> float:
@@ -313,10 +350,9 @@ def any_between(i: int, j: int, placed: list[int], spots: list[Spot], page: Rect
     from_y = int(max(bottom, y0)) // _GRID
     to_y = int(min(top, y1) + _GRID) // _GRID
     for k in placed:
-        if k in (i, j):
-            continue
         c = spots[k]
-        if c[2] <= x0 or x1 <= c[0] or c[3] <= y0 or y1 <= c[1]:
+        # most items lie apart from the rectangle: that is asked first
+        if c[2] <= x0 or x1 <= c[0] or c[3] <= y0 or y1 <= c[1] or k in (i, j):
             continue
         if (c[5] if c[5] > from_x else from_x) < (c[6] if c[6] < to_x else to_x) and (
             c[7] if c[7] > from_y else from_y
@@ -650,50 +686,64 @@ def visual_lines(text: str, bounds: np.ndarray, laparams: LAParams) -> list[Line
     breaks = np.flatnonzero(~aligned) + 1
     starts = np.concatenate(([0], breaks))
     ends = np.concatenate((breaks, [n]))
-    cjk = cjk_mask(codes)
+    # no CJK character below the first CJK range: most pages, told by one look
+    cjk = cjk_mask(codes) if codes.max() >= _CJK_RANGES[0][0] else None
     # a space before character k + 1 of a line: pdfminer's, unless beside a CJK character
     # on a line with one
     space = spaced & aligned
-    if cjk.any():
+    if cjk is not None and cjk.any():
         line_cjk = np.add.reduceat(cjk, starts) > 0
         in_cjk_line = np.repeat(line_cjk, ends - starts)[:-1]
         space &= ~(in_cjk_line & (cjk[:-1] | cjk[1:]))
-    before = np.concatenate(([0], np.cumsum(space)))  # spaces before each character
-    where = np.arange(n) + before
-    spaced_codes = np.full(n + int(before[-1]), 32, dtype=np.uint32)
-    spaced_codes[where] = codes
-    spaced_text = spaced_codes.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    spaced_text, line_from, line_to = _spaced_text(text, np.flatnonzero(space) + 1, starts, ends)
     back = np.concatenate(([0], np.cumsum(backward)))
     ltr = (back[ends - 1] == back[starts]).tolist()
     starts_list, ends_list = starts.tolist(), ends.tolist()
-    where_list = where.tolist()
-    boxes = zip(
-        np.minimum.reduceat(x0, starts).tolist(),
-        np.minimum.reduceat(y0, starts).tolist(),
-        np.maximum.reduceat(x1, starts).tolist(),
-        np.maximum.reduceat(y1, starts).tolist(),
-        starts_list,
-        ends_list,
-        strict=True,
+    (left, bottom), (right, top) = (
+        np.minimum.reduceat(bounds[:2], starts, axis=1).tolist(),
+        np.maximum.reduceat(bounds[2:], starts, axis=1).tolist(),
     )
     lines = [
-        (a, b, c, d, spaced_text[where_list[start] : where_list[end - 1] + 1])
-        for a, b, c, d, start, end in boxes
+        (a, b, c, d, spaced_text[start:end])
+        for a, b, c, d, start, end in zip(left, bottom, right, top, line_from, line_to, strict=True)
     ]
     groups = _fragment_groups(lines)
     if all(len(group) == 1 and ltr[group[0]] for group in groups):
         return [lines[group[0]] for group in groups]
     chars = None
+    finite = bool(np.isfinite(bounds).all())
+    cjk_chars = np.zeros(n, dtype=bool) if cjk is None else cjk
     merged = []
     for group in groups:
         if len(group) == 1 and ltr[group[0]]:
             merged.append(lines[group[0]])
             continue
-        if chars is None:
-            chars = (x0.tolist(), y0.tolist(), x1.tolist(), y1.tolist(), cjk.tolist())
         indices = [k for f in group for k in range(starts_list[f], ends_list[f])]
-        merged.append(_one_line(text, indices, chars, laparams.word_margin))
+        line = None
+        if finite:
+            line = _one_line_at_once(text, indices, bounds, cjk_chars, laparams.word_margin)
+        if line is None:
+            if chars is None:
+                chars = (*bounds.tolist(), cjk_chars.tolist())
+            line = _one_line(text, indices, chars, laparams.word_margin)
+        merged.append(line)
     return merged
+
+
+def _spaced_text(
+    text: str, gaps: np.ndarray, starts: np.ndarray, ends: np.ndarray
+) -> tuple[str, list[int], list[int]]:
+    """The text with a space before each character of `gaps`, and where each line (its
+    characters from `starts` to `ends`) begins and ends in it."""
+    if not len(gaps):
+        return text, starts.tolist(), ends.tolist()
+    cuts = [0, *gaps.tolist(), len(text)]
+    spaced = " ".join([text[a:b] for a, b in pairwise(cuts)])
+    last = ends - 1
+    # a character moves by the spaces before it and before those ahead of it
+    line_from = starts + np.searchsorted(gaps, starts, "right")
+    line_to = last + np.searchsorted(gaps, last, "right") + 1
+    return spaced, line_from.tolist(), line_to.tolist()
 
 
 def _fragment_groups(lines: list[Line]) -> list[list[int]]:
@@ -776,6 +826,41 @@ def _one_line(text: str, indices: list[int], chars: tuple[list, ...], word_margi
     )
 
 
+def _one_line_at_once(
+    text: str, indices: list[int], bounds: np.ndarray, cjk: np.ndarray, word_margin: float
+) -> Line | None:
+    """`_one_line` on arrays, for characters of finite boxes (where numpy's sort, min and
+    max give what Python's do) of which none is printed twice over itself; None when one is
+    (the characters kept then depend on those dropped before: `_one_line` tells them)."""
+    x0, y0, x1, y1 = bounds
+    at = np.array(indices)
+    at = at[np.argsort(x0[at], kind="stable")]  # `sorted` by x0 keeps ties in their order
+    a0, b0, a1, b1 = x0[at], y0[at], x1[at], y1[at]
+    j, k = slice(None, -1), slice(1, None)  # each character, the one right of it
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), "<u4")[at]
+    overprints = (
+        (codes[j] == codes[k])
+        & (np.abs(a0[j] - a0[k]) < 0.5 * (a1[j] - a0[j]))
+        & (b0[k] <= b1[j])
+        & (b0[j] <= b1[k])
+        & (np.minimum(np.abs(b0[j] - b1[k]), np.abs(b1[j] - b0[k])) > 0)
+    )
+    if overprints.any():
+        return None
+    if word_margin:
+        margin = word_margin * np.maximum(a1 - a0, b1 - b0)
+        spaced = a1[j] < a0[k] - margin[k]
+        kept_cjk = cjk[at]
+        if kept_cjk.any():
+            spaced &= ~(kept_cjk[j] | kept_cjk[k])
+    else:
+        spaced = np.zeros(len(at) - 1, dtype=bool)
+    pieces = [text[i] for i in at.tolist()]
+    for i in np.flatnonzero(spaced).tolist():
+        pieces[i + 1] = " " + pieces[i + 1]
+    return (float(a0.min()), float(b0.min()), float(a1.max()), float(b1.max()), "".join(pieces))
+
+
 def line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[int]]:
     """`LTLayoutContainer.group_textlines`: the text boxes of the lines (x0, y0, x1, y1
     rows), each a list of line indices in pdfminer's order, the boxes in its order (empty
@@ -790,8 +875,7 @@ def line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[i
     height = y1 - y0
     d = line_margin * height
     below, above = y0 - d, y1 + d
-    fx, tx, fy, ty = _cells(x0, y0, x1, y1, page)
-    qfx, qtx, qfy, qty = _cells(x0, below, x1, above, page)
+    (fx, tx, fy, ty), (qfx, qtx, qfy, qty) = _line_cells(lines, below, above, page)
     col = slice(None), None  # the query line: rows of the matrices below; found: columns
     first_x = np.maximum(qfx[col], fx)
     first_y = np.maximum(qfy[col], fy)
@@ -837,12 +921,19 @@ def line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[i
 def box_rect(box: list[int], lines: list[Line]) -> Rect:
     """The box of a text box of `lines`: an `LTExpandableContainer`'s, from (INF, INF,
     -INF, -INF) on."""
-    return (
-        min(INF, *(lines[i][0] for i in box)),
-        min(INF, *(lines[i][1] for i in box)),
-        max(-INF, *(lines[i][2] for i in box)),
-        max(-INF, *(lines[i][3] for i in box)),
-    )
+    x0 = y0 = INF
+    x1 = y1 = -INF
+    for i in box:  # min(INF, ...) and max(-INF, ...) written out: a new value replaces
+        a, b, c, d, _ = lines[i]
+        if a < x0:
+            x0 = a
+        if b < y0:
+            y0 = b
+        if c > x1:
+            x1 = c
+        if d > y1:
+            y1 = d
+    return (x0, y0, x1, y1)
 
 
 def _cells(
@@ -856,6 +947,35 @@ def _cells(
         stop = np.trunc(np.minimum(high_edge, high) + _GRID).astype(np.int64) // _GRID
         cells += [np.where(off, 0, start), np.where(off, 0, stop)]
     return tuple(cells)
+
+
+def _line_cells(
+    lines: np.ndarray, below: np.ndarray, above: np.ndarray, page: Rect
+) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """`_cells` of the lines (x0, y0, x1, y1 rows) and of their query boxes (from `below`
+    to `above`), the same numbers: the rows' sides clipped at once, the boxes off the page
+    looked for only when some side is off it."""
+    x0, y0, x1, y1 = lines
+    left, bottom, right, top = page
+    low = np.trunc(np.maximum(np.array(((left,), (bottom,), (bottom,))), (x0, y0, below)))
+    high = np.trunc(np.minimum(np.array(((right,), (top,), (top,))), (x1, y1, above)) + _GRID)
+    (from_x, from_y, from_q), (to_x, to_y, to_q) = (
+        low.astype(np.int64) // _GRID,
+        high.astype(np.int64) // _GRID,
+    )
+    lines_cells = (from_x, to_x, from_y, to_y)
+    query_cells = (from_x, to_x, from_q, to_q)
+    inside = x1.min() > left and x0.max() < right  # False when a side is NaN
+    inside = inside and y1.min() > bottom and y0.max() < top
+    if inside and above.min() > bottom and below.max() < top:
+        return lines_cells, query_cells
+    off_x = (x1 <= left) | (right <= x0)
+    off = off_x | (y1 <= bottom) | (top <= y0)
+    off_query = off_x | (above <= bottom) | (top <= below)
+    return (
+        tuple(np.where(off, 0, cells) for cells in lines_cells),
+        tuple(np.where(off_query, 0, cells) for cells in query_cells),
+    )
 
 
 def boxes_in_order(

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import math
+import threading
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -56,6 +57,8 @@ _MIN_SCAN_SHARE = 0.5
 _MAX_FORM_DEPTH = 8
 # Pages with forms nested deeper than this have their characters' looks asked one by one.
 _MAX_SHARED_DEPTH = 32
+# The box buffer kept for a thread holds up to this many characters' boxes (a pointer each).
+_MAX_KEPT_BOXES = 1 << 16
 
 
 def _bare(function: object, restype: object) -> object:
@@ -243,23 +246,7 @@ def page_chars(page: pypdfium.PdfPage) -> tuple[Chars, Chars, Box, int]:
     finally:
         textpage.close()
     _check_upright(raw, look_of, looks)
-    left, bottom, right, top = raw
-    size = np.array([look.size for look in looks], dtype=np.float64)[look_of]
-    outside = (right <= x0) | (left >= x1) | (top <= y0) | (bottom >= y1)
-    hidden = outside | ((size <= MAX_HIDDEN_POINTS) & ~space)
-    mode = np.array([look.mode for look in looks], dtype=np.int64)[look_of]
-    white = np.array([look.white for look in looks], dtype=bool)[look_of]
-    undecided = ~hidden & ((mode == _INVISIBLE) | white)
-    shown = ~hidden & ~undecided
-    if undecided.any():  # invisible over a picture: a scan's OCR text; white over a dark ground
-        pictures, grounds = _backdrops(page)
-        for k in np.flatnonzero(undecided).tolist():
-            behind = pictures if mode[k] == _INVISIBLE else grounds
-            box = (float(left[k]), float(bottom[k]), float(right[k]), float(top[k]))
-            if _over(box, behind):
-                shown[k] = True
-            else:
-                hidden[k] = True
+    shown, hidden = _shown_and_hidden(page, raw, space, look_of, looks, (x0, y0, x1, y1))
     bounds = _to_page_space(raw, media, rotate)
     width, height = _size(media, rotate)
     return (
@@ -270,9 +257,58 @@ def page_chars(page: pypdfium.PdfPage) -> tuple[Chars, Chars, Box, int]:
     )
 
 
+def _shown_and_hidden(
+    page: pypdfium.PdfPage,
+    raw: np.ndarray,
+    space: np.ndarray,
+    look_of: np.ndarray,
+    looks: list[Look],
+    area: Box,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which characters the page shows, which it does not: those outside the visible
+    `area`, of 1 pt or less (but whitespace), invisible and not over a picture, white on
+    nothing darker. Looks are asked about once each, characters only for looks that may
+    hide them (most pages have none)."""
+    hidden = _outside(raw, area)
+    tiny = np.array([look.size <= MAX_HIDDEN_POINTS for look in looks], dtype=bool)
+    if tiny.any():
+        hidden |= tiny[look_of] & ~space
+    shown = ~hidden
+    odd = np.array([look.mode == _INVISIBLE or look.white for look in looks], dtype=bool)
+    if not odd.any():
+        return shown, hidden
+    undecided = shown & odd[look_of]
+    if undecided.any():  # invisible over a picture: a scan's OCR text; white over a dark ground
+        shown &= ~undecided
+        left, bottom, right, top = raw
+        pictures, grounds = _backdrops(page)
+        for k in np.flatnonzero(undecided).tolist():
+            behind = pictures if looks[look_of[k]].mode == _INVISIBLE else grounds
+            box = (float(left[k]), float(bottom[k]), float(right[k]), float(top[k]))
+            if _over(box, behind):
+                shown[k] = True
+            else:
+                hidden[k] = True
+    return shown, hidden
+
+
+def _outside(raw: np.ndarray, area: Box) -> np.ndarray:
+    """Which boxes lie wholly outside `area` (none, most often: told by four extremes)."""
+    x0, y0, x1, y1 = area
+    left, bottom, right, top = raw
+    if len(left) and right.min() > x0 and left.max() < x1 and top.min() > y0 and bottom.max() < y1:
+        return np.zeros(len(left), dtype=bool)
+    return (right <= x0) | (left >= x1) | (top <= y0) | (bottom >= y1)
+
+
 def _chars(codes: np.ndarray, bounds: np.ndarray, space: np.ndarray, which: np.ndarray) -> Chars:
-    text = codes[which].astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
-    return Chars(text, bounds[:, which], int(np.count_nonzero(which & ~space)))
+    count = int(np.count_nonzero(which))
+    if count == 0:
+        return Chars("", bounds[:, :0], 0)
+    if count < len(which):
+        codes, bounds, space = codes[which], bounds[:, which], space[which]
+    text = codes.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    return Chars(text, bounds, count - int(np.count_nonzero(space)))
 
 
 def _drawn_chars(
@@ -299,10 +335,7 @@ def _drawn_chars(
         raise Unsuited("a font without a Unicode value for its glyphs")
     indices = np.flatnonzero(kept).tolist()
     m = len(indices)
-    boxes = (ctypes.c_float * (4 * m))()
-    places = map(ctypes.byref, repeat(boxes), range(0, 16 * m, 16))
-    deque(map(_loose_box, repeat(page), indices, places), maxlen=0)
-    raw = np.frombuffer(boxes, np.float32).reshape(-1, 4).T[_BOX_COLUMNS].astype(np.float64)
+    raw = _loose_boxes(page, indices)
     colour = _Colour()
     shared = _shared_look(page_handle, colour) if m else None
     if shared is not None:
@@ -314,6 +347,42 @@ def _drawn_chars(
         for address, k in zip(addresses.tolist(), first.tolist(), strict=True)
     ]
     return codes[kept], spaces[kept], raw, look_of.reshape(-1), looks
+
+
+def _loose_boxes(page: ctypes.c_void_p, indices: list[int]) -> np.ndarray:
+    """The loose boxes of the characters at `indices`, as left, bottom, right and top rows:
+    PDFium writes them into a buffer kept for the thread, whose pointers are made once
+    (a pointer made for each character cost a fifth of the call)."""
+    m = len(indices)
+    rects, places = _box_buffer(m)
+    ctypes.memset(rects, 0, 16 * m)  # a box PDFium does not give stays empty
+    deque(map(_loose_box, repeat(page), indices, places), maxlen=0)
+    boxes = np.frombuffer(rects, np.float32, 4 * m).reshape(-1, 4).T
+    return boxes[_BOX_COLUMNS].astype(np.float64)
+
+
+class _BoxBuffer(threading.local):
+    def __init__(self) -> None:
+        self.rects: ctypes.Array = (ctypes.c_float * 0)()
+        self.places: list = []
+
+
+_box_buffers = _BoxBuffer()
+
+
+def _box_buffer(count: int) -> tuple[ctypes.Array, list]:
+    """This thread's buffer of at least `count` FS_RECTF and a pointer to each (a buffer
+    of its own for a page of more than _MAX_KEPT_BOXES characters: not kept)."""
+    if count > _MAX_KEPT_BOXES:
+        rects = (ctypes.c_float * (4 * count))()
+        return rects, [ctypes.byref(rects, 16 * k) for k in range(count)]
+    buffer = _box_buffers
+    size = len(buffer.places)
+    if size < count:
+        size = max(count, 2 * size, 4096)
+        buffer.rects = (ctypes.c_float * (4 * size))()
+        buffer.places = [ctypes.byref(buffer.rects, 16 * k) for k in range(size)]
+    return buffer.rects, buffer.places
 
 
 def _kinds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -390,6 +459,8 @@ def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
     at_matrix = ctypes.byref(matrix)
     size = ctypes.c_float()
     at_size = ctypes.byref(size)
+    rgba, places = colour.rgba, colour.places
+    text_kind, form_kind, inf = fpdf.FPDF_PAGEOBJ_TEXT, fpdf.FPDF_PAGEOBJ_FORM, math.inf
     shared: Look | None = None
     shared_kind = None  # what tells shown from hidden: (tiny, invisible, white)
     holders = [(page, _page_objects(page), 0)]  # the page or a form, its objects, its depth
@@ -397,21 +468,24 @@ def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
         holder, count, depth = holders.pop()
         if depth > _MAX_SHARED_DEPTH:
             return None
-        for i in range(count):
-            obj = _form_object(holder, ctypes.c_ulong(i)) if depth else _page_object(holder, i)
+        if depth:
+            objects = map(_form_object, repeat(holder), map(ctypes.c_ulong, range(count)))
+        else:
+            objects = map(_page_object, repeat(holder), range(count))
+        for obj in objects:
             kind = _object_kind(obj)
-            if kind != fpdf.FPDF_PAGEOBJ_TEXT and kind != fpdf.FPDF_PAGEOBJ_FORM:
+            if kind != text_kind and kind != form_kind:
                 continue
             # the matrix only scales (a > 0) and moves: no turn, shear or flip
             if not (
                 _object_matrix(obj, at_matrix)
                 and matrix.b == 0
                 and matrix.c == 0
-                and 0 < matrix.a < math.inf
-                and -math.inf < matrix.d < math.inf
+                and 0 < matrix.a < inf
+                and -inf < matrix.d < inf
             ):
                 return None
-            if kind == fpdf.FPDF_PAGEOBJ_FORM:
+            if kind == form_kind:
                 holders.append((obj, _form_objects(obj), depth + 1))
                 continue
             mode = _render_mode(obj)
@@ -419,12 +493,17 @@ def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
                 size.value = 1.0
             elif not _object_font_size(obj, at_size):
                 return None
+            # `_Colour.white` written out: a call less for each of a page's text objects
             if mode in _STROKED:
-                white = colour.white(obj, _stroke_colour)
+                white = bool(_stroke_colour(obj, *places)) and _whitish(rgba[0], rgba[1], rgba[2])
             elif mode in _FILLED_AND_STROKED:
                 white = colour.white(obj, _fill_colour) and colour.white(obj, _stroke_colour)
             else:
-                white = mode != _INVISIBLE and colour.white(obj, _fill_colour)
+                white = (
+                    mode != _INVISIBLE
+                    and bool(_fill_colour(obj, *places))
+                    and _whitish(rgba[0], rgba[1], rgba[2])
+                )
             look_kind = (size.value <= MAX_HIDDEN_POINTS, mode == _INVISIBLE, white)
             if shared_kind is None:
                 shared_kind = look_kind
