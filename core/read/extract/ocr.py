@@ -266,10 +266,11 @@ def _render(document, index: int, dpi: int = DPI) -> np.ndarray:
 
 
 def _pictures_not_drawn(page) -> bool:
-    """Whether a page rendered all white has a picture with ink, or one that cannot be
-    decoded for want of memory. PDFium draws nothing, and says nothing, for a picture it
-    has no memory to decode (a large scan under the reader's memory limit): that page is
-    no blank page, and its file must be read again, not remembered as one without text."""
+    """Whether a page rendered all white has a picture with ink (more than one shade), or
+    one that cannot be decoded for want of memory. PDFium draws nothing, and says nothing,
+    for a picture it has no memory to decode (a large scan under the reader's memory
+    limit): that page is no blank page, and its file must be read again, not remembered
+    as one without text."""
     import pypdfium2
     import pypdfium2.raw as pdfium_c
 
@@ -280,7 +281,9 @@ def _pictures_not_drawn(page) -> bool:
             if _short_of_memory_for(picture):
                 return True
             continue
-        if bitmap.to_numpy().min() < 255:  # the picture's own bitmap: PDFium frees it
+        pixels = bitmap.to_numpy()  # freed with the bitmap's buffer
+        # not one shade: a blank scan stays blank whichever way its decoder writes white
+        if pixels.min() != pixels.max():
             return True
     return False
 
