@@ -13,6 +13,7 @@ get each file's bytes from this machine.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import tempfile
@@ -179,7 +180,9 @@ def read_on_cluster(
         client.cancel(list(running), force=True)
         raise
     finally:
-        client.unsubscribe_topic(topic)
+        # a client cut off from its scheduler refuses to send: the scan's own error matters
+        with contextlib.suppress(Exception):
+            client.unsubscribe_topic(topic)
 
 
 def _submit(client, batch: list, ship_files: bool, timeout: float, topic: str):
