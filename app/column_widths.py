@@ -117,7 +117,13 @@ def _share(
     if total > room:  # shrink toward the narrowest, each in proportion to its slack
         slack = sum(capped[c] - low[c] for c in capped) or 1
         cut = min(total - room, slack)
-        return {c: capped[c] - (capped[c] - low[c]) * cut // slack for c in capped}
+        cuts = {c: (capped[c] - low[c]) * cut // slack for c in capped}
+        left = cut - sum(cuts.values())  # rounded down: a pixel short each would scroll
+        for c in capped:
+            if left and capped[c] - low[c] > cuts[c]:
+                cuts[c] += 1
+                left -= 1
+        return {c: capped[c] - cuts[c] for c in capped}
     spare = room - total
     short = {c: wanted[c] - capped[c] for c in capped if wanted[c] > capped[c]}
     need = sum(short.values())

@@ -177,3 +177,22 @@ def test_the_side_by_side_view_shows_only_while_a_pair_is_chosen(qtbot, window, 
     assert diff >= 0.4 * (tabs + diff)  # room to read both texts
     window.tree.clearSelection()
     assert window.diff_view.isHidden()
+
+
+def test_shrunk_text_columns_fill_the_room_and_no_pixel_more():
+    """Shrinking in proportion rounds each cut down: the columns once came out a pixel
+    wider than the table, which then scrolled by one pixel (a test failed 1 run in 4)."""
+    import random
+
+    from simsift.app.column_widths import _share
+
+    rng = random.Random(7)
+    for _ in range(2000):
+        columns = range(rng.randint(1, 5))
+        wanted = {c: rng.randint(40, 900) for c in columns}
+        limits = {c: (rng.randint(20, 120), rng.randint(150, 400)) for c in columns}
+        room = rng.randint(100, 1200)
+        widths = _share(wanted, limits, room)
+        low = sum(min(limits[c][0], wanted[c]) for c in columns)
+        assert sum(widths.values()) <= max(room, low)
+        assert all(widths[c] >= min(limits[c][0], wanted[c]) for c in columns)
