@@ -92,16 +92,36 @@ class Features:
         )
 
 
+STOPWORD_LISTS = ("en.txt", "zh.txt")
+# The lists' token hashes, written by `write_stopword_hashes`: tokenizing the Chinese list
+# loads jieba's dictionary, 90 MB that the scan process needs for nothing else.
+STOPWORD_HASHES = "hashes.txt"
+
+
 @lru_cache(maxsize=1)
 def stopword_hashes() -> np.ndarray:
-    """Sorted hashes of the bundled stopword lists (normalized like document text)."""
+    """Sorted hashes of the bundled stopword lists (normalized like document text), as
+    `tokenized_stopword_hashes` gives them (a test holds the two equal)."""
+    lines = resource_path("stopwords", STOPWORD_HASHES).read_text(encoding="ascii").splitlines()
+    return np.array([int(line, 16) for line in lines if not line.startswith("#")], np.uint64)
+
+
+def tokenized_stopword_hashes() -> np.ndarray:
+    """Sorted hashes of the tokens of the stopword lists."""
     words: list[str] = []
-    for name in ("en.txt", "zh.txt"):
+    for name in STOPWORD_LISTS:
         for line in resource_path("stopwords", name).read_text(encoding="utf-8").splitlines():
             line = line.strip()
             if line and not line.startswith("#"):
                 words.extend(tokenize(line))
     return np.unique(hash_tokens(words))
+
+
+def write_stopword_hashes() -> None:
+    """Write the stopword lists' token hashes (after editing a list, or the tokenizer)."""
+    header = "# token hashes of en.txt and zh.txt: python -m simsift.core.text.features\n"
+    hashes = "".join(f"{int(h):016x}\n" for h in tokenized_stopword_hashes())
+    resource_path("stopwords", STOPWORD_HASHES).write_text(header + hashes, encoding="ascii")
 
 
 @lru_cache(maxsize=16)
@@ -434,3 +454,7 @@ class IdfTable:
         """The features with each weight multiplied by its feature's idf."""
         idf = _lookup(self.hashes, self.idf, features.hashes, self.default)
         return replace(features, weights=features.weights * idf)
+
+
+if __name__ == "__main__":
+    write_stopword_hashes()
