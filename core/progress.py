@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class Cancelled(Exception):
@@ -29,6 +32,12 @@ class CancelToken:
         """Raise `Cancelled` if cancellation was requested."""
         if self._event.is_set():
             raise Cancelled()
+
+    def checked(self, items: Iterable[T]) -> Iterator[T]:
+        """`items`, with a check before each (pieces of work made by a generator)."""
+        for item in items:
+            self.check()
+            yield item
 
 
 @dataclass(frozen=True, slots=True)

@@ -708,9 +708,11 @@ def analyze_passages(
     seeds, shared = _find_matches(
         passages, fingerprints, usable, is_reference, options, steps, pair_search, outside
     )
+    steps.cancel.check()
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
     excluded_mask = covered_mask(passages, ignore)
     set_apart = set_apart_mask(streams, options.set_apart)  # quotations, the bibliography
+    steps.cancel.check()
     ignore |= n_features < options.min_features
     seeds = seeds.subset(~(ignore[seeds.left] | ignore[seeds.right]))
     carried, clean = Matches.empty(), np.zeros(passages.n_docs, dtype=bool)
@@ -914,19 +916,24 @@ def _find_matches(
     doc = passages.doc
     groups = Groups.of(fingerprints[usable], usable)
     found = pair_search(groups.values, options.max_distance, steps.step("index"), steps.cancel)
+    steps.cancel.check()  # each step below takes a second or more on the man pages
     template, common, docs_in = _shared_groups(
         groups.group, doc[usable], is_reference, found, options, outside and outside.of(usable)
     )
     common &= ~template
+    steps.cancel.check()
     shared = _SharedText(
         _per_passage(len(passages), usable, template[groups.group]),
         _per_passage(len(passages), usable, common[groups.group]),
         _common_text(common, groups, docs_in, passages),
     )
+    steps.cancel.check()
     matches = _concat_matches(
         (left[other], right[other], d[other])
-        for left, right, d in groups.pairs_with(
-            found.left, found.right, found.distance, _EXPAND_CHUNK, template | common
+        for left, right, d in steps.cancel.checked(
+            groups.pairs_with(
+                found.left, found.right, found.distance, _EXPAND_CHUNK, template | common
+            )
         )
         for other in [doc[left] != doc[right]]
     )
