@@ -11,6 +11,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 BRUTE_CHUNK = 1 << 20  # elements per brute-force block (8 MB of uint64; short GIL holds)
+_ORDER_CHUNK = 1 << 22  # pairs swapped into order at once
 
 
 def hamming(a: int | np.ndarray, b: int | np.ndarray) -> np.ndarray | int:
@@ -84,16 +85,29 @@ def brute_query(
         yield a + i0, b, dist[a, b].astype(np.int8)
 
 
-def concat_parts(parts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def concat_parts(parts, check=lambda: None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Parts of (a, b, distances) put together, a column at a time with `check` (Cancel)
+    between the columns."""
     parts = list(parts)
     if not parts:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)
     a, b, d = zip(*parts, strict=True)
-    return (
-        np.concatenate(a, dtype=np.int64),
-        np.concatenate(b, dtype=np.int64),
-        np.concatenate(d, dtype=np.int8),
-    )
+    a = np.concatenate(a, dtype=np.int64)
+    check()
+    b = np.concatenate(b, dtype=np.int64)
+    check()
+    return a, b, np.concatenate(d, dtype=np.int8)
+
+
+def order_in_place(left: np.ndarray, right: np.ndarray, check=lambda: None) -> None:
+    """Swap `left` and `right` where left > right, a bounded piece at a time with `check`
+    (Cancel) between pieces: tens of millions of pairs take a second whole, and pieces
+    need no full-size masks."""
+    for lo in range(0, len(left), _ORDER_CHUNK):
+        check()
+        a, b = left[lo : lo + _ORDER_CHUNK], right[lo : lo + _ORDER_CHUNK]
+        swap = a > b
+        a[swap], b[swap] = b[swap], a[swap]
 
 
 def concat_matches(parts: list[Matches]) -> Matches:
@@ -103,22 +117,25 @@ def concat_matches(parts: list[Matches]) -> Matches:
     return Matches(*concat_parts((p.left, p.right, p.distance) for p in parts))
 
 
-def sorted_in_place(left: np.ndarray, right: np.ndarray, distance: np.ndarray) -> Matches:
+def sorted_in_place(
+    left: np.ndarray, right: np.ndarray, distance: np.ndarray, check=lambda: None
+) -> Matches:
     """Pairs (left, right) as `Matches` with left < right, sorted; the int64 arrays given
-    are overwritten (tens of millions of pairs: every copy counts)."""
+    are overwritten (tens of millions of pairs: every copy counts). `check` is called
+    between the passes (Cancel)."""
     n = int(max(left.max(), right.max())) + 1 if len(left) else 0
     if n * n >= 1 << 56:
         return sorted_matches(Matches(np.minimum(left, right), np.maximum(left, right), distance))
-    swap = left > right
-    left[swap], right[swap] = right[swap], left[swap]
-    del swap
+    order_in_place(left, right, check)
     key = left
     key *= n
     key += right
     del right
     key <<= 6
     key |= distance
+    check()
     key.sort()
+    check()
     distance = (key & 63).astype(np.int8)
     key >>= 6
     left, right = np.divmod(key, n)

@@ -38,6 +38,7 @@ from simsift.core.index.matches import (
     brute_query,
     concat_matches,
     concat_parts,
+    order_in_place,
     sorted_in_place,
     sorted_matches,
 )
@@ -317,12 +318,18 @@ class HammingIndex:
             cancel.check()
         if len(self._distinct) == len(self._fingerprints):
             # no identical rows: ids map to rows one to one (saves the expansion's copies)
-            left, right = self._rows[u], self._rows[v]
-            del u, v
-            return sorted_in_place(left, right, d)
-        return sorted_matches(
-            concat_matches([self._identical_row_pairs(), self._expand(u, v, d, symmetric=True)])
-        )
+            left = self._rows[u]
+            del u
+            if cancel is not None:
+                cancel.check()
+            right = self._rows[v]
+            del v
+            return sorted_in_place(left, right, d, cancel.check if cancel else lambda: None)
+        found = concat_matches([self._identical_row_pairs(), self._expand(u, v, d, symmetric=True)])
+        del u, v, d
+        if cancel is not None:
+            cancel.check()
+        return sorted_matches(found)
 
     def query(
         self, fingerprints, max_distance: int | None = None, *, cancel: CancelToken | None = None
@@ -372,10 +379,9 @@ class HammingIndex:
                 if progress is not None:
                     progress(done, n_tables)
         cancel.check()
-        u, v, d = concat_parts(parts)
-        cancel.check()
-        swap = u > v
-        u[swap], v[swap] = v[swap], u[swap]
+        u, v, d = concat_parts(parts, cancel.check)
+        del parts
+        order_in_place(u, v, cancel.check)
         return u, v, d
 
     def table_pairs(self, t: int, k: int) -> list:

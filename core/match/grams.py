@@ -208,7 +208,7 @@ def kept_grams(
         done += len(hashes)
         del hashes
     progress(total, total)
-    return _by_value(pieces)
+    return _by_value(pieces, lambda: progress(total, total))
 
 
 def winnow(
@@ -264,14 +264,16 @@ def _winnowed(hashes, offsets, window: int, progress) -> list[list[np.ndarray]]:
     return [[value, doc, position]]
 
 
-def _by_value(pieces: list[list[np.ndarray | None]]) -> KeptGrams:
+def _by_value(pieces: list[list[np.ndarray | None]], check=lambda: None) -> KeptGrams:
     """Kept grams from pieces of [value, document, position] in reading order, sorted by
     (value, document, position): in reading order, a stable sort by value does it. One
-    field at a time is put together and reordered, its pieces dropped as it is made."""
+    field at a time is put together and reordered, its pieces dropped as it is made;
+    `check` is called between them (Cancel)."""
     if not pieces:
         return KeptGrams(np.zeros(0, np.uint64), np.zeros(0, np.int32), np.zeros(0, np.int32))
     order, columns = None, []
     for field in range(3):
+        check()
         parts = [piece[field] for piece in pieces]
         for piece in pieces:
             piece[field] = None
@@ -381,15 +383,19 @@ def shared_runs(
     n_tokens = int(offsets[-1])
     left_out, set_apart = masks
     value_id, holders, shared = _holders(kept, is_reference)
+    progress(0, 1)  # Cancel between the passes over every kept gram
     n_ordinary = int((~is_reference).sum())
     if outside is not None:
         first = np.r_[True, kept.value[1:] != kept.value[:-1]] if len(kept) else np.zeros(0, bool)
         holders = holders + outside.documents_of(kept.value[first])
         n_ordinary += outside.n_docs
     common_value = rule.is_common(holders, n_ordinary)
+    progress(0, 1)
     common = _gram_cover(kept, offsets, common_value[value_id], n_tokens)
+    progress(0, 1)
     # a common sentence loses up to a window at each end to its context: list from a gram
     listed = _common_runs(common, offsets, kept, (value_id, common_value, holders), GRAM)
+    progress(0, 1)
     # a common value pairs no one, nor one held by one document only
     seeds = _seeds(kept, value_id, common_value | ~shared, is_reference, progress)
     del value_id, holders, shared, common_value
@@ -602,10 +608,11 @@ def _extended_by_blocks(tokens, offsets, blocked, seeds, progress) -> SharedRuns
         (p_lo, p_hi), (q_lo, q_hi) = bounds[p], bounds[q]
         part = docs[p_lo:p_hi] if q == p else np.r_[docs[p_lo:p_hi], docs[q_lo:q_hi]]
         hashes, at, there = _documents(tokens, offsets, part, blocked)
+        progress(0, 1)  # Cancel between putting a block pair end to end and its runs
         s = order[first:stop]
         a = at[in_a[s] - p_lo] + at_a[s]
         b = at[in_b[s] - (p_lo if q == p else q_lo - (p_hi - p_lo))] + at_b[s]
-        found.append(_in_scan(_extended(hashes, at, there, a, b), part, at, offsets))
+        found.append(_in_scan(_extended(hashes, at, there, a, b, progress), part, at, offsets))
         del hashes, there, a, b
         progress(1, 1)
     runs = SharedRuns(
@@ -809,6 +816,7 @@ def _seeds(kept, value_id, never, is_reference, progress) -> tuple[np.ndarray, n
     keep = rank < _MAX_PER_DOC
     rows, group = rows[keep], group[keep]
     del rank, keep
+    progress(0, len(rows))
     # rows holding the value after row i in the same group: its seed partners
     later = np.searchsorted(group, group, side="right")
     later -= np.arange(len(rows)) + 1
@@ -831,19 +839,26 @@ def _seeds(kept, value_id, never, is_reference, progress) -> tuple[np.ndarray, n
     return np.concatenate(lefts), np.concatenate(rights)
 
 
-def _extended(hashes, offsets, blocked, a: np.ndarray, b: np.ndarray) -> SharedRuns:
+def _extended(
+    hashes, offsets, blocked, a: np.ndarray, b: np.ndarray, progress=lambda done, total: None
+) -> SharedRuns:
     """Maximal runs around seed grams at global positions a (lower document) and b, merged
-    along their diagonals; runs hold no `blocked` token. Positions stay global."""
+    along their diagonals; runs hold no `blocked` token. Positions stay global. `progress`
+    is called between the passes (Cancel)."""
     clean = ~(_touches_at(blocked, a) | _touches_at(blocked, b))
     a, b = a[clean], b[clean]
     doc_a = np.searchsorted(offsets, a, side="right") - 1
     doc_b = np.searchsorted(offsets, b, side="right") - 1
     runs = _merged(doc_a, doc_b, a, b, np.full(len(a), GRAM, np.int64))
+    del a, b, doc_a, doc_b
+    progress(0, 1)
     start_a, start_b, length = runs.start_left, runs.start_right, runs.length
     _extend_back(hashes, blocked, offsets[runs.left], offsets[runs.right], start_a, start_b, length)
+    progress(0, 1)
     _extend_on(
         hashes, blocked, offsets[runs.left + 1], offsets[runs.right + 1], start_a, start_b, length
     )
+    progress(0, 1)
     return _merged(runs.left, runs.right, start_a, start_b, length)
 
 

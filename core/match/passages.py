@@ -200,7 +200,9 @@ class Passages:
         return np.searchsorted(self.doc, np.arange(self.n_docs + 1))
 
 
-def cut_passages(streams: Sequence[TokenStream], options: PassageOptions) -> Passages:
+def cut_passages(
+    streams: Sequence[TokenStream], options: PassageOptions, check=lambda: None
+) -> Passages:
     """Cut every stream into (overlapping) passages along its paragraphs.
 
     Every paragraph is a passage (long ones cut into pieces); a paragraph shorter than
@@ -209,14 +211,17 @@ def cut_passages(streams: Sequence[TokenStream], options: PassageOptions) -> Pas
     Args:
         streams: body token streams, one per document.
         options: `min_tokens` and `max_tokens` set the passage size.
+        check: called between the passes over every paragraph (Cancel).
     """
     lengths = np.array([len(s) for s in streams], dtype=np.int64)
     offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
     para_doc, para_no, p_start, p_stop = _paragraphs(streams, offsets)
+    check()
     length = p_stop - p_start
     short = length < options.min_tokens
     merged = _merged_windows(para_doc[short], p_start[short], p_stop, para_doc, offsets, options)
     pieces = _pieces(para_doc, p_start, p_stop, options.max_tokens)
+    check()
     doc = np.concatenate([merged[0], pieces[0]])
     start = np.concatenate([merged[1], pieces[1]])
     stop = np.concatenate([merged[2], pieces[2]])
@@ -311,6 +316,8 @@ def passage_fingerprints(
     """
     fingerprints = np.zeros(len(passages), dtype=np.uint64)
     counts = np.zeros(len(passages), dtype=np.int64)
+    if progress is not None:  # cutting the passages was a pass of its own
+        progress(0, len(passages))
     for lo, hi in bounded_runs(passages.stop - passages.start, _FINGERPRINT_CHUNK):
         # only the tokens of this step's passages are gathered: memory and time stay
         # bounded even inside one huge document
@@ -334,8 +341,10 @@ def _passages_reusing(streams, weights, options: PassageOptions, known, progress
     """`cut_passages` and `passage_fingerprints` of all streams, taken from `known` for the
     documents it already holds (same tokens and passage sizes: same passages, same
     fingerprints) and made for the others only; and per document, whether it was taken."""
+    progress(0, 1)  # the comparing stage ended with a pass of its own
+    check = lambda: progress(0, 1)  # noqa: E731
     if known is None:
-        passages = cut_passages(streams, options)
+        passages = cut_passages(streams, options, check)
         made = passage_fingerprints(streams, passages, weights, options.shingle_size, progress)
         return passages, *made, np.zeros(passages.n_docs, bool)
     old_of, old = known
@@ -345,7 +354,7 @@ def _passages_reusing(streams, weights, options: PassageOptions, known, progress
     reused[reused] = old.passages.doc_lengths()[old_of[reused]] == lengths[reused]
     fresh = np.flatnonzero(~reused)
     sub_streams = [streams[d] for d in fresh]
-    sub = cut_passages(sub_streams, options)
+    sub = cut_passages(sub_streams, options, check)
     sub_fingerprints, sub_features = passage_fingerprints(
         sub_streams, sub, weights, options.shingle_size, progress
     )
@@ -743,8 +752,11 @@ def analyze_passages(
     digest = _ranges_digest(left_out, passages.offsets)
     if known is not None:  # a pair's run is reused only where nothing more is left out
         clean &= digest == _old_digest(known, passages.n_docs)
+    steps.cancel.check()
     excluded_tokens = per_doc_sum(excluded_mask, passages.offsets)
+    steps.cancel.check()
     pieces = counted_pieces(grams.runs, set_apart, passages.offsets)
+    steps.cancel.check()
     overlaps = _pair_overlaps(
         passages, matches, pieces, excluded_mask, excluded_tokens, steps.cancel
     )
@@ -809,6 +821,7 @@ def _gram_layer(streams, where, masks, is_reference, options, outside, steps):
     excluded_mask, set_apart = masks
     left_out = excluded_mask & ~np.repeat(is_reference, np.diff(offsets))
     _, _, start, stop = _paragraphs(streams, offsets)  # where boilerplate can be
+    steps.cancel.check()
     return shared_runs(
         streams,
         offsets,
@@ -918,7 +931,13 @@ def _find_matches(
     found = pair_search(groups.values, options.max_distance, steps.step("index"), steps.cancel)
     steps.cancel.check()  # each step below takes a second or more on the man pages
     template, common, docs_in = _shared_groups(
-        groups.group, doc[usable], is_reference, found, options, outside and outside.of(usable)
+        groups.group,
+        doc[usable],
+        is_reference,
+        found,
+        options,
+        steps.cancel.check,
+        outside and outside.of(usable),
     )
     common &= ~template
     steps.cancel.check()
@@ -947,12 +966,14 @@ def _per_passage(n: int, usable: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def _shared_groups(
-    group, group_doc, is_reference, found: Matches, options: PassageOptions, outside=None
+    group, group_doc, is_reference, found: Matches, options: PassageOptions, check, outside=None
 ):
     """Per fingerprint group: template (holds or neighbours a reference passage), common
     (with its neighbours, in more than `common_share` and at least `common_min_docs` of
     the ordinary documents, or more than `common_max_docs` documents; or more than
     `_MAX_GROUP_PASSAGES` times, so no group pair expands quadratically), and its document count.
+    `check` is called between the whole-array steps (Cancel: each is a pass over every
+    passage or pair).
     """
     n_groups = int(group.max()) + 1 if len(group) else 0
     has_reference = np.zeros(n_groups, dtype=bool)
@@ -960,6 +981,7 @@ def _shared_groups(
     ordinary = ~is_reference[group_doc]
     n_docs = int(group_doc.max()) + 1 if len(group_doc) else 1
     keys = sorted_unique(pair_keys(group[ordinary], group_doc[ordinary], n_docs))
+    check()
     docs_in = np.bincount(split_keys(keys, n_docs)[0], minlength=n_groups)
     counting, n_ordinary = ordinary, int((~is_reference).sum())
     if outside is not None:
@@ -969,7 +991,9 @@ def _shared_groups(
     times_in = np.bincount(group[counting], minlength=n_groups)
     group_of, doc_of = split_keys(keys, n_docs)
     own = np.bincount(group_of, minlength=n_groups)
+    check()
     summed, times = _with_neighbours(own, times_in, found)
+    check()
     outside_docs = np.zeros(n_groups, np.int64)
     if outside is not None:  # equal per group: each group gets its value once
         outside_docs[group] = outside.documents
@@ -987,7 +1011,8 @@ def _shared_groups(
     maybe = is_common(summed) & ~is_common(own + outside_docs)
     ptr = np.searchsorted(group_of, np.arange(n_groups + 1))
     holders = summed
-    holders[maybe] = distinct_near(ptr, doc_of, found.left, found.right, maybe)[maybe]
+    holders[maybe] = distinct_near(ptr, doc_of, found.left, found.right, maybe, check)[maybe]
+    check()
     holders[maybe] += outside_docs[maybe]
     template = has_reference.copy()
     template[found.left[has_reference[found.right]]] = True
@@ -1001,6 +1026,7 @@ def distinct_near(
     left: np.ndarray,
     right: np.ndarray,
     wanted: np.ndarray | None = None,
+    check=lambda: None,
 ) -> np.ndarray:
     """Per value: the distinct documents holding it or a value it is paired with (0 for
     values not `wanted`, when given).
@@ -1026,12 +1052,14 @@ def distinct_near(
         sides.append((target, source))
     size = held.astype(np.float64)
     for target, source in sides:
+        check()
         size += _summed_over_pairs(target, source, held)
     size[~wanted] = 0
     holders = np.zeros(n_values, np.int64)
     for lo_v, hi_v in bounded_runs(size, _HOLDER_CHUNK):
         if not size[lo_v:hi_v].any():
             continue
+        check()
         values = lo_v + np.flatnonzero(wanted[lo_v:hi_v])
         own_owner, own_k = ragged_arange(held[values])
         parts = [pair_keys(values[own_owner], docs[ptr[values][own_owner] + own_k], n_docs)]
@@ -1269,7 +1297,9 @@ def _matched_tokens(
     by its passages matched in the other or its runs shared with it, in bounded steps
     aligned to whole keys."""
     prefix = _prefix_counts(excluded_mask)
+    cancel.check()
     group, start, stop = _matched_spans(passages, matches, runs, prefix)
+    cancel.check()
     order = np.lexsort((start, group))
     group, start, stop = group[order], start[order], stop[order]
     del order

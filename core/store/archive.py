@@ -350,7 +350,8 @@ class Archive:
         counts = _read_counts(path, len(table.values))
         if counts is None:
             pairs = search_pairs(table.values, k, None, cancel)
-            holders = distinct_near(table.ptr, table.docs, pairs.left, pairs.right)
+            check = cancel.check if cancel is not None else (lambda: None)
+            holders = distinct_near(table.ptr, table.docs, pairs.left, pairs.right, None, check)
             counts = np.stack([holders, near_sum(table.times_in, pairs)])
             _write_counts(path, counts)
         self._counts[k] = (counts[0], counts[1])

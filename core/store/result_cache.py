@@ -88,6 +88,8 @@ class ComparisonCache:
                 graph = PairGraph.search(values, k, progress, cancel, from_scratch)
             else:
                 graph = previous.update(values, progress, cancel)
+            if cancel is not None:  # the search's last step and the write: a second each
+                cancel.check()
             self._write(path, graph.save)
             return Matches(*graph.pairs())
 

@@ -201,6 +201,55 @@ def test_the_gram_layer_stops_on_cancel(words):
         )
 
 
+class _CancelAt(CancelToken):
+    """Cancelled at its n-th check; counts its checks."""
+
+    def __init__(self, n: int | None = None) -> None:
+        super().__init__()
+        self.n, self.checks = n, 0
+
+    def check(self) -> None:
+        self.checks += 1
+        if self.checks == self.n:
+            self.cancel()
+        super().check()
+
+
+def test_cancel_at_any_check_of_the_passage_stage_leaves_the_next_scan_unchanged(words, tmp_path):
+    from simsift.core.store.result_cache import ComparisonCache
+
+    streams = spliced_corpus(words, (30, 50, 15, 100) * 3)
+    not_reference = np.zeros(len(streams), bool)
+    expected = analyze_passages(streams, not_reference, FeatureWeights(), PassageOptions())
+    counting = _CancelAt()
+    analyze_passages(streams, not_reference, FeatureWeights(), PassageOptions(), cancel=counting)
+    assert counting.checks > 40  # between its whole-array steps, not only at its ends (19 before)
+    for n in range(1, counting.checks + 1):
+        # a cancelled search leaves no pair graph behind, or a whole one
+        cache = ComparisonCache(tmp_path / f"cache-{n}")
+        with pytest.raises(Cancelled):
+            analyze_passages(
+                streams,
+                not_reference,
+                FeatureWeights(),
+                PassageOptions(),
+                cancel=_CancelAt(n),
+                pair_search=cache.pair_search("passages"),
+            )
+        again = analyze_passages(
+            streams,
+            not_reference,
+            FeatureWeights(),
+            PassageOptions(),
+            pair_search=cache.pair_search("passages"),
+        )
+        for field in ("left", "right", "matched_left", "matched_right", "longest_run"):
+            assert (
+                getattr(again.overlaps, field).tolist()
+                == getattr(expected.overlaps, field).tolist()
+            )
+
+
 def quoting_corpus(words, quote: str):
     """A source and an essay holding 40 of its words as `quote` makes them (a format
     string), and an essay sharing only a reference list with the first."""
