@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView
 
 _ROWS_MEASURED = 200  # rows measured per column: enough for a look, fast at 100,000 rows
 
@@ -32,7 +32,7 @@ class ColumnFitter(QObject):
         self._text = dict(text_columns)
         self._dragging = False  # a mouse button is down on the header
         self._user_sized = False
-        header = view.horizontalHeader()
+        header = view.header() if isinstance(view, QTreeView) else view.horizontalHeader()
         self._header = header
         self._header_viewport = header.viewport()  # compared in eventFilter, never called
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)

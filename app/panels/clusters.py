@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit, QTreeView, QVBoxLayout, QWidget
+from simsift.app.column_widths import ColumnFitter
 from simsift.app.models.clusters import (
     COL_FOLDER,
     COL_NAME,
@@ -26,6 +27,9 @@ from simsift.core.analysis.cluster import Clusters
 from simsift.core.document import FileRecord
 
 _OPEN_ALL_UP_TO = 200  # clusters: small results read best fully open
+# (narrowest, widest) pixels of the text columns; the others as wide as their contents.
+# The name column holds the tree's indentation and check box too.
+_TEXT_COLUMNS = {COL_NAME: (180, 420), COL_FOLDER: (100, 320), COL_TITLE: (100, 420)}
 
 
 class ClustersPanel(QWidget):
@@ -40,6 +44,7 @@ class ClustersPanel(QWidget):
         self.proxy = ClusterFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self.tree = _make_tree(self.proxy)
+        self.columns = ColumnFitter(self.tree, _TEXT_COLUMNS)
         self.filter_edit = QLineEdit()
         self.filter_edit.setClearButtonEnabled(True)
         self.summary = plain_label(QLabel())  # notices may name files
@@ -79,6 +84,7 @@ class ClustersPanel(QWidget):
         self.model.set_clusters(documents, clusters, protected)
         if len(clusters) <= _OPEN_ALL_UP_TO:
             self.tree.expandAll()
+        self.columns.schedule()  # the rows opened are measured too
 
     def mark_all_but_original(self) -> str:
         """Check every copy but each cluster's original; say how many, and how many were
@@ -155,8 +161,4 @@ def _make_tree(model) -> QTreeView:
     tree.setSelectionBehavior(QTreeView.SelectionBehavior.SelectRows)
     tree.setAlternatingRowColors(True)
     fit_rows_to_names(tree)
-    header = tree.header()
-    header.resizeSection(COL_NAME, 260)
-    header.resizeSection(COL_FOLDER, 220)
-    header.resizeSection(COL_TITLE, 200)
     return tree

@@ -102,6 +102,30 @@ def test_documents_show_every_column_at_1280_by_800(qtbot, window, tmp_path):
         assert header.sectionSize(column) >= header.sectionSizeHint(column)
 
 
+def test_clusters_show_every_column_at_1280_by_800(qtbot, window, tmp_path):
+    from simsift.app.models.clusters import COL_DISTANCE, COL_KIND, COL_SIZE
+
+    from tests.core.test_passages import english_paragraphs
+
+    root = tmp_path / "A folder of submissions with a long name, as a school's drive has them"
+    root.mkdir()
+    title = "On the history of the printing press and what it did to the reading public of Europe"
+    essay = "\n\n".join([title, *english_paragraphs()[200:215]])
+    for i in range(3):  # one cluster: the same essay under students' long names
+        name = f"Student_{i}_History_201_final_essay_revised_version_3_submitted.txt"
+        (root / name).write_text(essay)
+    shown_at_default_size(qtbot, window)
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    panel = window.clusters_panel
+    window.tabs.setCurrentWidget(panel)
+    assert panel.model.rowCount() == 1
+    wait_fitted(qtbot, panel.tree)
+    header = panel.tree.header()
+    for column in (COL_KIND, COL_DISTANCE, COL_SIZE):  # short columns whole
+        assert header.sectionSize(column) >= header.sectionSizeHint(column)
+
+
 def test_a_column_the_user_drags_keeps_its_width(qtbot, window, tmp_path):
     shown_at_default_size(qtbot, window)
     scan_long_names(qtbot, window, tmp_path)
