@@ -341,8 +341,11 @@ def _passages_reusing(streams, weights, options: PassageOptions, known, progress
     """`cut_passages` and `passage_fingerprints` of all streams, taken from `known` for the
     documents it already holds (same tokens and passage sizes: same passages, same
     fingerprints) and made for the others only; and per document, whether it was taken."""
-    progress(0, 1)  # the comparing stage ended with a pass of its own
-    check = lambda: progress(0, 1)  # noqa: E731
+
+    def check() -> None:  # Cancel between passes over every document
+        progress(0, 1)
+
+    check()  # the comparing stage ended with a pass of its own
     if known is None:
         passages = cut_passages(streams, options, check)
         made = passage_fingerprints(streams, passages, weights, options.shingle_size, progress)
