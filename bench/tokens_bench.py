@@ -7,6 +7,8 @@ tree's, so both run in one process on the same extracted text:
     python bench/tokens_bench.py collect            # extract the corpora once (~30 s)
     python bench/tokens_bench.py compare            # every array of every document
     python bench/tokens_bench.py time --rounds 5    # CPU ms a document, old and new
+    python bench/tokens_bench.py cut --rounds 7     # CPU ms a zh document in cut_chinese
+    python bench/tokens_bench.py load --rounds 2    # loading the Chinese dictionary
 
 Kinds: `en` (man pages as text, /tmp/man_txt), `zh` (Chinese text files: the archive's
 .txt files with 50 Chinese characters or more, tests/data/zh_text), `html` and `docx`
@@ -14,6 +16,12 @@ Kinds: `en` (man pages as text, /tmp/man_txt), `zh` (Chinese text files: the arc
 timing round runs every kind with old and new in turn, their caches emptied first (one
 reader process reading the corpus), and CPU time (`time.process_time`) is what counts:
 the machine is shared. The best round of each is reported, and the ratio new/old.
+
+cut: `cut_chinese` alone, old and new in turn, on the runs of Chinese characters the `zh`
+documents hand it, in their order (caches emptied each round). load: old and new each in
+fresh processes, alternated: CPU and wall seconds of `jieba_module()` and a first cut, the
+longest stretch a thread ticking every millisecond waits meanwhile (the GIL held by one
+call: what a window would freeze for), and the memory the process gains (RSS, PSS).
 """
 
 from __future__ import annotations
@@ -180,9 +188,140 @@ def timing(corpus, old, new, rounds: int) -> None:
         )
 
 
+def zh_runs(corpus, modules) -> list[str]:
+    """The runs `document_tokens` hands `cut_chinese` for the `zh` documents, in order."""
+    tokens = modules["tokens"]
+    runs: list[str] = []
+    real = tokens.cut_chinese
+
+    def recording(run: str):
+        runs.append(run)
+        return real(run)
+
+    tokens.cut_chinese = recording
+    try:
+        empty_caches(modules)
+        for _, title, paragraphs in corpus["zh"]:
+            tokens.document_tokens(title, paragraphs)
+    finally:
+        tokens.cut_chinese = real
+    return runs
+
+
+def cut_timing(corpus, old, new, rounds: int) -> None:
+    runs = zh_runs(corpus, new)
+    documents = len(corpus["zh"])
+    best: dict[str, float] = {}
+    for _ in range(rounds):
+        for label, modules in (("old", old), ("new", new)):
+            empty_caches(modules)
+            cut = modules["word_segmenter"].cut_chinese
+            start = time.process_time()
+            for run in runs:
+                cut(run)
+            ms = (time.process_time() - start) * 1000 / documents
+            best[label] = min(best.get(label, ms), ms)
+    print(
+        f"cut_chinese, {len(runs):,} runs ({sum(map(len, runs)):,} characters) of {documents} "
+        f"zh documents, CPU ms a document (best of {rounds} rounds, caches emptied): "
+        f"old {best['old']:.3f}  new {best['new']:.3f}  ({best['old'] / best['new']:.2f}x)"
+    )
+
+
+def _memory() -> tuple[float, float]:
+    """(RSS, PSS) of this process in MB."""
+    rss = pss = float("nan")
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                rss = int(line.split()[1]) / 1024
+    try:
+        with open("/proc/self/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    pss = int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return rss, pss
+
+
+def load_child(which: str, rev: str) -> None:
+    """Load one version's dictionary in this fresh process; print its figures as JSON."""
+    import gc
+    import json
+    import threading
+
+    modules = old_modules(rev) if which == "old" else new_modules()
+    import jieba  # imported before: both versions import it
+    from jieba import finalseg  # noqa: F401
+
+    segmenter = modules["word_segmenter"]
+    gc.collect()
+    rss, pss = _memory()
+    gaps: list[float] = []
+    done = threading.Event()
+
+    def tick() -> None:
+        last = time.perf_counter()
+        while not done.is_set():
+            time.sleep(0.001)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
+    time.sleep(0.05)
+    gaps.clear()
+    cpu, wall = time.process_time(), time.perf_counter()
+    segmenter.jieba_module()
+    segmenter.cut_chinese("我们在北京大学学习自然语言处理")
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    done.set()
+    ticker.join()
+    gc.collect()
+    rss_after, pss_after = _memory()
+    figures = {
+        "cpu": cpu,
+        "wall": wall,
+        "gap_ms": max(gaps) * 1000,
+        "rss": rss_after - rss,
+        "pss": pss_after - pss,
+        "process_rss": rss_after,
+        "jieba_prefix_dictionary": bool(jieba.dt.initialized),
+    }
+    print(json.dumps(figures))
+
+
+def load_timing(rev: str, rounds: int) -> None:
+    import json
+
+    rows: dict[str, list[dict]] = {"old": [], "new": []}
+    for r in range(rounds):
+        for which in ("old", "new") if r % 2 == 0 else ("new", "old"):
+            out = subprocess.run(
+                [sys.executable, __file__, "_load", which, "--rev", rev],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            rows[which].append(json.loads(out.splitlines()[-1]))
+    print(f"loading the dictionary in a fresh process (best of {rounds}; memory of the last)")
+    for which, figures in rows.items():
+        last = figures[-1]
+        print(
+            f"  {which}: CPU {min(f['cpu'] for f in figures):.3f} s, "
+            f"wall {min(f['wall'] for f in figures):.3f} s, longest wait of another thread "
+            f"{min(f['gap_ms'] for f in figures):.0f} ms; RSS +{last['rss']:.1f} MB, "
+            f"PSS +{last['pss']:.1f} MB (process RSS {last['process_rss']:.0f} MB); "
+            f"jieba's prefix dictionary loaded: {last['jieba_prefix_dictionary']}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("collect", "compare", "time"))
+    parser.add_argument("action", choices=("collect", "compare", "time", "cut", "load", "_load"))
+    parser.add_argument("which", nargs="?", help=argparse.SUPPRESS)  # _load: old or new
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--man-pages", type=int, default=2500)
     parser.add_argument("--rev", default="HEAD", help="the old version (git revision)")
@@ -192,6 +331,12 @@ def main() -> None:
     if args.action == "collect":
         collect(args.man_pages, args.corpus)
         return
+    if args.action == "_load":
+        load_child(args.which, args.rev)
+        return
+    if args.action == "load":
+        load_timing(args.rev, args.rounds)
+        return
     corpus = pickle.loads(args.corpus.read_bytes())
     if args.kinds:
         corpus = {kind: corpus[kind] for kind in args.kinds.split(",")}
@@ -200,6 +345,9 @@ def main() -> None:
     old["word_segmenter"].jieba_module()
     if args.action == "compare":
         sys.exit(1 if compare(corpus, old, new) else 0)
+    if args.action == "cut":
+        cut_timing(corpus, old, new, args.rounds)
+        return
     timing(corpus, old, new, args.rounds)
 
 

@@ -7,18 +7,30 @@ in about 20 ms, and the whole load takes half the time (bench/jieba_load_bench.p
 first load ever builds it from jieba's word list in pure Python (about 0.5 s,
 interruptible) and writes the cache.
 
-`cut_chinese` gives the words jieba's `lcut(run, HMM=True)` gives, in one pass over a run of
-Chinese characters instead of jieba's three (word graph, best route, words), and its HMM's
-Viterbi unrolled for the four states (five times as fast as jieba's, the same words).
+`cut_chinese` gives the words jieba's `lcut(run, HMM=True)` gives. Its word graph and best
+route, half of its time in Python (a dictionary lookup per fragment), are rjieba's (jieba-rs,
+Rust): an empty rjieba segmenter is filled with jieba's own words and frequencies from the
+part cache (about 0.45 s of CPU, a word per call, so interruptible; 30 MB instead of the
+63 MB of jieba's prefix dictionary, which is then not loaded at all), and asked for its
+route without HMM: the same sums in the same order and the same tie rule as jieba, seven
+times as fast (bench/tokens_bench.py cut, load; docs/benchmarks.md, 2026-11-26k). The
+characters the route leaves alone go, as in jieba, to jieba's HMM, in Python with jieba's
+own probabilities (rjieba's HMM rounds them to six decimals), Viterbi unrolled for the four
+states (five times as fast as jieba's, the same words). Without rjieba the graph and route
+are built here in one pass from jieba's prefix dictionary.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
+import importlib.util
 import logging
 import marshal
+import mmap
 import re
 import struct
+import sys
 import threading
 from functools import lru_cache
 from math import log
@@ -34,23 +46,39 @@ _MAGIC = b"SSJB"
 
 _lock = threading.Lock()
 _jieba = None
+_graph = None  # rjieba's segmenter with jieba's words, or None (no rjieba): jieba's dictionary
 
-# the prefix dictionary takes about 90 MB of memory once loaded
-OUT_OF_MEMORY = "out of memory while loading the Chinese word dictionary (jieba, about 90 MB)"
+# jieba's words take about 30 MB of memory in rjieba, its prefix dictionary about 90 MB
+OUT_OF_MEMORY = "out of memory while loading the Chinese word dictionary (jieba, 30 to 90 MB)"
 
 
 def jieba_module():
-    """jieba, imported and its dictionary loaded once per process, on first use."""
-    global _jieba
+    """jieba, imported and the dictionary `cut_chinese` reads loaded once per process, on
+    first use: rjieba's segmenter filled with jieba's words, or without rjieba jieba's own
+    prefix dictionary (`jieba_tokenizer` loads that one when it is needed)."""
+    global _jieba, _graph
     if _jieba is None:
         with _lock:
             if _jieba is None:
                 import jieba
 
                 jieba.setLogLevel(logging.WARNING)
-                _load_dictionary(jieba.dt)
+                graph = _new_word_graph()
+                if graph is None:
+                    _load_dictionary(jieba.dt)
+                else:
+                    graph = _fill_word_graph(graph, jieba.dt)
+                _graph = graph
                 _jieba = jieba
     return _jieba
+
+
+def jieba_tokenizer():
+    """jieba's default Tokenizer with its prefix dictionary loaded (from the part cache):
+    for text that is not only Chinese characters, and the word graph without rjieba."""
+    tokenizer = jieba_module().dt
+    _load_dictionary(tokenizer)
+    return tokenizer
 
 
 # What jieba cuts with its word graph (`jieba.re_han_default` less the Latin letters, digits
@@ -69,9 +97,8 @@ def cut_chinese(run: str) -> tuple[str, ...]:
     """The words of a run of Chinese characters (a clause), exactly as jieba's
     `lcut(run, HMM=True)`; short runs are remembered.
 
-    The best route is found from the run's end while its word graph is read (jieba builds
-    the graph first and looks every word up again), each word's frequency looked up once;
-    unknown words between dictionary words go to jieba's HMM as in jieba.
+    jieba's best route through its word graph comes from rjieba (`_cut_in_python` without
+    it); unknown words between dictionary words go to jieba's HMM as in jieba.
     """
     if len(run) <= _CACHED_RUN_CHARS:
         return _cut_short(run)
@@ -79,12 +106,63 @@ def cut_chinese(run: str) -> tuple[str, ...]:
 
 
 def _cut(run: str) -> tuple[str, ...]:
-    jieba = jieba_module()
+    jieba_module()
     if len(run) == 1:
         return (run,)
     if not _JIEBA_HAN.fullmatch(run):
-        return tuple(jieba.lcut(run, HMM=True))
-    tokenizer = jieba.dt
+        return _cut_other(run)
+    graph = _graph
+    if graph is None:
+        return _cut_in_python(run)
+    route = graph.cut(run, False)  # jieba's best route: its words, characters alone
+    try:
+        lengths = bytes(map(len, route))
+    except ValueError:  # a word of 256 characters or more
+        lengths = bytes(1 if len(word) == 1 else 2 for word in route)
+    if b"\x01\x01" not in lengths:  # no two characters alone in a row: as they are
+        return tuple(route)
+    words: list[str] = []
+    done = 0
+    for stretch in _ALONE.finditer(lengths):  # for jieba's HMM, as jieba joins them
+        start, stop = stretch.span()
+        words += route[done:start]
+        words += _singles("".join(route[start:stop]), graph.has_word)
+        done = stop
+    words += route[done:]
+    return tuple(words)
+
+
+_ALONE = re.compile(b"\x01{2,}")  # characters the route leaves alone, two or more
+
+
+# tokens' Chinese characters (`tokens._CJK`), which jieba's `cut` passes on one by one
+# where its word graph does not take them (`_JIEBA_HAN`)
+_CHINESE_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_JIEBA_HAN_BLOCKS = re.compile("([\u4e00-\u9fd5]+)")
+
+
+def _cut_other(run: str) -> tuple[str, ...]:
+    """jieba's `lcut(run, HMM=True)` of a run that is not all `_JIEBA_HAN`: for Chinese
+    characters only, its blocks of `_JIEBA_HAN` cut as such and the other characters one by
+    one, as jieba does; anything else by jieba itself."""
+    if not _CHINESE_RUN.fullmatch(run):
+        return tuple(jieba_tokenizer().lcut(run, HMM=True))
+    words: list[str] = []
+    for block in _JIEBA_HAN_BLOCKS.split(run):
+        if _JIEBA_HAN.fullmatch(block):
+            words.extend(_cut(block))
+        else:
+            words.extend(block)
+    return tuple(words)
+
+
+def _cut_in_python(run: str) -> tuple[str, ...]:
+    """`_cut` of a run of `_JIEBA_HAN` with jieba's prefix dictionary, without rjieba.
+
+    The best route is found from the run's end while its word graph is read (jieba builds
+    the graph first and looks every word up again), each word's frequency looked up once.
+    """
+    tokenizer = jieba_tokenizer()
     get = tokenizer.FREQ.get
     weights = _word_weights(tokenizer.total)
     alone = weights[1]  # a character that starts no word counts as frequency 1
@@ -163,7 +241,8 @@ _cut_short = lru_cache(maxsize=_CACHED_RUNS)(_cut)
 
 def _singles(characters: str, get) -> tuple[str, ...] | str:
     """Words of characters jieba's route left alone: one character as it is, a dictionary
-    word character by character, anything else cut by jieba's HMM."""
+    word character by character, anything else cut by jieba's HMM. `get(word)` is true for
+    a word of nonzero frequency."""
     if len(characters) == 1 or get(characters):
         return characters
     if len(characters) <= _CACHED_RUN_CHARS:
@@ -249,6 +328,116 @@ def _hmm_states(characters: str, model: tuple) -> list[int]:
 
 
 _hmm_cut = lru_cache(maxsize=_CACHED_RUNS)(_hmm_words)  # a text repeats its names
+
+
+def _new_word_graph():
+    """An empty rjieba segmenter (jieba-rs: jieba's word graph and route in Rust), or None
+    without rjieba.
+
+    Importing the rjieba package builds a segmenter of rjieba's own copy of jieba's words
+    (0.17 s in one hold of the GIL, 32 MB) that is never used here: its extension module is
+    loaded alone when it can be found, the package imported otherwise.
+    """
+    name = "rjieba.rjieba"
+    module = sys.modules.get(name)
+    if module is None:
+        try:
+            package = importlib.util.find_spec("rjieba")
+            spec = importlib.machinery.PathFinder.find_spec(
+                name, package.submodule_search_locations
+            )
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            sys.modules[name] = module
+        except (ImportError, AttributeError, TypeError, OSError):
+            try:
+                import rjieba as module  # the package, its segmenter too
+            except ImportError:
+                return None
+    return module.Jieba.empty()
+
+
+def _fill_word_graph(graph, tokenizer):
+    """`graph` (or a new one, if the cache was damaged midway) with the words of nonzero
+    frequency of a default jieba Tokenizer's dictionary and its total, from the part cache,
+    a part at a time (jieba's prefix dictionary is never held whole)."""
+    with tokenizer.get_dict_file() as f:
+        words = f.read()
+    cache = cache_path(words)
+    try:
+        _check_headroom()
+        if _fill_from_cache(cache, graph):
+            return graph
+        graph = _new_word_graph()
+        loaded = tokenizer.gen_pfdict(_BytesLines(words))
+        if loaded is not None:
+            write_cache(cache, *loaded)
+            freq, total = loaded
+            del loaded
+            _check_headroom()
+            _add_total(graph, total, _add_words(graph, freq))
+            return graph
+    except MemoryError:
+        pass  # raised below, the half-built dictionary freed
+    raise MemoryError(OUT_OF_MEMORY)
+
+
+# Address space filling the segmenter takes at its peak: the cache file, a part, rjieba's
+# arrays as they grow (52 MB measured; 33 MB kept). Rust ends the process where it cannot
+# allocate, where Python raises MemoryError: under a memory limit (a reader's) that room
+# is mapped first, untouched, and unmapped.
+_FILL_HEADROOM = 80 << 20
+
+
+def _check_headroom() -> None:
+    try:
+        mmap.mmap(-1, _FILL_HEADROOM).close()
+    except OSError as error:
+        raise MemoryError(OUT_OF_MEMORY) from error
+
+
+def _fill_from_cache(path: Path, graph) -> bool:
+    """Add the cached dictionary's words to `graph`; False if the cache is missing or
+    unreadable (`graph` may then hold some of them)."""
+    try:
+        data = memoryview(path.read_bytes())
+        magic, version, header_size = _HEADER.unpack_from(data)
+        if magic != _MAGIC or version != _FORMAT:
+            return False
+        offset = _HEADER.size
+        total, sizes = marshal.loads(data[offset : offset + header_size])
+        offset += header_size
+        added = 0
+        for size in sizes:  # one short GIL hold per part, then a word per call
+            added += _add_words(graph, marshal.loads(data[offset : offset + size]))
+            offset += size
+        _add_total(graph, total, added)
+        return True
+    except (OSError, ValueError, EOFError, TypeError, struct.error):
+        return False
+
+
+def _add_words(graph, freq: dict[str, int]) -> int:
+    """Add the words of nonzero frequency of `freq` (prefixes of words are 0) to `graph`;
+    the sum of their frequencies."""
+    add = graph.add_word
+    added = 0
+    for word, frequency in freq.items():
+        if frequency:
+            add(word, frequency, None)
+            added += frequency
+    return added
+
+
+# A word no run of `_JIEBA_HAN` holds: jieba's total counts the frequencies of the words
+# its word list repeats (dict.txt: 3 more than its dictionary's sum), rjieba's only its
+# words'. This word makes up the difference, so both weigh a word alike.
+_MAKEWEIGHT = "\x00"
+
+
+def _add_total(graph, total: int, added: int) -> None:
+    if total > added:
+        graph.add_word(_MAKEWEIGHT, total - added, None)
 
 
 def _load_dictionary(tokenizer) -> None:

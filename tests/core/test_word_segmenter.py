@@ -91,7 +91,7 @@ def _chinese_runs() -> list[str]:
     runs = re.findall("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+", text)
     rng = random.Random(29)
     characters = "".join(runs)
-    words = sorted(w for w, n in segmenter.jieba_module().dt.FREQ.items() if n and len(w) > 1)
+    words = sorted(w for w, n in segmenter.jieba_tokenizer().FREQ.items() if n and len(w) > 1)
     for _ in range(300):
         runs.append("".join(rng.choice(characters) for _ in range(rng.randint(1, 60))))
         runs.append("".join(rng.choice(words) for _ in range(rng.randint(1, 6))))
