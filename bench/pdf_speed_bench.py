@@ -144,7 +144,13 @@ def describe(old: tuple, new: tuple) -> str:
     if old[0] != "ok" or new[0] != "ok":
         return f"    committed: {old}\n    work tree: {new}"
     lines = []
-    for (name, a), (_, b) in zip(old[1], new[1], strict=True):
+    old_fields, new_fields = dict(old[1]), dict(new[1])
+    for name in dict.fromkeys([*old_fields, *new_fields]):
+        if name not in old_fields or name not in new_fields:  # engines of other fields
+            where = "work tree" if name in new_fields else "committed"
+            lines.append(f"    {name}: only in the {where} engine's result")
+            continue
+        a, b = old_fields[name], new_fields[name]
         if a == b:
             continue
         if isinstance(a, tuple) and isinstance(b, tuple):

@@ -761,11 +761,11 @@ def _fragment_groups(lines: list[Line]) -> list[list[int]]:
             else:
                 overlap = 0
             if overlap <= _ROW_OVERLAP * min(first[3] - first[1], line[3] - line[1]):
-                groups.extend(_touching(row, lines))
+                groups.extend(_touching(row, lines) if len(row) > 1 else [row])
                 row = []
         row.append(i)
     if row:
-        groups.extend(_touching(row, lines))
+        groups.extend(_touching(row, lines) if len(row) > 1 else [row])
     groups.sort(key=min)
     return groups
 

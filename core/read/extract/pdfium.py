@@ -13,7 +13,9 @@ boxes), laid out by `pdf_layout.page_texts` without an object per character. PDF
 asked as little as it can be: the page's text in one call, each character's box (there is
 no call for many), whether a printable character has a Unicode value and whether a space
 is one PDFium generated; the look (size, colour, render mode, angle) once per text object,
-and once per page when all its text objects look alike (`_shared_look`).
+and once per page when all its text objects look alike (`_shared_look`). Documents and
+pages are opened through PDFium's own functions, without pypdfium2's objects, and handles
+are passed to the calls per character or object as ready ctypes arguments (`_pointer`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import math
+import sys
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -89,11 +92,16 @@ class _Handle(ctypes.c_void_p):
     int, which ctypes would pass on as a C int)."""
 
 
-# the page's objects, and those of its forms: (page, int index), (form, c_ulong index)
+# A pointer given as a ready argument (an address made one by `_pointer`): ctypes passes it
+# on as it is, where for a `c_void_p` it makes one anew at each call, which costs as much as
+# a call of a simple PDFium function itself.
+_pointer = ctypes.c_void_p.from_param
+# the page's objects, and those of its forms: (page, int index), (form, c_ulong index);
+# addresses, made ready arguments by `_pointer`
 _page_objects = _bare(fpdf.FPDFPage_CountObjects, ctypes.c_int)
-_page_object = _bare(fpdf.FPDFPage_GetObject, _Handle)
+_page_object = _bare(fpdf.FPDFPage_GetObject, ctypes.c_size_t)
 _form_objects = _bare(fpdf.FPDFFormObj_CountObjects, ctypes.c_int)
-_form_object = _bare(fpdf.FPDFFormObj_GetObject, _Handle)
+_form_object = _bare(fpdf.FPDFFormObj_GetObject, ctypes.c_size_t)
 _object_kind = _bare(fpdf.FPDFPageObj_GetType, ctypes.c_int)
 # (object, pointer to an FS_MATRIX), (text object, pointer to a c_float), (text object)
 _object_matrix = _bare(fpdf.FPDFPageObj_GetMatrix, ctypes.c_int)
@@ -105,6 +113,24 @@ _angle = _bare(fpdf.FPDFText_GetCharAngle, ctypes.c_float)
 _render_mode = _bare(fpdf.FPDFTextObj_GetTextRenderMode, ctypes.c_int)
 _fill_colour = _bare(fpdf.FPDFPageObj_GetFillColor, ctypes.c_int)
 _stroke_colour = _bare(fpdf.FPDFPageObj_GetStrokeColor, ctypes.c_int)
+
+
+# documents and pages: (path as bytes, password), (document), (document, index), (handle)
+_load_document = _bare(fpdf.FPDF_LoadDocument, _Handle)
+_page_count = _bare(fpdf.FPDF_GetPageCount, ctypes.c_int)
+_close_document = _bare(fpdf.FPDF_CloseDocument, None)
+_load_page = _bare(fpdf.FPDF_LoadPage, _Handle)
+_close_page = _bare(fpdf.FPDF_ClosePage, None)
+_load_textpage = _bare(fpdf.FPDFText_LoadPage, _Handle)
+_close_textpage = _bare(fpdf.FPDFText_ClosePage, None)
+_count_chars = _bare(fpdf.FPDFText_CountChars, ctypes.c_int)
+_get_text = _bare(fpdf.FPDFText_GetText, ctypes.c_int)
+# (page, pointers to four c_float), (page)
+_media_box = _bare(fpdf.FPDFPage_GetMediaBox, ctypes.c_int)
+_crop_box = _bare(fpdf.FPDFPage_GetCropBox, ctypes.c_int)
+_page_rotation = _bare(fpdf.FPDFPage_GetRotation, ctypes.c_int)
+# how pypdfium2 encodes a path for FPDF_LoadDocument
+_NAME_ERRORS = "strict" if sys.platform.startswith("win32") else "surrogateescape"
 
 
 class Unsuited(Exception):
@@ -151,26 +177,20 @@ def page_paragraphs(
     pages that are pictures of text (`ScannedPage`) go to `scanned`.
     Raises PasswordProtected, or Unsuited when pdfminer should read the file instead.
     """
-    try:
-        document = pypdfium.PdfDocument(path)
-    except pypdfium.PdfiumError as error:
-        if getattr(error, "err_code", None) == fpdf.FPDF_ERR_PASSWORD:
-            raise PasswordProtected(str(error)) from error
-        raise Unsuited(f"PDFium cannot open the file ({error})") from error
+    document = _open_document(path)
     try:
         boxes = 0
-        for index in range(len(document)):
+        for index in range(_page_count(document)):
+            page = _load_page(document, index)
+            if not page:  # a damaged page: pdfminer may read it
+                raise Unsuited(f"PDFium cannot load page {index + 1}")
             try:
-                page = document[index]
-            except pypdfium.PdfiumError as error:  # a damaged page: pdfminer may read it
-                raise Unsuited(f"PDFium cannot load page {index + 1} ({error})") from error
-            try:
-                shown, unseen, bbox, _ = page_chars(page)
+                shown, unseen, bbox, _ = _page_chars(page)
                 pictured = scanned is not None and _maybe_scanned(page, shown, unseen, bbox)
             except pypdfium.PdfiumError as error:
                 raise Unsuited(f"PDFium cannot read page {index + 1} ({error})") from error
             finally:
-                page.close()
+                _close_page(page)
             if shown:
                 for text in page_texts(shown.text, shown.bounds, bbox):
                     boxes += 1
@@ -180,7 +200,25 @@ def page_paragraphs(
             if unseen and hidden is not None:
                 hidden.extend(hidden_page_texts(unseen.text, unseen.bounds, bbox))
     finally:
-        document.close()
+        _close_document(document)
+
+
+def _open_document(path: Path) -> _Handle:
+    """The document's handle, opened as `pypdfium2.PdfDocument` opens a path (the same
+    checks and errors), without its wrapper objects and their finalizers."""
+    path = Path(path).expanduser().resolve()
+    if not path.is_file():
+        raise FileNotFoundError(path)
+    name = (str(path) + "\x00").encode("utf-8", errors=_NAME_ERRORS)
+    document = _load_document(name, None)
+    if _page_count(document) < 1:
+        code = fpdf.FPDF_GetLastError()
+        if document:
+            _close_document(document)
+        if code == fpdf.FPDF_ERR_PASSWORD:
+            raise PasswordProtected("PDFium: the file needs a password")
+        raise Unsuited(f"PDFium cannot open the file (error {code})")
+    return document
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +230,7 @@ class ScannedPage:
     boxes_before: int
 
 
-def _scanned(page: pypdfium.PdfPage, shown: list, unseen: list, bbox: Box) -> bool:
+def _scanned(page: _Handle, shown: list, unseen: list, bbox: Box) -> bool:
     """Whether the page is a scan: hardly a character of its own (a page number, a stamp)
     and pictures over at least half of it. Invisible text over a scan (an OCR layer) counts
     as its text: such a page has been read already."""
@@ -205,7 +243,7 @@ def _scanned(page: pypdfium.PdfPage, shown: list, unseen: list, bbox: Box) -> bo
     return width > 0 and height > 0 and covered >= _MIN_SCAN_SHARE * width * height
 
 
-def _maybe_scanned(page: pypdfium.PdfPage, shown: Chars, unseen: Chars, bbox: Box) -> bool:
+def _maybe_scanned(page: _Handle, shown: Chars, unseen: Chars, bbox: Box) -> bool:
     """`_scanned`, asked only of a page with few enough letters to be a scan (the others
     are not, and need no characters made for it)."""
     if shown.letters + len(unseen) > _MAX_SCAN_LETTERS:
@@ -233,18 +271,25 @@ class Chars:
 
 
 def page_chars(page: pypdfium.PdfPage) -> tuple[Chars, Chars, Box, int]:
-    """(characters shown, characters not shown, page box, rotation) of a page, each in
-    drawing order (lines are built from it), in pdfminer's page space (media box at the
-    origin, turned as displayed)."""
-    media = page.get_mediabox()
-    x0, y0, x1, y1 = visible_area(media, page.get_cropbox())
-    rotate = page.get_rotation()
-    textpage = page.get_textpage()
+    """`_page_chars` of a pypdfium2 page."""
+    return _page_chars(_Handle(ctypes.cast(page.raw, ctypes.c_void_p).value))
+
+
+def _page_chars(page: _Handle) -> tuple[Chars, Chars, Box, int]:
+    """(characters shown, characters not shown, page box, rotation) of a page (its handle),
+    each in drawing order (lines are built from it), in pdfminer's page space (media box at
+    the origin, turned as displayed)."""
+    media = _page_box(page, _media_box)
+    crop = _page_box(page, _crop_box)
+    x0, y0, x1, y1 = visible_area(media, media if crop is None else crop)
+    rotate = _rotation(page)
+    textpage = _load_textpage(page)
+    if not textpage:
+        raise pypdfium.PdfiumError("Failed to load text page.")
     try:
-        handle = ctypes.c_void_p(ctypes.cast(page.raw, ctypes.c_void_p).value)
-        codes, space, raw, look_of, looks = _drawn_chars(textpage, handle)
+        codes, space, raw, look_of, looks = _drawn_chars(textpage, page)
     finally:
-        textpage.close()
+        _close_textpage(textpage)
     _check_upright(raw, look_of, looks)
     shown, hidden = _shown_and_hidden(page, raw, space, look_of, looks, (x0, y0, x1, y1))
     bounds = _to_page_space(raw, media, rotate)
@@ -257,8 +302,41 @@ def page_chars(page: pypdfium.PdfPage) -> tuple[Chars, Chars, Box, int]:
     )
 
 
+def _page_box(page: _Handle, get_box: object) -> Box | None:
+    """The page's media box (`_media_box`; ANSI A when it has none, as pypdfium2 gives it)
+    or crop box (`_crop_box`; None when it has none)."""
+    sides = _box_sides
+    if get_box(page, *sides.places):
+        values = sides.values
+        return (values[0], values[1], values[2], values[3])
+    return (0, 0, 612, 792) if get_box is _media_box else None
+
+
+def _rotation(page: _Handle) -> int:
+    """The page's clockwise rotation in degrees (pypdfium2's `get_rotation`)."""
+    turns = _page_rotation(page)
+    if turns not in (0, 1, 2, 3):
+        raise pypdfium.PdfiumError("Failed to get page rotation.")
+    return 90 * turns
+
+
+class _BoxSides(threading.local):
+    """Four c_float a page box is read into, and their pointers (made once a thread)."""
+
+    def __init__(self) -> None:
+        self.floats = (ctypes.c_float * 4)()
+        self.places = [ctypes.byref(self.floats, 4 * k) for k in range(4)]
+
+    @property
+    def values(self) -> list[float]:
+        return self.floats[:]
+
+
+_box_sides = _BoxSides()
+
+
 def _shown_and_hidden(
-    page: pypdfium.PdfPage,
+    page: _Handle,
     raw: np.ndarray,
     space: np.ndarray,
     look_of: np.ndarray,
@@ -312,7 +390,7 @@ def _chars(codes: np.ndarray, bounds: np.ndarray, space: np.ndarray, which: np.n
 
 
 def _drawn_chars(
-    textpage: pypdfium.PdfTextPage, page_handle: ctypes.c_void_p
+    textpage: _Handle, page_handle: _Handle
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[Look]]:
     """Every character PDFium read from the page (not the spaces and line breaks it adds):
     code points, which are whitespace, loose boxes (the advance wide, from the font's
@@ -321,15 +399,15 @@ def _drawn_chars(
 
     Raises Unsuited at a glyph without a Unicode value.
     """
-    handle = textpage.raw
-    page = ctypes.c_void_p(ctypes.cast(handle, ctypes.c_void_p).value)
-    count = fpdf.FPDFText_CountChars(handle)
-    codes = _unicodes(handle, page, count)
+    page = _pointer(textpage.value)  # a ready argument for the calls per character
+    count = _count_chars(page)
+    codes = _unicodes(page, page, count)
     spaces, glyphs = _kinds(codes)
     # PDFium generates only spaces and line breaks: ask about those alone
     kept = np.ones(count, dtype=bool)
     at_spaces = np.flatnonzero(spaces).tolist()
-    kept[at_spaces] = [not generated for generated in map(_is_generated, repeat(page), at_spaces)]
+    generated = map(_is_generated, repeat(page), at_spaces)
+    kept[at_spaces] = np.fromiter(generated, np.intc, len(at_spaces)) == 0
     at_glyphs = np.flatnonzero(glyphs).tolist()
     if any(map(_map_error, repeat(page), at_glyphs)):
         raise Unsuited("a font without a Unicode value for its glyphs")
@@ -337,13 +415,16 @@ def _drawn_chars(
     m = len(indices)
     raw = _loose_boxes(page, indices)
     colour = _Colour()
-    shared = _shared_look(page_handle, colour) if m else None
+    shared = _shared_look(_pointer(page_handle.value), colour) if m else None
     if shared is not None:
         return codes[kept], spaces[kept], raw, np.zeros(m, dtype=np.intp), [shared]
     objects = np.fromiter(map(_text_object, repeat(page), indices), np.uint64, m)
     addresses, first, look_of = np.unique(objects, return_index=True, return_inverse=True)
+    # the looks of upright text objects as the page's objects give them (a few calls each),
+    # the others' through their first character (`_look`)
+    known = _object_looks(_pointer(page_handle.value), colour)
     looks = [
-        _look(page, indices[k], address, colour)
+        known[address] if address in known else _look(page, indices[k], address, colour)
         for address, k in zip(addresses.tolist(), first.tolist(), strict=True)
     ]
     return codes[kept], spaces[kept], raw, look_of.reshape(-1), looks
@@ -416,7 +497,7 @@ def _unicodes(handle: object, page: ctypes.c_void_p, count: int) -> np.ndarray:
     point of its own (and a line-end hyphen it marks), where the character's own value is
     asked for."""
     buffer = (ctypes.c_ushort * (count + 1))()
-    written = fpdf.FPDFText_GetText(handle, 0, count, buffer) if count else 0
+    written = _get_text(handle, 0, count, buffer) if count else 0
     units = np.frombuffer(buffer, np.uint16, count)
     if written == count + 1 and not ((units >= 0xD800) & (units <= 0xDFFF)).any():
         codes = units.astype(np.uint32)
@@ -430,7 +511,7 @@ def _look(textpage: ctypes.c_void_p, index: int, address: int, colour: _Colour) 
     """The look of the text object (at `address`, 0 for none) drawing character `index`."""
     if not address:
         return Look(0, False, False, _font_size(textpage, index))
-    obj = ctypes.c_void_p(address)
+    obj = _pointer(address)
     mode = _render_mode(obj)
     angle = _angle(textpage, index)
     turned = min(angle, 2 * math.pi - angle) > _UPRIGHT_TOLERANCE if angle >= 0 else False
@@ -455,24 +536,59 @@ def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
     c and a). Matrices without b and c and with a > 0 multiply into one of the same kind:
     angle 0. Its size is the text object's font size (1 without a font).
     """
+    shared: Look | None = None
+    shared_kind = None  # what tells shown from hidden: (tiny, invisible, white)
+    for look in _text_looks(page, colour):
+        if look is None:
+            return None
+        _, mode, white, size = look
+        look_kind = (size <= MAX_HIDDEN_POINTS, mode == _INVISIBLE, white)
+        if shared_kind is None:
+            shared_kind = look_kind
+            shared = Look(mode, False, white, size)
+        elif look_kind != shared_kind:
+            return None
+    return shared
+
+
+def _object_looks(page: ctypes.c_void_p, colour: _Colour) -> dict[int, Look]:
+    """The look of each text object of the page and of its forms, by its address, as
+    `_look` gives it, when they all stand upright (as `_shared_look` tells them); else
+    none (then `_look` asks about each object through its characters)."""
+    looks = {}
+    for look in _text_looks(page, colour):
+        if look is None:
+            return {}
+        address, mode, white, size = look
+        looks[address] = Look(mode, False, white, size)
+    return looks
+
+
+def _text_looks(
+    page: ctypes.c_void_p, colour: _Colour
+) -> Iterator[tuple[int, int, bool, float] | None]:
+    """(address, render mode, whiteness, font size) of every text object of the page and
+    of its forms, in the order `_shared_look` asks about them; None, and nothing after
+    it, at an object that is turned, slanted or flipped (or a form's), at a font size
+    PDFium does not give, or at forms nested deeper than _MAX_SHARED_DEPTH."""
     matrix = fpdf.FS_MATRIX()
     at_matrix = ctypes.byref(matrix)
     size = ctypes.c_float()
     at_size = ctypes.byref(size)
     rgba, places = colour.rgba, colour.places
     text_kind, form_kind, inf = fpdf.FPDF_PAGEOBJ_TEXT, fpdf.FPDF_PAGEOBJ_FORM, math.inf
-    shared: Look | None = None
-    shared_kind = None  # what tells shown from hidden: (tiny, invisible, white)
     holders = [(page, _page_objects(page), 0)]  # the page or a form, its objects, its depth
     while holders:
         holder, count, depth = holders.pop()
         if depth > _MAX_SHARED_DEPTH:
-            return None
+            yield None
+            return
         if depth:
-            objects = map(_form_object, repeat(holder), map(ctypes.c_ulong, range(count)))
+            addresses = map(_form_object, repeat(holder), map(ctypes.c_ulong, range(count)))
         else:
-            objects = map(_page_object, repeat(holder), range(count))
-        for obj in objects:
+            addresses = map(_page_object, repeat(holder), range(count))
+        for address in addresses:
+            obj = _pointer(address)
             kind = _object_kind(obj)
             if kind != text_kind and kind != form_kind:
                 continue
@@ -484,7 +600,8 @@ def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
                 and 0 < matrix.a < inf
                 and -inf < matrix.d < inf
             ):
-                return None
+                yield None
+                return
             if kind == form_kind:
                 holders.append((obj, _form_objects(obj), depth + 1))
                 continue
@@ -492,7 +609,8 @@ def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
             if not _object_font(obj):
                 size.value = 1.0
             elif not _object_font_size(obj, at_size):
-                return None
+                yield None
+                return
             # `_Colour.white` written out: a call less for each of a page's text objects
             if mode in _STROKED:
                 white = bool(_stroke_colour(obj, *places)) and _whitish(rgba[0], rgba[1], rgba[2])
@@ -504,13 +622,7 @@ def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
                     and bool(_fill_colour(obj, *places))
                     and _whitish(rgba[0], rgba[1], rgba[2])
                 )
-            look_kind = (size.value <= MAX_HIDDEN_POINTS, mode == _INVISIBLE, white)
-            if shared_kind is None:
-                shared_kind = look_kind
-                shared = Look(mode, False, white, size.value)
-            elif look_kind != shared_kind:
-                return None
-    return shared
+            yield address, mode, white, size.value
 
 
 class _Colour:
@@ -560,13 +672,14 @@ def _check_upright(raw: np.ndarray, look_of: np.ndarray, looks: list[Look]) -> N
         raise Unsuited("vertical or rotated text")
 
 
-def _backdrops(page: pypdfium.PdfPage) -> tuple[list[Box], list[Box]]:
+def _backdrops(page: _Handle) -> tuple[list[Box], list[Box]]:
     """Boxes of the page's pictures, and of what may lie behind white text and show it: a
     picture, a form, a filled shape of any colour but white."""
     pictures: list[Box] = []
     grounds: list[Box] = []
-    for i in range(fpdf.FPDFPage_CountObjects(page.raw)):
-        obj = fpdf.FPDFPage_GetObject(page.raw, i)
+    raw = ctypes.cast(page, fpdf.FPDF_PAGE)
+    for i in range(fpdf.FPDFPage_CountObjects(raw)):
+        obj = fpdf.FPDFPage_GetObject(raw, i)
         kind = fpdf.FPDFPageObj_GetType(obj)
         if kind == fpdf.FPDF_PAGEOBJ_IMAGE or (
             kind == fpdf.FPDF_PAGEOBJ_FORM and _holds_picture(obj, 1)

@@ -293,3 +293,65 @@ def test_characters_are_arrays_in_page_space() -> None:
     assert np.all(x0 <= x1) and np.all(y0 <= y1)
     assert x0.min() >= 0 and y0.min() >= 0 and x1.max() <= bbox[2] and y1.max() <= bbox[3]
     assert shown.letters == sum(not c.isspace() for c in shown.text)
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_the_objects_looks_are_those_their_first_characters_give(name: str) -> None:
+    """`_object_looks` (a look per text object from the page's objects) against `_look`
+    (the look through the object's first character), on every page of the samples."""
+    with opened(DATA / name) as pages:
+        for page, textpage in pages:
+            known = pdfium._object_looks(page_handle(page), pdfium._Colour())
+            handle = pdfium._pointer(ctypes.cast(textpage.raw, ctypes.c_void_p).value)
+            first: dict[int, int] = {}
+            for index in range(fpdf.FPDFText_CountChars(textpage.raw)):
+                first.setdefault(pdfium._text_object(handle, index), index)
+            first.pop(0, None)  # the spaces and line breaks PDFium generates
+            assert set(known) == set(first)
+            for address, index in first.items():
+                assert known[address] == pdfium._look(handle, index, address, pdfium._Colour())
+
+
+def test_a_page_of_mixed_looks_gives_the_characters_their_own_looks_give(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """hidden_text.pdf's first page mixes looks: read with the objects' looks and with
+    every object asked through its first character, the same characters."""
+    assert shared_looks(DATA / "hidden_text.pdf")[0] is None
+    with_objects = chars_of(DATA / "hidden_text.pdf")
+    monkeypatch.setattr(pdfium, "_object_looks", lambda page, colour: {})
+    assert with_objects == chars_of(DATA / "hidden_text.pdf")
+
+
+def test_turned_text_objects_have_no_looks_of_their_own(tmp_path: Path) -> None:
+    path = tmp_path / "turned.pdf"
+    content = (
+        b"BT /F1 12 Tf 72 700 Td (Upright words) Tj ET\n"
+        b"BT /F1 12 Tf 0 1 -1 0 300 400 Tm (Other words) Tj ET\n"
+    )
+    write_raw_pdf(path, content, b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    with opened(path) as ((page, _),):
+        assert pdfium._object_looks(page_handle(page), pdfium._Colour()) == {}
+
+
+def test_files_opened_without_pypdfium2s_wrapper_fail_as_they_did(tmp_path: Path) -> None:
+    """The document opened by its raw handle: a missing file, a file that is no PDF and a
+    PDF of no pages give the errors `pypdfium2.PdfDocument` led to."""
+    with pytest.raises(FileNotFoundError):
+        list(pdfium.page_paragraphs(tmp_path / "missing.pdf"))
+    junk = tmp_path / "junk.pdf"
+    junk.write_bytes(b"not a PDF at all")
+    with pytest.raises(pdfium.Unsuited, match="cannot open"):
+        list(pdfium.page_paragraphs(junk))
+    with pytest.raises(pypdfium.PdfiumError):
+        pypdfium.PdfDocument(junk)
+
+
+def test_the_page_box_and_rotation_are_pypdfium2s() -> None:
+    with opened(DATA / "article_en.pdf") as pages:
+        for page, _ in pages:
+            handle = pdfium._Handle(ctypes.cast(page.raw, ctypes.c_void_p).value)
+            assert pdfium._page_box(handle, pdfium._media_box) == page.get_mediabox()
+            crop = pdfium._page_box(handle, pdfium._crop_box)
+            assert (crop or page.get_mediabox()) == page.get_cropbox()
+            assert pdfium._rotation(handle) == page.get_rotation()
