@@ -47,10 +47,11 @@ class UnsupportedFormat(ExtractionError):
 # Bump when reading the same file gives other text, title or tokens (their marks
 # included): the catalog then reads files again instead of reusing what an older
 # SimSift extracted.
+# 11: PDF text sized by its matrix (macOS's 1 pt scaled to 12) is shown, not tiny;
 # 10: letters spaced out keep their word gaps through the readers' whitespace folding;
 # 9: text in DOCX/ODT/HTML pictures and scanned pages among text pages read by OCR;
 # 8: letters spaced out joined
-READER_VERSION = 10
+READER_VERSION = 11
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are reported, not read
 

@@ -109,6 +109,7 @@ _object_font_size = _bare(fpdf.FPDFTextObj_GetFontSize, ctypes.c_int)
 _object_font = _bare(fpdf.FPDFTextObj_GetFont, ctypes.c_size_t)
 # once per text object: (text page, index) and (object, pointers to four c_uint)
 _font_size = _bare(fpdf.FPDFText_GetFontSize, ctypes.c_double)
+_char_matrix = _bare(fpdf.FPDFText_GetMatrix, ctypes.c_int)  # then a pointer to an FS_MATRIX
 _angle = _bare(fpdf.FPDFText_GetCharAngle, ctypes.c_float)
 _render_mode = _bare(fpdf.FPDFTextObj_GetTextRenderMode, ctypes.c_int)
 _fill_colour = _bare(fpdf.FPDFPageObj_GetFillColor, ctypes.c_int)
@@ -510,7 +511,7 @@ def _unicodes(handle: object, page: ctypes.c_void_p, count: int) -> np.ndarray:
 def _look(textpage: ctypes.c_void_p, index: int, address: int, colour: _Colour) -> Look:
     """The look of the text object (at `address`, 0 for none) drawing character `index`."""
     if not address:
-        return Look(0, False, False, _font_size(textpage, index))
+        return Look(0, False, False, _drawn_size(textpage, index))
     obj = _pointer(address)
     mode = _render_mode(obj)
     angle = _angle(textpage, index)
@@ -521,7 +522,17 @@ def _look(textpage: ctypes.c_void_p, index: int, address: int, colour: _Colour) 
         white = colour.white(obj, _fill_colour) and colour.white(obj, _stroke_colour)
     else:
         white = mode != _INVISIBLE and colour.white(obj, _fill_colour)
-    return Look(mode, turned, white, _font_size(textpage, index))
+    return Look(mode, turned, white, _drawn_size(textpage, index))
+
+
+def _drawn_size(textpage: ctypes.c_void_p, index: int) -> float:
+    """Character `index`'s font size as drawn, in points: the size set (`Tf`) times the
+    height its matrix gives a unit of text space. macOS writes every PDF at 1 pt scaled
+    by the text matrix; the size set alone would call all of its text hidden."""
+    matrix = fpdf.FS_MATRIX()
+    if not _char_matrix(textpage, index, ctypes.byref(matrix)):
+        return _font_size(textpage, index)
+    return _font_size(textpage, index) * math.hypot(matrix.c, matrix.d)
 
 
 def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
@@ -534,7 +545,8 @@ def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
     a text object of the page or of a form on it; its angle is that of its text matrix
     times the matrices of the forms around it (`FPDFText_GetCharAngle`: atan2 of the matrix'
     c and a). Matrices without b and c and with a > 0 multiply into one of the same kind:
-    angle 0. Its size is the text object's font size (1 without a font).
+    angle 0. Its size is the text object's font size (1 without a font) as drawn: times
+    the vertical scale of its matrix and its forms' (`_drawn_size`).
     """
     shared: Look | None = None
     shared_kind = None  # what tells shown from hidden: (tiny, invisible, white)
@@ -567,7 +579,7 @@ def _object_looks(page: ctypes.c_void_p, colour: _Colour) -> dict[int, Look]:
 def _text_looks(
     page: ctypes.c_void_p, colour: _Colour
 ) -> Iterator[tuple[int, int, bool, float] | None]:
-    """(address, render mode, whiteness, font size) of every text object of the page and
+    """(address, render mode, whiteness, font size as drawn) of every text object of the page and
     of its forms, in the order `_shared_look` asks about them; None, and nothing after
     it, at an object that is turned, slanted or flipped (or a form's), at a font size
     PDFium does not give, or at forms nested deeper than _MAX_SHARED_DEPTH."""
@@ -577,9 +589,10 @@ def _text_looks(
     at_size = ctypes.byref(size)
     rgba, places = colour.rgba, colour.places
     text_kind, form_kind, inf = fpdf.FPDF_PAGEOBJ_TEXT, fpdf.FPDF_PAGEOBJ_FORM, math.inf
-    holders = [(page, _page_objects(page), 0)]  # the page or a form, its objects, its depth
+    # the page or a form, its objects, its depth, the height of its unit on the page
+    holders = [(page, _page_objects(page), 0, 1.0)]
     while holders:
-        holder, count, depth = holders.pop()
+        holder, count, depth, scale = holders.pop()
         if depth > _MAX_SHARED_DEPTH:
             yield None
             return
@@ -603,7 +616,7 @@ def _text_looks(
                 yield None
                 return
             if kind == form_kind:
-                holders.append((obj, _form_objects(obj), depth + 1))
+                holders.append((obj, _form_objects(obj), depth + 1, scale * abs(matrix.d)))
                 continue
             mode = _render_mode(obj)
             if not _object_font(obj):
@@ -622,7 +635,7 @@ def _text_looks(
                     and bool(_fill_colour(obj, *places))
                     and _whitish(rgba[0], rgba[1], rgba[2])
                 )
-            yield address, mode, white, size.value
+            yield address, mode, white, size.value * abs(matrix.d) * scale
 
 
 class _Colour:

@@ -355,3 +355,42 @@ def test_the_page_box_and_rotation_are_pypdfium2s() -> None:
             crop = pdfium._page_box(handle, pdfium._crop_box)
             assert (crop or page.get_mediabox()) == page.get_cropbox()
             assert pdfium._rotation(handle) == page.get_rotation()
+
+
+HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+SCALED_UP = b"BT /F1 1 Tf 12 0 0 12 72 700 Tm (Set at one point and scaled to twelve.) Tj ET\n"
+SCALED_DOWN = b"BT /F1 12 Tf 0.05 0 0 0.05 72 650 Tm (Twelve point shrunk to a hairline.) Tj ET\n"
+
+
+def looks_asked(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the reader take its looks one way: one for the page, per object, per character."""
+    no_pdfminer(monkeypatch)
+    if how != "page":
+        monkeypatch.setattr(pdfium, "_shared_look", lambda page, colour: None)
+    if how == "character":
+        monkeypatch.setattr(pdfium, "_object_looks", lambda page, colour: {})
+
+
+@pytest.mark.parametrize("how", ["page", "object", "character"])
+def test_text_set_at_one_point_and_scaled_by_its_matrix_is_shown(
+    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # macOS writes every PDF this way: the whole essay was "hidden text" before
+    looks_asked(how, monkeypatch)
+    path = tmp_path / "quartz.pdf"
+    write_raw_pdf(path, SCALED_UP, HELVETICA)
+    result = extract(path)
+    assert result.paragraphs == ("Set at one point and scaled to twelve.",)
+    assert not result.hidden
+
+
+@pytest.mark.parametrize("how", ["object", "character"])
+def test_type_shrunk_to_a_hairline_by_its_matrix_is_hidden(
+    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    looks_asked(how, monkeypatch)
+    path = tmp_path / "shrunk.pdf"
+    write_raw_pdf(path, SCALED_UP + SCALED_DOWN, HELVETICA)
+    result = extract(path)
+    assert result.paragraphs == ("Set at one point and scaled to twelve.",)
+    assert result.hidden == ("Twelve point shrunk to a hairline.",)
