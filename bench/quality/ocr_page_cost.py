@@ -5,20 +5,31 @@ process and its Tesseract runs (RUSAGE_CHILDREN), so it depends little on other 
 With `--runs`, every Tesseract run of each file is listed (image size, dpi, languages,
 page segmentation, CPU seconds): where a page's time goes.
 
+With `--ocr FILE` given twice or more, each file is read by each of these versions of
+`core/read/extract/ocr.py` in turn (A/B on a noisy machine: the versions share its load),
+`--repeat` times; each version's CPU s a page is printed, and how many files it reads to
+another text than the first version does.
+
     python bench/quality/ocr_page_cost.py --work /tmp/simsift-scanned/small-120-7-1
     python bench/quality/ocr_page_cost.py --work /tmp/ss28/small-120-7-1 --runs --language zh
+    git show HEAD:core/read/extract/ocr.py > /tmp/ocr_before.py
+    python bench/quality/ocr_page_cost.py --work /tmp/ss28/small-120-7-1 \\
+        --ocr /tmp/ocr_before.py --ocr core/read/extract/ocr.py --repeat 2
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
 import resource
+import sys
 from pathlib import Path
+from types import ModuleType
 
-from simsift.core.read.extract import extract, ocr
+from simsift.core.read.extract import extract, ocr, pdf
 
 
 def language(plan: dict, name: str) -> str:
@@ -34,9 +45,9 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def recording_runs(log: list) -> None:
-    """Record every Tesseract run in `log`."""
-    real = ocr._run
+def recording_runs(module: ModuleType, log: list) -> None:
+    """Record every Tesseract run of `module` (an ocr.py) in `log`."""
+    real = module._run
 
     def run(program, image, dpi, *args, check=True):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -48,7 +59,22 @@ def recording_runs(log: list) -> None:
         log.append((image.shape, dpi, *said, round(used, 2)))
         return out
 
-    ocr._run = run
+    module._run = run
+
+
+def load_version(path: Path, number: int) -> ModuleType:
+    """The ocr.py at `path` as a module of its own."""
+    name = f"simsift.core.read.extract._ocr_version_{number}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def use(module: ModuleType) -> None:
+    """Read scanned PDFs with `module`'s OCR (what `pdf` took from ocr.py)."""
+    pdf.read_pages, pdf.ocr_summary = module.read_pages, module.ocr_summary
 
 
 def main() -> int:
@@ -57,33 +83,57 @@ def main() -> int:
     parser.add_argument("--degradation", default="clean-300")
     parser.add_argument("--language", choices=("en", "zh"), action="append")
     parser.add_argument("--runs", action="store_true", help="list each file's Tesseract runs")
+    parser.add_argument(
+        "--ocr",
+        type=Path,
+        action="append",
+        metavar="FILE",
+        help="a version of ocr.py to read with (twice or more: each file by each in turn)",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="read every file this often")
     args = parser.parse_args()
     plan = json.loads((args.work / "plan.json").read_text(encoding="utf-8"))
     docs = args.work / "scanned" / "docs"
     log: list = []
+    versions = [load_version(p, i) for i, p in enumerate(args.ocr)] if args.ocr else [ocr]
+    labels = [str(p) for p in args.ocr] if args.ocr else ["ocr.py"]
     if args.runs:
-        recording_runs(log)
+        for module in versions:
+            recording_runs(module, log)
     chosen = [
         name
         for name, degradation in plan["degradation"].items()
         if degradation == args.degradation and not plan["copy_of"].get(name)
     ]
-    extract(docs / chosen[0])  # imports and first loads, untimed
+    for module in versions:  # imports and first loads, untimed
+        use(module)
+        extract(docs / chosen[0])
     for lang in args.language or ["en", "zh"]:
         names = [name for name in chosen if language(plan, name) == lang]
-        used = pages = 0
-        for name in names:
-            log.clear()
-            start = cpu()
-            extract(docs / name)
-            used += cpu() - start
-            pages += plan["pages"][name]
-            if args.runs:
-                print(f"  {name} ({plan['pages'][name]} pages): {log}")
-        print(
-            f"{lang}: {len(names)} files, {pages} pages, {used / max(1, pages):.2f} CPU s a page "
-            f"(load average {os.getloadavg()[0]:.1f})"
-        )
+        pages = sum(plan["pages"][name] for name in names) * args.repeat
+        used = [0.0] * len(versions)
+        differ = [0] * len(versions)
+        for _ in range(args.repeat):
+            for name in names:
+                texts = []
+                for v, module in enumerate(versions):
+                    use(module)
+                    log.clear()
+                    start = cpu()
+                    texts.append(extract(docs / name).text)
+                    used[v] += cpu() - start
+                    if args.runs:
+                        tag = f" [{v}]" if len(versions) > 1 else ""
+                        print(f"  {name}{tag} ({plan['pages'][name]} pages): {log}")
+                for v, text in enumerate(texts):
+                    differ[v] += text != texts[0]
+        for v, label in enumerate(labels):
+            said = f", {differ[v]} of {len(names) * args.repeat} texts differ" if v else ""
+            print(
+                f"{lang}: {len(names)} files, {pages} pages, {used[v] / max(1, pages):.2f} CPU s "
+                f"a page{said} (load average {os.getloadavg()[0]:.1f}){'  ' + label}"
+            )
+    use(ocr)
     return 0
 
 

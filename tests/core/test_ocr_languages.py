@@ -349,6 +349,11 @@ def test_simplified_or_traditional_is_told_by_the_words_the_two_write_otherwise(
     # chi_sim reading Traditional print: its words written otherwise are read poorly
     doubtful = chinese_reading([0.80] * 20, [0.88] * 30, "simplified")
     assert ocr._maybe_traditional(doubtful)
+    # as measured on scans: Traditional print whose such words chi_sim reads hardly less
+    # confidently than its others, but poorly, is read again; a clean Simplified page whose
+    # such words read a little less confidently (0.87 against 0.90) is not
+    assert ocr._maybe_traditional(chinese_reading([0.83] * 20, [0.84] * 30, "simplified"))
+    assert not ocr._maybe_traditional(chinese_reading([0.87] * 20, [0.90] * 30, "simplified"))
     assert ocr._maybe_traditional(chinese_reading([0.95] * 3, [0.95] * 30, "simplified"))
     traditional = chinese_reading([0.93] * 20, [0.93] * 30, "traditional")
     assert ocr._reads_traditional(doubtful, traditional)

@@ -89,7 +89,12 @@ _NOT_LATIN_CONFIDENCE = 0.5
 # mean confidence `_SCRIPT_GAP` under its other Chinese words', or under
 # `_SCRIPT_CONFIDENCE`, or fewer than `_SCRIPT_WORDS` of them, is read with `chi_tra` too;
 # that reading is kept when its own such words are `_TRADITIONAL_MARGIN` more confident.
-_SCRIPT_GAP = 0.03
+# Measured on first pages read with `chi_sim` (docs/scanned_quality.md, "evening"):
+# Traditional print (31 pages, clean to photographed) has such words at 0.68-0.83 and gaps
+# of -0.04 to 0.17, so the confidence test catches every page. Simplified scans (49 pages)
+# have 0.87-0.94 and gaps up to 0.034. At the former gap of 0.03, two of those Simplified
+# pages got a `chi_tra` reading of 2 CPU s that was not kept.
+_SCRIPT_GAP = 0.05
 _SCRIPT_CONFIDENCE = 0.85
 _SCRIPT_WORDS = 10
 _TRADITIONAL_MARGIN = 0.05
