@@ -280,10 +280,31 @@ def _by_value(pieces: list[list[np.ndarray | None]], check=lambda: None) -> Kept
         column = parts[0] if len(parts) == 1 else np.concatenate(parts)
         del parts
         if order is None:
-            order = np.argsort(column, kind="stable")
+            order = _stable_order(column, check)
         columns.append(column[order])
         del column
     return KeptGrams(*columns)
+
+
+def _stable_order(values: np.ndarray, check=lambda: None) -> np.ndarray:
+    """`np.argsort(values, kind="stable")` of uint64 values, made a bucket of their top
+    bits at a time with `check` (Cancel) between buckets: one sort of a hundred million
+    kept grams held the scan for two seconds. The buckets are cut by a stable radix sort
+    of their 8-bit numbers, so equal values keep their order."""
+    if len(values) <= _ROW_CHUNK:
+        return np.argsort(values, kind="stable")
+    bucket = (values >> np.uint64(56)).astype(np.uint8)
+    order = np.argsort(bucket, kind="stable")
+    ends = np.cumsum(np.bincount(bucket, minlength=256))
+    del bucket
+    lo = 0
+    for hi in ends.tolist():
+        if hi > lo:
+            check()
+            within = order[lo:hi]
+            within[:] = within[np.argsort(values[within], kind="stable")]
+        lo = hi
+    return order
 
 
 def _window_minima(grams, window: int, later_starts: np.ndarray, reach: int) -> np.ndarray:
@@ -394,7 +415,7 @@ def shared_runs(
     common = _gram_cover(kept, offsets, common_value[value_id], n_tokens)
     progress(0, 1)
     # a common sentence loses up to a window at each end to its context: list from a gram
-    listed = _common_runs(common, offsets, kept, (value_id, common_value, holders), GRAM)
+    listed = _common_runs(common, offsets, kept, (value_id, common_value, holders), GRAM, progress)
     progress(0, 1)
     # a common value pairs no one, nor one held by one document only
     seeds = _seeds(kept, value_id, common_value | ~shared, is_reference, progress)
@@ -593,13 +614,18 @@ def _extended_by_blocks(tokens, offsets, blocked, seeds, progress) -> SharedRuns
     docs = sorted_unique(np.r_[doc_a, doc_b]).astype(np.int64)
     if not len(docs):
         return SharedRuns.empty()
+    progress(0, 1)  # Cancel between the passes over every seed
     bounds = bounded_runs(np.diff(offsets)[docs], _EXTEND_TOKENS)
     block = np.repeat(np.arange(len(bounds)), [hi - lo for lo, hi in bounds])
     # each seed's documents' numbers in `docs`
     in_a = np.searchsorted(docs, doc_a).astype(np.int32)
     in_b = np.searchsorted(docs, doc_b).astype(np.int32)
+    progress(0, 1)
     key = block[in_a] * len(bounds) + block[in_b]
+    if len(bounds) ** 2 <= 1 << 16:  # numpy sorts 16-bit keys stably by radix: one pass
+        key = key.astype(np.uint16)
     order = np.argsort(key, kind="stable")
+    progress(0, 1)
     key = key[order]
     firsts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
     found = []
@@ -659,7 +685,9 @@ def _in_scan(runs: SharedRuns, docs: np.ndarray, at: np.ndarray, offsets) -> Sha
     )
 
 
-def _common_runs(common, offsets, kept, values, min_length: int) -> CommonRuns:
+def _common_runs(
+    common, offsets, kept, values, min_length: int, progress=lambda done, total: None
+) -> CommonRuns:
     """Maximal stretches of common text of `min_length` tokens or more, one per text: the
     stretches holding the same smallest kept gram are one text (that gram is kept
     wherever the text is, whatever surrounds it); the shortest is its example (a longer
@@ -674,6 +702,7 @@ def _common_runs(common, offsets, kept, values, min_length: int) -> CommonRuns:
         return CommonRuns.empty()
     key = np.full(len(begin), _NONE)
     for lo in range(0, len(kept), _ROW_CHUNK):
+        progress(0, 1)
         rows = lo + np.flatnonzero(common_value[value_id[lo : lo + _ROW_CHUNK]])
         start = offsets[kept.doc[rows]] + kept.position[rows]
         order = np.argsort(start)  # in reading order the searches and updates stay close

@@ -723,6 +723,7 @@ def analyze_passages(
     steps.cancel.check()
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
     excluded_mask = covered_mask(passages, ignore)
+    steps.cancel.check()
     set_apart = set_apart_mask(streams, options.set_apart)  # quotations, the bibliography
     steps.cancel.check()
     ignore |= n_features < options.min_features

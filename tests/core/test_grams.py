@@ -466,3 +466,14 @@ def test_boilerplate_is_common_text_only_given_the_paragraphs_and_the_rule(words
     np.testing.assert_array_equal(edge.common, footers)
     assert edge.common_runs.documents.tolist() == [3]
     assert edge.common_runs.length.tolist() == [25]
+
+
+def test_kept_grams_sorted_a_bucket_at_a_time_are_in_the_stable_order(monkeypatch):
+    monkeypatch.setattr(grams, "_ROW_CHUNK", 1000)
+    rng = np.random.default_rng(7)
+    values = rng.integers(0, 2**63, 50_000, dtype=np.uint64) * np.uint64(2)
+    values[rng.integers(0, len(values), 20_000)] = values[rng.integers(0, len(values), 20_000)]
+    checks = []
+    order = grams._stable_order(values, lambda: checks.append(1))
+    assert order.tolist() == np.argsort(values, kind="stable").tolist()  # equal values in order
+    assert len(checks) > 100  # Cancel between buckets
