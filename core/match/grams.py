@@ -697,7 +697,7 @@ def _common_runs(
     A kept gram of a common value is common text, so it lies inside one stretch: each
     stretch's smallest is found going through the kept grams a piece at a time."""
     value_id, common_value, holders = values
-    begin, stop = stretches(common, offsets)
+    begin, stop = stretches(common, offsets, lambda: progress(0, 1))
     if not len(begin):
         return CommonRuns.empty()
     key = np.full(len(begin), _NONE)
@@ -722,10 +722,12 @@ def _common_runs(
     return CommonRuns(doc, begin[example] - offsets[doc], length[example], documents[example])
 
 
-def stretches(mask: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def stretches(
+    mask: np.ndarray, offsets: np.ndarray, check=lambda: None
+) -> tuple[np.ndarray, np.ndarray]:
     """(starts, stops) of the runs of set entries of a global token mask, cut where a
-    document starts."""
-    edges = _edges(mask)
+    document starts; `check` (Cancel) between pieces of the mask."""
+    edges = _edges(mask, check)
     starts, stops = edges[0::2], edges[1::2]
     inner = offsets[1:-1]
     inner = inner[(inner > 0) & (inner < len(mask))]
@@ -733,11 +735,13 @@ def stretches(mask: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.nda
     return np.sort(np.r_[starts, cuts]), np.sort(np.r_[stops, cuts])
 
 
-def _edges(mask: np.ndarray) -> np.ndarray:
+def _edges(mask: np.ndarray, check=lambda: None) -> np.ndarray:
     """Where a mask's entries change (set after unset, and the reverse, the ends unset),
     a piece at a time."""
     view, found = mask.view(np.int8), []
     for lo in range(0, len(mask), _ROW_CHUNK):
+        if lo % (16 * _ROW_CHUNK) == 0:
+            check()
         before = view[lo - 1] if lo else np.int8(0)
         found.append(lo + np.flatnonzero(np.diff(view[lo : lo + _ROW_CHUNK], prepend=before)))
     if len(mask) and mask[-1]:

@@ -65,6 +65,7 @@ _FINGERPRINT_CHUNK = 1 << 19
 _MAX_GROUP_PASSAGES = 1000
 _OVERLAP_CHUNK = 1 << 20  # matched passages measured at once for containment
 _SUM_CHUNK = 1 << 20  # pairs whose weights are summed at once
+_MASK_CHUNK = 1 << 24  # tokens of a mask summed at once
 _HOLDER_CHUNK = 1 << 21  # (group, document) keys made at once to count distinct holders
 _MIN_LENGTH_RATIO = 0.8  # matched passages are about the same length
 _DEFAULT_SHORTEST_RUN = 15  # the words-in-a-row rule's default
@@ -722,7 +723,7 @@ def analyze_passages(
     )
     steps.cancel.check()
     ignore = shared.is_template | shared.is_common | is_reference[passages.doc]
-    excluded_mask = covered_mask(passages, ignore)
+    excluded_mask = covered_mask(passages, ignore, steps.cancel.check)
     steps.cancel.check()
     set_apart = set_apart_mask(streams, options.set_apart)  # quotations, the bibliography
     steps.cancel.check()
@@ -752,7 +753,7 @@ def analyze_passages(
     excluded_mask |= grams.common | grams.template
     if set_apart is not None:
         excluded_mask |= set_apart
-    left_out = stretches(excluded_mask, passages.offsets)
+    left_out = stretches(excluded_mask, passages.offsets, steps.cancel.check)
     digest = _ranges_digest(left_out, passages.offsets)
     if known is not None:  # a pair's run is reused only where nothing more is left out
         clean &= digest == _old_digest(known, passages.n_docs)
@@ -1200,13 +1201,22 @@ def _contains(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return sorted_keys[pos] == keys
 
 
-def covered_mask(passages: Passages, chosen: np.ndarray) -> np.ndarray:
-    """Global bool mask of the tokens inside any chosen passage."""
+def covered_mask(passages: Passages, chosen: np.ndarray, check=lambda: None) -> np.ndarray:
+    """Global bool mask of the tokens inside any chosen passage, summed a piece at a time
+    with `check` (Cancel) between pieces."""
     total = int(passages.offsets[-1])
     delta = np.zeros(total + 1, dtype=_count_type(total))
     np.add.at(delta, passages.start[chosen], 1)
     np.add.at(delta, passages.stop[chosen], -1)
-    return np.cumsum(delta[:total], dtype=delta.dtype) > 0
+    mask = np.empty(total, bool)
+    inside = 0  # chosen passages open at the piece's start
+    for lo in range(0, total, _MASK_CHUNK):
+        check()
+        part = np.cumsum(delta[lo : min(lo + _MASK_CHUNK, total)], dtype=delta.dtype)
+        part += inside
+        np.greater(part, 0, out=mask[lo : lo + len(part)])
+        inside = part[-1]
+    return mask
 
 
 def _count_type(total: int):
