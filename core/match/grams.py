@@ -412,7 +412,7 @@ def shared_runs(
         n_ordinary += outside.n_docs
     common_value = rule.is_common(holders, n_ordinary)
     progress(0, 1)
-    common = _gram_cover(kept, offsets, common_value[value_id], n_tokens)
+    common = _gram_cover(kept, offsets, common_value[value_id], n_tokens, progress)
     progress(0, 1)
     # a common sentence loses up to a window at each end to its context: list from a gram
     listed = _common_runs(common, offsets, kept, (value_id, common_value, holders), GRAM, progress)
@@ -709,13 +709,16 @@ def _common_runs(
         stretch = np.searchsorted(begin, start[order], side="right") - 1
         np.minimum.at(key, stretch, kept.value[rows[order]])
         del rows, start, order, stretch
+    progress(0, 1)
     found = (key != _NONE) & (stop - begin >= min_length)
     begin, stop, key = begin[found], stop[found], key[found]
     if not len(begin):
         return CommonRuns.empty()
     documents = holders[value_id[np.searchsorted(kept.value, key)]]  # `kept` is sorted
+    progress(0, 1)
     length = stop - begin
     order = np.lexsort((length, key))
+    progress(0, 1)
     example = order[np.r_[True, key[order][1:] != key[order][:-1]]]
     example = example[np.argsort(-documents[example], kind="stable")]
     doc = np.searchsorted(offsets, begin[example], side="right") - 1
@@ -822,10 +825,15 @@ def _holders(kept: KeptGrams, is_reference: np.ndarray) -> tuple[np.ndarray, ...
     return value_id, np.bincount(value_id[new_doc], minlength=n_values), shared
 
 
-def _gram_cover(kept: KeptGrams, offsets: np.ndarray, rows: np.ndarray, n_tokens: int):
-    """Global mask of the tokens of the kept grams where `rows` is set, a piece at a time."""
+def _gram_cover(
+    kept: KeptGrams, offsets: np.ndarray, rows: np.ndarray, n_tokens: int, progress=None
+):
+    """Global mask of the tokens of the kept grams where `rows` is set, a piece at a time
+    (`progress`, if given, is called between pieces: Cancel)."""
     mask = np.zeros(n_tokens, bool)
     for lo in range(0, len(kept), _ROW_CHUNK):
+        if progress is not None:
+            progress(0, 1)
         at = lo + np.flatnonzero(rows[lo : lo + _ROW_CHUNK])
         start = offsets[kept.doc[at]] + kept.position[at]
         for j in range(GRAM):
