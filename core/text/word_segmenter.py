@@ -32,7 +32,9 @@ import re
 import struct
 import sys
 import threading
+from collections.abc import Iterator
 from functools import lru_cache
+from itertools import accumulate
 from math import log
 from pathlib import Path
 
@@ -400,20 +402,14 @@ def _fill_from_cache(path: Path, graph) -> bool:
     """Add the cached dictionary's words to `graph`; False if the cache is missing or
     unreadable (`graph` may then hold some of them)."""
     try:
-        data = memoryview(path.read_bytes())
-        magic, version, header_size = _HEADER.unpack_from(data)
-        if magic != _MAGIC or version != _FORMAT:
+        opened = _cached_parts(path)
+        if opened is None:
             return False
-        offset = _HEADER.size
-        total, sizes = marshal.loads(data[offset : offset + header_size])
-        offset += header_size
-        added = 0
-        for size in sizes:  # one short GIL hold per part, then a word per call
-            added += _add_words(graph, marshal.loads(data[offset : offset + size]))
-            offset += size
+        total, parts = opened
+        added = sum(_add_words(graph, part) for part in parts)  # a word per call
         _add_total(graph, total, added)
         return True
-    except (OSError, ValueError, EOFError, TypeError, struct.error):
+    except _UNREADABLE:
         return False
 
 
@@ -499,20 +495,33 @@ def read_cache(path: Path) -> tuple[dict[str, int], int] | None:
 
 def _read_parts(path: Path) -> tuple[dict[str, int], int] | None:
     try:
-        data = memoryview(path.read_bytes())
-        magic, version, header_size = _HEADER.unpack_from(data)
-        if magic != _MAGIC or version != _FORMAT:
+        opened = _cached_parts(path)
+        if opened is None:
             return None
-        offset = _HEADER.size
-        total, sizes = marshal.loads(data[offset : offset + header_size])
-        offset += header_size
+        total, parts = opened
         freq: dict[str, int] = {}
-        for size in sizes:  # one short GIL hold per part
-            freq.update(marshal.loads(data[offset : offset + size]))
-            offset += size
+        for part in parts:
+            freq.update(part)
         return freq, total
-    except (OSError, ValueError, EOFError, TypeError, struct.error):
+    except _UNREADABLE:
         return None
+
+
+_UNREADABLE = (OSError, ValueError, EOFError, TypeError, struct.error)
+
+
+def _cached_parts(path: Path) -> tuple[int, Iterator[dict[str, int]]] | None:
+    """(total, the cache's parts, each read when reached: one short GIL hold a part), or
+    None for a cache of another format; raises one of `_UNREADABLE` for a damaged one."""
+    data = memoryview(path.read_bytes())
+    magic, version, header_size = _HEADER.unpack_from(data)
+    if magic != _MAGIC or version != _FORMAT:
+        return None
+    offset = _HEADER.size
+    total, sizes = marshal.loads(data[offset : offset + header_size])
+    starts = list(accumulate(sizes, initial=offset + header_size))[:-1]
+    parts = (marshal.loads(data[at : at + size]) for at, size in zip(starts, sizes, strict=True))
+    return total, parts
 
 
 class _BytesLines:
