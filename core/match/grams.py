@@ -293,10 +293,7 @@ def _stable_order(values: np.ndarray, check=lambda: None) -> np.ndarray:
     of their 8-bit numbers, so equal values keep their order."""
     if len(values) <= _ROW_CHUNK:
         return np.argsort(values, kind="stable")
-    bucket = (values >> np.uint64(56)).astype(np.uint8)
-    order = np.argsort(bucket, kind="stable")
-    ends = np.cumsum(np.bincount(bucket, minlength=256))
-    del bucket
+    order, ends = _bucket_order(values, check)
     lo = 0
     for hi in ends.tolist():
         if hi > lo:
@@ -305,6 +302,32 @@ def _stable_order(values: np.ndarray, check=lambda: None) -> np.ndarray:
             within[:] = within[np.argsort(values[within], kind="stable")]
         lo = hi
     return order
+
+
+def _bucket_order(values: np.ndarray, check) -> tuple[np.ndarray, np.ndarray]:
+    """(the rows of uint64 `values` in the stable order of their top 8 bits, where each
+    bucket ends), a counting sort made `_ROW_CHUNK` values at a time."""
+
+    def buckets(lo: int) -> np.ndarray:
+        return (values[lo : lo + _ROW_CHUNK] >> np.uint64(56)).astype(np.uint8)
+
+    counts = np.zeros(256, np.int64)
+    for lo in range(0, len(values), _ROW_CHUNK):
+        check()
+        counts += np.bincount(buckets(lo), minlength=256)
+    ends = np.cumsum(counts)
+    filled = ends - counts  # where each bucket's next row goes
+    order = np.empty(len(values), np.int64)
+    for lo in range(0, len(values), _ROW_CHUNK):
+        check()
+        bucket = buckets(lo)
+        local = np.argsort(bucket, kind="stable")  # radix sort of 8-bit keys
+        ordered = bucket[local]
+        here = np.bincount(bucket, minlength=256)
+        rank = np.arange(len(local)) - (np.cumsum(here) - here)[ordered]
+        order[filled[ordered] + rank] = lo + local
+        filled += here
+    return order, ends
 
 
 def _window_minima(grams, window: int, later_starts: np.ndarray, reach: int) -> np.ndarray:
@@ -714,7 +737,12 @@ def _common_runs(
     begin, stop, key = begin[found], stop[found], key[found]
     if not len(begin):
         return CommonRuns.empty()
-    documents = holders[value_id[np.searchsorted(kept.value, key)]]  # `kept` is sorted
+    at = np.empty(len(key), np.int64)  # each key's row in `kept`, which is sorted
+    for lo in range(0, len(key), _ROW_CHUNK):
+        progress(0, 1)
+        at[lo : lo + _ROW_CHUNK] = np.searchsorted(kept.value, key[lo : lo + _ROW_CHUNK])
+    documents = holders[value_id[at]]
+    del at
     progress(0, 1)
     length = stop - begin
     order = np.lexsort((length, key))
@@ -731,6 +759,7 @@ def stretches(
     """(starts, stops) of the runs of set entries of a global token mask, cut where a
     document starts; `check` (Cancel) between pieces of the mask."""
     edges = _edges(mask, check)
+    check()
     starts, stops = edges[0::2], edges[1::2]
     inner = offsets[1:-1]
     inner = inner[(inner > 0) & (inner < len(mask))]

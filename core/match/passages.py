@@ -754,6 +754,7 @@ def analyze_passages(
     if set_apart is not None:
         excluded_mask |= set_apart
     left_out = stretches(excluded_mask, passages.offsets, steps.cancel.check)
+    steps.cancel.check()
     digest = _ranges_digest(left_out, passages.offsets)
     if known is not None:  # a pair's run is reused only where nothing more is left out
         clean &= digest == _old_digest(known, passages.n_docs)
