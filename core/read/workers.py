@@ -25,6 +25,9 @@ from typing import Any
 from simsift.core.progress import CancelToken
 
 _POLL_SECONDS = 0.1
+# a reader's log this old belongs to no running scan: its process was killed outright
+_STALE_LOG_SECONDS = 7 * 24 * 3600
+_LOG_PREFIX, _LOG_SUFFIX = "simsift-reader-", ".log"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +168,7 @@ def receive_result(conn: Connection) -> Any:
 class _Worker:
     def __init__(self, ctx, fn, memory_limit):
         self.conn, child = ctx.Pipe()
-        fd, self.log = tempfile.mkstemp(prefix="simsift-reader-", suffix=".log")
+        fd, self.log = tempfile.mkstemp(prefix=_LOG_PREFIX, suffix=_LOG_SUFFIX)
         os.close(fd)
         self.last_words = ""  # the end of what the reader wrote on its standard error
         self.process = ctx.Process(
@@ -233,6 +236,20 @@ def process_context():
 FORK_SERVER_BYTES = 200 * 1024**2
 
 
+def _remove_stale_logs() -> None:
+    """Delete readers' logs older than `_STALE_LOG_SECONDS` from the temp folder: a reader
+    removes its own when it stops or is killed by its pool, but not when the whole app was
+    killed (SIGKILL, a power cut)."""
+    cutoff = time.time() - _STALE_LOG_SECONDS
+    with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
+        for entry in entries:
+            name = entry.name
+            if name.startswith(_LOG_PREFIX) and name.endswith(_LOG_SUFFIX):
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                        os.unlink(entry.path)
+
+
 def _tight_address_space() -> bool:
     """Whether this process's address-space limit leaves a fork server too little room."""
     try:
@@ -261,6 +278,7 @@ def run_isolated(
     workers) when `cancel` is set. Results come in completion order.
     """
     budget = timeout if callable(timeout) else lambda _task: timeout
+    _remove_stale_logs()
     ctx = process_context()
     pending = list(tasks)
     pending.reverse()

@@ -157,3 +157,22 @@ def test_readers_leave_no_log_files_behind(tmp_path, monkeypatch):
     results = dict(run_isolated(die_noisily, tasks, workers=2, timeout=10, cancel=CancelToken()))
     assert results["b"] == "B"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_logs_of_readers_killed_with_the_app_long_ago_are_removed(tmp_path, monkeypatch):
+    import os
+    import tempfile
+    import time
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    stale, recent = tmp_path / "simsift-reader-old1.log", tmp_path / "simsift-reader-new1.log"
+    other = tmp_path / "student-essay.log"  # not SimSift's: never touched
+    for path in (stale, recent, other):
+        path.write_text("")
+    long_ago = time.time() - 8 * 24 * 3600
+    for path in (stale, other):
+        os.utime(path, (long_ago, long_ago))
+    results = dict(run_isolated(misbehave, ["a"], workers=1, timeout=10, cancel=CancelToken()))
+    assert results["a"] == "A"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [recent.name, other.name]
