@@ -2,8 +2,11 @@
 
 Each file of the chosen degradation is read by `extract` in this process; CPU is this
 process and its Tesseract runs (RUSAGE_CHILDREN), so it depends little on other load.
-With `--runs`, every Tesseract run of each file is listed (image size, dpi, languages,
-page segmentation, CPU seconds): where a page's time goes.
+Pages are read as a reader reads them: by the Tesseract loaded in this process
+(`tesseract_api`; an ocr.py older than that runs the program), or with `--program` by the
+`tesseract` program for every reading. With `--runs` (with `--program`), every Tesseract
+run of each file is listed (image size, dpi, languages, page segmentation, CPU seconds):
+where a page's time goes.
 
 With `--ocr FILE` given twice or more, each file is read by each of these versions of
 `core/read/extract/ocr.py` in turn (A/B on a noisy machine: the versions share its load),
@@ -29,7 +32,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from simsift.core.read.extract import extract, ocr, pdf
+from simsift.core.read.extract import extract, ocr, pdf, tesseract_api
 
 
 def language(plan: dict, name: str) -> str:
@@ -91,7 +94,14 @@ def main() -> int:
         help="a version of ocr.py to read with (twice or more: each file by each in turn)",
     )
     parser.add_argument("--repeat", type=int, default=1, help="read every file this often")
+    parser.add_argument(
+        "--program",
+        action="store_true",
+        help="run the tesseract program for every reading, as outside a reader",
+    )
     args = parser.parse_args()
+    if not args.program:  # read as a reader does: with the Tesseract loaded in this process
+        tesseract_api.allow_in_this_process()
     plan = json.loads((args.work / "plan.json").read_text(encoding="utf-8"))
     docs = args.work / "scanned" / "docs"
     log: list = []

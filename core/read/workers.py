@@ -72,6 +72,11 @@ def report_pages(done: int, total: int) -> None:
         listener(done, total)
 
 
+def in_reader() -> bool:
+    """Whether this process is a reader of `run_isolated` (a sandbox the scan survives)."""
+    return _parent is not None
+
+
 def listen_to_pages(listener: Callable[[int, int], None] | None) -> None:
     """Have `report_pages` in this thread call `listener(done, total)` too."""
     _here.listener = listener

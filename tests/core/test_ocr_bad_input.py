@@ -16,7 +16,6 @@ import hashlib
 import os
 import random
 import stat
-import threading
 import time
 import zlib
 from pathlib import Path
@@ -513,40 +512,39 @@ def test_ocr_of_a_file_stops_at_its_time_budget(tmp_path, monkeypatch):
 
 
 @needs_tesseract
-def test_cancel_during_ocr_stops_the_reader_and_its_tesseract(tmp_path):
-    """Cancel while Tesseract reads a page of a 20-page scan in a reader process: the scan
-    stops, the reader is killed and its Tesseract with it. Tesseract is paused (SIGSTOP)
-    before the cancel, so it cannot end by finishing its page: only by being killed."""
+def test_cancel_during_ocr_stops_the_reader_that_reads_it(tmp_path):
+    """Cancel while a reader reads a page of a 20-page scan (with the Tesseract loaded in
+    it, or the program's process): the scan stops, and the reader and any Tesseract of its
+    own are killed. They are paused (SIGSTOP) before the cancel, so they cannot end by
+    finishing the page: only by being killed."""
     psutil = pytest.importorskip("psutil")
     folder = folder_with_essays(tmp_path)
     grey_pdf(folder / "scan.pdf", page_of(prose("unittest", 2)), pages=20)
     token = CancelToken()
     seen: list = []
 
-    def cancel_once_tesseract_runs() -> None:
+    def cancel_once_a_page_is_read(event) -> None:
+        if token.cancelled or not (event.pages and event.pages[0] >= 1):
+            return
         me = psutil.Process()
-        while not token.cancelled:
-            for child in me.children(recursive=True):
-                try:
-                    if child.name() == "tesseract" and "stdin" in child.cmdline():
-                        child.suspend()
-                        seen.extend([child, child.parent()])  # Tesseract, its reader
-                        token.cancel()
-                        return
-                except psutil.Error:
-                    continue
-            time.sleep(0.02)
+        # readers are the fork server's children (or the scan's own, where it forks them)
+        for child in me.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                if child.ppid() != me.pid or child.name() == "tesseract":
+                    child.suspend()
+                    seen.append(child)
+        token.cancel()
 
-    watcher = threading.Thread(target=cancel_once_tesseract_runs, daemon=True)
-    watcher.start()
     try:
         with pytest.raises(Cancelled):
-            scan(ScanOptions(roots=(str(folder),), workers=1), cancel=token)
-        tesseract, reader = seen
-        assert ended(reader) and ended(tesseract)
+            scan(
+                ScanOptions(roots=(str(folder),), workers=1),
+                progress=cancel_once_a_page_is_read,
+                cancel=token,
+            )
+        assert seen and all(ended(process) for process in seen)
     finally:
         token.cancel()
-        watcher.join()
         for process in seen:  # left behind only if the test failed
             with contextlib.suppress(psutil.Error):
                 process.kill()

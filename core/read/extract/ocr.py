@@ -6,8 +6,10 @@ Chinese alone when the first lines of the file's first page are mostly Chinese.
 or its text is mostly glyph numbers ("(cid:N)": fonts without Unicode values), and its
 scanned pages among pages of text. Tesseract is a program of its own (apt `tesseract-ocr`
 with the `eng`, `chi-sim` and `chi-tra` languages, or the frozen bundle's own copy; see
-docs/extraction.md, "OCR"): it is run once per page with the page's pixels on its
-standard input and its word table (TSV) on its standard output.
+docs/extraction.md, "OCR"). A reader reads with the Tesseract library loaded in it
+(`tesseract_api`: the models are loaded once, not for every reading); elsewhere, or for a
+page too large for the reader's memory, the program is run with the page's pixels on its
+standard input and its word table (TSV) on its standard output: the same text either way.
 Where it is not installed, a scanned PDF is an error that says so, read again on the next
 scan (it may be installed by then).
 """
@@ -28,6 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 from simsift.core.document import ExtractionError, TransientError
+from simsift.core.read.extract import tesseract_api
 from simsift.core.read.workers import die_with_parent, report_pages
 
 __all__ = [
@@ -615,9 +618,7 @@ def _run(program: str, image: np.ndarray, dpi: int, *args: str, check: bool = Tr
     page without text."""
     height, width = image.shape
     header = f"P5 {width} {height} 255\n".encode("ascii")
-    timeout = _PAGE_SECONDS
-    if _deadline is not None:
-        timeout = min(timeout, max(0.0, _deadline - time.monotonic()))
+    timeout = _page_seconds()
     try:
         done = subprocess.run(
             [program, "stdin", "stdout", "--dpi", str(dpi), *args],
@@ -628,12 +629,7 @@ def _run(program: str, image: np.ndarray, dpi: int, *args: str, check: bool = Tr
             preexec_fn=die_with_parent,  # killed with the reader
         )
     except subprocess.TimeoutExpired as error:
-        if timeout < _PAGE_SECONDS:
-            raise _OutOfTime from error
-        raise ExtractionError(
-            f"no extractable text (scanned PDF: OCR of one page took longer than "
-            f"{_PAGE_SECONDS:.0f} s)"
-        ) from error
+        raise _out_of_page_time(timeout) from error
     except OSError as error:
         raise OcrUnavailable(UNAVAILABLE) from error
     code = done.returncode
@@ -649,6 +645,23 @@ def _run(program: str, image: np.ndarray, dpi: int, *args: str, check: bool = Tr
             why = f"Tesseract failed (exit code {code})"
         raise TesseractFailed(f"no extractable text (scanned PDF: {why})")
     return done.stdout.decode("utf-8", "replace")
+
+
+def _page_seconds() -> float:
+    """How long the next reading may take: `_PAGE_SECONDS`, or less before the deadline."""
+    if _deadline is None:
+        return _PAGE_SECONDS
+    return min(_PAGE_SECONDS, max(0.0, _deadline - time.monotonic()))
+
+
+def _out_of_page_time(seconds: float) -> Exception:
+    """The error of a reading stopped after `seconds` (`_page_seconds`): the file's deadline
+    (`_OutOfTime`) or the page's own budget."""
+    if seconds < _PAGE_SECONDS:
+        return _OutOfTime()
+    return ExtractionError(
+        f"no extractable text (scanned PDF: OCR of one page took longer than {_PAGE_SECONDS:.0f} s)"
+    )
 
 
 def _environment() -> dict[str, str]:
@@ -673,6 +686,9 @@ def _environment() -> dict[str, str]:
 def _orientation(program: str, image: np.ndarray, dpi: int = DPI) -> int:
     """Degrees the page is turned clockwise from upright (0, 90, 180 or 270) as
     Tesseract's orientation detection says, 0 when it cannot tell."""
+    engine = tesseract_api.api()
+    if engine is not None and tesseract_api.fits(image):
+        return engine.rotation(image, dpi) or 0
     # unchecked: Tesseract fails here on a page with too few letters to tell
     found = re.search(r"Rotate: (\d+)", _run(program, image, dpi, "--psm", "0", check=False))
     return int(found[1]) % 360 if found else 0
@@ -683,8 +699,26 @@ def _tesseract(
 ) -> OcrPage:
     """One page image read by Tesseract, its words grouped into paragraphs; `segmentation`
     is its page segmentation mode (3: automatic, 6: one block of text)."""
-    table = _run(program, image, dpi, "-l", languages, "--psm", segmentation, "tsv")
+    engine = tesseract_api.api()
+    if engine is not None and tesseract_api.fits(image):
+        table = _in_process(engine, image, dpi, languages, segmentation)
+    else:
+        table = _run(program, image, dpi, "-l", languages, "--psm", segmentation, "tsv")
     return page_from_tsv(table)
+
+
+def _in_process(
+    engine: tesseract_api.TesseractApi, image: np.ndarray, dpi: int, languages: str, psm: str
+) -> str:
+    """`_run`'s TSV, read by the Tesseract loaded in this reader (`tesseract_api`), with the
+    same page budget and file deadline."""
+    seconds = _page_seconds()
+    try:
+        return engine.tsv(image, dpi, languages, psm, seconds)
+    except tesseract_api.OutOfTime as error:
+        raise _out_of_page_time(seconds) from error
+    except tesseract_api.Failed as error:
+        raise TesseractFailed(f"no extractable text (scanned PDF: {error})") from error
 
 
 def page_from_tsv(table: str) -> OcrPage:
