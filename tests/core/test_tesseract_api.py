@@ -4,8 +4,10 @@ budget, and is what a scan's readers read with; outside a reader the program rea
 
 from __future__ import annotations
 
+import io
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -64,6 +66,34 @@ def test_the_loaded_tesseract_reads_a_page_as_the_program_does(engine, script, d
     # a second reading of the same page, after others, is the same: nothing carried over
     engine.tsv(grey(ENGLISH[:3], LATIN_FONT, 40), 300, "eng", "3", 60)
     assert engine.tsv(image, dpi, languages, psm, 60) == table
+
+
+def program_picture_tsv(data: bytes, languages: str) -> str:
+    done = subprocess.run(
+        [ocr.tesseract_path(), "stdin", "stdout", "-l", languages, "tsv"],
+        input=data,
+        capture_output=True,
+        env=ocr._environment(),
+    )
+    return done.stdout.decode("utf-8", "replace")
+
+
+@needs("eng", "chi_sim")
+@pytest.mark.parametrize(("kind", "dpi"), [("PNG", None), ("JPEG", 150), ("GIF", None)])
+def test_the_loaded_tesseract_reads_a_picture_file_as_the_program_does(engine, kind, dpi):
+    picture = page_image(ENGLISH[:4] + SIMPLIFIED[:3], face(CJK_FONT, 40)).crop((0, 0, 1700, 700))
+    out = io.BytesIO()
+    picture.save(out, kind, **({"dpi": (dpi, dpi)} if dpi else {}))
+    data = out.getvalue()
+    assert engine.picture_pixels(data) == 1700 * 700
+    table = engine.picture_tsv(data, "eng+chi_sim", 60)
+    assert table == program_picture_tsv(data, "eng+chi_sim")
+    assert ocr.page_from_tsv(table).words > 10
+
+
+def test_bytes_that_are_no_picture_read_as_nothing(engine):
+    assert engine.picture_pixels(b"not a picture") is None
+    assert ocr.page_from_tsv(engine.picture_tsv(b"not a picture", "eng", 60)).words == 0
 
 
 @needs("eng", "osd")

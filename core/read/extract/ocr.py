@@ -687,7 +687,7 @@ def _orientation(program: str, image: np.ndarray, dpi: int = DPI) -> int:
     """Degrees the page is turned clockwise from upright (0, 90, 180 or 270) as
     Tesseract's orientation detection says, 0 when it cannot tell."""
     engine = tesseract_api.api()
-    if engine is not None and tesseract_api.fits(image):
+    if engine is not None and tesseract_api.fits(image.size):
         return engine.rotation(image, dpi) or 0
     # unchecked: Tesseract fails here on a page with too few letters to tell
     found = re.search(r"Rotate: (\d+)", _run(program, image, dpi, "--psm", "0", check=False))
@@ -700,7 +700,7 @@ def _tesseract(
     """One page image read by Tesseract, its words grouped into paragraphs; `segmentation`
     is its page segmentation mode (3: automatic, 6: one block of text)."""
     engine = tesseract_api.api()
-    if engine is not None and tesseract_api.fits(image):
+    if engine is not None and tesseract_api.fits(image.size):
         table = _in_process(engine, image, dpi, languages, segmentation)
     else:
         table = _run(program, image, dpi, "-l", languages, "--psm", segmentation, "tsv")
@@ -798,7 +798,20 @@ def read_picture(program: str, data: bytes, languages: str, seconds: float) -> t
 
 
 def _picture_page(program: str, data: bytes, languages: str, seconds: float) -> OcrPage:
-    """One picture file read by Tesseract (no `--dpi`: it finds the size of the type)."""
+    """One picture file read by Tesseract (no `--dpi`: it finds the size of the type): by
+    the one loaded in the reader when it may (not a TIFF, which may hold several pages,
+    nor one too large for the memory left), else by the program."""
+    engine = tesseract_api.api()
+    if engine is not None and not data.startswith((b"II*\0", b"MM\0*")):
+        pixels = engine.picture_pixels(data)
+        if pixels is not None and tesseract_api.fits(pixels):
+            try:
+                table = engine.picture_tsv(data, languages, seconds)
+            except tesseract_api.OutOfTime as error:
+                raise _picture_out_of_time(seconds) from error
+            except tesseract_api.Failed as error:
+                raise TesseractFailed(str(error)) from error
+            return replace(page_from_tsv(table), word_boxes=())
     try:
         done = subprocess.run(
             [program, "stdin", "stdout", "-l", languages, "tsv"],
@@ -809,9 +822,13 @@ def _picture_page(program: str, data: bytes, languages: str, seconds: float) -> 
             preexec_fn=die_with_parent,  # killed with the reader
         )
     except subprocess.TimeoutExpired as error:
-        raise ExtractionError(f"OCR of a picture took longer than {seconds:.0f} s") from error
+        raise _picture_out_of_time(seconds) from error
     except OSError as error:
         raise OcrUnavailable(UNAVAILABLE) from error
     if done.returncode < 0:  # killed (out of memory?): an error of a picture it cannot decode
         raise TesseractFailed(f"Tesseract was killed (signal {-done.returncode})")
     return replace(page_from_tsv(done.stdout.decode("utf-8", "replace")), word_boxes=())
+
+
+def _picture_out_of_time(seconds: float) -> ExtractionError:
+    return ExtractionError(f"OCR of a picture took longer than {seconds:.0f} s")

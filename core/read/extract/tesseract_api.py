@@ -27,6 +27,7 @@ from simsift.core.read import workers
 __all__ = ["TesseractApi", "allow_in_this_process", "api"]
 
 _PSM_OSD_ONLY = 0
+_PSM_AUTO = 3
 # Address space a page takes in Tesseract, per pixel of its grey image, four times what was
 # measured (a 300-dpi letter page of 8.4 M pixels: 20 MB; a 36 M pixel page: 125 MB at
 # peak): a page that may not fit is read by the program, whose failure is an error of the
@@ -58,19 +59,46 @@ class Failed(Exception):
 class TesseractApi:
     """libtesseract's engines, by languages; one thread uses them at a time."""
 
-    def __init__(self, library: ctypes.CDLL, datapath: str | None) -> None:
-        self._lib = library
+    def __init__(self, library: ctypes.CDLL, leptonica: ctypes.CDLL, datapath: str | None) -> None:
+        self._lib, self._lept = library, leptonica
         self._datapath = datapath.encode() if datapath else None
         self._engines: dict[str, int] = {}  # languages -> TessBaseAPI*, last used last
-        _declare(library)
+        _declare(library, leptonica)
 
     def tsv(self, image: np.ndarray, dpi: int, languages: str, psm: str, seconds: float) -> str:
         """Tesseract's TSV of the grey `image` (rows of bytes, at `dpi`), header first, as
         `tesseract stdin stdout --dpi DPI -l LANGUAGES --psm PSM tsv` writes it. Raises
         OutOfTime when recognition passes `seconds`, Failed when it cannot read."""
-        lib = self._lib
         handle = self._engine(languages)
-        self._set_page(handle, image, dpi, int(psm))
+        self._prepare(handle, int(psm), dpi)
+        self._set_grey(handle, image)
+        return self._recognised(handle, seconds)
+
+    def picture_tsv(self, data: bytes, languages: str, seconds: float) -> str:
+        """The TSV of a picture file's bytes (not TIFF: the program reads each of its pages)
+        as `tesseract stdin stdout -l LANGUAGES tsv` writes it: decoded by Leptonica, at the
+        resolution the file gives. Header alone for bytes Leptonica cannot decode."""
+        pix = self._lept.pixReadMem(data, len(data))
+        if not pix:
+            return _TSV_HEADER
+        try:
+            handle = self._engine(languages)
+            self._prepare(handle, _PSM_AUTO, 0)
+            self._lib.TessBaseAPISetImage2(handle, pix)
+            return self._recognised(handle, seconds)
+        finally:
+            self._lept.pixDestroy(ctypes.byref(ctypes.c_void_p(pix)))
+
+    def picture_pixels(self, data: bytes) -> int | None:
+        """Width times height of a picture file's bytes, from its header; None if unknown."""
+        found = [ctypes.c_int() for _ in range(6)]
+        if self._lept.pixReadHeaderMem(data, len(data), *map(ctypes.byref, found)) != 0:
+            return None
+        return found[1].value * found[2].value
+
+    def _recognised(self, handle: int, seconds: float) -> str:
+        """The TSV of the page set in `handle`, its recognition stopped after `seconds`."""
+        lib = self._lib
         monitor = lib.TessMonitorCreate()
         try:
             lib.TessMonitorSetDeadlineMSecs(monitor, max(1, int(seconds * 1000)))
@@ -95,7 +123,8 @@ class TesseractApi:
         `tesseract stdin stdout --dpi DPI --psm 0` prints it; None when it cannot tell."""
         lib = self._lib
         handle = self._engine("osd")  # the program's `--psm 0` loads this model too
-        self._set_page(handle, image, dpi, _PSM_OSD_ONLY)
+        self._prepare(handle, _PSM_OSD_ONLY, dpi)
+        self._set_grey(handle, image)
         degrees, confidence = ctypes.c_int(), ctypes.c_float()
         script, script_confidence = ctypes.c_char_p(), ctypes.c_float()
         try:
@@ -110,14 +139,17 @@ class TesseractApi:
             lib.TessBaseAPIClear(handle)
         return _ROTATE.get(degrees.value) if found else None
 
-    def _set_page(self, handle: int, image: np.ndarray, dpi: int, psm: int) -> None:
+    def _prepare(self, handle: int, psm: int, dpi: int) -> None:
+        """Settings of the next page (`dpi` 0: the image's own, as without `--dpi`)."""
         lib = self._lib
-        pixels = np.ascontiguousarray(image, dtype=np.uint8)
-        height, width = pixels.shape
         lib.TessBaseAPIClearAdaptiveClassifier(handle)  # each page read afresh, as a run
         lib.TessBaseAPISetPageSegMode(handle, psm)
         lib.TessBaseAPISetVariable(handle, b"user_defined_dpi", str(dpi).encode())
-        lib.TessBaseAPISetImage(handle, pixels.ctypes.data, width, height, 1, width)
+
+    def _set_grey(self, handle: int, image: np.ndarray) -> None:
+        pixels = np.ascontiguousarray(image, dtype=np.uint8)  # Tesseract copies it
+        height, width = pixels.shape
+        self._lib.TessBaseAPISetImage(handle, pixels.ctypes.data, width, height, 1, width)
 
     def _engine(self, languages: str) -> int:
         """The loaded engine of `languages` (loaded now if not yet; the least recently used
@@ -160,7 +192,7 @@ _TSV_HEADER = (
 )
 
 
-def _declare(lib: ctypes.CDLL) -> None:
+def _declare(lib: ctypes.CDLL, lept: ctypes.CDLL) -> None:
     """The C functions' argument and result types (pointers are not ints to ctypes)."""
     p, i, c = ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p
     signatures = {
@@ -169,6 +201,7 @@ def _declare(lib: ctypes.CDLL) -> None:
         "TessBaseAPISetVariable": ([p, c, c], i),
         "TessBaseAPISetPageSegMode": ([p, i], None),
         "TessBaseAPISetImage": ([p, p, i, i, i, i], None),
+        "TessBaseAPISetImage2": ([p, p], None),
         "TessBaseAPIRecognize": ([p, p], i),
         "TessBaseAPIGetTsvText": ([p, i], p),
         "TessBaseAPIDetectOrientationScript": ([p, p, p, p, p], i),
@@ -184,10 +217,19 @@ def _declare(lib: ctypes.CDLL) -> None:
     for name, (arguments, result) in signatures.items():
         function = getattr(lib, name)
         function.argtypes, function.restype = arguments, result
+    leptonica = {
+        "pixReadMem": ([c, ctypes.c_size_t], p),
+        "pixReadHeaderMem": ([c, ctypes.c_size_t, p, p, p, p, p, p], i),
+        "pixDestroy": ([p], None),
+    }
+    for name, (arguments, result) in leptonica.items():
+        function = getattr(lept, name)
+        function.argtypes, function.restype = arguments, result
 
 
-def fits(image: np.ndarray) -> bool:
-    """Whether reading `image` in this process stays well inside its memory limit."""
+def fits(pixels: int) -> bool:
+    """Whether reading an image of `pixels` in this process stays well inside its memory
+    limit."""
     try:
         import resource
 
@@ -198,7 +240,7 @@ def fits(image: np.ndarray) -> bool:
             used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except (ImportError, OSError, ValueError):
         return False
-    return used + image.size * _BYTES_PER_PIXEL < limit
+    return used + pixels * _BYTES_PER_PIXEL < limit
 
 
 _api: TesseractApi | None = None
@@ -223,15 +265,16 @@ def _load_api() -> TesseractApi | None:
     # Tesseract's OpenMP threads: one, as for the program (readers already use every core);
     # read when libgomp loads, so set first.
     os.environ["OMP_THREAD_LIMIT"] = "1"
-    library, datapath = "libtesseract.so.5", None
+    library, leptonica, datapath = "libtesseract.so.5", "liblept.so.5", None
     bundle = getattr(sys, "_MEIPASS", None)
     if getattr(sys, "frozen", False) and bundle:  # the bundle's own, as its program's
         tessdata = Path(bundle, "tesseract", "tessdata")
         if not (Path(bundle, library).is_file() and tessdata.is_dir()):
             return None
-        library, datapath = str(Path(bundle, library)), str(tessdata)
+        library, leptonica = str(Path(bundle, library)), str(Path(bundle, leptonica))
+        datapath = str(tessdata)
     try:
-        loaded = TesseractApi(ctypes.CDLL(library), datapath)
+        loaded = TesseractApi(ctypes.CDLL(library), ctypes.CDLL(leptonica), datapath)
     except (OSError, AttributeError):  # missing, or an older library without these functions
         return None
     atexit.register(loaded.end)
