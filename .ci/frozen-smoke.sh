@@ -86,10 +86,13 @@ start=$(now_ms)
   --quiet --out "$tmp/out" >"$tmp/cli.out" 2>"$tmp/cli.err" &
 cli_pid=$!
 max_workers=0
+loaded_ocr=0
 while kill -0 "$cli_pid" 2>/dev/null; do
   n=0
   for c in $(children "$cli_pid"); do
     grep -qa -- '--multiprocessing-fork' /proc/"$c"/cmdline 2>/dev/null && n=$((n + 1))
+    # a reader reads scanned pages with the bundle's libtesseract loaded (tesseract_api)
+    grep -qF "$bundle/_internal/libtesseract" /proc/"$c"/maps 2>/dev/null && loaded_ocr=1
   done
   ((n > max_workers)) && max_workers=$n
   sleep 0.05
@@ -106,6 +109,8 @@ else
   ok "frozen scan finished in ${scan_ms} ms with up to $max_workers worker processes"
 fi
 ((max_workers >= 1)) || fail "no spawned worker process was seen during the scan"
+((loaded_ocr)) && ok "a reader loaded the bundle's libtesseract (OCR in the reader)" ||
+  fail "no reader loaded the bundle's libtesseract: scanned pages went to the program"
 
 pairs=$tmp/out/pairs.csv
 expect_pair() {
