@@ -343,7 +343,8 @@ def _death_message(w: _Worker) -> str:
     code = w.process.exitcode
     if code is not None and code < 0 and -code == 9:
         return "reader was killed (out of memory?)"
-    if "MemoryError" in w.last_words:  # the interpreter itself gave up at the memory limit
+    # the interpreter, or a C++ library in the reader (Tesseract), gave up at the memory limit
+    if "MemoryError" in w.last_words or "std::bad_alloc" in w.last_words:
         return "out of memory while reading this file"
     return f"reader crashed on this file (exit code {code})"
 

@@ -133,6 +133,10 @@ def die_noisily(task: str) -> str:
             b'Current thread 0x00007f (most recent call first):\n  File "x.py", line 1\n',
         )
         os.abort()
+    if task == "library gave up":  # a C++ library (Tesseract) at the memory limit
+        os.write(2, b"terminate called after throwing an instance of 'std::bad_alloc'\n")
+        os.write(2, b"  what():  std::bad_alloc\n")
+        os.abort()
     if task == "crash":
         os.write(2, b"Segmentation fault in libsomething\n")
         os._exit(3)
@@ -140,10 +144,11 @@ def die_noisily(task: str) -> str:
 
 
 def test_a_reader_dying_leaves_nothing_on_the_terminal_and_says_why(capfd):
-    tasks = ["gave up", "crash", "a"]
+    tasks = ["gave up", "library gave up", "crash", "a"]
     results = dict(run_isolated(die_noisily, tasks, workers=1, timeout=10, cancel=CancelToken()))
     assert results["a"] == "A"
     assert results["gave up"].message == "out of memory while reading this file"
+    assert results["library gave up"].message == "out of memory while reading this file"
     assert results["crash"].message == "reader crashed on this file (exit code 3)"
     assert capfd.readouterr().err == ""
 
