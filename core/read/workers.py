@@ -82,6 +82,22 @@ def listen_to_pages(listener: Callable[[int, int], None] | None) -> None:
     _here.listener = listener
 
 
+def address_space_left() -> int | None:
+    """Bytes this process may still map under its address-space limit (a reader's memory
+    budget, `_limit_memory`); None without a limit or where it cannot be told."""
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if limit == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, OSError, ValueError):
+        return None
+    return limit - used
+
+
 def _limit_memory(max_bytes: int | None) -> None:
     if not max_bytes:
         return

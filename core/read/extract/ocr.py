@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from simsift.core.document import ExtractionError, TransientError
 from simsift.core.read.extract import tesseract_api
-from simsift.core.read.workers import die_with_parent, report_pages
+from simsift.core.read.workers import address_space_left, die_with_parent, report_pages
 
 __all__ = [
     "MAX_OCR_PAGES",
@@ -301,19 +301,15 @@ def _short_of_memory_for(picture) -> bool:
     address-space limit (the reader's memory budget); False where that cannot be told."""
     import pypdfium2
 
+    left = address_space_left()
+    if left is None:
+        return False
     try:
-        import resource
-
-        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
-        if limit == resource.RLIM_INFINITY:
-            return False
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
         meta = picture.get_metadata()
-    except (ImportError, OSError, ValueError, pypdfium2.PdfiumError):
+    except pypdfium2.PdfiumError:
         return False
     need = meta.width * meta.height * max(1, meta.bits_per_pixel // 8)
-    return used + 2 * need > limit
+    return 2 * need > left
 
 
 def _first_page(program: str, render) -> tuple[OcrPage, str]:

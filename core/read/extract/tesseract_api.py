@@ -229,18 +229,9 @@ def _declare(lib: ctypes.CDLL, lept: ctypes.CDLL) -> None:
 
 def fits(pixels: int) -> bool:
     """Whether reading an image of `pixels` in this process stays well inside its memory
-    limit."""
-    try:
-        import resource
-
-        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
-        if limit == resource.RLIM_INFINITY:
-            return True
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (ImportError, OSError, ValueError):
-        return False
-    return used + pixels * _BYTES_PER_PIXEL < limit
+    limit (none: it fits)."""
+    left = workers.address_space_left()
+    return left is None or pixels * _BYTES_PER_PIXEL < left
 
 
 _api: TesseractApi | None = None
