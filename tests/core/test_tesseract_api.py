@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import subprocess
 from pathlib import Path
@@ -152,3 +153,25 @@ def test_a_scan_s_readers_read_with_the_loaded_tesseract(tmp_path, monkeypatch):
         [("typed.txt", "scan.pdf")],
     )
     assert not asked.exists()
+
+
+@needs("eng")
+def test_without_orientation_data_the_turn_of_a_page_is_not_told(engine, tmp_path):
+    """Tesseract without `osd` data: the page is taken as upright (the program says nothing
+    either), and a language without data fails as the program does, as an error."""
+    listed = subprocess.run([ocr.tesseract_path(), "--list-langs"], capture_output=True, text=True)
+    found = re.search(r'"([^"]+)"', listed.stdout + listed.stderr)  # List of ... in "DIR/"
+    if found is None:
+        pytest.skip("Tesseract does not say where its data is")
+    tessdata = tmp_path / "tessdata"
+    tessdata.mkdir()
+    (tessdata / "eng.traineddata").symlink_to(Path(found[1], "eng.traineddata"))
+    bare = tesseract_api.TesseractApi(engine._lib, engine._lept, str(tessdata))
+    try:
+        image = np.ascontiguousarray(np.rot90(grey(ENGLISH, LATIN_FONT, 40)))
+        assert bare.rotation(image, 300) is None
+        assert ocr.page_from_tsv(bare.tsv(image, 300, "eng", "3", 60)).words > 0
+        with pytest.raises(tesseract_api.Failed):
+            bare.tsv(image, 300, "chi_sim", "3", 60)
+    finally:
+        bare.end()

@@ -122,7 +122,10 @@ class TesseractApi:
         """The clockwise turn (0, 90, 180, 270) that makes the page upright, as
         `tesseract stdin stdout --dpi DPI --psm 0` prints it; None when it cannot tell."""
         lib = self._lib
-        handle = self._engine("osd")  # the program's `--psm 0` loads this model too
+        try:
+            handle = self._engine("osd")  # the program's `--psm 0` loads this model too
+        except Failed:  # no orientation data: the program cannot tell either
+            return None
         self._prepare(handle, _PSM_OSD_ONLY, dpi)
         self._set_grey(handle, image)
         degrees, confidence = ctypes.c_int(), ctypes.c_float()
