@@ -42,10 +42,11 @@ _ROTATE = {0: 0, 90: 270, 180: 180, 270: 90}
 _allowed = False
 
 
-def allow_in_this_process() -> None:
-    """Let this process read with the API outside a reader (a benchmark reading in-process)."""
+def allow_in_this_process(allowed: bool = True) -> None:
+    """Let this process read with the API outside a reader (a benchmark reading in-process),
+    or no longer (`allowed` False: the program reads, as in the app's own process)."""
     global _allowed
-    _allowed = True
+    _allowed = allowed
 
 
 class OutOfTime(Exception):
