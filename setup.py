@@ -1,11 +1,23 @@
 """The folders core/, app/ and resources/ install as one import package, `simsift`
 (simsift.core, simsift.app, simsift.resources), so a user's environment gains no top-level
 `core` or `app` that another distribution could collide with. Everything else is in
-pyproject.toml; only this mapping needs code."""
+pyproject.toml; only this mapping and the one C helper need code."""
 
-from setuptools import find_namespace_packages, setup
+import sys
+
+from setuptools import Extension, find_namespace_packages, setup
 
 FOLDERS = ("core", "app", "resources")
+
+# The PDF reader's inner loops in C (pdfium.py and pdf_layout.py run their Python twins
+# without it). Optional: a machine without a C compiler or Python's headers still installs
+# SimSift. No fused multiply-add: the layout's distances must round as Python's do.
+PDF_LOOPS = Extension(
+    "simsift.core.read.extract._pdf_loops",
+    sources=["core/read/extract/_pdf_loops.c"],
+    extra_compile_args=[] if sys.platform == "win32" else ["-ffp-contract=off"],
+    optional=True,
+)
 
 setup(
     packages=[
@@ -14,4 +26,5 @@ setup(
         if "__pycache__" not in name
     ],
     package_dir={f"simsift.{f}": f for f in FOLDERS},
+    ext_modules=[PDF_LOOPS],
 )

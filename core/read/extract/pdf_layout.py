@@ -37,6 +37,11 @@ from pdfminer.utils import INF
 from simsift.core.document import ExtractionError
 from simsift.core.read.extract.paragraphs import clean_paragraph
 
+try:  # the grouping in C (setup.py builds it where a compiler is); else the Python below
+    from simsift.core.read.extract import _pdf_loops
+except ImportError:
+    _pdf_loops = None
+
 _CJK = r"\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
 # A hyphen between letters at a line end, lowercase after: "exam-\nple", "quoted-\nprintable".
 _HYPHEN_BREAK = re.compile(r"([^\W\d_]+)-\n([a-z][^\W\d_]*)")
@@ -164,6 +169,19 @@ def textbox_groups(boxes: Sequence[LTTextBox], page: Rect) -> list[LTTextGroup]:
 
 
 def group_merges(boxes: list[Rect], page: Rect) -> list[tuple[int, int]]:
+    """`_group_merges`, in C where it is built and the page's numbers are finite and not
+    huge (about 20x faster; the same floating-point operations in the same order)."""
+    if _pdf_loops is None or len(boxes) < 2:
+        return _group_merges(boxes, page)
+    merges = np.empty(2 * len(boxes) - 2, np.int32)
+    left, bottom, right, top = page
+    if not _pdf_loops.group_merges(np.array(boxes, np.float64), left, bottom, right, top, merges):
+        return _group_merges(boxes, page)
+    pairs = merges.tolist()
+    return list(zip(pairs[0::2], pairs[1::2], strict=True))
+
+
+def _group_merges(boxes: list[Rect], page: Rect) -> list[tuple[int, int]]:
     """The pairs pdfminer's `group_textboxes` makes groups of, in the order it makes them:
     boxes are items 0 to n - 1, the group made k-th is item n + k.
 

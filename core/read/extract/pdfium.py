@@ -14,8 +14,11 @@ asked as little as it can be: the page's text in one call, each character's box 
 no call for many), whether a printable character has a Unicode value and whether a space
 is one PDFium generated; the look (size, colour, render mode, angle) once per text object,
 and once per page when all its text objects look alike (`_shared_look`). Documents and
-pages are opened through PDFium's own functions, without pypdfium2's objects, and handles
-are passed to the calls per character or object as ready ctypes arguments (`_pointer`).
+pages are opened through PDFium's own functions, without pypdfium2's objects. The calls per
+character run in C loops (`_pdf_loops`, given the functions' addresses: through ctypes a
+call's argument handling costs as much as PDFium's work), or through ctypes where the loops
+are not built; handles are passed to the calls per object as ready ctypes arguments
+(`_pointer`).
 """
 
 from __future__ import annotations
@@ -42,6 +45,11 @@ from simsift.core.read.extract.pdf_layout import (
     page_texts,
     visible_area,
 )
+
+try:  # PDFium's per-character calls in C loops (setup.py builds it where a compiler is)
+    from simsift.core.read.extract import _pdf_loops
+except ImportError:  # the same calls through ctypes, 2-3x their cost
+    _pdf_loops = None
 
 Box = tuple[float, float, float, float]
 
@@ -406,41 +414,67 @@ def _drawn_chars(
     spaces, glyphs = _kinds(codes)
     # PDFium generates only spaces and line breaks: ask about those alone
     kept = np.ones(count, dtype=bool)
-    at_spaces = np.flatnonzero(spaces).tolist()
-    generated = map(_is_generated, repeat(page), at_spaces)
-    kept[at_spaces] = np.fromiter(generated, np.intc, len(at_spaces)) == 0
-    at_glyphs = np.flatnonzero(glyphs).tolist()
-    if any(map(_map_error, repeat(page), at_glyphs)):
+    at_spaces = _indices(spaces)
+    kept[at_spaces] = _each(_is_generated, textpage, at_spaces) == 0
+    if _each(_map_error, textpage, _indices(glyphs)).any():
         raise Unsuited("a font without a Unicode value for its glyphs")
-    indices = np.flatnonzero(kept).tolist()
+    indices = _indices(kept)
     m = len(indices)
-    raw = _loose_boxes(page, indices)
+    raw = _loose_boxes(textpage, indices)
     colour = _Colour()
     shared = _shared_look(_pointer(page_handle.value), colour) if m else None
     if shared is not None:
         return codes[kept], spaces[kept], raw, np.zeros(m, dtype=np.intp), [shared]
-    objects = np.fromiter(map(_text_object, repeat(page), indices), np.uint64, m)
+    objects = _each(_text_object, textpage, indices)
     addresses, first, look_of = np.unique(objects, return_index=True, return_inverse=True)
     # the looks of upright text objects as the page's objects give them (a few calls each),
     # the others' through their first character (`_look`)
     known = _object_looks(_pointer(page_handle.value), colour)
     looks = [
-        known[address] if address in known else _look(page, indices[k], address, colour)
+        known[address] if address in known else _look(page, int(indices[k]), address, colour)
         for address, k in zip(addresses.tolist(), first.tolist(), strict=True)
     ]
     return codes[kept], spaces[kept], raw, look_of.reshape(-1), looks
 
 
-def _loose_boxes(page: ctypes.c_void_p, indices: list[int]) -> np.ndarray:
-    """The loose boxes of the characters at `indices`, as left, bottom, right and top rows:
-    PDFium writes them into a buffer kept for the thread, whose pointers are made once
-    (a pointer made for each character cost a fifth of the call)."""
+def _loose_boxes(textpage: _Handle, indices: np.ndarray) -> np.ndarray:
+    """The loose boxes of the characters at `indices`, as left, bottom, right and top rows
+    (empty where PDFium gives none)."""
     m = len(indices)
-    rects, places = _box_buffer(m)
-    ctypes.memset(rects, 0, 16 * m)  # a box PDFium does not give stays empty
-    deque(map(_loose_box, repeat(page), indices, places), maxlen=0)
-    boxes = np.frombuffer(rects, np.float32, 4 * m).reshape(-1, 4).T
+    if _pdf_loops is not None:
+        rects = np.zeros(4 * m, np.float32)
+        _pdf_loops.rects(_address(_loose_box), textpage.value, indices, rects)
+        boxes = rects.reshape(-1, 4).T
+    else:  # into a buffer kept for the thread, whose pointers are made once
+        buffer, places = _box_buffer(m)
+        ctypes.memset(buffer, 0, 16 * m)
+        deque(map(_loose_box, repeat(_pointer(textpage.value)), indices.tolist(), places), maxlen=0)
+        boxes = np.frombuffer(buffer, np.float32, 4 * m).reshape(-1, 4).T
     return boxes[_BOX_COLUMNS].astype(np.float64)
+
+
+def _address(function: object) -> int:
+    """A `_bare` function's address, as the C loops take it."""
+    return ctypes.cast(function, ctypes.c_void_p).value
+
+
+def _indices(which: np.ndarray) -> np.ndarray:
+    """The places of `which`'s true values, as the C loops take them (int32)."""
+    return np.flatnonzero(which).astype(np.int32)
+
+
+def _each(function: object, textpage: _Handle, indices: np.ndarray) -> np.ndarray:
+    """`function(textpage, i)` for each i of `indices`: int32 answers, or uint64 for
+    `_text_object`'s addresses."""
+    kind = np.uint64 if function is _text_object else np.int32
+    answers = np.empty(len(indices), kind)
+    if _pdf_loops is not None:
+        loop = _pdf_loops.pointers if kind is np.uint64 else _pdf_loops.ints
+        loop(_address(function), textpage.value, indices, answers)
+    else:
+        page = _pointer(textpage.value)
+        answers[:] = np.fromiter(map(function, repeat(page), indices.tolist()), kind, len(indices))
+    return answers
 
 
 class _BoxBuffer(threading.local):

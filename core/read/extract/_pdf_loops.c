@@ -1,0 +1,408 @@
+/* The PDF reader's inner loops in C: PDFium's per-character calls, and the grouping of a
+ * page's text boxes (pdf_layout.group_merges). Each has its Python twin, used where this
+ * module is not built; the tests hold the two to the same answers.
+ *
+ * PDFium's per-character calls made in a C loop: through ctypes each call costs about
+ * 0.3 us of argument handling, as much as PDFium's own work for the call, and a PDF has two
+ * or three such calls a character. PDFium is not linked here: the caller hands over the
+ * address of the PDFium function pypdfium2 already loaded (one library, one state), the
+ * text page's handle, the character indices and a buffer for the answers.
+ *
+ * The GIL is kept throughout, as ctypes' PYFUNCTYPE calls keep it: PDFium is not thread
+ * safe, and the GIL is what keeps two threads of one process out of it at once. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*int_call)(void *, int);
+typedef void *(*pointer_call)(void *, int);
+typedef int (*rect_call)(void *, int, float *);
+
+/* Parses (function address, handle address, int32 indices, writable answers) and checks
+ * that the answers hold `width` items of `item` bytes per index. */
+static int parse(PyObject *args, void **function, void **handle, Py_buffer *indices,
+                 Py_buffer *answers, Py_ssize_t item, Py_ssize_t width) {
+    unsigned long long f, h;
+    if (!PyArg_ParseTuple(args, "KKy*w*", &f, &h, indices, answers))
+        return 0;
+    Py_ssize_t count = indices->len / (Py_ssize_t)sizeof(int32_t);
+    if (!f || !h || indices->len % (Py_ssize_t)sizeof(int32_t) ||
+        answers->len < count * item * width) {
+        PyBuffer_Release(indices);
+        PyBuffer_Release(answers);
+        PyErr_SetString(PyExc_ValueError, "no function or handle, or answers too short");
+        return 0;
+    }
+    *function = (void *)(uintptr_t)f;
+    *handle = (void *)(uintptr_t)h;
+    return 1;
+}
+
+static PyObject *done(Py_buffer *indices, Py_buffer *answers) {
+    PyBuffer_Release(indices);
+    PyBuffer_Release(answers);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(ints_doc, "ints(function, textpage, indices, answers): answers[i] = "
+                       "function(textpage, indices[i]) as int32 (IsGenerated, "
+                       "HasUnicodeMapError, GetUnicode).");
+
+static PyObject *ints(PyObject *self, PyObject *args) {
+    void *function, *handle;
+    Py_buffer indices, answers;
+    if (!parse(args, &function, &handle, &indices, &answers, sizeof(int32_t), 1))
+        return NULL;
+    const int32_t *at = indices.buf;
+    int32_t *out = answers.buf;
+    Py_ssize_t count = indices.len / (Py_ssize_t)sizeof(int32_t);
+    for (Py_ssize_t i = 0; i < count; i++)
+        out[i] = (int32_t)((int_call)function)(handle, at[i]);
+    return done(&indices, &answers);
+}
+
+PyDoc_STRVAR(pointers_doc, "pointers(function, textpage, indices, answers): answers[i] = "
+                           "function(textpage, indices[i]) as uint64 (GetTextObject).");
+
+static PyObject *pointers(PyObject *self, PyObject *args) {
+    void *function, *handle;
+    Py_buffer indices, answers;
+    if (!parse(args, &function, &handle, &indices, &answers, sizeof(uint64_t), 1))
+        return NULL;
+    const int32_t *at = indices.buf;
+    uint64_t *out = answers.buf;
+    Py_ssize_t count = indices.len / (Py_ssize_t)sizeof(int32_t);
+    for (Py_ssize_t i = 0; i < count; i++)
+        out[i] = (uint64_t)(uintptr_t)((pointer_call)function)(handle, at[i]);
+    return done(&indices, &answers);
+}
+
+PyDoc_STRVAR(rects_doc, "rects(function, textpage, indices, answers): the FS_RECTF "
+                        "function(textpage, indices[i], rect) writes, four float32 each; "
+                        "left as it was where the call fails (GetLooseCharBox).");
+
+static PyObject *rects(PyObject *self, PyObject *args) {
+    void *function, *handle;
+    Py_buffer indices, answers;
+    if (!parse(args, &function, &handle, &indices, &answers, sizeof(float), 4))
+        return NULL;
+    const int32_t *at = indices.buf;
+    float *out = answers.buf;
+    Py_ssize_t count = indices.len / (Py_ssize_t)sizeof(int32_t);
+    for (Py_ssize_t i = 0; i < count; i++)
+        ((rect_call)function)(handle, at[i], out + 4 * i);
+    return done(&indices, &answers);
+}
+
+
+/* ---- pdf_layout.group_merges: pdfminer's group_textboxes on a page's boxes ----
+ * The steps and floating-point operations of the Python (see its docstring), in the same
+ * order: every distance is ((x1 - x0) * (y1 - y0) - a.area) - b.area of the pair's common
+ * rectangle, with x1 = a.x1 > b.x1 ? a.x1 : b.x1 and so on. Only for finite boxes of
+ * moderate size (|value| <= MAX_VALUE): then every area is finite, so the heap's keys
+ * (checked, area, i, j, owner) are in a total order and all distinct, and any heap pops
+ * them as Python's heapq does; the caller falls back to Python for any other page. */
+
+#define GRID 50
+#define MAX_VALUE 1e12
+
+typedef struct {
+    double x0, y0, x1, y1, area;
+    long long cx0, cx1, cy0, cy1; /* squares of pdfminer's Plane: [cx0, cx1) x [cy0, cy1) */
+} Spot;
+
+typedef struct {
+    int checked;
+    double area;
+    int i, j, owner;
+} Entry;
+
+typedef struct {
+    double area;
+    int other;
+} Pair;
+
+static long long floor_div(long long a, long long b) {
+    long long q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* int(v) // GRID, int() truncating toward zero as C's cast does */
+static long long cell(double v) { return floor_div((long long)v, GRID); }
+
+static Spot make_spot(double x0, double y0, double x1, double y1, const double *page) {
+    Spot s = {x0, y0, x1, y1, (x1 - x0) * (y1 - y0), 0, 0, 0, 0};
+    double left = page[0], bottom = page[1], right = page[2], top = page[3];
+    if (x1 <= left || right <= x0 || y1 <= bottom || top <= y0)
+        return s;
+    s.cx0 = cell(x0 > left ? x0 : left);
+    s.cx1 = cell((x1 < right ? x1 : right) + GRID);
+    s.cy0 = cell(y0 > bottom ? y0 : bottom);
+    s.cy1 = cell((y1 < top ? y1 : top) + GRID);
+    return s;
+}
+
+static double added_area(const Spot *a, const Spot *b) {
+    double x0 = a->x0 < b->x0 ? a->x0 : b->x0;
+    double y0 = a->y0 < b->y0 ? a->y0 : b->y0;
+    double x1 = a->x1 > b->x1 ? a->x1 : b->x1;
+    double y1 = a->y1 > b->y1 ? a->y1 : b->y1;
+    return (x1 - x0) * (y1 - y0) - a->area - b->area;
+}
+
+static int entry_less(const Entry *a, const Entry *b) {
+    if (a->checked != b->checked) return a->checked < b->checked;
+    if (a->area != b->area) return a->area < b->area;
+    if (a->i != b->i) return a->i < b->i;
+    if (a->j != b->j) return a->j < b->j;
+    return a->owner < b->owner;
+}
+
+typedef struct {
+    Entry *items;
+    int size, capacity;
+} Heap;
+
+/* 0 when out of memory */
+static int heap_push(Heap *heap, Entry e) {
+    if (heap->size == heap->capacity) {
+        int capacity = heap->capacity ? 2 * heap->capacity : 64;
+        Entry *grown = realloc(heap->items, sizeof(Entry) * (size_t)capacity);
+        if (!grown) return 0;
+        heap->items = grown;
+        heap->capacity = capacity;
+    }
+    Entry *items = heap->items;
+    int k = heap->size++;
+    while (k > 0) {
+        int parent = (k - 1) / 2;
+        if (!entry_less(&e, &items[parent])) break;
+        items[k] = items[parent];
+        k = parent;
+    }
+    items[k] = e;
+    return 1;
+}
+
+static Entry heap_pop(Heap *heap) {
+    Entry *items = heap->items;
+    Entry top = items[0], last = items[--heap->size];
+    int k = 0, n = heap->size;
+    for (;;) {
+        int child = 2 * k + 1;
+        if (child >= n) break;
+        if (child + 1 < n && entry_less(&items[child + 1], &items[child])) child++;
+        if (!entry_less(&items[child], &last)) break;
+        items[k] = items[child];
+        k = child;
+    }
+    if (n) items[k] = last;
+    return top;
+}
+
+static int pair_less(const Pair *a, const Pair *b) {
+    return a->area < b->area || (a->area == b->area && a->other < b->other);
+}
+
+static int pair_compare(const void *a, const void *b) {
+    return pair_less(a, b) ? -1 : pair_less(b, a) ? 1 : 0;
+}
+
+typedef struct {
+    double area;
+    int i, j;
+} FirstPair;
+
+static int first_compare(const void *a, const void *b) {
+    const FirstPair *p = a, *q = b;
+    if (p->area != q->area) return p->area < q->area ? -1 : 1;
+    if (p->i != q->i) return p->i < q->i ? -1 : 1;
+    return (p->j > q->j) - (p->j < q->j);
+}
+
+static int any_between(int i, int j, const int *placed, int count, const Spot *spots,
+                       const double *page) {
+    const Spot *a = &spots[i], *b = &spots[j];
+    double x0 = a->x0 < b->x0 ? a->x0 : b->x0;
+    double y0 = a->y0 < b->y0 ? a->y0 : b->y0;
+    double x1 = a->x1 > b->x1 ? a->x1 : b->x1;
+    double y1 = a->y1 > b->y1 ? a->y1 : b->y1;
+    double left = page[0], bottom = page[1], right = page[2], top = page[3];
+    if (x1 <= left || right <= x0 || y1 <= bottom || top <= y0) return 0;
+    long long from_x = cell(left >= x0 ? left : x0);
+    long long to_x = cell((right <= x1 ? right : x1) + GRID);
+    long long from_y = cell(bottom >= y0 ? bottom : y0);
+    long long to_y = cell((top <= y1 ? top : y1) + GRID);
+    for (int n = 0; n < count; n++) {
+        int k = placed[n];
+        const Spot *c = &spots[k];
+        if (c->x1 <= x0 || x1 <= c->x0 || c->y1 <= y0 || y1 <= c->y0 || k == i || k == j)
+            continue;
+        if ((c->cx0 > from_x ? c->cx0 : from_x) < (c->cx1 < to_x ? c->cx1 : to_x) &&
+            (c->cy0 > from_y ? c->cy0 : from_y) < (c->cy1 < to_y ? c->cy1 : to_y))
+            return 1;
+    }
+    return 0;
+}
+
+static void remove_placed(int *placed, int *count, int item) {
+    for (int n = 0; n < *count; n++)
+        if (placed[n] == item) {
+            memmove(placed + n, placed + n + 1, (size_t)(*count - n - 1) * sizeof(int));
+            (*count)--;
+            return;
+        }
+}
+
+/* The merges of n boxes (x0, y0, x1, y1 each) into merges[2 * (n - 1)]: 1 when made,
+ * 0 when the page is not one this loop takes (the caller runs the Python), -1 out of
+ * memory. */
+static int merge_groups(const double *boxes, int n, const double *page, int32_t *merges) {
+    for (int k = 0; k < 4 * n; k++)
+        if (!(fabs(boxes[k]) <= MAX_VALUE)) return 0;
+    for (int k = 0; k < 4; k++)
+        if (!(fabs(page[k]) <= MAX_VALUE)) return 0;
+    int items = 2 * n - 1;
+    size_t pairs = (size_t)n * (size_t)(n - 1) / 2;
+    Spot *spots = malloc(sizeof(Spot) * (size_t)items);
+    FirstPair *first = malloc(sizeof(FirstPair) * pairs);
+    int *placed = malloc(sizeof(int) * (size_t)items);
+    char *grouped = calloc((size_t)items, 1);
+    /* each group's pairs with the items placed before it, nearest first, read from `next` */
+    Pair **streams = calloc((size_t)items, sizeof(Pair *));
+    int *next = calloc((size_t)items, sizeof(int));
+    int *length = calloc((size_t)items, sizeof(int));
+    Heap heap = {NULL, 0, 0};
+    int result = -1;
+    if (!spots || !first || !placed || !grouped || !streams || !next || !length) goto done;
+    for (int k = 0; k < n; k++) {
+        const double *b = boxes + 4 * k;
+        spots[k] = make_spot(b[0], b[1], b[2], b[3], page);
+        placed[k] = k;
+    }
+    size_t p = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            FirstPair pair = {added_area(&spots[i], &spots[j]), i, j};
+            first[p++] = pair;
+        }
+    qsort(first, pairs, sizeof(FirstPair), first_compare);
+    int count = n, made = 0, owner = 0;
+    size_t at = 0;
+    while (count > 1) {
+        if (owner == 0) {
+            while (at < pairs) {
+                FirstPair f = first[at++];
+                if (!(grouped[f.i] || grouped[f.j])) {
+                    Entry e = {0, f.area, f.i, f.j, 0};
+                    if (!heap_push(&heap, e)) goto done;
+                    break;
+                }
+            }
+        } else if (owner > 0 && !grouped[owner]) {
+            while (next[owner] < length[owner]) {
+                Pair pair = streams[owner][next[owner]++];
+                if (!grouped[pair.other]) {
+                    Entry e = {0, pair.area, owner, pair.other, owner};
+                    if (!heap_push(&heap, e)) goto done;
+                    break;
+                }
+            }
+        }
+        if (heap.size == 0) { /* Python fails here too: let it */
+            result = 0;
+            goto done;
+        }
+        Entry e = heap_pop(&heap);
+        owner = e.owner;
+        if (grouped[e.i] || grouped[e.j]) continue;
+        if (!e.checked && any_between(e.i, e.j, placed, count, spots, page)) {
+            Entry again = {1, e.area, e.i, e.j, -1};
+            if (!heap_push(&heap, again)) goto done;
+            continue;
+        }
+        merges[2 * made] = e.i;
+        merges[2 * made + 1] = e.j;
+        made++;
+        grouped[e.i] = grouped[e.j] = 1;
+        remove_placed(placed, &count, e.i);
+        remove_placed(placed, &count, e.j);
+        int k = n + made - 1;
+        const Spot *a = &spots[e.i], *b = &spots[e.j];
+        spots[k] = make_spot(a->x0 < b->x0 ? a->x0 : b->x0, a->y0 < b->y0 ? a->y0 : b->y0,
+                             a->x1 > b->x1 ? a->x1 : b->x1, a->y1 > b->y1 ? a->y1 : b->y1,
+                             page);
+        if (count) {
+            Pair *stream = malloc(sizeof(Pair) * (size_t)count);
+            if (!stream) goto done;
+            for (int m = 0; m < count; m++) {
+                stream[m].area = added_area(&spots[k], &spots[placed[m]]);
+                stream[m].other = placed[m];
+            }
+            qsort(stream, (size_t)count, sizeof(Pair), pair_compare);
+            streams[k] = stream;
+            length[k] = count;
+            next[k] = 1;
+            Entry g = {0, stream[0].area, k, stream[0].other, k};
+            if (!heap_push(&heap, g)) goto done;
+        }
+        placed[count++] = k;
+    }
+    result = 1;
+done:
+    if (streams)
+        for (int k = 0; k < items; k++) free(streams[k]);
+    free(spots);
+    free(first);
+    free(placed);
+    free(grouped);
+    free(streams);
+    free(next);
+    free(length);
+    free(heap.items);
+    return result;
+}
+
+PyDoc_STRVAR(group_merges_doc,
+             "group_merges(boxes, left, bottom, right, top, merges): pdf_layout.group_merges "
+             "of n boxes (float64, x0 y0 x1 y1 each) written into merges (int32, 2 (n - 1)); "
+             "False when the page needs the Python (values not finite or too large).");
+
+static PyObject *group_merges(PyObject *self, PyObject *args) {
+    Py_buffer boxes, merges;
+    double page[4];
+    if (!PyArg_ParseTuple(args, "y*ddddw*", &boxes, &page[0], &page[1], &page[2], &page[3],
+                          &merges))
+        return NULL;
+    Py_ssize_t n = boxes.len / (Py_ssize_t)(4 * sizeof(double));
+    int result = 0;
+    if (boxes.len % (Py_ssize_t)(4 * sizeof(double)) || n < 2 || n > 1000000 ||
+        merges.len < (n - 1) * 2 * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "boxes not whole, fewer than 2, or merges too short");
+    } else {
+        result = merge_groups(boxes.buf, (int)n, page, merges.buf);
+        if (result < 0) PyErr_NoMemory();
+    }
+    PyBuffer_Release(&boxes);
+    PyBuffer_Release(&merges);
+    if (PyErr_Occurred()) return NULL;
+    return PyBool_FromLong(result);
+}
+
+static PyMethodDef methods[] = {
+    {"ints", ints, METH_VARARGS, ints_doc},
+    {"pointers", pointers, METH_VARARGS, pointers_doc},
+    {"rects", rects, METH_VARARGS, rects_doc},
+    {"group_merges", group_merges, METH_VARARGS, group_merges_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_pdf_loops",
+    "The PDF reader's inner loops in C (see pdfium.py and pdf_layout.py).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__pdf_loops(void) { return PyModule_Create(&module); }
