@@ -392,11 +392,187 @@ static PyObject *group_merges(PyObject *self, PyObject *args) {
     return PyBool_FromLong(result);
 }
 
+/* ---- pdfium._text_looks: the text objects of a page and of its forms ----
+ * The walk of the Python twin, call for call: holders (the page, then forms) on a stack,
+ * each holder's objects in order; a text or form object whose matrix turns, shears or
+ * flips, a font size PDFium does not give, or forms nested deeper than the limit end the
+ * walk (not complete: the objects before it are kept). For each text object: its address,
+ * render mode, font size as drawn (size * |d| * the forms' scale, in that order) and its
+ * render mode and fill and stroke colours packed (look_key). */
+
+typedef struct {
+    float a, b, c, d, e, f;
+} Matrix; /* FS_MATRIX */
+
+enum { COUNT_PAGE, PAGE_OBJECT, COUNT_FORM, FORM_OBJECT, KIND, MATRIX, FONT_SIZE, FONT,
+       RENDER_MODE, FILL, STROKE, FUNCTIONS };
+#define TEXT_KIND 1
+#define FORM_KIND 5
+
+typedef struct {
+    void *holder;
+    int count, depth;
+    double scale;
+} Holder;
+
+typedef struct {
+    uint64_t *addresses;
+    int32_t *modes;
+    uint64_t *keys; /* render mode and colours packed (look_key) */
+    double *sizes;
+    Py_ssize_t size, capacity;
+    int packed; /* 0 when a mode or colour did not fit its key */
+} Looks;
+
+static int looks_grow(Looks *looks) {
+    Py_ssize_t capacity = looks->capacity ? 2 * looks->capacity : 256;
+    uint64_t *addresses = realloc(looks->addresses, sizeof(uint64_t) * (size_t)capacity);
+    if (addresses) looks->addresses = addresses;
+    int32_t *modes = realloc(looks->modes, sizeof(int32_t) * (size_t)capacity);
+    if (modes) looks->modes = modes;
+    uint64_t *keys = realloc(looks->keys, sizeof(uint64_t) * (size_t)capacity);
+    if (keys) looks->keys = keys;
+    double *sizes = realloc(looks->sizes, sizeof(double) * (size_t)capacity);
+    if (sizes) looks->sizes = sizes;
+    if (!addresses || !modes || !keys || !sizes) return 0;
+    looks->capacity = capacity;
+    return 1;
+}
+
+/* A text object's render mode and colours in one number: mode + 1 in bits 48-55, whether
+ * the fill and the stroke colour are given in bits 57 and 56, their red, green and blue
+ * (0-255, as PDFium gives them) in bits 40-47, 32-39, 24-31 and 16-23, 8-15, 0-7. */
+static uint64_t look_key(int mode, int fill, const unsigned *fill_rgb, int stroke,
+                         const unsigned *stroke_rgb, Looks *looks) {
+    if (mode < -1 || mode > 254) looks->packed = 0;
+    uint64_t key = (uint64_t)((mode + 1) & 0xff) << 48 | (uint64_t)fill << 57 |
+                   (uint64_t)stroke << 56;
+    for (int c = 0; c < 3; c++) {
+        if (fill_rgb[c] > 255 || stroke_rgb[c] > 255) looks->packed = 0;
+        key |= (uint64_t)(fill_rgb[c] & 0xff) << (40 - 8 * c);
+        key |= (uint64_t)(stroke_rgb[c] & 0xff) << (16 - 8 * c);
+    }
+    return key;
+}
+
+/* 1 complete, 0 ended early, -1 out of memory */
+static int walk_text_objects(void *page, void *const *f, int max_depth, Looks *looks) {
+    Holder *stack = NULL;
+    int size = 0, capacity = 0, result = -1;
+    Holder first = {page, ((int (*)(void *))f[COUNT_PAGE])(page), 0, 1.0};
+    capacity = 16;
+    stack = malloc(sizeof(Holder) * (size_t)capacity);
+    if (!stack) return -1;
+    stack[size++] = first;
+    while (size) {
+        Holder h = stack[--size];
+        if (h.depth > max_depth) {
+            result = 0;
+            goto done;
+        }
+        for (int index = 0; index < h.count; index++) {
+            void *obj = h.depth ? ((void *(*)(void *, unsigned long))f[FORM_OBJECT])(
+                                      h.holder, (unsigned long)index)
+                                : ((void *(*)(void *, int))f[PAGE_OBJECT])(h.holder, index);
+            int kind = ((int (*)(void *))f[KIND])(obj);
+            if (kind != TEXT_KIND && kind != FORM_KIND) continue;
+            Matrix m;
+            if (!(((int (*)(void *, Matrix *))f[MATRIX])(obj, &m) && m.b == 0 && m.c == 0 &&
+                  0 < m.a && m.a < INFINITY && -INFINITY < m.d && m.d < INFINITY)) {
+                result = 0;
+                goto done;
+            }
+            if (kind == FORM_KIND) {
+                if (size == capacity) {
+                    Holder *grown = realloc(stack, sizeof(Holder) * (size_t)(2 * capacity));
+                    if (!grown) goto done;
+                    stack = grown;
+                    capacity *= 2;
+                }
+                Holder form = {obj, ((int (*)(void *))f[COUNT_FORM])(obj), h.depth + 1,
+                               h.scale * fabs((double)m.d)};
+                stack[size++] = form;
+                continue;
+            }
+            int mode = ((int (*)(void *))f[RENDER_MODE])(obj);
+            float font_size = 1.0f;
+            if (((void *(*)(void *))f[FONT])(obj) &&
+                !((int (*)(void *, float *))f[FONT_SIZE])(obj, &font_size)) {
+                result = 0;
+                goto done;
+            }
+            if (looks->size == looks->capacity && !looks_grow(looks)) goto done;
+            Py_ssize_t k = looks->size++;
+            unsigned rgba[8] = {0};
+            typedef int (*colour_call)(void *, unsigned *, unsigned *, unsigned *, unsigned *);
+            int fill = ((colour_call)f[FILL])(obj, &rgba[0], &rgba[1], &rgba[2], &rgba[3]);
+            int stroke = ((colour_call)f[STROKE])(obj, &rgba[4], &rgba[5], &rgba[6], &rgba[7]);
+            looks->keys[k] = look_key(mode, fill != 0, rgba, stroke != 0, rgba + 4, looks);
+            looks->addresses[k] = (uint64_t)(uintptr_t)obj;
+            looks->modes[k] = mode;
+            looks->sizes[k] = (double)font_size * fabs((double)m.d) * h.scale;
+        }
+    }
+    result = 1;
+done:
+    free(stack);
+    return result;
+}
+
+/* bytes of a buffer that is NULL when empty (Py_BuildValue's y# would give None) */
+static PyObject *bytes_of(const void *buffer, Py_ssize_t length) {
+    return PyBytes_FromStringAndSize(length ? buffer : "", length);
+}
+
+PyDoc_STRVAR(text_objects_doc,
+             "text_objects(page, functions, max_depth): (addresses uint64, render modes "
+             "int32, font sizes as drawn float64, look keys uint64: render mode and colours) "
+             "of the page's text objects as bytes, in the Python twin's order; whether the "
+             "walk went to the end; whether every mode and colour fit its key.");
+
+static PyObject *text_objects(PyObject *self, PyObject *args) {
+    unsigned long long page;
+    PyObject *functions;
+    int max_depth;
+    void *f[FUNCTIONS];
+    if (!PyArg_ParseTuple(args, "KO!i", &page, &PyTuple_Type, &functions, &max_depth))
+        return NULL;
+    if (!page || PyTuple_GET_SIZE(functions) != FUNCTIONS) {
+        PyErr_SetString(PyExc_ValueError, "no page, or not the 11 functions");
+        return NULL;
+    }
+    for (int k = 0; k < FUNCTIONS; k++) {
+        f[k] = PyLong_AsVoidPtr(PyTuple_GET_ITEM(functions, k));
+        if (!f[k]) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a function is missing");
+            return NULL;
+        }
+    }
+    Looks looks = {NULL, NULL, NULL, NULL, 0, 0, 1};
+    int walked = walk_text_objects((void *)(uintptr_t)page, f, max_depth, &looks);
+    PyObject *result = NULL;
+    if (walked < 0) {
+        PyErr_NoMemory();
+    } else {
+        Py_ssize_t n = looks.size;
+        result = Py_BuildValue("NNNNOO", bytes_of(looks.addresses, n * 8),
+                               bytes_of(looks.modes, n * 4), bytes_of(looks.sizes, n * 8),
+                               bytes_of(looks.keys, n * 8), walked ? Py_True : Py_False,
+                               looks.packed ? Py_True : Py_False);
+    }
+    free(looks.addresses);
+    free(looks.modes);
+    free(looks.keys);
+    free(looks.sizes);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"ints", ints, METH_VARARGS, ints_doc},
     {"pointers", pointers, METH_VARARGS, pointers_doc},
     {"rects", rects, METH_VARARGS, rects_doc},
     {"group_merges", group_merges, METH_VARARGS, group_merges_doc},
+    {"text_objects", text_objects, METH_VARARGS, text_objects_doc},
     {NULL, NULL, 0, NULL},
 };
 

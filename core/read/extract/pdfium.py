@@ -422,14 +422,14 @@ def _drawn_chars(
     m = len(indices)
     raw = _loose_boxes(textpage, indices)
     colour = _Colour()
-    shared = _shared_look(_pointer(page_handle.value), colour) if m else None
+    shared = _shared_look(page_handle, colour) if m else None
     if shared is not None:
         return codes[kept], spaces[kept], raw, np.zeros(m, dtype=np.intp), [shared]
     objects = _each(_text_object, textpage, indices)
     addresses, first, look_of = np.unique(objects, return_index=True, return_inverse=True)
     # the looks of upright text objects as the page's objects give them (a few calls each),
     # the others' through their first character (`_look`)
-    known = _object_looks(_pointer(page_handle.value), colour)
+    known = _object_looks(page_handle, colour)
     looks = [
         known[address] if address in known else _look(page, int(indices[k]), address, colour)
         for address, k in zip(addresses.tolist(), first.tolist(), strict=True)
@@ -616,7 +616,66 @@ def _text_looks(
     """(address, render mode, whiteness, font size as drawn) of every text object of the page and
     of its forms, in the order `_shared_look` asks about them; None, and nothing after
     it, at an object that is turned, slanted or flipped (or a form's), at a font size
-    PDFium does not give, or at forms nested deeper than _MAX_SHARED_DEPTH."""
+    PDFium does not give, or at forms nested deeper than _MAX_SHARED_DEPTH. Walked in C
+    (`_pdf_loops.text_objects`) where it is built, by `_text_looks_one_by_one` else."""
+    if _pdf_loops is None:
+        yield from _text_looks_one_by_one(page, colour)
+        return
+    found = _pdf_loops.text_objects(page.value, _walk_functions(), _MAX_SHARED_DEPTH)
+    addresses, modes, sizes, keys, complete, packed = found
+    if not packed:  # a mode or colour PDFium does not give: asked again one by one
+        yield from _text_looks_one_by_one(page, colour)
+        return
+    keys = np.frombuffer(keys, np.uint64).tolist()
+    white = {key: _white_object(key) for key in set(keys)}
+    yield from zip(
+        np.frombuffer(addresses, np.uint64).tolist(),
+        np.frombuffer(modes, np.int32).tolist(),
+        map(white.__getitem__, keys),
+        np.frombuffer(sizes, np.float64).tolist(),
+        strict=True,
+    )
+    if not complete:
+        yield None
+
+
+@functools.cache
+def _walk_functions() -> tuple[int, ...]:
+    """The addresses of the functions `_text_looks_one_by_one` calls, in the order the C
+    walk takes them."""
+    functions = (
+        _page_objects,
+        _page_object,
+        _form_objects,
+        _form_object,
+        _object_kind,
+        _object_matrix,
+        _object_font_size,
+        _object_font,
+        _render_mode,
+        _fill_colour,
+        _stroke_colour,
+    )
+    return tuple(_address(function) for function in functions)
+
+
+def _white_object(key: int) -> bool:
+    """`_Colour.white` of a text object of the render mode and colours packed in `key`
+    (`look_key` in _pdf_loops.c)."""
+    mode = (key >> 48 & 0xFF) - 1
+    fill = bool(key >> 57 & 1) and _whitish(key >> 40 & 0xFF, key >> 32 & 0xFF, key >> 24 & 0xFF)
+    stroke = bool(key >> 56 & 1) and _whitish(key >> 16 & 0xFF, key >> 8 & 0xFF, key & 0xFF)
+    if mode in _STROKED:
+        return stroke
+    if mode in _FILLED_AND_STROKED:
+        return fill and stroke
+    return mode != _INVISIBLE and fill
+
+
+def _text_looks_one_by_one(
+    page: ctypes.c_void_p, colour: _Colour
+) -> Iterator[tuple[int, int, bool, float] | None]:
+    """`_text_looks` through ctypes, a call at a time."""
     matrix = fpdf.FS_MATRIX()
     at_matrix = ctypes.byref(matrix)
     size = ctypes.c_float()

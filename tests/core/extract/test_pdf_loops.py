@@ -6,6 +6,7 @@ wherever a compiler is."""
 
 from __future__ import annotations
 
+import ctypes
 import math
 import random
 import shutil
@@ -151,3 +152,41 @@ def test_boxes_c_cannot_group_exactly_go_to_python(odd: float) -> None:
     merges = np.empty(4, np.int32)
     assert not pdf_layout._pdf_loops.group_merges(np.array(boxes), *page, merges)
     assert pdf_layout.group_merges(boxes, page) == pdf_layout._group_merges(boxes, page)
+
+
+def _page_looks(path: Path) -> list[tuple[list, list]]:
+    """`_text_looks` and `_text_looks_one_by_one` listed for every page of the file."""
+    document = pypdfium.PdfDocument(path)
+    found = []
+    try:
+        for page in document:  # kept open while walked
+            handle = pdfium._Handle(ctypes.cast(page.raw, ctypes.c_void_p).value)
+            in_c = list(pdfium._text_looks(handle, pdfium._Colour()))
+            found.append((in_c, list(pdfium._text_looks_one_by_one(handle, pdfium._Colour()))))
+            page.close()
+    finally:
+        document.close()
+    return found
+
+
+@pytest.mark.skipif(pdfium._pdf_loops is None, reason="the C loops are not built here")
+def test_text_objects_are_walked_in_c_as_one_by_one(tmp_path: Path) -> None:
+    """Every text object's address, render mode, whiteness and size as drawn, in the same
+    order, and the walk ended at the same object (None)."""
+    hairline = tmp_path / "hairline.pdf"
+    write_raw_pdf(
+        hairline,
+        b"BT /F1 12 Tf 72 700 Td (Shown) Tj ET 1 1 1 rg BT /F1 1 Tf 0.5 0 0 0.5 72 680 Tm"
+        b" (white and small) Tj ET BT 3 Tr /F1 9 Tf 72 660 Td (invisible) Tj ET"
+        b" BT 1 Tr 1 1 1 RG /F1 11 Tf 72 640 Td (stroked white) Tj ET"
+        b" BT 0.2 0.5 -0.5 0.2 72 600 Tm /F1 10 Tf (turned) Tj ET\n",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    )
+    walked = 0
+    for path in [*_pdfs(tmp_path), hairline]:
+        for in_c, one_by_one in _page_looks(path):
+            assert in_c == one_by_one, path.name
+            walked += len(in_c)
+    assert walked > 100
+    last_page_in_c, _ = _page_looks(hairline)[-1]
+    assert len(last_page_in_c) == 5 and last_page_in_c[-1] is None  # ended at "turned"
