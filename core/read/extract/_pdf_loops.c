@@ -1,5 +1,6 @@
-/* The PDF reader's inner loops in C: PDFium's per-character calls, and the grouping of a
- * page's text boxes (pdf_layout.group_merges). Each has its Python twin, used where this
+/* The PDF reader's inner loops in C: PDFium's per-character and per-object calls, the
+ * grouping of a page's lines into boxes and of its boxes into a tree (pdf_layout's
+ * line_boxes and group_merges). Each has its Python twin, used where this
  * module is not built; the tests hold the two to the same answers.
  *
  * PDFium's per-character calls made in a C loop: through ctypes each call costs about
@@ -392,6 +393,190 @@ static PyObject *group_merges(PyObject *self, PyObject *args) {
     return PyBool_FromLong(result);
 }
 
+/* ---- pdf_layout.line_boxes: pdfminer's group_textlines on a page's lines ----
+ * The Python's numbers and order: a line's neighbours by (first square of the plane
+ * shared, row then column, then line), the boxes merged through them as the dict of the
+ * Python merges them. For finite lines of moderate size only (|value| <= MAX_VALUE). */
+
+typedef struct {
+    long long first_y, first_x;
+    int line;
+} Neighbour;
+
+static int neighbour_compare(const void *a, const void *b) {
+    const Neighbour *p = a, *q = b;
+    if (p->first_y != q->first_y) return p->first_y < q->first_y ? -1 : 1;
+    if (p->first_x != q->first_x) return p->first_x < q->first_x ? -1 : 1;
+    return (p->line > q->line) - (p->line < q->line);
+}
+
+typedef struct {
+    int *members;
+    int size;
+} Box;
+
+/* `lines`: x0, y0, x1, y1 rows of n. Boxes written as members (a partition of the n lines)
+ * and starts (box b is members[starts[b]:starts[b + 1]]); returns how many, 0 for a page
+ * the Python must take, -1 out of memory. */
+static int group_lines(const double *lines, int n, const double *page, double margin,
+                       int32_t *members_out, int32_t *starts) {
+    const double *x0 = lines, *y0 = lines + n, *x1 = lines + 2 * n, *y1 = lines + 3 * n;
+    double left = page[0], bottom = page[1], right = page[2], top = page[3];
+    for (int k = 0; k < 4 * n; k++)
+        if (!(fabs(lines[k]) <= MAX_VALUE)) return 0;
+    for (int k = 0; k < 4; k++)
+        if (!(fabs(page[k]) <= MAX_VALUE)) return 0;
+    if (!(fabs(margin) <= MAX_VALUE)) return 0;
+    int result = -1;
+    /* squares of the lines (fx to tx, fy to ty) and of their queries (q...) */
+    long long *cells = malloc(sizeof(long long) * 8 * (size_t)n);
+    double *below = malloc(sizeof(double) * 2 * (size_t)n);
+    Neighbour *found = malloc(sizeof(Neighbour) * (size_t)n);
+    int *box_of = malloc(sizeof(int) * (size_t)n);
+    Box *boxes = calloc((size_t)n, sizeof(Box));
+    char *seen = calloc((size_t)n + 1, 1);
+    char *listed = calloc((size_t)n + 1, 1);
+    int box_count = 0;
+    if (!cells || !below || !found || !box_of || !boxes || !seen || !listed) goto done;
+    double *above = below + n;
+    long long *fx = cells, *tx = cells + n, *fy = cells + 2 * n, *ty = cells + 3 * n;
+    long long *qfx = cells + 4 * n, *qtx = cells + 5 * n, *qfy = cells + 6 * n;
+    long long *qty = cells + 7 * n;
+    for (int k = 0; k < n; k++) {
+        double d = margin * (y1[k] - y0[k]);
+        below[k] = y0[k] - d;
+        above[k] = y1[k] + d;
+        int off_x = x1[k] <= left || right <= x0[k];
+        int off = off_x || y1[k] <= bottom || top <= y0[k];
+        int off_query = off_x || above[k] <= bottom || top <= below[k];
+        long long from_x = cell(left >= x0[k] ? left : x0[k]);
+        long long to_x = cell((right <= x1[k] ? right : x1[k]) + GRID);
+        fx[k] = off ? 0 : from_x;
+        tx[k] = off ? 0 : to_x;
+        fy[k] = off ? 0 : cell(bottom >= y0[k] ? bottom : y0[k]);
+        ty[k] = off ? 0 : cell((top <= y1[k] ? top : y1[k]) + GRID);
+        qfx[k] = off_query ? 0 : from_x;
+        qtx[k] = off_query ? 0 : to_x;
+        qfy[k] = off_query ? 0 : cell(bottom >= below[k] ? bottom : below[k]);
+        qty[k] = off_query ? 0 : cell((top <= above[k] ? top : above[k]) + GRID);
+        box_of[k] = -1;
+    }
+    for (int i = 0; i < n; i++) {
+        double height = y1[i] - y0[i], tolerance = margin * height;
+        double middle = (x0[i] + x1[i]) / 2;
+        int count = 0;
+        for (int j = 0; j < n; j++) {
+            long long first_x = qfx[i] > fx[j] ? qfx[i] : fx[j];
+            long long first_y = qfy[i] > fy[j] ? qfy[i] : fy[j];
+            if (!(first_x < (qtx[i] < tx[j] ? qtx[i] : tx[j]) &&
+                  first_y < (qty[i] < ty[j] ? qty[i] : ty[j])))
+                continue;
+            if (x1[j] <= x0[i] || x1[i] <= x0[j] || y1[j] <= below[i] || above[i] <= y0[j])
+                continue;
+            if (!(fabs((y1[j] - y0[j]) - height) <= tolerance)) continue;
+            if (!(fabs(x0[j] - x0[i]) <= tolerance || fabs(x1[j] - x1[i]) <= tolerance ||
+                  fabs((x0[j] + x1[j]) / 2 - middle) <= tolerance))
+                continue;
+            Neighbour nb = {first_y, first_x, j};
+            found[count++] = nb;
+        }
+        qsort(found, (size_t)count, sizeof(Neighbour), neighbour_compare);
+        /* i, then each neighbour and the box it was in (as the dict pops it) */
+        int *gathered = malloc(sizeof(int) * (size_t)(1 + count) * 2 + sizeof(int) * (size_t)n);
+        if (!gathered) goto done;
+        int g = 0;
+        gathered[g++] = i;
+        for (int m = 0; m < count; m++) {
+            int j = found[m].line;
+            gathered[g++] = j;
+            int b = box_of[j];
+            if (b >= 0) {
+                box_of[j] = -1; /* boxes.pop(j): only j's entry goes */
+                int *grown = realloc(gathered, sizeof(int) * (size_t)(g + boxes[b].size + count));
+                if (!grown) {
+                    free(gathered);
+                    goto done;
+                }
+                gathered = grown;
+                memcpy(gathered + g, boxes[b].members, sizeof(int) * (size_t)boxes[b].size);
+                g += boxes[b].size;
+            }
+        }
+        /* dict.fromkeys: first occurrences in order */
+        int *unique = malloc(sizeof(int) * (size_t)g);
+        if (!unique) {
+            free(gathered);
+            goto done;
+        }
+        int u = 0;
+        for (int m = 0; m < g; m++) {
+            int line = gathered[m];
+            if (!seen[line]) {
+                seen[line] = 1;
+                unique[u++] = line;
+            }
+        }
+        for (int m = 0; m < u; m++) seen[unique[m]] = 0;
+        free(gathered);
+        boxes[box_count].members = unique;
+        boxes[box_count].size = u;
+        for (int m = 0; m < u; m++) box_of[unique[m]] = box_count;
+        box_count++;
+    }
+    /* the boxes in the order of their first line, each once */
+    int written = 0, made = 0;
+    for (int i = 0; i < n; i++) {
+        int b = box_of[i];
+        if (b < 0 || listed[b]) continue;
+        listed[b] = 1;
+        starts[made++] = written;
+        memcpy(members_out + written, boxes[b].members, sizeof(int32_t) * (size_t)boxes[b].size);
+        written += boxes[b].size;
+    }
+    starts[made] = written;
+    result = written == n ? made : 0;
+done:
+    if (boxes)
+        for (int b = 0; b < box_count; b++) free(boxes[b].members);
+    free(cells);
+    free(below);
+    free(found);
+    free(box_of);
+    free(boxes);
+    free(seen);
+    free(listed);
+    return result;
+}
+
+PyDoc_STRVAR(line_boxes_doc,
+             "line_boxes(lines, left, bottom, right, top, line_margin, members, starts): "
+             "pdf_layout.line_boxes of n lines (float64 x0, y0, x1, y1 rows) written as "
+             "members (int32, n) and starts (int32, n + 1); the number of boxes, 0 when "
+             "the page needs the Python.");
+
+static PyObject *line_boxes(PyObject *self, PyObject *args) {
+    Py_buffer lines, members, starts;
+    double page[4], margin;
+    if (!PyArg_ParseTuple(args, "y*dddddw*w*", &lines, &page[0], &page[1], &page[2], &page[3],
+                          &margin, &members, &starts))
+        return NULL;
+    Py_ssize_t n = lines.len / (Py_ssize_t)(4 * sizeof(double));
+    int result = 0;
+    if (lines.len % (Py_ssize_t)(4 * sizeof(double)) || n < 1 || n > 1000000 ||
+        members.len < n * (Py_ssize_t)sizeof(int32_t) ||
+        starts.len < (n + 1) * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "lines not whole or none, or answers too short");
+    } else {
+        result = group_lines(lines.buf, (int)n, page, margin, members.buf, starts.buf);
+        if (result < 0) PyErr_NoMemory();
+    }
+    PyBuffer_Release(&lines);
+    PyBuffer_Release(&members);
+    PyBuffer_Release(&starts);
+    if (PyErr_Occurred()) return NULL;
+    return PyLong_FromLong(result);
+}
+
 /* ---- pdfium._text_looks: the text objects of a page and of its forms ----
  * The walk of the Python twin, call for call: holders (the page, then forms) on a stack,
  * each holder's objects in order; a text or form object whose matrix turns, shears or
@@ -573,6 +758,7 @@ static PyMethodDef methods[] = {
     {"rects", rects, METH_VARARGS, rects_doc},
     {"group_merges", group_merges, METH_VARARGS, group_merges_doc},
     {"text_objects", text_objects, METH_VARARGS, text_objects_doc},
+    {"line_boxes", line_boxes, METH_VARARGS, line_boxes_doc},
     {NULL, NULL, 0, NULL},
 };
 

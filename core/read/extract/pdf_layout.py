@@ -880,6 +880,22 @@ def _one_line_at_once(
 
 
 def line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[int]]:
+    """`_line_boxes`, in C where it is built and the page's numbers are finite and not
+    huge (the same numbers and order)."""
+    n = lines.shape[1]
+    if _pdf_loops is None or n == 0:
+        return _line_boxes(lines, page, line_margin)
+    members = np.empty(n, np.int32)
+    starts = np.empty(n + 1, np.int32)
+    rows = np.ascontiguousarray(lines, dtype=np.float64)
+    count = _pdf_loops.line_boxes(rows, *page, line_margin, members, starts)
+    if not count:
+        return _line_boxes(lines, page, line_margin)
+    members, starts = members.tolist(), starts[: count + 1].tolist()
+    return [members[a:b] for a, b in pairwise(starts)]
+
+
+def _line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[int]]:
     """`LTLayoutContainer.group_textlines`: the text boxes of the lines (x0, y0, x1, y1
     rows), each a list of line indices in pdfminer's order, the boxes in its order (empty
     ones still in).

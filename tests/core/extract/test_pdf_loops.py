@@ -190,3 +190,42 @@ def test_text_objects_are_walked_in_c_as_one_by_one(tmp_path: Path) -> None:
     assert walked > 100
     last_page_in_c, _ = _page_looks(hairline)[-1]
     assert len(last_page_in_c) == 5 and last_page_in_c[-1] is None  # ended at "turned"
+
+
+def _lines(rnd: random.Random, n: int, ruled: bool) -> np.ndarray:
+    """n lines as x0, y0, x1, y1 rows: on a ruled page (columns, line heights and margins
+    alike: neighbours and merged boxes everywhere), or anywhere, some off the page."""
+    rows = []
+    for _ in range(n):
+        if ruled:
+            x, y = 36.0 * rnd.randrange(0, 15), 12.0 * rnd.randrange(-3, 70)
+            width, height = rnd.choice([36.0, 100.0, 200.0]), rnd.choice([10.0, 11.0, 12.0])
+        else:
+            x, y = rnd.uniform(-40.0, 640.0), rnd.uniform(-40.0, 830.0)
+            width, height = rnd.uniform(0.0, 300.0), rnd.uniform(0.0, 20.0)
+        rows.append((x, y, x + width, y + height))
+    return np.array(rows).T
+
+
+@pytest.mark.skipif(pdf_layout._pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.parametrize("seed", range(300))
+def test_lines_are_boxed_in_c_as_in_python(seed: int) -> None:
+    rnd = random.Random(seed)
+    lines = _lines(rnd, rnd.randint(1, 80), ruled=seed % 2 == 1)
+    page = (0.0, 0.0, 612.0, 792.0)
+    margin = rnd.choice([0.5, 0.3, 1.0])
+    members, starts = np.empty(lines.shape[1], np.int32), np.empty(lines.shape[1] + 1, np.int32)
+    assert pdf_layout._pdf_loops.line_boxes(lines.copy(), *page, margin, members, starts) > 0
+    assert pdf_layout.line_boxes(lines, page, margin) == pdf_layout._line_boxes(lines, page, margin)
+
+
+@pytest.mark.skipif(pdf_layout._pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the Python twin meets NaN
+@pytest.mark.parametrize("odd", [math.nan, math.inf, 1e300])
+def test_lines_c_cannot_box_exactly_go_to_python(odd: float) -> None:
+    lines = np.array([(72.0, 72.0, 72.0), (700.0, 688.0, 676.0), (300.0, odd, 290.0),
+                      (712.0, 700.0, 688.0)])  # fmt: skip
+    page = (0.0, 0.0, 612.0, 792.0)
+    members, starts = np.empty(3, np.int32), np.empty(4, np.int32)
+    assert pdf_layout._pdf_loops.line_boxes(lines, *page, 0.5, members, starts) == 0
+    assert pdf_layout.line_boxes(lines, page, 0.5) == pdf_layout._line_boxes(lines, page, 0.5)
