@@ -13,8 +13,8 @@ FOLDERS = ("core", "app", "resources")
 # without it). Optional: a machine without a C compiler or Python's headers still installs
 # SimSift. No fused multiply-add: the layout's distances must round as Python's do.
 PDF_LOOPS = Extension(
-    "simsift.core.read.extract._pdf_loops",
-    sources=["core/read/extract/_pdf_loops.c"],
+    "simsift.core.read.extract.pdf_loops",
+    sources=["core/read/extract/pdf_loops.c"],
     extra_compile_args=[] if sys.platform == "win32" else ["-ffp-contract=off"],
     optional=True,
 )

@@ -40,9 +40,9 @@ missing=$(cd "$bundle/_internal" && find . -name '*.so*' -type f -print0 |
 
 # The PDF reader's loops in C (setup.py builds them optional, so a failed build is silent):
 # without them the bundle reads every PDF about 1.35x slower.
-loops=$(find "$bundle/_internal" -name '_pdf_loops*.so' | head -n 1)
+loops=$(find "$bundle/_internal" -name 'pdf_loops*.so' | head -n 1)
 [[ -n $loops ]] && ok "the PDF reader's C loops are bundled (${loops#"$bundle/"})" ||
-  fail "no _pdf_loops in the bundle: PDFs are read by the Python twins"
+  fail "no pdf_loops in the bundle: PDFs are read by the Python twins"
 
 # The bundled Tesseract (core/read/extract/ocr.py runs it with these two variables): its own
 # libraries come from the bundle, not the system, and it has the languages SimSift reads.

@@ -1,4 +1,4 @@
-"""The PDF reader with its C loops (`core/read/extract/_pdf_loops.c`) against their Python
+"""The PDF reader with its C loops (`core/read/extract/pdf_loops.c`) against their Python
 twins, in one process, file by file, the order alternated: CPU ms a document for `extract`
 of every PDF under the folders, and the ratio. Run by hand:
 
@@ -14,12 +14,12 @@ from pathlib import Path
 
 from simsift.core.read.extract import extract, pdf_layout, pdfium
 
-LOOPS = pdfium._pdf_loops
+LOOPS = pdfium.pdf_loops
 
 
 def use_loops(on: bool) -> None:
-    pdfium._pdf_loops = LOOPS if on else None
-    pdf_layout._pdf_loops = LOOPS if on else None
+    pdfium.pdf_loops = LOOPS if on else None
+    pdf_layout.pdf_loops = LOOPS if on else None
 
 
 def cpu_seconds(path: Path) -> float:

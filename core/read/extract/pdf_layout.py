@@ -38,9 +38,9 @@ from simsift.core.document import ExtractionError
 from simsift.core.read.extract.paragraphs import clean_paragraph
 
 try:  # the grouping in C (setup.py builds it where a compiler is); else the Python below
-    from simsift.core.read.extract import _pdf_loops
+    from simsift.core.read.extract import pdf_loops
 except ImportError:
-    _pdf_loops = None
+    pdf_loops = None
 
 _CJK = r"\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
 # A hyphen between letters at a line end, lowercase after: "exam-\nple", "quoted-\nprintable".
@@ -171,11 +171,11 @@ def textbox_groups(boxes: Sequence[LTTextBox], page: Rect) -> list[LTTextGroup]:
 def group_merges(boxes: list[Rect], page: Rect) -> list[tuple[int, int]]:
     """`_group_merges`, in C where it is built and the page's numbers are finite and not
     huge (about 20x faster; the same floating-point operations in the same order)."""
-    if _pdf_loops is None or len(boxes) < 2:
+    if pdf_loops is None or len(boxes) < 2:
         return _group_merges(boxes, page)
     merges = np.empty(2 * len(boxes) - 2, np.int32)
     left, bottom, right, top = page
-    if not _pdf_loops.group_merges(np.array(boxes, np.float64), left, bottom, right, top, merges):
+    if not pdf_loops.group_merges(np.array(boxes, np.float64), left, bottom, right, top, merges):
         return _group_merges(boxes, page)
     pairs = merges.tolist()
     return list(zip(pairs[0::2], pairs[1::2], strict=True))
@@ -883,12 +883,12 @@ def line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[i
     """`_line_boxes`, in C where it is built and the page's numbers are finite and not
     huge (the same numbers and order)."""
     n = lines.shape[1]
-    if _pdf_loops is None or n == 0:
+    if pdf_loops is None or n == 0:
         return _line_boxes(lines, page, line_margin)
     members = np.empty(n, np.int32)
     starts = np.empty(n + 1, np.int32)
     rows = np.ascontiguousarray(lines, dtype=np.float64)
-    count = _pdf_loops.line_boxes(rows, *page, line_margin, members, starts)
+    count = pdf_loops.line_boxes(rows, *page, line_margin, members, starts)
     if not count:
         return _line_boxes(lines, page, line_margin)
     members, starts = members.tolist(), starts[: count + 1].tolist()

@@ -15,7 +15,7 @@ no call for many), whether a printable character has a Unicode value and whether
 is one PDFium generated; the look (size, colour, render mode, angle) once per text object,
 and once per page when all its text objects look alike (`_shared_look`). Documents and
 pages are opened through PDFium's own functions, without pypdfium2's objects. The calls per
-character run in C loops (`_pdf_loops`, given the functions' addresses: through ctypes a
+character run in C loops (`pdf_loops`, given the functions' addresses: through ctypes a
 call's argument handling costs as much as PDFium's work), or through ctypes where the loops
 are not built; handles are passed to the calls per object as ready ctypes arguments
 (`_pointer`).
@@ -47,9 +47,9 @@ from simsift.core.read.extract.pdf_layout import (
 )
 
 try:  # PDFium's per-character calls in C loops (setup.py builds it where a compiler is)
-    from simsift.core.read.extract import _pdf_loops
+    from simsift.core.read.extract import pdf_loops
 except ImportError:  # the same calls through ctypes, 2-3x their cost
-    _pdf_loops = None
+    pdf_loops = None
 
 Box = tuple[float, float, float, float]
 
@@ -441,9 +441,9 @@ def _loose_boxes(textpage: _Handle, indices: np.ndarray) -> np.ndarray:
     """The loose boxes of the characters at `indices`, as left, bottom, right and top rows
     (empty where PDFium gives none)."""
     m = len(indices)
-    if _pdf_loops is not None:
+    if pdf_loops is not None:
         rects = np.zeros(4 * m, np.float32)
-        _pdf_loops.rects(_address(_loose_box), textpage.value, indices, rects)
+        pdf_loops.rects(_address(_loose_box), textpage.value, indices, rects)
         boxes = rects.reshape(-1, 4).T
     else:  # into a buffer kept for the thread, whose pointers are made once
         buffer, places = _box_buffer(m)
@@ -468,8 +468,8 @@ def _each(function: object, textpage: _Handle, indices: np.ndarray) -> np.ndarra
     `_text_object`'s addresses."""
     kind = np.uint64 if function is _text_object else np.int32
     answers = np.empty(len(indices), kind)
-    if _pdf_loops is not None:
-        loop = _pdf_loops.pointers if kind is np.uint64 else _pdf_loops.ints
+    if pdf_loops is not None:
+        loop = pdf_loops.pointers if kind is np.uint64 else pdf_loops.ints
         loop(_address(function), textpage.value, indices, answers)
     else:
         page = _pointer(textpage.value)
@@ -617,11 +617,11 @@ def _text_looks(
     of its forms, in the order `_shared_look` asks about them; None, and nothing after
     it, at an object that is turned, slanted or flipped (or a form's), at a font size
     PDFium does not give, or at forms nested deeper than _MAX_SHARED_DEPTH. Walked in C
-    (`_pdf_loops.text_objects`) where it is built, by `_text_looks_one_by_one` else."""
-    if _pdf_loops is None:
+    (`pdf_loops.text_objects`) where it is built, by `_text_looks_one_by_one` else."""
+    if pdf_loops is None:
         yield from _text_looks_one_by_one(page, colour)
         return
-    found = _pdf_loops.text_objects(page.value, _walk_functions(), _MAX_SHARED_DEPTH)
+    found = pdf_loops.text_objects(page.value, _walk_functions(), _MAX_SHARED_DEPTH)
     addresses, modes, sizes, keys, complete, packed = found
     if not packed:  # a mode or colour PDFium does not give: asked again one by one
         yield from _text_looks_one_by_one(page, colour)
@@ -661,7 +661,7 @@ def _walk_functions() -> tuple[int, ...]:
 
 def _white_object(key: int) -> bool:
     """`_Colour.white` of a text object of the render mode and colours packed in `key`
-    (`look_key` in _pdf_loops.c)."""
+    (`look_key` in pdf_loops.c)."""
     mode = (key >> 48 & 0xFF) - 1
     fill = bool(key >> 57 & 1) and _whitish(key >> 40 & 0xFF, key >> 32 & 0xFF, key >> 24 & 0xFF)
     stroke = bool(key >> 56 & 1) and _whitish(key >> 16 & 0xFF, key >> 8 & 0xFF, key & 0xFF)

@@ -1,4 +1,4 @@
-"""The PDF reader's loops in C (`_pdf_loops`) give what their Python twins give: PDFium's
+"""The PDF reader's loops in C (`pdf_loops`) give what their Python twins give: PDFium's
 per-character calls the same characters, boxes and looks on every page and the same refusal
 of a font without Unicode values as through ctypes; the grouping of text boxes the same
 tree, ties included, and pages it cannot group exactly go to Python. The loops are built
@@ -32,7 +32,7 @@ def _compiler_and_headers() -> bool:
 def test_the_c_loops_are_built_where_a_compiler_is() -> None:
     """setup.py builds the loops as optional: a failed build would pass silently and leave
     every PDF read 2-3x slower per character."""
-    assert pdfium._pdf_loops is not None
+    assert pdfium.pdf_loops is not None
 
 
 def _pdfs(tmp_path: Path) -> list[Path]:
@@ -85,13 +85,13 @@ def _same(a: object, b: object) -> bool:
     return a == b
 
 
-@pytest.mark.skipif(pdfium._pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.skipif(pdfium.pdf_loops is None, reason="the C loops are not built here")
 def test_c_loops_read_every_page_as_the_ctypes_calls_do(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths = _pdfs(tmp_path)
     in_c = {path: _pages(path) for path in paths}
-    monkeypatch.setattr(pdfium, "_pdf_loops", None)
+    monkeypatch.setattr(pdfium, "pdf_loops", None)
     through_ctypes = {path: _pages(path) for path in paths}
     for path in paths:
         assert _same(in_c[path], through_ctypes[path]), path.name
@@ -99,9 +99,9 @@ def test_c_loops_read_every_page_as_the_ctypes_calls_do(
     assert ("Unsuited", "a font without a Unicode value for its glyphs") in in_c[paths[-1]]
 
 
-@pytest.mark.skipif(pdfium._pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.skipif(pdfium.pdf_loops is None, reason="the C loops are not built here")
 def test_the_loops_refuse_missing_handles_and_short_buffers() -> None:
-    c_loops = pdfium._pdf_loops
+    c_loops = pdfium.pdf_loops
     indices = np.arange(4, dtype=np.int32)
     with pytest.raises(ValueError):
         c_loops.rects(pdfium._address(pdfium._loose_box), 0, indices, np.zeros(16, np.float32))
@@ -131,7 +131,7 @@ def _loose_boxes(rnd: random.Random, n: int) -> list[tuple[float, float, float, 
     return boxes
 
 
-@pytest.mark.skipif(pdf_layout._pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built here")
 @pytest.mark.parametrize("seed", range(300))
 def test_boxes_are_grouped_in_c_as_in_python(seed: int) -> None:
     rnd = random.Random(seed)
@@ -139,18 +139,18 @@ def test_boxes_are_grouped_in_c_as_in_python(seed: int) -> None:
     boxes = make(rnd, rnd.randint(2, 60))
     page = (0.0, 0.0, rnd.choice([612.0, 595.3]), rnd.choice([792.0, 841.9]))
     merges = np.empty(2 * len(boxes) - 2, np.int32)
-    assert pdf_layout._pdf_loops.group_merges(np.array(boxes), *page, merges)  # in C
+    assert pdf_layout.pdf_loops.group_merges(np.array(boxes), *page, merges)  # in C
     assert pdf_layout.group_merges(boxes, page) == pdf_layout._group_merges(boxes, page)
 
 
-@pytest.mark.skipif(pdf_layout._pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built here")
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the Python twin meets inf - inf
 @pytest.mark.parametrize("odd", [math.nan, math.inf, -math.inf, 1e300])
 def test_boxes_c_cannot_group_exactly_go_to_python(odd: float) -> None:
     boxes = [(72.0, 700.0, 300.0, 712.0), (72.0, 680.0, odd, 692.0), (320.0, 700.0, 540.0, 712.0)]
     page = (0.0, 0.0, 612.0, 792.0)
     merges = np.empty(4, np.int32)
-    assert not pdf_layout._pdf_loops.group_merges(np.array(boxes), *page, merges)
+    assert not pdf_layout.pdf_loops.group_merges(np.array(boxes), *page, merges)
     assert pdf_layout.group_merges(boxes, page) == pdf_layout._group_merges(boxes, page)
 
 
@@ -169,7 +169,7 @@ def _page_looks(path: Path) -> list[tuple[list, list]]:
     return found
 
 
-@pytest.mark.skipif(pdfium._pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.skipif(pdfium.pdf_loops is None, reason="the C loops are not built here")
 def test_text_objects_are_walked_in_c_as_one_by_one(tmp_path: Path) -> None:
     """Every text object's address, render mode, whiteness and size as drawn, in the same
     order, and the walk ended at the same object (None)."""
@@ -207,7 +207,7 @@ def _lines(rnd: random.Random, n: int, ruled: bool) -> np.ndarray:
     return np.array(rows).T
 
 
-@pytest.mark.skipif(pdf_layout._pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built here")
 @pytest.mark.parametrize("seed", range(300))
 def test_lines_are_boxed_in_c_as_in_python(seed: int) -> None:
     rnd = random.Random(seed)
@@ -215,11 +215,11 @@ def test_lines_are_boxed_in_c_as_in_python(seed: int) -> None:
     page = (0.0, 0.0, 612.0, 792.0)
     margin = rnd.choice([0.5, 0.3, 1.0])
     members, starts = np.empty(lines.shape[1], np.int32), np.empty(lines.shape[1] + 1, np.int32)
-    assert pdf_layout._pdf_loops.line_boxes(lines.copy(), *page, margin, members, starts) > 0
+    assert pdf_layout.pdf_loops.line_boxes(lines.copy(), *page, margin, members, starts) > 0
     assert pdf_layout.line_boxes(lines, page, margin) == pdf_layout._line_boxes(lines, page, margin)
 
 
-@pytest.mark.skipif(pdf_layout._pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built here")
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the Python twin meets NaN
 @pytest.mark.parametrize("odd", [math.nan, math.inf, 1e300])
 def test_lines_c_cannot_box_exactly_go_to_python(odd: float) -> None:
@@ -227,5 +227,5 @@ def test_lines_c_cannot_box_exactly_go_to_python(odd: float) -> None:
                       (712.0, 700.0, 688.0)])  # fmt: skip
     page = (0.0, 0.0, 612.0, 792.0)
     members, starts = np.empty(3, np.int32), np.empty(4, np.int32)
-    assert pdf_layout._pdf_loops.line_boxes(lines, *page, 0.5, members, starts) == 0
+    assert pdf_layout.pdf_loops.line_boxes(lines, *page, 0.5, members, starts) == 0
     assert pdf_layout.line_boxes(lines, page, 0.5) == pdf_layout._line_boxes(lines, page, 0.5)

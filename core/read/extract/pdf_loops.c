@@ -763,8 +763,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_pdf_loops",
+    PyModuleDef_HEAD_INIT, "pdf_loops",
     "The PDF reader's inner loops in C (see pdfium.py and pdf_layout.py).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__pdf_loops(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit_pdf_loops(void) { return PyModule_Create(&module); }
