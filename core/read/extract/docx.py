@@ -123,6 +123,7 @@ class StyleSheet:
         self._paragraphs: dict[str | None, dict] = {}
         self._shaded_table_styles: dict[str | None, bool] = {}
         self._names: dict[str | None, str | None] | None = None
+        self._quotes: dict[str | None, bool] = {}
 
     def paragraph_props(self, style_id: str | None) -> dict:
         """Document defaults and the paragraph style's run properties."""
@@ -165,10 +166,13 @@ class StyleSheet:
         return self._names.get(style_id, "")
 
     def is_quote(self, style_id: str | None) -> bool:
-        """Whether the paragraph style (or one it is based on) sets a block quotation."""
-        return any(
-            is_quote_style(self.name(style.get(_STYLE_ID))) for style in self._chain(style_id)
-        )
+        """Whether the paragraph style (or one it is based on) sets a block quotation
+        (asked of every paragraph, so kept by style)."""
+        if style_id not in self._quotes:
+            self._quotes[style_id] = any(
+                is_quote_style(self.name(style.get(_STYLE_ID))) for style in self._chain(style_id)
+            )
+        return self._quotes[style_id]
 
     def _chain(self, style_id: str | None) -> list[etree._Element]:
         """The style and those it is based on, nearest first; a basedOn loop ends it."""
@@ -487,16 +491,24 @@ def title_and_body(
 ) -> tuple[str, list[str]]:
     """The title (a leading Title or Heading 1 paragraph, else the document property,
     else a leading heading line) and the body without it."""
-    texts = [clean_paragraph(t) for t in body]
-    first = next((i for i, t in enumerate(texts) if t), None)
+    first, text = first_text(body)
     if first is None:
         return "", body
     if first_paragraph_style(body_element, styles, runs) in _TITLE_STYLES:
-        return texts[first], body[first + 1 :]
+        return text, body[first + 1 :]
     title = clean_paragraph(core_title())
     if title:
-        return title, body[first + 1 :] if texts[first] == title else body
+        return title, body[first + 1 :] if text == title else body
     return split_heading(body)
+
+
+def first_text(body: list[str]) -> tuple[int | None, str]:
+    """Index and cleaned text of the first paragraph with text ((None, "") when none);
+    the ones after it are left uncleaned (`build_result` cleans them)."""
+    for i, paragraph in enumerate(body):
+        if text := clean_paragraph(paragraph):
+            return i, text
+    return None, ""
 
 
 def first_paragraph_style(

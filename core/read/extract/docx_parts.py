@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import posixpath
 import zipfile
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -83,7 +84,7 @@ def _read(archive: zipfile.ZipFile) -> WordParts:
     document = etree.fromstring(archive.read(main), PART_PARSER)
     rels = relationships(archive, "/" + main)
     has_styles = any(r.type == STYLES for r in rels)
-    styles = archive.read(_only(rels, STYLES)) if has_styles else default_styles()
+    styles = styles_xml(archive, _only(rels, STYLES)) if has_styles else default_styles()
     footnotes = tuple(
         archive.read(r.target) for r in rels if r.type.endswith("/footnotes") and not r.external
     )
@@ -109,6 +110,13 @@ def relationships(archive: zipfile.ZipFile, partname: str) -> list[Relationship]
         xml = archive.read(posixpath.join(base, "_rels", f"{name}.rels")[1:])
     except KeyError:
         return []
+    return list(_parsed_relationships(xml, base))
+
+
+@lru_cache(maxsize=64)
+def _parsed_relationships(xml: bytes, base: str) -> tuple[Relationship, ...]:
+    """The relationships a .rels part lists, kept by its bytes: documents made from one
+    template repeat the same package and main-document .rels."""
     found: dict[str | None, Relationship] = {}
     for rel in etree.fromstring(xml, PART_PARSER).iterchildren(f"{_RELS_NS}Relationship"):
         target = rel.get("Target", "")
@@ -117,7 +125,7 @@ def relationships(archive: zipfile.ZipFile, partname: str) -> list[Relationship]
             target = posixpath.abspath(posixpath.join(base or "/", target))[1:]
         ident = rel.get("Id")
         found[ident] = Relationship(rel.get("Type", ""), target, external, ident or "")
-    return list(found.values())
+    return tuple(found.values())
 
 
 def _only(rels: list[Relationship], kind: str) -> str:
@@ -134,7 +142,22 @@ def _only(rels: list[Relationship], kind: str) -> str:
 def content_type(archive: zipfile.ZipFile, member: str) -> str:
     """Content type of a member from [Content_Types].xml (names and extensions compared
     without case); KeyError when it has none."""
-    types = etree.fromstring(archive.read("[Content_Types].xml"), PART_PARSER)
+    overrides, defaults = _content_types(archive.read("[Content_Types].xml"))
+    partname = "/" + member.lower()
+    if partname in overrides:
+        return overrides[partname]
+    extension = posixpath.splitext(partname)[1].lstrip(".")
+    if extension in defaults:
+        return defaults[extension]
+    raise KeyError(f"no content type for {member}")
+
+
+@lru_cache(maxsize=16)
+def _content_types(xml: bytes) -> tuple[dict[str, str | None], dict[str, str | None]]:
+    """The overrides (by lower-case part name) and defaults (by lower-case extension) of
+    a [Content_Types].xml, kept by its bytes as `_parsed_relationships` is. Callers only
+    read them."""
+    types = etree.fromstring(xml, PART_PARSER)
     overrides = {
         o.get("PartName", "").lower(): o.get("ContentType")
         for o in types.iterchildren(f"{_TYPES_NS}Override")
@@ -143,13 +166,41 @@ def content_type(archive: zipfile.ZipFile, member: str) -> str:
         d.get("Extension", "").lower(): d.get("ContentType")
         for d in types.iterchildren(f"{_TYPES_NS}Default")
     }
-    partname = "/" + member.lower()
-    if partname in overrides:
-        return overrides[partname]
-    extension = posixpath.splitext(partname)[1].lstrip(".")
-    if extension in defaults:
-        return defaults[extension]
-    raise KeyError(f"no content type for {member}")
+    return overrides, defaults
+
+
+def styles_xml(archive: zipfile.ZipFile, member: str) -> bytes:
+    """The bytes of the styles part `member`. One stored exactly as a styles part read
+    before (the same compressed bytes, method, CRC-32 and size: so it inflates to the same
+    bytes, or fails the same way) is not inflated again: the bytes inflated then come
+    back, the same object, which `docx.style_sheet`'s cache then finds at once. Python-docx's
+    template brings 350 KB of styles to every document made with it."""
+    info = archive.getinfo(member)
+    with archive.open(info) as stream:  # the zip's own checks of the member's header
+        stored = _stored_bytes(stream, info)
+    key = (info.compress_type, info.CRC, info.file_size, stored)
+    if stored is not None and key in _INFLATED_STYLES:
+        _INFLATED_STYLES.move_to_end(key)
+        return _INFLATED_STYLES[key]
+    xml = archive.read(info)
+    if stored is not None:
+        _INFLATED_STYLES[key] = xml
+        while len(_INFLATED_STYLES) > _KEPT_STYLES:
+            _INFLATED_STYLES.popitem(last=False)
+    return xml
+
+
+# styles parts inflated lately, by what the zip stores (`styles_xml`); as many as
+# `docx.style_sheet` keeps sheets of
+_KEPT_STYLES = 4
+_INFLATED_STYLES: OrderedDict[tuple, bytes] = OrderedDict()
+
+
+def _stored_bytes(stream: zipfile.ZipExtFile, info: zipfile.ZipInfo) -> bytes | None:
+    """The member's bytes as stored (compressed), read from just after the local header
+    `stream` was opened past; None when this Python's ZipExtFile does not show them."""
+    raw = getattr(stream, "_fileobj", None)
+    return raw.read(info.compress_size) if raw is not None else None
 
 
 @cache

@@ -7,6 +7,7 @@ import zipfile
 from pathlib import Path
 
 from simsift.core.read.extract.encoding import bom_encoding, bomless_utf16
+from simsift.core.read.extract.package import hand_on, take_opened
 
 SNIFF_BYTES = 4096
 
@@ -48,22 +49,40 @@ def sniff_bytes(head: bytes) -> str | None:
 
 
 def is_docx_zip(path: Path) -> bool:
-    """True when the zip at `path` holds a Word main document part."""
+    """True when the zip at `path` holds a Word main document part. The zip is kept open
+    for the reader that follows (`package.take_opened`)."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            return "word/document.xml" in archive.namelist()
+        archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError):
         return False
+    hand_on(path, archive)
+    return "word/document.xml" in archive.namelist()
 
 
 def is_odt_zip(path: Path) -> bool:
-    """True when the zip at `path` is an OpenDocument text (or its template)."""
+    """True when the zip at `path` is an OpenDocument text (or its template). The zip is
+    kept open for the reader when it is one."""
+    archive = None
     try:
-        with zipfile.ZipFile(path) as archive, archive.open("mimetype") as member:
+        archive = take_opened(path) or zipfile.ZipFile(path)
+        with archive.open("mimetype") as member:
             kind = member.read(100)  # never the whole member: it may be a bomb
     except (zipfile.BadZipFile, KeyError, OSError):
+        _close(archive)
         return False
-    return kind.startswith(b"application/vnd.oasis.opendocument.text")
+    except BaseException:
+        _close(archive)
+        raise
+    if not kind.startswith(b"application/vnd.oasis.opendocument.text"):
+        archive.close()
+        return False
+    hand_on(path, archive)
+    return True
+
+
+def _close(archive: zipfile.ZipFile | None) -> None:
+    if archive is not None:
+        archive.close()
 
 
 def read_head(path: Path) -> bytes:
@@ -81,7 +100,10 @@ def sniff_format(path: Path) -> str | None:
     """
     kind = sniff_bytes(read_head(path))
     if kind == "zip":
-        return "docx" if is_docx_zip(path) else "odt" if is_odt_zip(path) else None
+        try:
+            return "docx" if is_docx_zip(path) else "odt" if is_odt_zip(path) else None
+        finally:  # no reader follows: nothing stays open
+            _close(take_opened(path))
     if kind in ("pdf", "html", "rtf", "text"):
         return kind
     return None
