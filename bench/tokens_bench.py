@@ -1,12 +1,13 @@
 """Tokenizer against its committed version: the same arrays, and the CPU time of each.
 
-The committed `core/text/{tokens,normalize,word_segmenter,spacing}.py` (`git show REV:...`,
-HEAD by default) are written to a temporary package and imported beside the working
-tree's, so both run in one process on the same extracted text:
+The committed tokenizer and integrity flags (`core/text/{tokens,normalize,word_segmenter,
+spacing,quotations,confusables,integrity}.py`, `git show REV:...`, HEAD by default) are
+written to a temporary package and imported beside the working tree's, so both run in one
+process on the same extracted text:
 
     python bench/tokens_bench.py collect            # extract the corpora once (~30 s)
     python bench/tokens_bench.py compare            # every array of every document
-    python bench/tokens_bench.py time --rounds 5    # CPU ms a document, old and new
+    python bench/tokens_bench.py time --rounds 5    # CPU ms a document (tokens, flags)
     python bench/tokens_bench.py cut --rounds 7     # CPU ms a zh document in cut_chinese
     python bench/tokens_bench.py load --rounds 2    # loading the Chinese dictionary
 
@@ -41,7 +42,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = ("tokens", "normalize", "word_segmenter", "spacing")
+# the tokenizer and what the integrity flags need: what a reader does after extracting
+MODULES = ("tokens", "normalize", "word_segmenter", "spacing", "quotations", "confusables")
+MODULES += ("integrity",)
 CORPUS = Path(tempfile.gettempdir()) / "simsift_tokens_bench.pkl"
 ARCHIVE = Path("/tmp/editor/archive")
 MAN_PAGES = Path("/tmp/man_txt")
@@ -163,11 +166,17 @@ def compare(corpus, old, new) -> int:
 
 
 def cpu_ms_per_doc(modules, docs) -> float:
+    """CPU ms a document of what a reader does after extracting: tokens and flags."""
+    from simsift.core.document import ExtractedText
+
     empty_caches(modules)
     document_tokens = modules["tokens"].document_tokens
+    integrity = modules["integrity"]
+    texts = [ExtractedText(title, paragraphs, "text") for _, title, paragraphs in docs]
     start = time.process_time()
-    for _, title, paragraphs in docs:
-        document_tokens(title, paragraphs)
+    for extracted in texts:
+        tokens = document_tokens(extracted.title, extracted.paragraphs)
+        integrity.integrity_flags(extracted) + integrity.set_apart_flags(tokens.body)
     return (time.process_time() - start) * 1000 / len(docs)
 
 
