@@ -25,6 +25,8 @@ from simsift.core.read.extract import pdf as pdf_reader
 from simsift.core.read.extract.pdf_layout import horizontal_lines
 from test_pdf_order import LEFT, LINE_WIDTH, MARGIN, RIGHT, column, write_pdf
 
+from tests.core.pdf_writer import pdf_bytes
+
 DATA = Path(__file__).resolve().parents[2] / "data" / "extract"
 SAMPLES = ["article_en.pdf", "article_zh.pdf", "hidden_text.pdf"]
 
@@ -128,19 +130,7 @@ def write_raw_pdf(path: Path, content: bytes, font: bytes, *more: bytes) -> None
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"endstream",
         *more,
     ]
-    data = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(data))
-        data += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(data)
-    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    path.write_bytes(bytes(data))
+    path.write_bytes(pdf_bytes(objects))
 
 
 def test_glyph_numbers_without_unicode_go_to_pdfminer_and_are_garbled(tmp_path: Path) -> None:
