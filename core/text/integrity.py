@@ -77,6 +77,10 @@ _INVISIBLE_IN_WORD = re.compile(
     rf"(?<=[{_SCRIPT_LETTER}])(?:(?![{BLANK_LETTERS}]){INVISIBLE.pattern})+(?=[{_SCRIPT_LETTER}])"
 )
 _SPACED_RUN = re.compile(rf"(?<![^\W_])(?:\S {{1,3}}){{{MIN_SPACED_RUN_LETTERS - 1},}}\S(?![^\W_])")
+# What every spaced run holds: a space, then its second to fifth characters, each followed
+# by spaces. It begins with a space, which the regular expression engine looks for with a
+# quick scan: nearly every text is ruled out in a seventh of the full pattern's time.
+_SPACED_RUN_INSIDE = re.compile(rf" (?:\S {{1,3}}){{{MIN_SPACED_RUN_LETTERS - 2}}}")
 _LETTER = re.compile(r"[^\W\d_]")
 _CJK_LETTER = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ODD_SPACE = re.compile(f"(?<=[{_SCRIPT_LETTER}])[{_ODD_SPACES}](?=[{_SCRIPT_LETTER}])")
@@ -229,6 +233,8 @@ def spaced_letters_flag(texts: Iterable[str]) -> str:
 def spaced_runs(text: str) -> Iterator[re.Match[str]]:
     """Stretches of characters spaced out that hold text: six different letters at least,
     not capitals only (a letter-spaced heading), not a list of letters."""
+    if not _SPACED_RUN_INSIDE.search(text):
+        return
     for match in _SPACED_RUN.finditer(text):
         letters = _LETTER.findall(match.group())
         if (

@@ -5,11 +5,13 @@ has the original's tokens, so it matches as a whole copy."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from simsift.core.document import ExtractedText
+from simsift.core.text import integrity
 from simsift.core.text.integrity import integrity_flags
 from simsift.core.text.tokens import document_tokens
 
@@ -218,3 +220,26 @@ def test_a_stray_opening_quotation_mark_is_flagged_and_straight_quotes_are_not()
     assert stray_quotes_flag(stray * 2).startswith("stray quotation marks: 2 open no quotation")
     assert stray_quotes_flag(["He said “the river runs” and left."]) == ""
     assert stray_quotes_flag(['the quote character (") is doubled: "a ""b"" c"']) == ""
+
+
+def spaced_out_texts(count: int, seed: int) -> list[str]:
+    """Words written letter by letter with gaps of 0 to 4 blanks of several kinds between
+    the letters (a tab, a no-break space, a line break, a comma among them), amid words."""
+    rng = random.Random(seed)
+    words = ["essay", "students", "written", "Plagiarism", "中文字符", "x1.(y)", "the", "a"]
+    gaps = ["", " ", " ", " ", "  ", "   ", "    ", "\t", "\u00a0", "\n", ", "]
+    texts = []
+    for _ in range(count):
+        letters = "".join(rng.choices(words, k=rng.randint(1, 6)))
+        spaced = "".join(letter + rng.choice(gaps) for letter in letters)
+        texts.append(rng.choice(["", "Here ", "见 "]) + spaced + rng.choice(["", " end.", "。"]))
+    return texts
+
+
+def test_the_quick_look_for_spaced_runs_never_drops_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [p for text in long_texts().values() for p in text.split("\n\n")]
+    texts += chinese_paragraphs() + spaced_out_texts(20_000, 5)
+    fast = [[m.span() for m in integrity.spaced_runs(text)] for text in texts]
+    monkeypatch.setattr(integrity, "_SPACED_RUN_INSIDE", re.compile(""))  # every text searched
+    assert fast == [[m.span() for m in integrity.spaced_runs(text)] for text in texts]
+    assert sum(map(bool, fast)) > 500  # runs were found, in many texts
