@@ -147,8 +147,10 @@ def decode_bytes(data: bytes, declared: str | None = None) -> str:
     utf16 = bomless_utf16(data) if b"\x00" in data[:_UTF16_SAMPLE_BYTES] else None
     if utf16 is not None:
         return data[: len(data) // 2 * 2].decode(utf16, errors="replace")
-    if decodes_cleanly(data, "utf-8"):
+    try:  # decoded once: most pages are UTF-8
         return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
     if mostly_utf8(data):
         return data.decode("utf-8", errors="replace")
     codec = canonical_codec(declared)

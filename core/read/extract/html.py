@@ -46,7 +46,7 @@ _BLOCK_TAGS = frozenset(
     }
 )
 
-# Marks block boundaries in text_content(); newlines in HTML source are mere spaces.
+# Marks block boundaries in `text_of`; newlines in HTML source are mere spaces.
 _BREAK = "\ue000"
 
 # Stands in for an element the page hides; `_HIDDEN_INDEX` numbers its text in the list.
@@ -164,6 +164,13 @@ class _Parser(etree.HTMLParser):
         )
 
 
+def text_of(element: etree._Element) -> str:
+    """The text of every text node inside `element`: its text_content(), serialized in C.
+    lxml.html's text_content() runs an XPath, which costs five times as much on the short
+    texts of links, headings and labelled blocks."""
+    return etree.tostring(element, method="text", encoding=str, with_tail=False)
+
+
 def parse_html(text: str, warnings: list[str] | None = None) -> etree._Element:
     """Parse decoded HTML with lxml; never touches the network. Appends to `warnings`
     when the page was cut (libxml2 only logs that)."""
@@ -171,13 +178,16 @@ def parse_html(text: str, warnings: list[str] | None = None) -> etree._Element:
     # of str input carrying an XML encoding declaration, and any stale meta charset.
     # huge_tree: without it libxml2 silently drops everything below 256 levels, i.e.
     # most of a page whose paragraphs sit in unclosed <font> or <div> tags (it stops
-    # at 2048 levels then).
+    # at 2048 levels then). collect_ids: the table of ids libxml2 keeps for lookups by id
+    # (none here) costs an eighth of the parse; the "already defined" errors it logs for
+    # repeated ids go with it, never the fatal "Excessive depth" read below.
     parser = _Parser(
         encoding="utf-8",
         remove_comments=True,
         remove_pis=True,
         no_network=True,
         huge_tree=True,
+        collect_ids=False,
     )
     data = _without_early_end(text)
     root = lxml.html.document_fromstring(data, parser=parser)
@@ -190,8 +200,8 @@ def parse_html(text: str, warnings: list[str] | None = None) -> etree._Element:
 
 def page_title(root: etree._Element) -> str:
     """The page's title: <title> less a site-name suffix, else the first <h1>, else ''."""
-    title_element = root.find(".//title")
-    title = clean_paragraph(title_element.text_content()) if title_element is not None else ""
+    title_element = next(root.iterdescendants("title"), None)
+    title = clean_paragraph(text_of(title_element)) if title_element is not None else ""
     heading = first_heading(root)
     if not title:
         return heading
@@ -200,12 +210,21 @@ def page_title(root: etree._Element) -> str:
 
 def first_heading(root: etree._Element) -> str:
     """Cleaned text of the page's first <h1> less a permalink sign (¶, #), or ''."""
-    h1 = root.find(".//body//h1")
+    h1 = body_heading(root)
     return heading_text(h1) if h1 is not None else ""
 
 
+def body_heading(root: etree._Element) -> etree._Element | None:
+    """The first <h1> inside a <body>: what root.find(".//body//h1") finds, without the
+    element path's Python generators."""
+    for h1 in root.iterdescendants("h1"):
+        if next(h1.iterancestors("body"), None) is not None:
+            return h1
+    return None
+
+
 def heading_text(heading: etree._Element) -> str:
-    return clean_paragraph(heading.text_content()).rstrip(_PERMALINK_SIGNS).rstrip()
+    return clean_paragraph(text_of(heading)).rstrip(_PERMALINK_SIGNS).rstrip()
 
 
 def title_without_site_name(title: str, heading: str) -> str:
@@ -262,11 +281,7 @@ def main_content_paragraphs(
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
     pieces = pull_hidden(root, white_hides)
     drop_heading_repeating_title(root, title)
-    # Only a link holding a permalink sign can be one (found in C: pages have many links;
-    # the signs made one by translate() so each link's text is made once, not three times).
-    for link in root.xpath("//a[contains(translate(., '#§', '¶¶'), '¶')]"):
-        if len(sign := link.text_content().strip()) == 1 and sign in _PERMALINK_SIGNS:
-            link.drop_tree()
+    drop_permalinks(root)
     drop_boilerplate_blocks(root)
     body = root.find("body")
     main = main_container(body if body is not None else root)
@@ -274,7 +289,30 @@ def main_content_paragraphs(
         hidden.extend(hidden_in(main, pieces))
     if pictures is not None:
         put_picture_text(main, pictures)
-    return [p for p in block_lines(main) if not p.isspace() and p and not is_furniture(p)]
+    return content_lines(block_lines(main))
+
+
+def content_lines(lines: list[str]) -> list[str]:
+    """`lines` less the blank ones and the furniture (`is_furniture`): a line longer than
+    furniture is kept without the call."""
+    kept = []
+    for line in lines:
+        length = len(line.strip())
+        if length > _ENGLISH_FURNITURE_MAX_CHARS or (length and not is_furniture(line)):
+            kept.append(line)
+    return kept
+
+
+def drop_permalinks(root: etree._Element) -> None:
+    """Remove the links whose whole text is a permalink sign (¶, #, §)."""
+    for link in list(root.iter("a")):  # listed first: a dropped link would end the walk
+        # Most links hold text only: their .text is their whole text. One whose own text
+        # holds two characters besides spaces is no permalink, whatever else it holds.
+        text = link.text
+        if len(link) and not (text and len(text.strip()) > 1):
+            text = text_of(link)
+        if text and len(sign := text.strip()) == 1 and sign in _PERMALINK_SIGNS:
+            link.drop_tree()
 
 
 def put_picture_text(container: etree._Element, pictures: PictureReader) -> None:
@@ -417,7 +455,7 @@ def _descendant_sets(element: etree._Element, prop: str) -> bool:
 
 def drop_heading_repeating_title(root: etree._Element, title: str) -> None:
     """Remove the first <h1> when its text is the title, so the title is not also a paragraph."""
-    h1 = root.find(".//body//h1")
+    h1 = body_heading(root)
     if h1 is not None and title and heading_text(h1).casefold() == title.casefold():
         h1.drop_tree()
 
@@ -431,27 +469,41 @@ def drop_boilerplate_blocks(root: etree._Element) -> None:
     """Remove nav, footer, sidebar, comment, ad and "related" blocks by tag, role, id or class."""
     for element in list(root.iter(*_BOILERPLATE_TAGS)):
         element.drop_tree()
-    page_chars = len(root.text_content())
+    page_chars = len(text_of(root))
     for element in _LABELLED(root):
-        get, tag = element.get, element.tag
-        if tag in ("html", "body"):
-            continue
-        if get("role") not in _BOILERPLATE_ROLES and not _boilerplate_label(
-            tag == "section", get("id", ""), get("class", "")
-        ):
+        if not _labelled_boilerplate(element):
             continue
         # A label like "page-header" on a wrapper of the whole page must not empty it.
-        if len(element.text_content()) < page_chars / 2:
+        if element.tag not in ("html", "body") and len(text_of(element)) < page_chars / 2:
             element.drop_tree()
 
 
+def _labelled_boilerplate(element: etree._Element) -> bool:
+    """Whether the element's role, class or id names a boilerplate block. The id of a
+    document section (a <section>, class "section") names its heading ("Tags").
+
+    The class and the id are matched apart (no word spans the space between them), each
+    value's verdict cached: code highlighters give thousands of elements a few classes.
+    The tag is read only for an id that names a block."""
+    get = element.get
+    if get("role") in _BOILERPLATE_ROLES:
+        return True
+    classes = get("class")
+    if classes is not None and _names_boilerplate(classes):
+        return True
+    ident = get("id")
+    return (
+        bool(ident)
+        and _names_boilerplate(ident)
+        and element.tag != "section"
+        and (classes is None or "section" not in classes.split())
+    )
+
+
 @lru_cache(maxsize=4096)
-def _boilerplate_label(section: bool, ident: str, classes: str) -> bool:
-    """Whether an element's id and class name a boilerplate block (pages repeat them). The
-    id of a document section (a <section>, class "section") names its heading ("Tags")."""
-    if section or "section" in classes.split():
-        ident = ""
-    return _BOILERPLATE_LABEL.search(f"{ident} {classes}") is not None
+def _names_boilerplate(label: str) -> bool:
+    """Whether an id or class attribute holds a boilerplate word (pages repeat them)."""
+    return _BOILERPLATE_LABEL.search(label) is not None
 
 
 def main_container(body: etree._Element) -> etree._Element:
@@ -463,9 +515,18 @@ def main_container(body: etree._Element) -> etree._Element:
     chain = [seed, *_ancestors_up_to(seed, body)]
     sums = _chain_prose_sums(chain, prose)
     # Indexes and tables of contents are mostly links: no block holds their text.
-    if sums[body] < _LINK_PAGE_PROSE_SHARE * _non_space_length(body.text_content()):
+    if _mostly_links(body, sums[body]):
         return body
     return next(e for e in chain if sums[e] >= _MAIN_PROSE_SHARE * sums[body])
+
+
+def _mostly_links(body: etree._Element, prose: int) -> bool:
+    """Whether `prose` is less than `_LINK_PAGE_PROSE_SHARE` of the whitespace-free length
+    of `body`'s text. Spaces are counted only when the text's whole length leaves it open:
+    that length is an upper bound, and most pages' prose is more than half of it."""
+    text = text_of(body)
+    share = _LINK_PAGE_PROSE_SHARE
+    return prose < share * len(text) and prose < share * _non_space_length(text)
 
 
 def scored_text_lengths(body: etree._Element) -> list[tuple[etree._Element, int]]:
@@ -474,52 +535,35 @@ def scored_text_lengths(body: etree._Element) -> list[tuple[etree._Element, int]
     whole text, highlighters split it into tiny spans) has `_MIN_SCORED_CHARS` or more, in
     page order: what `_own_text_lengths` counts, less the rest.
 
-    An element's own text is read when the element is reached, from its children: no
-    element is kept but these (keeping every one costs as much again).
+    One walk down the tree from `body`, children last first on a stack (so taken in page
+    order): each element is made once, by its parent, which reads their tails as it does;
+    a link's elements and a code block's are never walked. Only the lengths of an own
+    text's pieces count, so they are joined in any order.
     """
-    in_link = _in_links(body)
-    code = _code_blocks(body)
     scored = []
-    for node in body.iter(etree.Element):
-        if node in in_link:
+    stack = [body]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        tag = node.tag
+        if tag == "a" or tag.__class__ is not str:  # a link, or a comment
             continue
-        if code and node in code:
-            if code[node] is node:
-                own = node.text_content()
-            else:  # counted in its code block
-                continue
-        elif len(node):
-            pieces = [child.tail for child in node]
-            pieces.append(node.text)
-            own = "".join(filter(None, pieces))
+        if tag == "pre":
+            own = text_of(node)
         else:
             own = node.text
+            if children := node[::-1]:
+                # joined once: adding tails one by one is quadratic in a block of many
+                tails = [tail for child in children if (tail := child.tail)]
+                if tails:
+                    own = "".join((own, *tails) if own else tails)
+                push(children)
         # A text shorter than the threshold has fewer characters outside spaces too.
         if own and len(own) >= _MIN_SCORED_CHARS:
             length = _non_space_length(own)
             if length >= _MIN_SCORED_CHARS:
                 scored.append((node, length))
     return scored
-
-
-def _in_links(body: etree._Element) -> set[etree._Element]:
-    """Elements in `body` inside a link, the links included."""
-    inside: set[etree._Element] = set()
-    for link in body.iter("a"):
-        if not len(link):  # most links hold text only
-            inside.add(link)
-        elif link not in inside:
-            inside.update(link.iter(etree.Element))
-    return inside
-
-
-def _code_blocks(body: etree._Element) -> dict[etree._Element, etree._Element]:
-    """Each element of a code block (<pre>) in `body` -> the outermost <pre> holding it."""
-    blocks: dict[etree._Element, etree._Element] = {}
-    for pre in body.iter("pre"):
-        if pre not in blocks:
-            blocks.update(dict.fromkeys(pre.iter(etree.Element), pre))
-    return blocks
 
 
 # Shorter texts are split into words faster than their 10 or 29 kinds of space are counted.
@@ -652,7 +696,7 @@ def block_lines(element: etree._Element) -> list[str]:
     for node in element.iter(*_BLOCK_TAGS):
         node.text = _BREAK + (node.text or "")
         node.tail = _BREAK + (node.tail or "")
-    return element.text_content().split(_BREAK)
+    return text_of(element).split(_BREAK)
 
 
 def show_inline_quotations(element: etree._Element) -> None:
@@ -679,7 +723,7 @@ def show_block_quotations(element: etree._Element) -> None:
         for block in blocks:
             if any(n.tag != "br" for n in block.iterdescendants(*_BLOCK_TAGS)):
                 continue  # marks go around the innermost blocks, one paragraph each
-            text = block.text_content().strip()
+            text = text_of(block).strip()
             if not text or as_block_quote(text) == text:
                 continue
             block.text = "“" + (block.text or "").lstrip()
