@@ -362,22 +362,21 @@ def _death_message(w: _Worker) -> str:
     # the interpreter, or a C++ library in the reader (Tesseract), gave up at the memory limit
     if "MemoryError" in w.last_words or "std::bad_alloc" in w.last_words:
         return "out of memory while reading this file"
+    if code is not None and -code == signal.SIGABRT:
+        # PDFium and other C++ libraries abort when an allocation fails at the reader's
+        # memory limit (a PDF of forms nested to draw a trillion letters) or a check of theirs
+        # fails: what it means comes first, as a long message is cut in the middle
+        return "too big to read in a reader's memory, or damaged (the reader crashed: SIGABRT)"
     if code is not None and code < 0:
-        return f"reader crashed on this file ({_signal_words(-code)})"
+        return f"reader crashed on this file ({_signal_name(-code)})"
     return f"reader crashed on this file (exit code {code})"
 
 
-def _signal_words(number: int) -> str:
-    """The signal that ended a reader, named, and for an abort what it most likely means:
-    PDFium and other C++ libraries abort when an allocation fails at the reader's memory
-    limit (a PDF of forms nested to draw a billion times) or a check of theirs fails."""
+def _signal_name(number: int) -> str:
     try:
-        name = signal.Signals(number).name
+        return signal.Signals(number).name
     except ValueError:
         return f"signal {number}"
-    if number == signal.SIGABRT:
-        return f"{name}: the file needs more memory than a reader may use, or is damaged"
-    return name
 
 
 # Address space per reader: enough for jieba's dictionary and a big PDF (a reader peaks

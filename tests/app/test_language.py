@@ -103,6 +103,12 @@ def test_per_file_problems_read_in_the_ui_language(qtbot, window, tmp_path):
         assert translated(unknown) == unknown
         decoded = translated("3 characters could not be decoded (shown as �)")
         assert decoded == "3 个字符无法解码（显示为 �）"
+        aborted = "too big to read in a reader's memory, or damaged (the reader crashed: SIGABRT)"
+        assert translated(aborted) == (
+            "文件太大，读取进程的内存放不下，或文件已损坏（读取进程崩溃：SIGABRT）"
+        )
+        crashed = translated("reader crashed on this file (exit code 3)")
+        assert crashed == "读取此文件时读取进程崩溃（exit code 3）"
     finally:
         window.set_language("en")
 
