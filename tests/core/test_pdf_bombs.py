@@ -1,4 +1,4 @@
-"""PDFs built to exhaust a reader (issue 29's bad input): ten thousand pages, and forms nested
+"""PDFs built to exhaust a reader: ten thousand pages, and forms nested
 to be drawn a trillion times. The first is read whole; the second takes a reader process
 past its memory limit, PDFium aborts, and the scan names the file and reads the others."""
 

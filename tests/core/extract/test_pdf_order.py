@@ -10,6 +10,8 @@ from pdfminer.fontmetrics import FONT_METRICS
 from simsift.core.read.extract import extract
 from simsift.core.read.extract.pdf import join_lines, joined_paragraphs
 
+from tests.core.pdf_writer import pdf_bytes
+
 SIZE = 10
 LEADING = 12
 # (x, y, text): one Helvetica text run drawn at that baseline
@@ -36,19 +38,7 @@ def write_pdf(path: Path, runs: list[Run]) -> None:
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"endstream",
     ]
-    data = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(data))
-        data += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(data)
-    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    path.write_bytes(bytes(data))
+    path.write_bytes(pdf_bytes(objects))
 
 
 def wrapped(text: str, line_width: float) -> list[str]:
