@@ -13,6 +13,7 @@ import posixpath
 import zipfile
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
@@ -179,14 +180,17 @@ def styles_xml(archive: zipfile.ZipFile, member: str) -> bytes:
     with archive.open(info) as stream:  # the zip's own checks of the member's header
         stored = _stored_bytes(stream, info)
     key = (info.compress_type, info.CRC, info.file_size, stored)
-    if stored is not None and key in _INFLATED_STYLES:
-        _INFLATED_STYLES.move_to_end(key)
-        return _INFLATED_STYLES[key]
+    kept = _INFLATED_STYLES.get(key) if stored is not None else None
+    if kept is not None:
+        with suppress(KeyError):  # another thread's reader may have let it go meanwhile
+            _INFLATED_STYLES.move_to_end(key)
+        return kept
     xml = archive.read(info)
     if stored is not None:
         _INFLATED_STYLES[key] = xml
         while len(_INFLATED_STYLES) > _KEPT_STYLES:
-            _INFLATED_STYLES.popitem(last=False)
+            with suppress(KeyError):
+                _INFLATED_STYLES.popitem(last=False)
     return xml
 
 
