@@ -20,16 +20,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import inspect
-import os
 import pickle
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from pdf_speed_bench import committed_engine, differences, outcome
+from pdf_speed_bench import committed_engine, differences, outcome, run_engine
 
 DEFAULT_DIRS = [Path("/tmp/editor/archive")]
 DEFAULT_ENGINE_DIR = Path("/tmp/eng_docx")
@@ -94,21 +92,6 @@ def read_task(path: Path) -> object:
 # --- the parent: engines in subprocesses taking turns, then the figures
 
 
-def run_engine(shim: Path | None, list_file: Path, work: Path) -> dict:
-    """One worker subprocess: the engine behind `shim`, or the work tree without one."""
-    out_file = Path(tempfile.mkstemp(suffix=".pkl", dir=work)[1])
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    if shim is not None:
-        env["PYTHONPATH"] = str(shim)
-    env.setdefault("QT_QPA_PLATFORM", "offscreen")
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker", str(list_file)]
-    subprocess.run([*command, str(out_file)], env=env, cwd=work, check=True)
-    data = pickle.loads(out_file.read_bytes())
-    out_file.unlink()
-    return data
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dirs", nargs="*", type=Path, default=DEFAULT_DIRS)
@@ -139,7 +122,7 @@ def main() -> None:
         order = list(shims)
         for _ in range(args.rounds):
             for name in order:
-                runs[name].append(run_engine(shims[name], list_file, work))
+                runs[name].append(run_engine(shims[name], list_file, work, Path(__file__)))
             order.reverse()
     for name, data in runs.items():
         print(f"{name}: {data[-1]['engine']}")

@@ -104,15 +104,18 @@ def committed_engine(base: str, engine_dir: Path) -> Path:
     return shim
 
 
-def run_engine(shim: Path | None, list_file: Path, work: Path) -> dict:
-    """One worker subprocess: the committed engine when `shim` is given, else the work tree."""
+def run_engine(
+    shim: Path | None, list_file: Path, work: Path, script: Path = Path(__file__)
+) -> dict:
+    """One worker subprocess of `script` (this bench, or another with the same `--worker`
+    interface): the committed engine when `shim` is given, else the work tree."""
     out_file = Path(tempfile.mkstemp(suffix=".pkl", dir=work)[1])
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     if shim is not None:
         env["PYTHONPATH"] = str(shim)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker", str(list_file)]
+    command = [sys.executable, str(script.resolve()), "--worker", str(list_file)]
     subprocess.run([*command, str(out_file)], env=env, cwd=work, check=True)
     data = pickle.loads(out_file.read_bytes())
     out_file.unlink()
