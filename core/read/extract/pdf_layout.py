@@ -631,9 +631,23 @@ _CJK_RANGES = ((0x3000, 0x303F), (0x3400, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0x
 def page_texts(text: str, bounds: np.ndarray, page: Rect) -> list[str]:
     """`box_texts(analyzed_page(chars, page))` for characters given as `text` (one character
     each, in drawing order) and `bounds` (their x0, y0, x1 and y1 rows): the same text boxes
-    in the same order, built on arrays."""
+    in the same order, built on arrays; in C where it is built and the page's numbers are
+    finite and not huge (`_page_texts` else)."""
     if not text:
         return []
+    if pdf_loops is not None:
+        p = _LAPARAMS
+        rows = np.ascontiguousarray(bounds, dtype=np.float64)
+        params = (p.line_overlap, p.char_margin, p.word_margin, p.line_margin, p.boxes_flow)
+        raw = pdf_loops.page_texts(text, rows, *page, *params)
+        if raw is not None:
+            texts = [box.strip() for box in raw]
+            return [box for box in texts if box and not _PAGE_NUMBER.match(box)]
+    return _page_texts(text, bounds, page)
+
+
+def _page_texts(text: str, bounds: np.ndarray, page: Rect) -> list[str]:
+    """`page_texts` in Python: the steps of `analyzed_page` and `box_texts` on arrays."""
     lines = visual_lines(text, bounds, _LAPARAMS)
     lines = [line for line in lines if not _empty_line(line)]
     if not lines:

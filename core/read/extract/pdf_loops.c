@@ -1,6 +1,7 @@
 /* The PDF reader's inner loops in C: PDFium's per-character and per-object calls, the
  * grouping of a page's lines into boxes and of its boxes into a tree (pdf_layout's
- * line_boxes and group_merges). Each has its Python twin, used where this
+ * line_boxes and group_merges), and the whole layout of a page's characters into the
+ * texts of its boxes (pdf_layout's page_texts). Each has its Python twin, used where this
  * module is not built; the tests hold the two to the same answers.
  *
  * PDFium's per-character calls made in a C loop: through ctypes each call costs about
@@ -752,6 +753,479 @@ static PyObject *text_objects(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ---- pdf_layout.page_texts: a page's characters to its text boxes, in reading order ----
+ * The steps of the Python (visual_lines, line_boxes, boxes_in_order, the runs of one size)
+ * and its floating-point operations in the same order, for pages of finite characters of
+ * moderate size (|value| <= MAX_VALUE) on a page of such numbers; any other page goes to
+ * the Python. Sorts that are stable in Python sort here by (key, place). */
+
+typedef struct {
+    double key;
+    int place, item;
+} Keyed;
+
+static int keyed_compare(const void *a, const void *b) {
+    const Keyed *p = a, *q = b;
+    if (p->key != q->key) return p->key < q->key ? -1 : 1;
+    return (p->place > q->place) - (p->place < q->place);
+}
+
+/* items[0..n) sorted stably by keys[item] (ascending, or descending when `descending`) */
+static void sort_by(int *items, int n, const double *keys, int descending, Keyed *work) {
+    for (int m = 0; m < n; m++) {
+        work[m].key = descending ? -keys[items[m]] : keys[items[m]];
+        work[m].place = m;
+        work[m].item = items[m];
+    }
+    qsort(work, (size_t)n, sizeof(Keyed), keyed_compare);
+    for (int m = 0; m < n; m++) items[m] = work[m].item;
+}
+
+static int is_cjk(Py_UCS4 c) { /* pdf_layout._CJK_RANGES */
+    return (c >= 0x3000 && c <= 0x303F) || (c >= 0x3400 && c <= 0x9FFF) ||
+           (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
+}
+
+typedef struct {
+    const double *x0, *y0, *x1, *y1;
+    Py_UCS4 *codes;
+    char *cjk;
+    int n;
+} PageChars;
+
+/* Lines as the Python's Line tuples: boxes as x0, y0, x1, y1 rows of `capacity`, texts in
+ * one buffer (spaces in), line k's at text[at[k]..at[k] + length[k]). */
+typedef struct {
+    double *x0, *y0, *x1, *y1;
+    Py_ssize_t *at, *length;
+    int count;
+    Py_UCS4 *text;
+    Py_ssize_t size;
+} Lines;
+
+static int lines_init(Lines *lines, int capacity, Py_ssize_t text_capacity) {
+    memset(lines, 0, sizeof(Lines));
+    lines->x0 = malloc(sizeof(double) * 4 * (size_t)capacity);
+    lines->at = malloc(sizeof(Py_ssize_t) * 2 * (size_t)capacity);
+    lines->text = malloc(sizeof(Py_UCS4) * (size_t)text_capacity);
+    if (!lines->x0 || !lines->at || !lines->text) return 0;
+    lines->y0 = lines->x0 + capacity;
+    lines->x1 = lines->x0 + 2 * capacity;
+    lines->y1 = lines->x0 + 3 * capacity;
+    lines->length = lines->at + capacity;
+    return 1;
+}
+
+static void lines_free(Lines *lines) {
+    free(lines->x0);
+    free(lines->at);
+    free(lines->text);
+}
+
+/* a line of the other's line k, box and text */
+static void copy_line(Lines *to, const Lines *from, int k) {
+    int m = to->count++;
+    to->x0[m] = from->x0[k];
+    to->y0[m] = from->y0[k];
+    to->x1[m] = from->x1[k];
+    to->y1[m] = from->y1[k];
+    to->at[m] = to->size;
+    to->length[m] = from->length[k];
+    memcpy(to->text + to->size, from->text + from->at[k], sizeof(Py_UCS4) * (size_t)from->length[k]);
+    to->size += from->length[k];
+}
+
+/* char_pairs and the lines of runs of characters each aligned with the next (pdfminer's
+ * lines), their spaces as visual_lines puts them; `ltr[k]` whether line k's characters
+ * come left to right, `starts` where each begins (count + 1 of them). */
+static void pdfminer_lines(const PageChars *c, const double *p, Lines *out, char *ltr,
+                           int *starts) {
+    const double *x0 = c->x0, *y0 = c->y0, *x1 = c->x1, *y1 = c->y1;
+    double line_overlap = p[0], char_margin = p[1], word_margin = p[2];
+    int n = c->n, count = 0;
+    starts[0] = 0;
+    int line_cjk = 0, line_start = 0;
+    for (int k = 0; k < n; k++) {
+        line_cjk |= c->cjk[k];
+        int a = k, b = k + 1, breaks = 1;
+        if (b < n) {
+            double wa = x1[a] - x0[a], wb = x1[b] - x0[b];
+            double ha = y1[a] - y0[a], hb = y1[b] - y0[b];
+            int apart = !(x0[a] <= x1[b] && x0[b] <= x1[a]);
+            double g1 = fabs(x0[a] - x1[b]), g2 = fabs(x1[a] - x0[b]);
+            double gap = apart ? (g1 <= g2 ? g1 : g2) : 0.0;
+            double o1 = fabs(y0[a] - y1[b]), o2 = fabs(y1[a] - y0[b]);
+            breaks = !(y0[b] <= y1[a] && y0[a] <= y1[b] &&
+                       (ha <= hb ? ha : hb) * line_overlap < (o1 <= o2 ? o1 : o2) &&
+                       gap < (wa >= wb ? wa : wb) * char_margin);
+        }
+        if (!breaks) continue;
+        /* the line line_start..k */
+        int m = count++;
+        out->at[m] = out->size;
+        out->x0[m] = INFINITY;
+        out->y0[m] = INFINITY;
+        out->x1[m] = -INFINITY;
+        out->y1[m] = -INFINITY;
+        ltr[m] = 1;
+        for (int i = line_start; i <= k; i++) {
+            if (i > line_start) {
+                if (x0[i] < x0[i - 1]) ltr[m] = 0;
+                double w = x1[i] - x0[i], h = y1[i] - y0[i];
+                if (word_margin != 0 && x1[i - 1] < x0[i] - word_margin * (w >= h ? w : h) &&
+                    !(line_cjk && (c->cjk[i - 1] || c->cjk[i])))
+                    out->text[out->size++] = ' ';
+            }
+            out->text[out->size++] = c->codes[i];
+            if (x0[i] < out->x0[m]) out->x0[m] = x0[i];
+            if (y0[i] < out->y0[m]) out->y0[m] = y0[i];
+            if (x1[i] > out->x1[m]) out->x1[m] = x1[i];
+            if (y1[i] > out->y1[m]) out->y1[m] = y1[i];
+        }
+        out->length[m] = out->size - out->at[m];
+        starts[count] = k + 1;
+        line_start = k + 1;
+        line_cjk = 0;
+    }
+    out->count = count;
+}
+
+typedef struct {
+    int at, size, first; /* order[at..at + size): its lines; `first` the least of them */
+} Group;
+
+static int group_compare(const void *a, const void *b) {
+    const Group *p = a, *q = b;
+    return (p->first > q->first) - (p->first < q->first);
+}
+
+/* `_touching` of the row order[at..at + size): its runs written as groups */
+static int touching(int *order, int at, int size, const Lines *lines, Keyed *work,
+                    Group *groups, int count) {
+    int *row = order + at;
+    sort_by(row, size, lines->x0, 0, work);
+    double right = 0.0;
+    int start = 0;
+    for (int m = 0; m < size; m++) {
+        int i = row[m];
+        if (m > start && lines->x0[i] - right > 0.6 * (lines->y1[i] - lines->y0[i])) {
+            Group g = {at + start, m - start, 0};
+            groups[count++] = g;
+            start = m;
+        }
+        right = m > start ? (right >= lines->x1[i] ? right : lines->x1[i]) : lines->x1[i];
+    }
+    Group g = {at + start, size - start, 0};
+    groups[count++] = g;
+    return count;
+}
+
+/* `_fragment_groups`: groups of the lines to merge, each left to right, in first-drawn
+ * order; `order` (count lines) holds their members. Returns how many groups. */
+static int fragment_groups(const Lines *lines, int *order, Keyed *work, Group *groups) {
+    int n = lines->count, count = 0, row = 0;
+    const double *y0 = lines->y0, *y1 = lines->y1;
+    for (int i = 0; i < n; i++) order[i] = i;
+    sort_by(order, n, y1, 1, work);
+    for (int m = 0; m < n; m++) {
+        int i = order[m];
+        if (m > row) {
+            int f = order[row];
+            double overlap = 0;
+            if (y0[i] <= y1[f] && y0[f] <= y1[i]) {
+                double o1 = fabs(y0[f] - y1[i]), o2 = fabs(y1[f] - y0[i]);
+                overlap = o1 <= o2 ? o1 : o2;
+            }
+            double hf = y1[f] - y0[f], hi = y1[i] - y0[i];
+            if (overlap <= 0.5 * (hf <= hi ? hf : hi)) {
+                count = touching(order, row, m - row, lines, work, groups, count);
+                row = m;
+            }
+        }
+    }
+    if (n > row) count = touching(order, row, n - row, lines, work, groups, count);
+    for (int g = 0; g < count; g++) {
+        int first = order[groups[g].at];
+        for (int s = 1; s < groups[g].size; s++)
+            if (order[groups[g].at + s] < first) first = order[groups[g].at + s];
+        groups[g].first = first;
+    }
+    qsort(groups, (size_t)count, sizeof(Group), group_compare);
+    return count;
+}
+
+/* `_one_line` of the characters at[0..m): sorted by x0, one printed twice over itself
+ * dropped, pdfminer's spaces but beside CJK on a line with CJK; added to `out`. */
+static void one_line(const PageChars *c, int *at, int m, double word_margin, Keyed *work,
+                     Lines *out) {
+    const double *x0 = c->x0, *y0 = c->y0, *x1 = c->x1, *y1 = c->y1;
+    sort_by(at, m, x0, 0, work);
+    int kept = 0;
+    for (int s = 0; s < m; s++) {
+        int k = at[s];
+        if (kept) {
+            int j = at[kept - 1];
+            double d1 = fabs(y0[j] - y1[k]), d2 = fabs(y1[j] - y0[k]);
+            if (c->codes[j] == c->codes[k] && fabs(x0[j] - x0[k]) < 0.5 * (x1[j] - x0[j]) &&
+                y0[k] <= y1[j] && y0[j] <= y1[k] && (d1 <= d2 ? d1 : d2) > 0)
+                continue;
+        }
+        at[kept++] = k;
+    }
+    int any_cjk = 0;
+    for (int s = 0; s < kept; s++) any_cjk |= c->cjk[at[s]];
+    int line = out->count++;
+    out->at[line] = out->size;
+    out->x0[line] = INFINITY;
+    out->y0[line] = INFINITY;
+    out->x1[line] = -INFINITY;
+    out->y1[line] = -INFINITY;
+    double right = INFINITY;
+    for (int s = 0; s < kept; s++) {
+        int k = at[s];
+        if (word_margin != 0) {
+            double w = x1[k] - x0[k], h = y1[k] - y0[k];
+            double margin = word_margin * (w >= h ? w : h);
+            if (right < x0[k] - margin && !(any_cjk && (c->cjk[at[s - 1]] || c->cjk[k])))
+                out->text[out->size++] = ' ';
+        }
+        right = x1[k];
+        out->text[out->size++] = c->codes[k];
+        if (x0[k] < out->x0[line]) out->x0[line] = x0[k];
+        if (y0[k] < out->y0[line]) out->y0[line] = y0[k];
+        if (x1[k] > out->x1[line]) out->x1[line] = x1[k];
+        if (y1[k] > out->y1[line]) out->y1[line] = y1[k];
+    }
+    out->length[line] = out->size - out->at[line];
+}
+
+/* `visual_lines` without the empty ones (`_empty_line`): 1, or -1 out of memory */
+static int visual_lines(const PageChars *c, const double *p, Lines *out) {
+    int n = c->n, result = -1;
+    Lines drawn = {0}, merged = {0};
+    char *ltr = malloc((size_t)n);
+    int *starts = malloc(sizeof(int) * ((size_t)n + 1));
+    int *order = malloc(sizeof(int) * (size_t)n);
+    int *at = malloc(sizeof(int) * (size_t)n);
+    Keyed *work = malloc(sizeof(Keyed) * (size_t)n);
+    Group *groups = malloc(sizeof(Group) * (size_t)n);
+    int made = lines_init(&drawn, n, 2 * (Py_ssize_t)n) && lines_init(&merged, n, 2 * (Py_ssize_t)n);
+    if (!made || !ltr || !starts || !order || !at || !work || !groups) goto done;
+    pdfminer_lines(c, p, &drawn, ltr, starts);
+    int count = fragment_groups(&drawn, order, work, groups);
+    for (int g = 0; g < count; g++) {
+        const int *members = order + groups[g].at;
+        int size = groups[g].size;
+        if (size == 1 && ltr[members[0]]) {
+            copy_line(&merged, &drawn, members[0]);
+            continue;
+        }
+        int m = 0;
+        for (int s = 0; s < size; s++)
+            for (int k = starts[members[s]]; k < starts[members[s] + 1]; k++) at[m++] = k;
+        one_line(c, at, m, p[2], work, &merged);
+    }
+    out->count = 0;
+    out->size = 0;
+    for (int k = 0; k < merged.count; k++) {
+        if (merged.x1[k] - merged.x0[k] <= 0 || merged.y1[k] - merged.y0[k] <= 0) continue;
+        int blank = 1;
+        for (Py_ssize_t s = 0; s < merged.length[k] && blank; s++)
+            blank = Py_UNICODE_ISSPACE(merged.text[merged.at[k] + s]);
+        if (!blank) copy_line(out, &merged, k);
+    }
+    result = 1;
+done:
+    lines_free(&drawn);
+    lines_free(&merged);
+    free(ltr);
+    free(starts);
+    free(order);
+    free(at);
+    free(work);
+    free(groups);
+    return result;
+}
+
+/* The boxes' texts in reading order, each box's lines top to bottom in runs of one size
+ * (`_box_text` before its strip), appended to `texts`: 1, 0 when the page needs the
+ * Python, -1 out of memory or a Python error. */
+static int box_texts_of(const Lines *lines, const double *page, const double *p,
+                        PyObject *texts) {
+    int n = lines->count, result = -1;
+    double line_margin = p[3], boxes_flow = p[4];
+    double *rows = malloc(sizeof(double) * 4 * (size_t)n);
+    int32_t *members = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *starts = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    double *rects = malloc(sizeof(double) * 4 * (2 * (size_t)n));
+    int *kept = malloc(sizeof(int) * (size_t)n);
+    int32_t *merges = malloc(sizeof(int32_t) * 2 * (size_t)n);
+    int *pairs = malloc(sizeof(int) * 2 * (size_t)n);
+    int *stack = malloc(sizeof(int) * 2 * (size_t)n);
+    int *run = malloc(sizeof(int) * (size_t)n);
+    Keyed *work = malloc(sizeof(Keyed) * (size_t)n);
+    Py_UCS4 *joined = malloc(sizeof(Py_UCS4) * ((size_t)lines->size + (size_t)n));
+    if (!rows || !members || !starts || !rects || !kept || !merges || !pairs || !stack || !run ||
+        !work || !joined)
+        goto done;
+    memcpy(rows, lines->x0, sizeof(double) * (size_t)n); /* x0, y0, x1, y1 rows of n */
+    memcpy(rows + n, lines->y0, sizeof(double) * (size_t)n);
+    memcpy(rows + 2 * n, lines->x1, sizeof(double) * (size_t)n);
+    memcpy(rows + 3 * n, lines->y1, sizeof(double) * (size_t)n);
+    int count = group_lines(rows, n, page, line_margin, members, starts);
+    if (count <= 0) {
+        result = count;
+        goto done;
+    }
+    int boxes = 0;
+    for (int b = 0; b < count; b++) { /* box_rect, and the empty boxes left out */
+        double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+        for (int s = starts[b]; s < starts[b + 1]; s++) {
+            int i = members[s];
+            if (lines->x0[i] < x0) x0 = lines->x0[i];
+            if (lines->y0[i] < y0) y0 = lines->y0[i];
+            if (lines->x1[i] > x1) x1 = lines->x1[i];
+            if (lines->y1[i] > y1) y1 = lines->y1[i];
+        }
+        if (x1 - x0 <= 0 || y1 - y0 <= 0) continue;
+        double *r = rects + 4 * boxes;
+        r[0] = x0, r[1] = y0, r[2] = x1, r[3] = y1;
+        kept[boxes++] = b;
+    }
+    int depth = 0;
+    if (boxes == 1) stack[depth++] = 0;
+    if (boxes >= 2) { /* boxes_in_order */
+        int made = merge_groups(rects, boxes, page, merges);
+        if (made <= 0) {
+            result = made;
+            goto done;
+        }
+        for (int m = 0; m < boxes - 1; m++) {
+            int i = merges[2 * m], j = merges[2 * m + 1];
+            const double *a = rects + 4 * i, *b = rects + 4 * j;
+            double key_a = (1 - boxes_flow) * a[0] - (1 + boxes_flow) * (a[1] + a[3]);
+            double key_b = (1 - boxes_flow) * b[0] - (1 + boxes_flow) * (b[1] + b[3]);
+            pairs[2 * m] = key_b < key_a ? j : i;
+            pairs[2 * m + 1] = key_b < key_a ? i : j;
+            double *g = rects + 4 * (boxes + m);
+            g[0] = a[0] <= b[0] ? a[0] : b[0]; /* min() and max() give the first of equals */
+            g[1] = a[1] <= b[1] ? a[1] : b[1];
+            g[2] = a[2] >= b[2] ? a[2] : b[2];
+            g[3] = a[3] >= b[3] ? a[3] : b[3];
+        }
+        stack[depth++] = 2 * boxes - 2;
+    }
+    while (depth) {
+        int item = stack[--depth];
+        if (item >= boxes) {
+            stack[depth++] = pairs[2 * (item - boxes) + 1];
+            stack[depth++] = pairs[2 * (item - boxes)];
+            continue;
+        }
+        int b = kept[item], size = starts[b + 1] - starts[b];
+        memcpy(run, members + starts[b], sizeof(int) * (size_t)size);
+        sort_by(run, size, lines->y1, 1, work); /* LTTextBoxHorizontal.analyze */
+        Py_ssize_t length = 0;
+        for (int s = 0; s < size; s++) {
+            int i = run[s];
+            if (s) {
+                int h = run[s - 1];
+                double a = lines->y1[h] - lines->y0[h], c = lines->y1[i] - lines->y0[i];
+                if (!((a >= c ? a : c) <= 1.15 * (a <= c ? a : c))) { /* _same_size */
+                    PyObject *text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, joined, length);
+                    if (!text || PyList_Append(texts, text) < 0) {
+                        Py_XDECREF(text);
+                        goto done;
+                    }
+                    Py_DECREF(text);
+                    length = 0;
+                }
+            }
+            memcpy(joined + length, lines->text + lines->at[i], sizeof(Py_UCS4) * (size_t)lines->length[i]);
+            length += lines->length[i];
+            joined[length++] = '\n';
+        }
+        PyObject *text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, joined, length);
+        if (!text || PyList_Append(texts, text) < 0) {
+            Py_XDECREF(text);
+            goto done;
+        }
+        Py_DECREF(text);
+    }
+    result = 1;
+done:
+    free(rows);
+    free(members);
+    free(starts);
+    free(rects);
+    free(kept);
+    free(merges);
+    free(pairs);
+    free(stack);
+    free(run);
+    free(work);
+    free(joined);
+    return result;
+}
+
+PyDoc_STRVAR(page_texts_doc,
+             "page_texts(text, bounds, left, bottom, right, top, line_overlap, char_margin, "
+             "word_margin, line_margin, boxes_flow): the text of each text box of the "
+             "page, in reading order, split where the font size changes, lines ended by "
+             "'\\n', not stripped (pdf_layout.page_texts before its _box_text); bounds: "
+             "float64 x0, y0, x1, y1 rows of the text's characters. None when the page "
+             "needs the Python (values not finite or too large).");
+
+static PyObject *page_texts(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_buffer bounds;
+    double page[4], p[5];
+    if (!PyArg_ParseTuple(args, "Uy*ddddddddd", &text, &bounds, &page[0], &page[1], &page[2],
+                          &page[3], &p[0], &p[1], &p[2], &p[3], &p[4]))
+        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *texts = NULL;
+    PageChars c = {NULL, NULL, NULL, NULL, NULL, NULL, (int)n};
+    Lines lines = {0};
+    int result = 0;
+    if (bounds.len != n * 4 * (Py_ssize_t)sizeof(double) || n > 10000000) {
+        PyErr_SetString(PyExc_ValueError, "bounds are not 4 rows of the text's length");
+        goto done;
+    }
+    texts = PyList_New(0);
+    if (!texts || n == 0) goto done;
+    const double *rows = bounds.buf;
+    for (Py_ssize_t k = 0; k < 4 * n; k++)
+        if (!(fabs(rows[k]) <= MAX_VALUE)) goto done; /* the Python's page */
+    for (int k = 0; k < 4; k++)
+        if (!(fabs(page[k]) <= MAX_VALUE)) goto done;
+    c.x0 = rows, c.y0 = rows + n, c.x1 = rows + 2 * n, c.y1 = rows + 3 * n;
+    c.codes = PyUnicode_AsUCS4Copy(text);
+    c.cjk = malloc((size_t)n);
+    if (!c.codes || !c.cjk || !lines_init(&lines, (int)n, 2 * n)) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) c.cjk[k] = (char)is_cjk(c.codes[k]);
+    result = visual_lines(&c, p, &lines);
+    if (result > 0 && lines.count) result = box_texts_of(&lines, page, p, texts);
+    if (result < 0 && !PyErr_Occurred()) PyErr_NoMemory();
+done:
+    PyBuffer_Release(&bounds);
+    PyMem_Free(c.codes);
+    free(c.cjk);
+    lines_free(&lines);
+    if (PyErr_Occurred()) {
+        Py_XDECREF(texts);
+        return NULL;
+    }
+    if (result == 0 && n > 0) {
+        Py_XDECREF(texts);
+        Py_RETURN_NONE;
+    }
+    return texts;
+}
+
 static PyMethodDef methods[] = {
     {"ints", ints, METH_VARARGS, ints_doc},
     {"pointers", pointers, METH_VARARGS, pointers_doc},
@@ -759,6 +1233,7 @@ static PyMethodDef methods[] = {
     {"group_merges", group_merges, METH_VARARGS, group_merges_doc},
     {"text_objects", text_objects, METH_VARARGS, text_objects_doc},
     {"line_boxes", line_boxes, METH_VARARGS, line_boxes_doc},
+    {"page_texts", page_texts, METH_VARARGS, page_texts_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,6 +17,7 @@ import numpy as np
 import pypdfium2 as pypdfium
 import pytest
 from simsift.core.read.extract import pdf_layout, pdfium
+from test_pdf_layout import as_arrays, random_page
 from test_pdf_order import LEFT, LINE_WIDTH, MARGIN, RIGHT, column, write_pdf
 from test_pdfium import write_raw_pdf
 
@@ -229,3 +230,37 @@ def test_lines_c_cannot_box_exactly_go_to_python(odd: float) -> None:
     members, starts = np.empty(3, np.int32), np.empty(4, np.int32)
     assert pdf_layout.pdf_loops.line_boxes(lines, *page, 0.5, members, starts) == 0
     assert pdf_layout.line_boxes(lines, page, 0.5) == pdf_layout._line_boxes(lines, page, 0.5)
+
+
+@pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.parametrize("seed", range(400))
+def test_pages_are_laid_out_in_c_as_in_python(seed: int) -> None:
+    """Random pages (rows of words, columns, Chinese, characters printed twice over
+    themselves, jumps back, characters off the page): the same boxes, texts and order."""
+    rnd = random.Random(seed)
+    page = (0.0, 0.0, 612.0, 792.0) if seed % 3 else (0.0, 0.0, 400.0, 500.0)
+    text, bounds = as_arrays(random_page(rnd))
+    params = (0.5, 2.0, 0.1, 0.5, 0.5)  # LAParams' defaults
+    rows = np.ascontiguousarray(bounds)
+    assert pdf_layout.pdf_loops.page_texts(text, rows, *page, *params) is not None  # in C
+    assert pdf_layout.page_texts(text, bounds, page) == pdf_layout._page_texts(text, bounds, page)
+
+
+@pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built here")
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the Python twin meets NaN
+@pytest.mark.parametrize("odd", [math.nan, math.inf, -math.inf, 1e300])
+def test_pages_c_cannot_lay_out_exactly_go_to_python(odd: float) -> None:
+    text = "Two lines of text"
+    bounds = np.array([[72.0 + 6 * k, 700.0 - 14 * (k > 8), 78.0 + 6 * k, 712.0 - 14 * (k > 8)]
+                       for k in range(len(text))]).T.copy()  # fmt: skip
+    bounds[2, 3] = odd
+    params = (0.5, 2.0, 0.1, 0.5, 0.5)
+    assert pdf_layout.pdf_loops.page_texts(text, bounds, 0.0, 0.0, 612.0, 792.0, *params) is None
+    page = (0.0, 0.0, 612.0, 792.0)
+    assert pdf_layout.page_texts(text, bounds, page) == pdf_layout._page_texts(text, bounds, page)
+
+
+@pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built here")
+def test_page_layout_refuses_bounds_of_another_length() -> None:
+    with pytest.raises(ValueError):
+        pdf_layout.pdf_loops.page_texts("abc", np.zeros((4, 2)), 0, 0, 612, 792, *[0.5] * 5)
