@@ -753,6 +753,99 @@ static PyObject *text_objects(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ---- pdfium._drawn_chars' calls per character, in one loop ----
+ * The code points as _unicodes reads them (the page's text in one call where it is one
+ * UTF-16 unit a character, a character's own value at U+FFFE; else one at a time), which
+ * are whitespace (str.isspace) and which glyphs (printable, not whitespace) as _kinds
+ * tells them, the characters kept (not a space PDFium generated), whether a glyph has no
+ * Unicode value, and the kept characters' loose boxes. */
+
+enum { COUNT_CHARS, GET_TEXT, GET_UNICODE, IS_GENERATED, MAP_ERROR, LOOSE_BOX, CHAR_CALLS };
+
+PyDoc_STRVAR(drawn_chars_doc,
+             "drawn_chars(textpage, functions): (code points uint32, whether whitespace "
+             "bool, indices int32, boxes float64 as left, bottom, right and top rows) of the "
+             "characters kept, as bytes, and whether a glyph lacks a Unicode value; None "
+             "when a code point is beyond Unicode (the Python twin tells it).");
+
+static PyObject *drawn_chars(PyObject *self, PyObject *args) {
+    unsigned long long page;
+    PyObject *functions;
+    void *f[CHAR_CALLS];
+    if (!PyArg_ParseTuple(args, "KO!", &page, &PyTuple_Type, &functions)) return NULL;
+    if (!page || PyTuple_GET_SIZE(functions) != CHAR_CALLS) {
+        PyErr_SetString(PyExc_ValueError, "no text page, or not the 6 functions");
+        return NULL;
+    }
+    for (int k = 0; k < CHAR_CALLS; k++) {
+        f[k] = PyLong_AsVoidPtr(PyTuple_GET_ITEM(functions, k));
+        if (!f[k]) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a function is missing");
+            return NULL;
+        }
+    }
+    void *textpage = (void *)(uintptr_t)page;
+    int count = ((int (*)(void *))f[COUNT_CHARS])(textpage);
+    if (count < 0) count = 0;
+    size_t n = (size_t)count;
+    unsigned short *units = malloc(sizeof(unsigned short) * (n + 1));
+    uint32_t *codes = malloc(sizeof(uint32_t) * (n + 1));
+    char *spaces = malloc(n + 1);
+    int32_t *kept = malloc(sizeof(int32_t) * (n + 1));
+    float *rect = malloc(sizeof(float) * 4 * (n + 1));
+    double *boxes = malloc(sizeof(double) * 4 * (n + 1));
+    PyObject *result = NULL;
+    if (!units || !codes || !spaces || !kept || !rect || !boxes) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int written = count ? ((int (*)(void *, int, int, unsigned short *))f[GET_TEXT])(
+                              textpage, 0, count, units)
+                        : 0;
+    int whole = written == count + 1;
+    for (int i = 0; i < count && whole; i++)
+        whole = units[i] < 0xD800 || units[i] > 0xDFFF;
+    typedef unsigned (*unicode_call)(void *, int);
+    for (int i = 0; i < count; i++) {
+        codes[i] = whole && units[i] != 0xFFFE ? units[i]
+                                               : ((unicode_call)f[GET_UNICODE])(textpage, i);
+        if (codes[i] > 0x10FFFF) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    int m = 0, unmapped = 0;
+    for (int i = 0; i < count; i++) {
+        int space = Py_UNICODE_ISSPACE(codes[i]);
+        if (space && ((int_call)f[IS_GENERATED])(textpage, i) != 0) continue;
+        if (!space && !unmapped && Py_UNICODE_ISPRINTABLE(codes[i]))
+            unmapped = ((int_call)f[MAP_ERROR])(textpage, i) != 0;
+        codes[m] = codes[i];
+        spaces[m] = (char)space;
+        kept[m++] = i;
+    }
+    memset(rect, 0, sizeof(float) * 4 * (size_t)m);
+    for (int k = 0; k < m; k++) ((rect_call)f[LOOSE_BOX])(textpage, kept[k], rect + 4 * k);
+    for (int k = 0; k < m; k++) { /* FS_RECTF is left, top, right, bottom */
+        boxes[k] = rect[4 * k];
+        boxes[m + k] = rect[4 * k + 3];
+        boxes[2 * m + k] = rect[4 * k + 2];
+        boxes[3 * m + k] = rect[4 * k + 1];
+    }
+    result = Py_BuildValue("NNNNO", bytes_of(codes, 4 * (Py_ssize_t)m),
+                           bytes_of(spaces, (Py_ssize_t)m), bytes_of(kept, 4 * (Py_ssize_t)m),
+                           bytes_of(boxes, 32 * (Py_ssize_t)m), unmapped ? Py_True : Py_False);
+done:
+    free(units);
+    free(codes);
+    free(spaces);
+    free(kept);
+    free(rect);
+    free(boxes);
+    return result;
+}
+
+
 /* ---- pdf_layout.page_texts: a page's characters to its text boxes, in reading order ----
  * The steps of the Python (visual_lines, line_boxes, boxes_in_order, the runs of one size)
  * and its floating-point operations in the same order, for pages of finite characters of
@@ -772,6 +865,11 @@ static int keyed_compare(const void *a, const void *b) {
 
 /* items[0..n) sorted stably by keys[item] (ascending, or descending when `descending`) */
 static void sort_by(int *items, int n, const double *keys, int descending, Keyed *work) {
+    int sorted = 1; /* most often they are: a look costs less than a sort */
+    for (int m = 1; m < n && sorted; m++)
+        sorted = descending ? keys[items[m - 1]] >= keys[items[m]]
+                            : keys[items[m - 1]] <= keys[items[m]];
+    if (sorted) return;
     for (int m = 0; m < n; m++) {
         work[m].key = descending ? -keys[items[m]] : keys[items[m]];
         work[m].place = m;
@@ -1234,6 +1332,7 @@ static PyMethodDef methods[] = {
     {"text_objects", text_objects, METH_VARARGS, text_objects_doc},
     {"line_boxes", line_boxes, METH_VARARGS, line_boxes_doc},
     {"page_texts", page_texts, METH_VARARGS, page_texts_doc},
+    {"drawn_chars", drawn_chars, METH_VARARGS, drawn_chars_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -409,6 +409,32 @@ def _drawn_chars(
     Raises Unsuited at a glyph without a Unicode value.
     """
     page = _pointer(textpage.value)  # a ready argument for the calls per character
+    found = _kept_chars_in_c(textpage) if pdf_loops is not None else None
+    codes, spaces, indices, raw = _kept_chars(textpage) if found is None else found
+    m = len(indices)
+    colour = _Colour()
+    shared = _shared_look(page_handle, colour) if m else None
+    if shared is not None:
+        return codes, spaces, raw, np.zeros(m, dtype=np.intp), [shared]
+    objects = _each(_text_object, textpage, indices)
+    addresses, first, look_of = np.unique(objects, return_index=True, return_inverse=True)
+    # the looks of upright text objects as the page's objects give them (a few calls each),
+    # the others' through their first character (`_look`)
+    known = _object_looks(page_handle, colour)
+    looks = [
+        known[address] if address in known else _look(page, int(indices[k]), address, colour)
+        for address, k in zip(addresses.tolist(), first.tolist(), strict=True)
+    ]
+    return codes, spaces, raw, look_of.reshape(-1), looks
+
+
+def _kept_chars(textpage: _Handle) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The code points, whitespace, indices and loose boxes (left, bottom, right and top
+    rows) of the characters PDFium read from the page, not the spaces it generated.
+
+    Raises Unsuited at a glyph without a Unicode value.
+    """
+    page = _pointer(textpage.value)
     count = _count_chars(page)
     codes = _unicodes(page, page, count)
     spaces, glyphs = _kinds(codes)
@@ -419,22 +445,34 @@ def _drawn_chars(
     if _each(_map_error, textpage, _indices(glyphs)).any():
         raise Unsuited("a font without a Unicode value for its glyphs")
     indices = _indices(kept)
-    m = len(indices)
-    raw = _loose_boxes(textpage, indices)
-    colour = _Colour()
-    shared = _shared_look(page_handle, colour) if m else None
-    if shared is not None:
-        return codes[kept], spaces[kept], raw, np.zeros(m, dtype=np.intp), [shared]
-    objects = _each(_text_object, textpage, indices)
-    addresses, first, look_of = np.unique(objects, return_index=True, return_inverse=True)
-    # the looks of upright text objects as the page's objects give them (a few calls each),
-    # the others' through their first character (`_look`)
-    known = _object_looks(page_handle, colour)
-    looks = [
-        known[address] if address in known else _look(page, int(indices[k]), address, colour)
-        for address, k in zip(addresses.tolist(), first.tolist(), strict=True)
-    ]
-    return codes[kept], spaces[kept], raw, look_of.reshape(-1), looks
+    return codes[kept], spaces[kept], indices, _loose_boxes(textpage, indices)
+
+
+def _kept_chars_in_c(
+    textpage: _Handle,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """`_kept_chars` in one C loop (`pdf_loops.drawn_chars`); None for a page of a code
+    point beyond Unicode (`_kept_chars` tells it)."""
+    found = pdf_loops.drawn_chars(textpage.value, _char_functions())
+    if found is None:
+        return None
+    codes, spaces, indices, boxes, unmapped = found
+    if unmapped:
+        raise Unsuited("a font without a Unicode value for its glyphs")
+    return (
+        np.frombuffer(codes, np.uint32),
+        np.frombuffer(spaces, bool),
+        np.frombuffer(indices, np.int32),
+        np.frombuffer(boxes, np.float64).reshape(4, -1),
+    )
+
+
+@functools.cache
+def _char_functions() -> tuple[int, ...]:
+    """The addresses of the functions `_kept_chars` calls, in the order the C loop takes
+    them."""
+    functions = (_count_chars, _get_text, _unicode, _is_generated, _map_error, _loose_box)
+    return tuple(_address(function) for function in functions)
 
 
 def _loose_boxes(textpage: _Handle, indices: np.ndarray) -> np.ndarray:
@@ -582,6 +620,9 @@ def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
     angle 0. Its size is the text object's font size (1 without a font) as drawn: times
     the vertical scale of its matrix and its forms' (`_drawn_size`).
     """
+    walked = _walked_looks(page) if pdf_loops is not None else None
+    if walked is not None:
+        return _shared_of(*walked)
     shared: Look | None = None
     shared_kind = None  # what tells shown from hidden: (tiny, invisible, white)
     for look in _text_looks(page, colour):
@@ -595,6 +636,36 @@ def _shared_look(page: ctypes.c_void_p, colour: _Colour) -> Look | None:
         elif look_kind != shared_kind:
             return None
     return shared
+
+
+def _shared_of(
+    modes: np.ndarray, white: np.ndarray, sizes: np.ndarray, complete: bool
+) -> Look | None:
+    """`_shared_look` of the text objects walked in C (`_walked_looks`), on their arrays."""
+    if not complete or not len(modes):
+        return None
+    for kind in (sizes <= MAX_HIDDEN_POINTS, modes == _INVISIBLE, white):
+        if kind.any() and not kind.all():
+            return None
+    return Look(int(modes[0]), False, bool(white[0]), float(sizes[0]))
+
+
+def _walked_looks(page: ctypes.c_void_p) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool] | None:
+    """(render modes, whiteness, font sizes as drawn, whether the walk went to the end) of
+    the page's text objects as `_text_looks` gives them, as arrays; None when a mode or
+    colour did not fit its key (then `_text_looks` asks again one by one)."""
+    found = pdf_loops.text_objects(page.value, _walk_functions(), _MAX_SHARED_DEPTH)
+    _, modes, sizes, keys, complete, packed = found
+    if not packed:
+        return None
+    distinct, which = np.unique(np.frombuffer(keys, np.uint64), return_inverse=True)
+    white = np.array([_white_object(key) for key in distinct.tolist()], dtype=bool)
+    return (
+        np.frombuffer(modes, np.int32),
+        white[which.reshape(-1)],
+        np.frombuffer(sizes, np.float64),
+        complete,
+    )
 
 
 def _object_looks(page: ctypes.c_void_p, colour: _Colour) -> dict[int, Look]:
