@@ -578,6 +578,8 @@ def without_glyph_numbers(paragraphs: list[str]) -> tuple[list[str], tuple[str, 
 
     Raises ExtractionError when they are a large part of the text.
     """
+    if not any("(cid:" in p for p in paragraphs):  # nearly every file: a look, no search
+        return paragraphs, ()
     glyphs = sum(len(_CID.findall(p)) for p in paragraphs)
     if not glyphs:
         return paragraphs, ()

@@ -658,11 +658,11 @@ def _walked_looks(page: ctypes.c_void_p) -> tuple[np.ndarray, np.ndarray, np.nda
     _, modes, sizes, keys, complete, packed = found
     if not packed:
         return None
-    distinct, which = np.unique(np.frombuffer(keys, np.uint64), return_inverse=True)
-    white = np.array([_white_object(key) for key in distinct.tolist()], dtype=bool)
+    keys = np.frombuffer(keys, np.uint64).tolist()
+    white = {key: _white_object(key) for key in set(keys)}
     return (
         np.frombuffer(modes, np.int32),
-        white[which.reshape(-1)],
+        np.fromiter(map(white.__getitem__, keys), bool, len(keys)),
         np.frombuffer(sizes, np.float64),
         complete,
     )
