@@ -1,7 +1,7 @@
 """The folders core/, app/ and resources/ install as one import package, `simsift`
 (simsift.core, simsift.app, simsift.resources), so a user's environment gains no top-level
 `core` or `app` that another distribution could collide with. Everything else is in
-pyproject.toml; only this mapping and the one C helper need code."""
+pyproject.toml; only this mapping and the C helpers need code."""
 
 import sys
 
@@ -18,6 +18,11 @@ PDF_LOOPS = Extension(
     extra_compile_args=[] if sys.platform == "win32" else ["-ffp-contract=off"],
     optional=True,
 )
+# The tokenizer's loop for text without Chinese characters (tokens.py runs its regular
+# expressions without it).
+TOKEN_LOOPS = Extension(
+    "simsift.core.text.token_loops", sources=["core/text/token_loops.c"], optional=True
+)
 
 setup(
     packages=[
@@ -26,5 +31,5 @@ setup(
         if "__pycache__" not in name
     ],
     package_dir={f"simsift.{f}": f for f in FOLDERS},
-    ext_modules=[PDF_LOOPS],
+    ext_modules=[PDF_LOOPS, TOKEN_LOOPS],
 )

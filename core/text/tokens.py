@@ -28,6 +28,11 @@ from simsift.core.text.quotations import (
 from simsift.core.text.spacing import MIN_RUN_LETTERS, join_spaced_letters
 from simsift.core.text.word_segmenter import cut_chinese
 
+try:  # the loop for text without Chinese in C (setup.py builds it where a compiler is)
+    from simsift.core.text import token_loops
+except ImportError:
+    token_loops = None
+
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN_RUN = re.compile(
     rf"(?P<cjk>[{_CJK}]+)"
@@ -299,20 +304,24 @@ def _append_tokens(norm: str, hashes: array, digits: bytearray) -> None:
     Letters spaced out are seen as single-letter tokens in a row (`_has_single_letter_run`):
     only then is the text searched for them and tokenized again (a search of every text
     would cost as much as normalizing it)."""
-    if norm.isascii():
-        tokens = _ASCII_TOKEN.findall(norm)
-    elif _HAS_CJK.search(norm):
+    ascii = norm.isascii()
+    if not ascii and _HAS_CJK.search(norm):
         _append_mixed_tokens(norm, hashes, digits)
         return
-    else:
-        tokens = _LATIN_TOKEN.findall(norm)
+    if token_loops is not None:  # the same tokens in one C pass; None: letters spaced out
+        found = token_loops.latin_tokens(norm, _token_hashes(), MIN_RUN_LETTERS)
+        if found is not None:
+            hashes.frombytes(found[0])
+            digits.extend(found[1])
+            return
+    tokens = (_ASCII_TOKEN if ascii else _LATIN_TOKEN).findall(norm)
     if len(tokens) >= MIN_RUN_LETTERS and _has_single_letter_run(tokens):
         joined = join_spaced_letters(norm)
         if joined != norm:
             _append_tokens(joined, hashes, digits)
             return
     hashes.extend(map(_token_hashes().__getitem__, tokens))
-    if norm.isascii():
+    if ascii:
         digits.extend(map(_BEFORE_LETTERS, tokens))  # ASCII digits sort before letters
     else:
         digits.extend(map(str.isdecimal, map(_first, tokens)))  # no word starts with one

@@ -10,11 +10,15 @@ without a Chinese character; jieba's HMM is unrolled: each against the library i
 from __future__ import annotations
 
 import random
+import shutil
+import sysconfig
 import unicodedata
 from array import array
+from pathlib import Path
 
 import numpy as np
 import pytest
+from simsift.core.text import tokens as tokens_module
 from simsift.core.text import word_segmenter
 from simsift.core.text.normalize import _opencc_converter, _simplified, normalize_text
 from simsift.core.text.quotations import find_quotations
@@ -240,3 +244,46 @@ def test_hmm_words_are_jiebas():
         texts.append("".join(rng.choices(pool, k=rng.randint(1, 30))))
     for text in texts:
         assert word_segmenter._hmm_words(text) == tuple(finalseg.cut(text)), text
+
+
+def _compiler_and_headers() -> bool:
+    include = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return include.exists() and any(shutil.which(cc) for cc in ("cc", "gcc", "clang"))
+
+
+@pytest.mark.skipif(not _compiler_and_headers(), reason="no C compiler or Python headers")
+def test_the_c_token_loop_is_built_where_a_compiler_is():
+    """setup.py builds it as optional: a failed build would pass silently and leave every
+    reader's tokens a third slower."""
+    assert tokens_module.token_loops is not None
+
+
+def unicode_texts(count: int, seed: int) -> list[str]:
+    """Texts of characters whose classes the regular expressions and the C loop must agree
+    on: digits of other scripts, numbers that are no decimal digits (², ½, Ⅻ), combining
+    marks, letters of many scripts, underscores, both apostrophes, every separator."""
+    rng = random.Random(seed)
+    pieces = [
+        *"aZé\u0301ßΣиא\u05d0ب\u0915\u093fğ",  # letters, combining marks among them
+        *"09١٢۳߁\u0966\uff11\U0001d7ce",  # decimal digits of many scripts
+        *"²½Ⅻ①\u2155",  # numeric, not decimal: letters to \\w
+        *"_'’.,:/-  \t\n\u00a0\u2019\u02bc\u2018",
+        "don’t",
+        "1.2.3",
+        "a'b'c",
+        "x_y",
+        "𝐀𝐁",
+        "\U00010400",
+    ]
+    return ["".join(rng.choices(pieces, k=rng.randint(0, 50))) for _ in range(count)]
+
+
+@pytest.mark.skipif(tokens_module.token_loops is None, reason="the C loop is not built here")
+def test_the_c_token_loop_gives_the_regular_expressions_tokens(monkeypatch):
+    texts = [*TRICKY, *random_texts(3000, 5), *spaced_texts(1000, 11), *unicode_texts(5000, 17)]
+    norms = [normalize_text(text) for text in texts]
+    in_c = [appended(_append_tokens, norm) for norm in norms]
+    monkeypatch.setattr(tokens_module, "token_loops", None)
+    for norm, found in zip(norms, in_c, strict=True):
+        assert found == appended(_append_tokens, norm), repr(norm)
+    assert sum(len(hashes) for hashes, _ in in_c) > 50_000
