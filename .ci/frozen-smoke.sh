@@ -38,11 +38,14 @@ missing=$(cd "$bundle/_internal" && find . -name '*.so*' -type f -print0 |
   grep 'not found' | grep -v 'libwayland-' | sort -u || true)
 [[ -z $missing ]] && ok "bundled libraries resolve" || fail "unresolved libraries: $missing"
 
-# The PDF reader's loops in C (setup.py builds them optional, so a failed build is silent):
-# without them the bundle reads every PDF about 1.35x slower.
+# The PDF reader's and the tokenizer's loops in C (setup.py builds them optional, so a failed
+# build is silent): without them the bundle reads every PDF several times slower.
 loops=$(find "$bundle/_internal" -name 'pdf_loops*.so' | head -n 1)
 [[ -n $loops ]] && ok "the PDF reader's C loops are bundled (${loops#"$bundle/"})" ||
   fail "no pdf_loops in the bundle: PDFs are read by the Python twins"
+tokens=$(find "$bundle/_internal" -name 'token_loops*.so' | head -n 1)
+[[ -n $tokens ]] && ok "the tokenizer's C loop is bundled (${tokens#"$bundle/"})" ||
+  fail "no token_loops in the bundle: tokens are found by regular expressions"
 
 # The bundled Tesseract (core/read/extract/ocr.py runs it with these two variables): its own
 # libraries come from the bundle, not the system, and it has the languages SimSift reads.
