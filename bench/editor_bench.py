@@ -4,7 +4,7 @@ the physical floor on this machine.
 
     python bench/editor_bench.py make DIR [--files 2500] [--seed 29]
     python bench/editor_bench.py run DIR --before 1fc2ae8 [--rounds 2] [--workers 2]
-    python bench/editor_bench.py rates DIR --before 1fc2ae8 [--rounds 1]
+    python bench/editor_bench.py rates DIR --before 1fc2ae8 [--rounds 1] [--parts 8]
     python bench/editor_bench.py table DIR            # the last rates run's tables again
     python bench/editor_bench.py profile DIR          # cProfile of a cold scan, read in-process
     python bench/editor_bench.py grow DIR [--shares 0.25 0.5 1]
@@ -29,13 +29,15 @@ start (progress reports) and the reading stage's wall and CPU time; documents, g
 errors. The ratio now / before per round and its median.
 
 rates: every file of DIR read by `read_file(ReadTask(...))` (extract, tokenize, hash, as a
-reader process does) in one process, no pool, by each engine in a process of its own,
-alternated per round, per file the best of the rounds; one file of each kind read first,
-untimed (imports, jieba's dictionary). Beside them the floor: `Path.read_bytes` of every file
-(in the page cache: the files were just read, nothing was dropped) and for PDFs `pdftotext
--q FILE -` (a process per file). Rates per format by CPU time (the machine is shared; the
-wall times are printed too), and per document the CPU time of `extract` and of the rest
-(tokens, hashes, flags). The per-file figures are kept in DIR.rates.json.
+reader process does) in one process, no pool, by each engine in a process of its own; each
+round in --parts parts (every k-th file), the engines taking turns on each part so that a
+file's readings by the two lie seconds apart; per file the best of the rounds; in each
+process one file of each kind read first, untimed (imports, jieba's dictionary). Beside them
+the floor: `Path.read_bytes` of every file (in the page cache: the files were just read,
+nothing was dropped) and for PDFs `pdftotext -q FILE -` (a process per file). Rates per
+format by CPU time (the machine is shared; the wall times are printed too), and per
+document the CPU time of `extract` and of the rest (tokens, hashes, flags). The per-file
+figures are kept in DIR.rates.json.
 
 profile: the work tree's cold scan of DIR with workers=0 (files read in the scan process)
 under cProfile: time per stage, per module and the largest functions.
@@ -585,15 +587,17 @@ def run(folder: Path, before: str, now: str, rounds: int, workers: int) -> None:
 # ---------------------------------------------------------------- per-format rates
 
 
-def read_child(folder: Path, out: Path) -> None:
-    """Every file of the manifest read by this engine's `read_file`, one at a time: per
-    file wall and CPU seconds (and of `extract` alone), status, body tokens."""
+def read_child(folder: Path, out: Path, part: str = "0/1") -> None:
+    """Every file of the manifest (of its `part`, "i/k": every k-th file from the i-th)
+    read by this engine's `read_file`, one at a time: per file wall and CPU seconds (and of
+    `extract` alone), status, body tokens."""
     import dataclasses
 
     import simsift.core.read.extract as extract_module
     from simsift.core.read.reader import ReadTask, read_file
 
-    entries = load_manifest(folder)
+    index, parts = (int(n) for n in part.split("/"))
+    entries = load_manifest(folder)[index::parts]
     fields = {f.name for f in dataclasses.fields(ReadTask)}
     from simsift.core.pipeline.options import ScanOptions
 
@@ -687,7 +691,11 @@ def slope(sizes: list[float], seconds: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var if var else 0.0
 
 
-def rates(folder: Path, before: str, now: str, rounds: int) -> None:
+def rates(folder: Path, before: str, now: str, rounds: int, parts: int = 1) -> None:
+    """Each round reads the archive in `parts` (every parts-th file), the engines taking
+    turns on each part (in the order before, now, then now, before, ...): a file's two
+    readings lie seconds apart, not a whole archive's reading, so a stretch of a busy
+    shared machine slows both alike."""
     entries = load_manifest(folder)
     engines = {"before": engine(before), "now": engine(now)}
     for name, (_, what) in engines.items():
@@ -695,19 +703,22 @@ def rates(folder: Path, before: str, now: str, rounds: int) -> None:
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")
     best: dict[str, dict[str, dict]] = {"before": {}, "now": {}}
     bottom: dict[str, dict[str, tuple[float, float]]] = {}
+    turn = 0
     for r in range(rounds):
-        order = ("before", "now") if r % 2 == 0 else ("now", "before")
-        for name in order:
-            start = time.perf_counter()
-            rows = child(engines[name][0], "_read", str(folder))["rows"]
-            print(f"round {r + 1}: {name} read in {time.perf_counter() - start:.0f} s", flush=True)
-            for row in rows:
-                kept = best[name].get(row["path"])
-                if kept is None:
-                    best[name][row["path"]] = row
-                else:
-                    for key in ("wall", "cpu", "extract_wall", "extract_cpu"):
-                        kept[key] = min(kept[key], row[key])
+        spent = {"before": 0.0, "now": 0.0}
+        for part in range(parts):
+            order = ("before", "now") if turn % 2 == 0 else ("now", "before")
+            turn += 1
+            for name in order:
+                start = time.perf_counter()
+                which = ("--part", f"{part}/{parts}")
+                rows = child(engines[name][0], "_read", str(folder), *which)["rows"]
+                spent[name] += time.perf_counter() - start
+                _keep_best(best[name], rows)
+        print(
+            f"round {r + 1}: before read in {spent['before']:.0f} s, now in {spent['now']:.0f} s",
+            flush=True,
+        )
         this = floors(folder, entries)
         for path, values in this.items():
             for key, (w, c) in values.items():
@@ -722,6 +733,17 @@ def rates(folder: Path, before: str, now: str, rounds: int) -> None:
     }
     rates_path(folder).write_text(json.dumps(saved))
     show_rates(folder)
+
+
+def _keep_best(best: dict[str, dict], rows: list[dict]) -> None:
+    """Each file's least times of the rows read so far."""
+    for row in rows:
+        kept = best.get(row["path"])
+        if kept is None:
+            best[row["path"]] = row
+        else:
+            for key in ("wall", "cpu", "extract_wall", "extract_cpu"):
+                kept[key] = min(kept[key], row[key])
 
 
 def rates_path(folder: Path) -> Path:
@@ -930,6 +952,8 @@ def main() -> None:
         if name in ("run", "rates"):
             p.add_argument("--before", default="1fc2ae8")
             p.add_argument("--rounds", type=int, default=2 if name == "run" else 1)
+        if name == "rates":
+            p.add_argument("--parts", type=int, default=8, help="engines take turns on each part")
         if name in ("run", "grow"):
             p.add_argument("--workers", type=int, default=2)
         if name == "grow":
@@ -940,6 +964,8 @@ def main() -> None:
         p.add_argument("folder", type=Path)
         p.add_argument("--out", type=Path, required=True)
         p.add_argument("--workers", type=int, default=2)
+        if name == "_read":
+            p.add_argument("--part", default="0/1")
     args = parser.parse_args()
     folder = args.folder.resolve()
     if args.command == "make":
@@ -951,7 +977,7 @@ def main() -> None:
     elif args.command == "run":
         run(folder, args.before, args.now, args.rounds, args.workers)
     elif args.command == "rates":
-        rates(folder, args.before, args.now, args.rounds)
+        rates(folder, args.before, args.now, args.rounds, args.parts)
     elif args.command == "profile":
         profile(folder, args.now)
     elif args.command == "grow":
@@ -959,7 +985,7 @@ def main() -> None:
     elif args.command == "_scan":
         scan_child(folder, args.workers, args.out)
     elif args.command == "_read":
-        read_child(folder, args.out)
+        read_child(folder, args.out, args.part)
     elif args.command == "_profile":
         profile_child(folder, args.out)
 
