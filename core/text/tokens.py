@@ -304,16 +304,16 @@ def _append_tokens(norm: str, hashes: array, digits: bytearray) -> None:
     Letters spaced out are seen as single-letter tokens in a row (`_has_single_letter_run`):
     only then is the text searched for them and tokenized again (a search of every text
     would cost as much as normalizing it)."""
-    ascii = norm.isascii()
-    if not ascii and _HAS_CJK.search(norm):
-        _append_mixed_tokens(norm, hashes, digits)
-        return
     if token_loops is not None:  # the same tokens in one C pass; None: letters spaced out
-        found = token_loops.latin_tokens(norm, _token_hashes(), MIN_RUN_LETTERS)
+        found = token_loops.text_tokens(norm, _token_hashes(), MIN_RUN_LETTERS, cut_chinese)
         if found is not None:
             hashes.frombytes(found[0])
             digits.extend(found[1])
             return
+    ascii = norm.isascii()
+    if not ascii and _HAS_CJK.search(norm):
+        _append_mixed_tokens(norm, hashes, digits)
+        return
     tokens = (_ASCII_TOKEN if ascii else _LATIN_TOKEN).findall(norm)
     if len(tokens) >= MIN_RUN_LETTERS and _has_single_letter_run(tokens):
         joined = join_spaced_letters(norm)

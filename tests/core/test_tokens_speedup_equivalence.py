@@ -280,7 +280,8 @@ def unicode_texts(count: int, seed: int) -> list[str]:
 
 @pytest.mark.skipif(tokens_module.token_loops is None, reason="the C loop is not built here")
 def test_the_c_token_loop_gives_the_regular_expressions_tokens(monkeypatch):
-    texts = [*TRICKY, *random_texts(3000, 5), *spaced_texts(1000, 11), *unicode_texts(5000, 17)]
+    texts = [*TRICKY, *chinese_paragraphs()[:40], *random_texts(3000, 5), *spaced_texts(1000, 11)]
+    texts += unicode_texts(5000, 17)
     norms = [normalize_text(text) for text in texts]
     in_c = [appended(_append_tokens, norm) for norm in norms]
     monkeypatch.setattr(tokens_module, "token_loops", None)
