@@ -297,9 +297,10 @@ def _token_marks(
 
 def _append_tokens(norm: str, hashes: array, digits: bytearray) -> None:
     """`iter_tokens` of normalized text, hashed into the arrays: the same tokens, in less
-    time (findall makes no match objects; 34 million tokens in a 200 MB text). Text
-    without Chinese characters, nearly all, is matched by a pattern without them (by ASCII
-    classes if ASCII) and its tokens hashed and flagged by `map`, not one by one.
+    time. In C where it is built (`token_loops.text_tokens`: one pass, no list of tokens).
+    Else by regular expressions (findall makes no match objects; 34 million tokens in a
+    200 MB text): text without Chinese characters, nearly all, is matched by a pattern
+    without them (by ASCII classes if ASCII) and its tokens hashed and flagged by `map`.
 
     Letters spaced out are seen as single-letter tokens in a row (`_has_single_letter_run`):
     only then is the text searched for them and tokenized again (a search of every text
