@@ -18,8 +18,7 @@ PDF_LOOPS = Extension(
     extra_compile_args=[] if sys.platform == "win32" else ["-ffp-contract=off"],
     optional=True,
 )
-# The tokenizer's loop for text without Chinese characters (tokens.py runs its regular
-# expressions without it).
+# The tokenizer's loop (tokens.py runs its regular expressions without it).
 TOKEN_LOOPS = Extension(
     "simsift.core.text.token_loops", sources=["core/text/token_loops.c"], optional=True
 )

@@ -28,7 +28,7 @@ from simsift.core.text.quotations import (
 from simsift.core.text.spacing import MIN_RUN_LETTERS, join_spaced_letters
 from simsift.core.text.word_segmenter import cut_chinese
 
-try:  # the loop for text without Chinese in C (setup.py builds it where a compiler is)
+try:  # the tokenizer's loop in C (setup.py builds it where a compiler is)
     from simsift.core.text import token_loops
 except ImportError:
     token_loops = None
