@@ -33,6 +33,21 @@ static int is_separator(Py_UCS4 c) {
 
 static int is_apostrophe(Py_UCS4 c) { return c == '\'' || c == 0x2019; }
 
+typedef int (*char_class)(Py_UCS4);
+
+/* Where the token starting at `at` ends: members, then (a joiner and members) as often as
+ * they follow: `m+(?:jm+)*`, greedy, as the patterns match it. */
+static Py_ssize_t joined_run_end(int kind, const void *data, Py_ssize_t n, Py_ssize_t at,
+                                 char_class member, char_class joiner) {
+    while (at < n && member(PyUnicode_READ(kind, data, at))) at++;
+    while (at + 1 < n && joiner(PyUnicode_READ(kind, data, at)) &&
+           member(PyUnicode_READ(kind, data, at + 1))) {
+        at += 2;
+        while (at < n && member(PyUnicode_READ(kind, data, at))) at++;
+    }
+    return at;
+}
+
 typedef struct {
     uint64_t *hashes;
     char *digits;
@@ -130,21 +145,11 @@ static PyObject *text_tokens(PyObject *self, PyObject *args) {
             added = add_words(text, start, at, cut, memo, &found);
             singles = at - start == 1 ? singles + 1 : 0;
         } else if (is_digit(c)) {
-            while (at < n && is_digit(PyUnicode_READ(kind, data, at))) at++;
-            while (at + 1 < n && is_separator(PyUnicode_READ(kind, data, at)) &&
-                   is_digit(PyUnicode_READ(kind, data, at + 1))) {
-                at += 2;
-                while (at < n && is_digit(PyUnicode_READ(kind, data, at))) at++;
-            }
+            at = joined_run_end(kind, data, n, at, is_digit, is_separator);
             added = add_token(text, start, at, 1, memo, &found);
             singles = 0;
         } else if (is_letter(c)) {
-            while (at < n && is_letter(PyUnicode_READ(kind, data, at))) at++;
-            while (at + 1 < n && is_apostrophe(PyUnicode_READ(kind, data, at)) &&
-                   is_letter(PyUnicode_READ(kind, data, at + 1))) {
-                at += 2;
-                while (at < n && is_letter(PyUnicode_READ(kind, data, at))) at++;
-            }
+            at = joined_run_end(kind, data, n, at, is_letter, is_apostrophe);
             added = add_token(text, start, at, 0, memo, &found);
             singles = at - start == 1 ? singles + 1 : 0;
         } else {

@@ -705,6 +705,22 @@ done:
     return result;
 }
 
+/* The `count` function addresses of a tuple of ints into f: 1, or 0 with an error set. */
+static int function_addresses(PyObject *functions, void **f, int count) {
+    if (PyTuple_GET_SIZE(functions) != count) {
+        PyErr_Format(PyExc_ValueError, "not the %d functions", count);
+        return 0;
+    }
+    for (int k = 0; k < count; k++) {
+        f[k] = PyLong_AsVoidPtr(PyTuple_GET_ITEM(functions, k));
+        if (!f[k]) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a function is missing");
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* bytes of a buffer that is NULL when empty (Py_BuildValue's y# would give None) */
 static PyObject *bytes_of(const void *buffer, Py_ssize_t length) {
     return PyBytes_FromStringAndSize(length ? buffer : "", length);
@@ -723,16 +739,9 @@ static PyObject *text_objects(PyObject *self, PyObject *args) {
     void *f[FUNCTIONS];
     if (!PyArg_ParseTuple(args, "KO!i", &page, &PyTuple_Type, &functions, &max_depth))
         return NULL;
-    if (!page || PyTuple_GET_SIZE(functions) != FUNCTIONS) {
-        PyErr_SetString(PyExc_ValueError, "no page, or not the 11 functions");
+    if (!page || !function_addresses(functions, f, FUNCTIONS)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "no page");
         return NULL;
-    }
-    for (int k = 0; k < FUNCTIONS; k++) {
-        f[k] = PyLong_AsVoidPtr(PyTuple_GET_ITEM(functions, k));
-        if (!f[k]) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a function is missing");
-            return NULL;
-        }
     }
     Looks looks = {NULL, NULL, NULL, NULL, 0, 0, 1};
     int walked = walk_text_objects((void *)(uintptr_t)page, f, max_depth, &looks);
@@ -773,16 +782,9 @@ static PyObject *drawn_chars(PyObject *self, PyObject *args) {
     PyObject *functions;
     void *f[CHAR_CALLS];
     if (!PyArg_ParseTuple(args, "KO!", &page, &PyTuple_Type, &functions)) return NULL;
-    if (!page || PyTuple_GET_SIZE(functions) != CHAR_CALLS) {
-        PyErr_SetString(PyExc_ValueError, "no text page, or not the 6 functions");
+    if (!page || !function_addresses(functions, f, CHAR_CALLS)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "no text page");
         return NULL;
-    }
-    for (int k = 0; k < CHAR_CALLS; k++) {
-        f[k] = PyLong_AsVoidPtr(PyTuple_GET_ITEM(functions, k));
-        if (!f[k]) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a function is missing");
-            return NULL;
-        }
     }
     void *textpage = (void *)(uintptr_t)page;
     int count = ((int (*)(void *))f[COUNT_CHARS])(textpage);
