@@ -16,10 +16,35 @@ from simsift.core.paths import resource_path
 
 # Words of dictionary glosses that say how a word is used, not what it means.
 _GLOSS_NOISE = frozenset(
-    ("sth", "sb", "etc", "oneself", "one's", "someone", "somebody", "something", "used")
-    + ("particle", "classifier", "abbr", "lit", "fig", "esp", "pr", "also", "see")
-    + ("variant", "archaic", "dialect", "loanword", "slang", "coll", "idiom")
-    + ("interjection", "onomatopoeia")
+    [
+        "sth",
+        "sb",
+        "etc",
+        "oneself",
+        "one's",
+        "someone",
+        "somebody",
+        "something",
+        "used",
+        "particle",
+        "classifier",
+        "abbr",
+        "lit",
+        "fig",
+        "esp",
+        "pr",
+        "also",
+        "see",
+        "variant",
+        "archaic",
+        "dialect",
+        "loanword",
+        "slang",
+        "coll",
+        "idiom",
+        "interjection",
+        "onomatopoeia",
+    ]
 )
 
 _local = threading.local()  # a Snowball stemmer keeps state between calls: one per thread
