@@ -4,6 +4,7 @@ paragraphs and hand it on as `ExtractedText.hidden`."""
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -21,6 +22,9 @@ MAX_HIDDEN_POINTS = 1.0
 
 # Reading a file whose every text is hidden fails with this message, not "no text".
 ALL_HIDDEN = "all of the file's text is hidden (hidden, white, tiny or invisible text)"
+
+# The page PDFium and poppler draw when a page's media box is missing or of no area: US Letter
+LETTER = (0.0, 0.0, 612.0, 792.0)
 
 _HEX = re.compile(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})")
 _LENGTH = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+))\s*(pt|px|pc|mm|cm|in|em|rem|%)?", re.ASCII)
@@ -121,3 +125,19 @@ def length_points(value: str | None, inherited: float = 12.0) -> float | None:
     if unit in ("em", "rem"):
         return inherited * number
     return number * _POINTS_PER_UNIT[unit]
+
+
+def drawn_box(values: object) -> tuple[float, float, float, float] | None:
+    """A page box (MediaBox, CropBox) as PDFium and poppler draw with it: four numbers,
+    corners in either order (`[612 792 0 0]` is Letter); None for anything else (a short
+    array, a string, NaN, infinity) or a box of no area, which the renderers replace.
+    Text is hidden only where it is not drawn: off the box they draw, not off one written."""
+    if not isinstance(values, (list, tuple)) or len(values) != 4:
+        return None
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return None
+    x0, y0, x1, y1 = map(float, values)
+    box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    if not all(math.isfinite(v) for v in box) or box[0] == box[2] or box[1] == box[3]:
+        return None
+    return box

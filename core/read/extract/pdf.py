@@ -41,11 +41,19 @@ from pdfminer.pdfinterp import (
 )
 from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFSyntaxError
+from pdfminer.pdftypes import resolve1
 from pdfminer.psparser import PSException
 from pdfminer.utils import apply_matrix_rect
 from simsift.core.document import ExtractedText, ExtractionError, TransientError
 from simsift.core.read.extract import pdfium
-from simsift.core.read.extract.hidden import ALL_HIDDEN, MAX_HIDDEN_POINTS, WHITE, unreadable
+from simsift.core.read.extract.hidden import (
+    ALL_HIDDEN,
+    LETTER,
+    MAX_HIDDEN_POINTS,
+    WHITE,
+    drawn_box,
+    unreadable,
+)
 from simsift.core.read.extract.ocr import OCR_OFF, OcrUnavailable, ocr_summary, read_pages
 from simsift.core.read.extract.paragraphs import (
     build_result,
@@ -206,7 +214,7 @@ def analyzed_pages(path: Path, unseen: list[LTPage] | None = None) -> Iterator[L
         resources = PDFResourceManager()
         device = RenderModeAggregator(resources)  # no laparams: characters as drawn
         interpreter = PDFPageInterpreter(resources, device)
-        for pdf_page in PDFPage.get_pages(file):
+        for pdf_page in _DrawnPage.get_pages(file):
             interpreter.process_page(pdf_page)
             drawn = device.get_result()
             shown, hidden = split_unseen(drawn, device.render_modes, device.visible_area)
@@ -219,6 +227,23 @@ def analyzed_pages(path: Path, unseen: list[LTPage] | None = None) -> Iterator[L
                 hidden_page.analyze(laparams)
                 unseen.append(hidden_page)
             yield page
+
+
+class _DrawnPage(PDFPage):
+    """A page whose boxes are read as PDFium and poppler draw with them (`drawn_box`):
+    pdfminer keeps an inverted or empty media box (and fails on NaN), which called all of
+    a page's text off the page."""
+
+    def _parse_mediabox(self, value: object) -> tuple[float, float, float, float]:
+        return _box(value) or LETTER
+
+    def _parse_cropbox(self, value: object, mediabox: tuple) -> tuple[float, float, float, float]:
+        return _box(value) or mediabox
+
+
+def _box(value: object) -> tuple[float, float, float, float] | None:
+    value = resolve1(value)
+    return drawn_box([resolve1(v) for v in value] if isinstance(value, list) else value)
 
 
 class RenderModeAggregator(PDFPageAggregator):

@@ -39,12 +39,14 @@ import numpy as np
 import pypdfium2 as pypdfium
 import pypdfium2.raw as fpdf
 from pdfminer.layout import LTChar
-from simsift.core.read.extract.hidden import MAX_HIDDEN_POINTS, WHITE, unreadable
-from simsift.core.read.extract.pdf_layout import (
-    hidden_page_texts,
-    page_texts,
-    visible_area,
+from simsift.core.read.extract.hidden import (
+    LETTER,
+    MAX_HIDDEN_POINTS,
+    WHITE,
+    drawn_box,
+    unreadable,
 )
+from simsift.core.read.extract.pdf_layout import hidden_page_texts, page_texts
 
 try:  # PDFium's per-character calls in C loops (setup.py builds it where a compiler is)
     from simsift.core.read.extract import pdf_loops
@@ -134,9 +136,9 @@ _load_textpage = _bare(fpdf.FPDFText_LoadPage, _Handle)
 _close_textpage = _bare(fpdf.FPDFText_ClosePage, None)
 _count_chars = _bare(fpdf.FPDFText_CountChars, ctypes.c_int)
 _get_text = _bare(fpdf.FPDFText_GetText, ctypes.c_int)
-# (page, pointers to four c_float), (page)
+# (page, pointers to four c_float), (page, pointer to an FS_RECTF), (page)
 _media_box = _bare(fpdf.FPDFPage_GetMediaBox, ctypes.c_int)
-_crop_box = _bare(fpdf.FPDFPage_GetCropBox, ctypes.c_int)
+_bounding_box = _bare(fpdf.FPDF_GetPageBoundingBox, ctypes.c_int)
 _page_rotation = _bare(fpdf.FPDFPage_GetRotation, ctypes.c_int)
 # how pypdfium2 encodes a path for FPDF_LoadDocument
 _NAME_ERRORS = "strict" if sys.platform.startswith("win32") else "surrogateescape"
@@ -288,9 +290,8 @@ def _page_chars(page: _Handle) -> tuple[Chars, Chars, Box, int]:
     """(characters shown, characters not shown, page box, rotation) of a page (its handle),
     each in drawing order (lines are built from it), in pdfminer's page space (media box at
     the origin, turned as displayed)."""
-    media = _page_box(page, _media_box)
-    crop = _page_box(page, _crop_box)
-    x0, y0, x1, y1 = visible_area(media, media if crop is None else crop)
+    media = drawn_box(_page_box(page)) or LETTER
+    x0, y0, x1, y1 = _drawn_area(page, media)
     rotate = _rotation(page)
     textpage = _load_textpage(page)
     if not textpage:
@@ -311,14 +312,24 @@ def _page_chars(page: _Handle) -> tuple[Chars, Chars, Box, int]:
     )
 
 
-def _page_box(page: _Handle, get_box: object) -> Box | None:
-    """The page's media box (`_media_box`; ANSI A when it has none, as pypdfium2 gives it)
-    or crop box (`_crop_box`; None when it has none)."""
+def _page_box(page: _Handle) -> Box:
+    """The page's media box as written (ANSI A when it has none, as pypdfium2 gives it)."""
     sides = _box_sides
-    if get_box(page, *sides.places):
+    if _media_box(page, *sides.places):
         values = sides.values
         return (values[0], values[1], values[2], values[3])
-    return (0, 0, 612, 792) if get_box is _media_box else None
+    return (0, 0, 612, 792)
+
+
+def _drawn_area(page: _Handle, media: Box) -> Box:
+    """The part of the page PDFium draws (its crop box within its media box, each put right
+    as PDFium puts it right); `media` when that has no area (a crop box off the page, which
+    poppler ignores)."""
+    sides = _box_sides
+    if not _bounding_box(page, sides.places[0]):
+        return media
+    left, top, right, bottom = sides.values
+    return drawn_box((left, bottom, right, top)) or media
 
 
 def _rotation(page: _Handle) -> int:

@@ -341,9 +341,8 @@ def test_the_page_box_and_rotation_are_pypdfium2s() -> None:
     with opened(DATA / "article_en.pdf") as pages:
         for page, _ in pages:
             handle = pdfium._Handle(ctypes.cast(page.raw, ctypes.c_void_p).value)
-            assert pdfium._page_box(handle, pdfium._media_box) == page.get_mediabox()
-            crop = pdfium._page_box(handle, pdfium._crop_box)
-            assert (crop or page.get_mediabox()) == page.get_cropbox()
+            assert pdfium._page_box(handle) == page.get_mediabox()
+            assert pdfium._drawn_area(handle, page.get_mediabox()) == page.get_bbox()
             assert pdfium._rotation(handle) == page.get_rotation()
 
 
