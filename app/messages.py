@@ -54,6 +54,7 @@ _MESSAGES: tuple[tuple[str, Callable[[], str]], ...] = (
     (r"link to a file outside the scanned folders \(not followed\)", lambda: QCoreApplication.translate("Messages", "link to a file outside the scanned folders (not followed)")),
     (r"Word 97–2003 \.doc file: save it as \.docx \(or install antiword or LibreOffice to read it\)", lambda: QCoreApplication.translate("Messages", "Word 97–2003 .doc file: save it as .docx (or install antiword or LibreOffice to read it)")),
     (r"the PDF's fonts do not say which letters they show \(no ToUnicode map\); no text", lambda: QCoreApplication.translate("Messages", "the PDF's fonts do not say which letters they show (no ToUnicode map); no text")),
+    (r"damaged font in the PDF \(corrupt file\); no text", lambda: QCoreApplication.translate("Messages", "damaged font in the PDF (corrupt file); no text")),
     (r"1 character could not be decoded \(shown as �\): the text is garbled", lambda: QCoreApplication.translate("Messages", "1 character could not be decoded (shown as �): the text is garbled")),
     (r"1 character could not be decoded \(shown as �\)", lambda: QCoreApplication.translate("Messages", "1 character could not be decoded (shown as �)")),
     (r"([\d,]+) characters could not be decoded \(shown as �\): the text is garbled", lambda: QCoreApplication.translate("Messages", "%1 characters could not be decoded (shown as �): the text is garbled")),

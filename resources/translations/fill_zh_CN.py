@@ -156,6 +156,7 @@ ZH = {
     "Word 97–2003 .doc file: save it as .docx (or install antiword or LibreOffice to read it)":
         "Word 97–2003 .doc 文件：请另存为 .docx（或安装 antiword 或 LibreOffice 以读取）",
     "the PDF's fonts do not say which letters they show (no ToUnicode map); no text": "PDF 的字体没有说明显示的是哪些字符（无 ToUnicode 映射）；没有文本",
+    "damaged font in the PDF (corrupt file); no text": "PDF 中的字体已损坏（文件已损坏）；没有文本",
     "%1 characters could not be decoded (shown as �): the text is garbled": "%1 个字符无法解码（显示为 �）：文本是乱码",
     "%1 characters could not be decoded (shown as �)": "%1 个字符无法解码（显示为 �）",
     "1 character could not be decoded (shown as �): the text is garbled": "1 个字符无法解码（显示为 �）：文本是乱码",

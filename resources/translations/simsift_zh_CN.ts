@@ -1328,211 +1328,216 @@
     </message>
     <message>
         <location filename="../../app/messages.py" line="57" />
+        <source>damaged font in the PDF (corrupt file); no text</source>
+        <translation>PDF 中的字体已损坏（文件已损坏）；没有文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="58" />
         <source>1 character could not be decoded (shown as �): the text is garbled</source>
         <translation>1 个字符无法解码（显示为 �）：文本是乱码</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="58" />
+        <location filename="../../app/messages.py" line="59" />
         <source>1 character could not be decoded (shown as �)</source>
         <translation>1 个字符无法解码（显示为 �）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="59" />
+        <location filename="../../app/messages.py" line="60" />
         <source>%1 characters could not be decoded (shown as �): the text is garbled</source>
         <translation>%1 个字符无法解码（显示为 �）：文本是乱码</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="60" />
+        <location filename="../../app/messages.py" line="61" />
         <source>%1 characters could not be decoded (shown as �)</source>
         <translation>%1 个字符无法解码（显示为 �）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="61" />
+        <location filename="../../app/messages.py" line="62" />
         <source>the Chinese text looks garbled: its encoding was probably misread</source>
         <translation>中文文本看起来是乱码：编码可能被误读</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="62" />
+        <location filename="../../app/messages.py" line="63" />
         <source>the text contains garbled letters such as “Ã©” or “â€™” (wrong encoding)</source>
         <translation>文本含有“Ã©”或“â€™”这类乱码字母（编码错误）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="63" />
+        <location filename="../../app/messages.py" line="64" />
         <source>this file made a cluster worker fail (a crash, or over the time budget), twice</source>
         <translation>此文件两次导致集群工作进程失败（崩溃或超时）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="64" />
+        <location filename="../../app/messages.py" line="65" />
         <source>read by OCR: 1 page, mean confidence %1</source>
         <translation>由 OCR 读取：1 页，平均置信度 %1</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="65" />
+        <location filename="../../app/messages.py" line="66" />
         <source>read by OCR: %1 pages, mean confidence %2</source>
         <translation>由 OCR 读取：%1 页，平均置信度 %2</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="66" />
+        <location filename="../../app/messages.py" line="67" />
         <source>low confidence on page %1</source>
         <translation>第 %1 页置信度低</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="67" />
+        <location filename="../../app/messages.py" line="68" />
         <source>low confidence on pages %1</source>
         <translation>第 %1 页置信度低</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="68" />
+        <location filename="../../app/messages.py" line="69" />
         <source>scanned page %1 read by OCR: 1 page, mean confidence %2</source>
         <translation>扫描页 %1 由 OCR 读取：1 页，平均置信度 %2</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="69" />
+        <location filename="../../app/messages.py" line="70" />
         <source>scanned pages %1 read by OCR: %2 pages, mean confidence %3</source>
         <translation>扫描页 %1 由 OCR 读取：%2 页，平均置信度 %3</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="70" />
+        <location filename="../../app/messages.py" line="71" />
         <source>scanned page %1 not read</source>
         <translation>扫描页 %1 未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="71" />
+        <location filename="../../app/messages.py" line="72" />
         <source>scanned pages %1 not read</source>
         <translation>扫描页 %1 未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="72" />
+        <location filename="../../app/messages.py" line="73" />
         <source>scanned page %1 not read (%2)</source>
         <translation>扫描页 %1 未读取（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="73" />
+        <location filename="../../app/messages.py" line="74" />
         <source>scanned pages %1 not read (%2)</source>
         <translation>扫描页 %1 未读取（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="74" />
+        <location filename="../../app/messages.py" line="75" />
         <source>OCR is off</source>
         <translation>OCR 已关闭</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="75" />
+        <location filename="../../app/messages.py" line="76" />
         <source>OCR is not available: install Tesseract (tesseract-ocr) to read scanned PDFs</source>
         <translation>OCR 不可用：请安装 Tesseract（tesseract-ocr）以读取扫描的 PDF</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="76" />
+        <location filename="../../app/messages.py" line="77" />
         <source>no extractable text (scanned/image-only PDF?)</source>
         <translation>没有可提取的文字（扫描或纯图像 PDF？）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="77" />
+        <location filename="../../app/messages.py" line="78" />
         <source>no extractable text (scanned PDF of %1 pages: too long to read by OCR, at most %2 pages)</source>
         <translation>没有可提取的文字（%1 页的扫描 PDF：太长，无法用 OCR 读取，最多 %2 页）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="78" />
+        <location filename="../../app/messages.py" line="79" />
         <source>no extractable text (scanned PDF: OCR took longer than %1 s, %2 of %3 pages read)</source>
         <translation>没有可提取的文字（扫描的 PDF：OCR 超过 %1 秒，已读取 %3 页中的 %2 页）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="79" />
+        <location filename="../../app/messages.py" line="80" />
         <source>no extractable text (scanned PDF: OCR of one page took longer than %1 s)</source>
         <translation>没有可提取的文字（扫描的 PDF：一页的 OCR 超过 %1 秒）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="80" />
+        <location filename="../../app/messages.py" line="81" />
         <source>no extractable text (scanned PDF: %1)</source>
         <translation>没有可提取的文字（扫描的 PDF：%1）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="81" />
+        <location filename="../../app/messages.py" line="82" />
         <source>text of 1 picture read by OCR, mean confidence %1</source>
         <translation>1 张图片中的文字由 OCR 读取，平均置信度 %1</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="82" />
+        <location filename="../../app/messages.py" line="83" />
         <source>text of %1 pictures read by OCR, mean confidence %2</source>
         <translation>%1 张图片中的文字由 OCR 读取，平均置信度 %2</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="83" />
+        <location filename="../../app/messages.py" line="84" />
         <source>text of 1 picture not read</source>
         <translation>1 张图片中的文字未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="84" />
+        <location filename="../../app/messages.py" line="85" />
         <source>text of %1 pictures not read</source>
         <translation>%1 张图片中的文字未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="85" />
+        <location filename="../../app/messages.py" line="86" />
         <source>1 picture not read by OCR: larger than %1 megapixels</source>
         <translation>1 张图片未由 OCR 读取：超过 %1 百万像素</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="86" />
+        <location filename="../../app/messages.py" line="87" />
         <source>%1 pictures not read by OCR: larger than %2 megapixels</source>
         <translation>%1 张图片未由 OCR 读取：超过 %2 百万像素</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="87" />
+        <location filename="../../app/messages.py" line="88" />
         <source>pictures after the first %1 not read by OCR</source>
         <translation>前 %1 张之后的图片未由 OCR 读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="88" />
+        <location filename="../../app/messages.py" line="89" />
         <source>OCR of pictures stopped after %1 s: 1 picture not read</source>
         <translation>图片的 OCR 在 %1 秒后停止：1 张图片未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="89" />
+        <location filename="../../app/messages.py" line="90" />
         <source>OCR of pictures stopped after %1 s: %2 pictures not read</source>
         <translation>图片的 OCR 在 %1 秒后停止：%2 张图片未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="90" />
+        <location filename="../../app/messages.py" line="91" />
         <source>text of 1 picture not read (Tesseract was killed)</source>
         <translation>1 张图片中的文字未读取（Tesseract 被终止）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="91" />
+        <location filename="../../app/messages.py" line="92" />
         <source>text of %1 pictures not read (Tesseract was killed)</source>
         <translation>%1 张图片中的文字未读取（Tesseract 被终止）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="92" />
+        <location filename="../../app/messages.py" line="93" />
         <source>a picture: read only by OCR</source>
         <translation>图片：只能由 OCR 读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="93" />
+        <location filename="../../app/messages.py" line="94" />
         <source>a picture</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="94" />
+        <location filename="../../app/messages.py" line="95" />
         <source>a picture SimSift cannot decode (or a TIFF of several pages)</source>
         <translation>SimSift 无法解码的图片（或多页 TIFF）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="95" />
+        <location filename="../../app/messages.py" line="96" />
         <source>a picture larger than %1 megapixels</source>
         <translation>超过 %1 百万像素的图片</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="96" />
+        <location filename="../../app/messages.py" line="97" />
         <source>a picture too small to hold text</source>
         <translation>图片太小，不可能含有文字</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="97" />
+        <location filename="../../app/messages.py" line="98" />
         <source>a picture without text (read by OCR)</source>
         <translation>没有文字的图片（已由 OCR 读取）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="98" />
+        <location filename="../../app/messages.py" line="99" />
         <source>read by OCR: 1 picture, mean confidence %1</source>
         <translation>由 OCR 读取：1 张图片，平均置信度 %1</translation>
     </message>

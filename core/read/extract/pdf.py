@@ -76,6 +76,7 @@ __all__ = ["extract_pdf", "join_lines", "joined_paragraphs"]
 _NO_TEXT = "no extractable text (scanned/image-only PDF?)"
 PASSWORD_PROTECTED = "password protected PDF"
 NOT_A_PDF = "not a valid PDF (corrupt or truncated)"
+DAMAGED_FONT = "damaged font in the PDF (corrupt file); no text"
 
 # Text render modes (PDF 32000 9.3.6): 3 draws nothing; 1 and 5 only stroke, 2 and 6 fill
 # and stroke (0, 4 and 7 fill, or clip: the fill colour is what shows)
@@ -191,6 +192,8 @@ def pdfminer_paragraphs(path: Path, hidden: list[str]) -> list[str]:
         raise ExtractionError(PASSWORD_PROTECTED) from error
     except (PDFSyntaxError, PSException) as error:
         raise ExtractionError(NOT_A_PDF) from error
+    except _DamagedFont as error:
+        raise ExtractionError(DAMAGED_FONT) from error
 
 
 def page_paragraphs(path: Path, hidden: list[str] | None = None) -> Iterator[str]:
@@ -211,7 +214,7 @@ def analyzed_pages(path: Path, unseen: list[LTPage] | None = None) -> Iterator[L
     are analyzed on a page of their own appended to `unseen` before the page is yielded."""
     laparams = LAParams()
     with path.open("rb") as file:
-        resources = PDFResourceManager()
+        resources = _FontCheckingManager()
         device = RenderModeAggregator(resources)  # no laparams: characters as drawn
         interpreter = PDFPageInterpreter(resources, device)
         for pdf_page in _DrawnPage.get_pages(file):
@@ -227,6 +230,21 @@ def analyzed_pages(path: Path, unseen: list[LTPage] | None = None) -> Iterator[L
                 hidden_page.analyze(laparams)
                 unseen.append(hidden_page)
             yield page
+
+
+class _DamagedFont(Exception):
+    """pdfminer failed to load a font of the file (a FontMatrix not of six numbers)."""
+
+
+class _FontCheckingManager(PDFResourceManager):
+    """Fonts pdfminer cannot load raise `_DamagedFont`, not the error deep in pdfminer
+    ("too many values to unpack") that the user would be shown."""
+
+    def get_font(self, objid: object, spec: dict) -> object:
+        try:
+            return super().get_font(objid, spec)
+        except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as error:
+            raise _DamagedFont(f"{type(error).__name__}: {error}") from error
 
 
 class _DrawnPage(PDFPage):

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from simsift.core.document import ExtractionError
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 from simsift.core.read.extract import pdf, pdfium
 from simsift.core.read.extract.hidden import LETTER, drawn_box
+from simsift.core.read.reader import ReadTask, read_file
 
 from tests.core.corpus import long_texts
 from tests.core.pdf_writer import pdf_bytes, stream
@@ -142,3 +144,47 @@ def test_boxes_are_put_right_as_the_renderers_do() -> None:
     for box in odd:
         assert drawn_box(box) is None, box
     assert LETTER == (0, 0, 612, 792)
+
+
+def type3_page(matrix: bytes) -> bytes:
+    """A page of upright Type3 letters without Unicode values and a line turned on its side:
+    PDFium leaves it to pdfminer, which loads the Type3 font and its FontMatrix."""
+    glyph = stream(b"1000 0 0 0 750 750 d1 0 0 750 750 re f")
+    font = (
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 750 750] /FontMatrix %s"
+        b" /CharProcs << /a 6 0 R /b 6 0 R >> /FirstChar 97 /LastChar 98 /Widths [1000 1000]"
+        b" /Encoding << /Type /Encoding /Differences [97 /a /b] >> /Resources << >> >>" % matrix
+    )
+    content = (
+        b"BT /F2 12 Tf 0 1 -1 0 300 100 Tm (" + LINE.encode() + b") Tj ET"
+        b" BT /F1 12 Tf 72 700 Td (abab) Tj ET"
+    )
+    return pdf_bytes(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Count 1 /Kids [4 0 R] >>",
+            font,
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
+            b" /Resources << /Font << /F1 3 0 R /F2 7 0 R >> >> >>",
+            stream(content),
+            glyph,
+            HELVETICA,
+        ]
+    )
+
+
+@pytest.mark.parametrize("matrix", [b"[0.001 0 0 0.001 0 0 0]", b"[0.001 0 0 0.001]", b"(x)"])
+def test_a_damaged_type3_font_is_a_plain_message(matrix: bytes, tmp_path: Path) -> None:
+    path = tmp_path / "font.pdf"
+    path.write_bytes(type3_page(matrix))
+    with pytest.raises(ExtractionError, match="damaged font"):
+        pdf.extract_pdf(path, ocr=False)
+    size = path.stat().st_size
+    record = read_file(ReadTask(str(path), size, 0, 10**8, False, ocr=False))
+    assert record.message == pdf.DAMAGED_FONT
+
+
+def test_a_sound_type3_font_is_still_read(tmp_path: Path) -> None:
+    path = tmp_path / "font.pdf"
+    path.write_bytes(type3_page(b"[0.001 0 0 0.001 0 0]"))
+    assert pdf.extract_pdf(path, ocr=False).paragraphs
