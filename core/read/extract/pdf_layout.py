@@ -919,7 +919,11 @@ def _line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[
     A line's neighbours are the lines of about its height, aligned with it left, right or
     in the middle, within `line_margin` of its height above or below, that pdfminer's
     `Plane.find` finds (in a square of the plane the query covers), in the order it finds
-    them: by the first such square (row by row), then in the order the lines were placed."""
+    them: by the first such square (row by row), then in the order the lines were placed.
+
+    A line is always its own neighbour, where it is on the plane or not. pdfminer's
+    `find_neighbors` finds a line of no width (or one off the plane) not even itself: one
+    found earlier as another's neighbour was then in two boxes, its first box left behind."""
     x0, y0, x1, y1 = lines
     n = len(x0)
     height = y1 - y0
@@ -941,6 +945,7 @@ def _line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[
             | (np.abs((x0 + x1) / 2 - ((x0 + x1) / 2)[col]) <= tolerance)
         )
     )
+    np.fill_diagonal(found, True)
     rows, cols = np.nonzero(found)
     order = np.lexsort((cols, first_x[rows, cols], first_y[rows, cols], rows))
     rows, cols = rows[order].tolist(), cols[order].tolist()

@@ -469,15 +469,14 @@ static int group_lines(const double *lines, int n, const double *page, double ma
         for (int j = 0; j < n; j++) {
             long long first_x = qfx[i] > fx[j] ? qfx[i] : fx[j];
             long long first_y = qfy[i] > fy[j] ? qfy[i] : fy[j];
-            if (!(first_x < (qtx[i] < tx[j] ? qtx[i] : tx[j]) &&
-                  first_y < (qty[i] < ty[j] ? qty[i] : ty[j])))
-                continue;
-            if (x1[j] <= x0[i] || x1[i] <= x0[j] || y1[j] <= below[i] || above[i] <= y0[j])
-                continue;
-            if (!(fabs((y1[j] - y0[j]) - height) <= tolerance)) continue;
-            if (!(fabs(x0[j] - x0[i]) <= tolerance || fabs(x1[j] - x1[i]) <= tolerance ||
-                  fabs((x0[j] + x1[j]) / 2 - middle) <= tolerance))
-                continue;
+            int near = first_x < (qtx[i] < tx[j] ? qtx[i] : tx[j]) &&
+                       first_y < (qty[i] < ty[j] ? qty[i] : ty[j]) &&
+                       !(x1[j] <= x0[i] || x1[i] <= x0[j] || y1[j] <= below[i] ||
+                         above[i] <= y0[j]) &&
+                       fabs((y1[j] - y0[j]) - height) <= tolerance &&
+                       (fabs(x0[j] - x0[i]) <= tolerance || fabs(x1[j] - x1[i]) <= tolerance ||
+                        fabs((x0[j] + x1[j]) / 2 - middle) <= tolerance);
+            if (!near && j != i) continue; /* i is its own neighbour: see _line_boxes */
             Neighbour nb = {first_y, first_x, j};
             found[count++] = nb;
         }
@@ -530,6 +529,10 @@ static int group_lines(const double *lines, int n, const double *page, double ma
         int b = box_of[i];
         if (b < 0 || listed[b]) continue;
         listed[b] = 1;
+        if (boxes[b].size > n - written) { /* not a partition: never, but not past n */
+            result = 0;
+            goto done;
+        }
         starts[made++] = written;
         memcpy(members_out + written, boxes[b].members, sizeof(int32_t) * (size_t)boxes[b].size);
         written += boxes[b].size;

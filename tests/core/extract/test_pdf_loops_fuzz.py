@@ -1,0 +1,77 @@
+"""The C layout loops (`pdf_loops.line_boxes`) against their Python twins on odd numbers:
+lines of no or negative width, coordinates off the page and huge ones up to the C path's
+cut-off, many equal values; each line in exactly one box."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from simsift.core.read.extract import pdf_layout
+
+PAGE = (0.0, 0.0, 612.0, 792.0)
+needs_c = pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built")
+
+
+def _c_line_boxes(lines: np.ndarray, page: tuple, margin: float) -> int:
+    n = lines.shape[1]
+    members, starts = np.empty(n, np.int32), np.empty(n + 1, np.int32)
+    return pdf_layout.pdf_loops.line_boxes(lines.copy(), *page, margin, members, starts)
+
+
+@needs_c
+def test_a_line_not_its_own_neighbour_is_in_one_box() -> None:
+    """Line 0 has no width: pdfminer's `find_neighbors` does not find it for itself, so line
+    5 took it from its first box into a second; the C loop wrote 7 members into room for 6
+    (heap-buffer-overflow)."""
+    lines = np.array([[45.0, -1, 27, 18, 54, 36], [33.0, 53, 25, 23, 31, 46],
+                      [45.0, 29, 30, 18, 54, 75], [35.0, 84, 28, 43, 69, 84]])  # fmt: skip
+    boxes = pdf_layout._line_boxes(lines, PAGE, 0.5)
+    assert sorted(i for box in boxes for i in box) == list(range(6))
+    assert _c_line_boxes(lines, PAGE, 0.5) == len(boxes)
+    assert pdf_layout.line_boxes(lines, PAGE, 0.5) == boxes
+
+
+def _c_takes(boxes: np.ndarray, page: tuple) -> bool:
+    """Whether the numbers are under the C path's cut-off (else it leaves them to Python)."""
+    return bool(np.abs(boxes).max() <= 1e12 and max(map(abs, page)) <= 1e12)
+
+
+def _value(rnd: random.Random, scale: float) -> float:
+    """A coordinate: on a coarse grid (equal values), anywhere on or off the page, or huge."""
+    kind = rnd.random()
+    if kind < 0.4:
+        return scale * 9.0 * rnd.randrange(-3, 80)
+    if kind < 0.9:
+        return scale * rnd.uniform(-60.0, 850.0)
+    return rnd.choice([-1.0, 1.0]) * rnd.choice([2.0**31 - 1, 2.0**31, 1e11, 1e12])
+
+
+def _boxes(rnd: random.Random, n: int, scale: float) -> np.ndarray:
+    """n boxes as x0, y0, x1, y1 rows: some of no or negative width or height, some repeated."""
+    rows: list[tuple[float, ...]] = []
+    for _ in range(n):
+        if rows and rnd.random() < 0.1:
+            rows.append(rnd.choice(rows))
+            continue
+        x, y = _value(rnd, scale), _value(rnd, scale)
+        width = rnd.choice([0.0, -scale * 3.0, scale * 9.0, scale * rnd.uniform(0.0, 200.0)])
+        height = rnd.choice([0.0, -scale * 2.0, scale * 9.0, scale * rnd.uniform(0.0, 14.0)])
+        rows.append((x, y, x + width, y + height))
+    return np.array(rows, np.float64).T.copy()
+
+
+@needs_c
+def test_lines_of_odd_numbers_are_boxed_in_c_as_in_python() -> None:
+    for seed in range(1500):
+        rnd = random.Random(seed)
+        scale = rnd.choice([1.0, 1.0, 1e7, 1e9])
+        lines = _boxes(rnd, rnd.randint(1, 40), scale)
+        page = rnd.choice([PAGE, (-50.0, -50.0, 300.0, 400.0), tuple(scale * v for v in PAGE)])
+        margin = rnd.choice([0.5, 0.5, 0.0, 1.0, -0.5])
+        expected = pdf_layout._line_boxes(lines, page, margin)
+        assert sorted(i for box in expected for i in box) == list(range(lines.shape[1])), seed
+        taken = _c_line_boxes(lines, page, margin)
+        assert taken == (len(expected) if _c_takes(lines, page) else 0), seed
+        assert pdf_layout.line_boxes(lines, page, margin) == expected, seed
