@@ -842,11 +842,12 @@ def _one_line(text: str, indices: list[int], chars: tuple[list, ...], word_margi
         kept.append(k)
     any_cjk = any(cjk[k] for k in kept)
     pieces = []
-    right = INF
+    right = INF  # pdfminer's 2**31 - 1: a space before a first character beyond it
     for n, k in enumerate(kept):
         if word_margin:
             margin = word_margin * max(x1[k] - x0[k], y1[k] - y0[k])
-            if right < x0[k] - margin and not (any_cjk and (cjk[kept[n - 1]] or cjk[k])):
+            beside_cjk = any_cjk and ((n > 0 and cjk[kept[n - 1]]) or cjk[k])
+            if right < x0[k] - margin and not beside_cjk:
                 pieces.append(" ")
         right = x1[k]
         pieces.append(text[k])
@@ -883,16 +884,23 @@ def _one_line_at_once(
         return None
     if word_margin:
         margin = word_margin * np.maximum(a1 - a0, b1 - b0)
-        spaced = a1[j] < a0[k] - margin[k]
+        # a space before each character but the first, which has one beyond pdfminer's INF
+        spaced = np.concatenate(([INF], a1[j])) < a0 - margin
         kept_cjk = cjk[at]
         if kept_cjk.any():
-            spaced &= ~(kept_cjk[j] | kept_cjk[k])
+            spaced &= ~(kept_cjk | np.concatenate(([False], kept_cjk[j])))
     else:
-        spaced = np.zeros(len(at) - 1, dtype=bool)
+        spaced = np.zeros(len(at), dtype=bool)
     pieces = [text[i] for i in at.tolist()]
     for i in np.flatnonzero(spaced).tolist():
-        pieces[i + 1] = " " + pieces[i + 1]
-    return (float(a0.min()), float(b0.min()), float(a1.max()), float(b1.max()), "".join(pieces))
+        pieces[i] = " " + pieces[i]
+    return (
+        float(min(INF, a0.min())),
+        float(min(INF, b0.min())),
+        float(max(-INF, a1.max())),
+        float(max(-INF, b1.max())),
+        "".join(pieces),
+    )
 
 
 def line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[int]]:

@@ -110,6 +110,9 @@ static PyObject *rects(PyObject *self, PyObject *args) {
 
 #define GRID 50
 #define MAX_VALUE 1e12
+/* pdfminer's INF, 2**31 - 1: where its boxes and lines start (`LTExpandableContainer`,
+ * `LTTextLineHorizontal._x1`); coordinates beyond it are cut to it there, as in the Python */
+#define PDFMINER_INF 2147483647.0
 
 typedef struct {
     double x0, y0, x1, y1, area;
@@ -1079,18 +1082,18 @@ static void one_line(const PageChars *c, int *at, int m, double word_margin, Key
     for (int s = 0; s < kept; s++) any_cjk |= c->cjk[at[s]];
     int line = out->count++;
     out->at[line] = out->size;
-    out->x0[line] = INFINITY;
-    out->y0[line] = INFINITY;
-    out->x1[line] = -INFINITY;
-    out->y1[line] = -INFINITY;
-    double right = INFINITY;
+    out->x0[line] = PDFMINER_INF;
+    out->y0[line] = PDFMINER_INF;
+    out->x1[line] = -PDFMINER_INF;
+    out->y1[line] = -PDFMINER_INF;
+    double right = PDFMINER_INF; /* a space before a first character beyond it */
     for (int s = 0; s < kept; s++) {
         int k = at[s];
         if (word_margin != 0) {
             double w = x1[k] - x0[k], h = y1[k] - y0[k];
             double margin = word_margin * (w >= h ? w : h);
-            if (right < x0[k] - margin && !(any_cjk && (c->cjk[at[s - 1]] || c->cjk[k])))
-                out->text[out->size++] = ' ';
+            int beside_cjk = any_cjk && ((s > 0 && c->cjk[at[s - 1]]) || c->cjk[k]);
+            if (right < x0[k] - margin && !beside_cjk) out->text[out->size++] = ' ';
         }
         right = x1[k];
         out->text[out->size++] = c->codes[k];
@@ -1182,7 +1185,7 @@ static int box_texts_of(const Lines *lines, const double *page, const double *p,
     }
     int boxes = 0;
     for (int b = 0; b < count; b++) { /* box_rect, and the empty boxes left out */
-        double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+        double x0 = PDFMINER_INF, y0 = PDFMINER_INF, x1 = -PDFMINER_INF, y1 = -PDFMINER_INF;
         for (int s = starts[b]; s < starts[b + 1]; s++) {
             int i = members[s];
             if (lines->x0[i] < x0) x0 = lines->x0[i];

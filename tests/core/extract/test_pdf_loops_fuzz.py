@@ -1,6 +1,7 @@
-"""The C layout loops (`pdf_loops.line_boxes`) against their Python twins on odd numbers:
-lines of no or negative width, coordinates off the page and huge ones up to the C path's
-cut-off, many equal values; each line in exactly one box."""
+"""The C layout loops (`pdf_loops.line_boxes`, `page_texts`) against their Python twins on
+odd numbers: lines of no or negative width, coordinates off the page and huge ones up to the
+C path's cut-off (beyond pdfminer's INF, 2**31 - 1), many equal values; each line in exactly
+one box."""
 
 from __future__ import annotations
 
@@ -75,3 +76,61 @@ def test_lines_of_odd_numbers_are_boxed_in_c_as_in_python() -> None:
         taken = _c_line_boxes(lines, page, margin)
         assert taken == (len(expected) if _c_takes(lines, page) else 0), seed
         assert pdf_layout.line_boxes(lines, page, margin) == expected, seed
+
+
+_LETTERS = "ab x.1中 "
+
+
+def _odd_page(seed: int) -> tuple[str, np.ndarray, tuple]:
+    """Characters as random boxes, each most often beside the one before (lines, words,
+    jumps back), some printed twice over themselves; pages up to the C path's cut-off."""
+    rnd = random.Random(seed)
+    scale = rnd.choice([1.0, 1.0, 1e6, 1e8, 1e9, 1e10])
+    n = rnd.randint(1, 60)
+    bounds = _boxes(rnd, n, scale)
+    for k in range(1, n):
+        if rnd.random() < 0.6:  # beside the one before: on its line
+            x0, y0, x1, y1 = bounds[:, k - 1]
+            step = (x1 - x0) + rnd.choice([0.0, 0.0, 0.3, 3.0]) * (y1 - y0)
+            bounds[:, k] = (x0 + step, y0, x1 + step, y1)
+        elif rnd.random() < 0.1:  # printed again over the one before
+            bounds[:, k] = bounds[:, k - 1] + (0.1 * scale, 0.0, 0.1 * scale, 0.0)
+    text = "".join(rnd.choice(_LETTERS) for _ in range(n))
+    if rnd.random() < 0.2:
+        text = "".join(text[k - 1] if rnd.random() < 0.5 and k else text[k] for k in range(n))
+    return text, bounds, rnd.choice([PAGE, tuple(min(scale * v, 1e12) for v in PAGE)])
+
+
+@needs_c
+def test_pages_of_odd_numbers_are_laid_out_in_c_as_in_python() -> None:
+    params = (0.5, 2.0, 0.1, 0.5, 0.5)  # LAParams' defaults
+    for seed in range(600):
+        text, bounds, page = _odd_page(seed)
+        taken = pdf_layout.pdf_loops.page_texts(text, bounds, *page, *params) is not None
+        assert taken == _c_takes(bounds, page), seed
+        expected = pdf_layout._page_texts(text, bounds, page)
+        assert pdf_layout.page_texts(text, bounds, page) == expected, seed
+
+
+@needs_c
+def test_boxes_beyond_pdfminers_inf_are_ordered_in_c_as_in_python() -> None:
+    """pdfminer's boxes start from INF = 2**31 - 1, not infinity: a box whose lines all lie
+    right of it has x0 = INF, and the reading order follows; C started from infinity."""
+    c = (768144674167.9, 585848992093.8, 772894674167.9, 595348992093.8)
+    y = (289404545474.6, 574448992093.8, 295404545474.6, 580448992093.8)
+    bounds = np.array([c, y]).T
+    page = (0.0, 0.0, 612e9, 792e9)
+    assert pdf_layout._page_texts("cy", bounds, page) == ["c", "y"]
+    assert pdf_layout.page_texts("cy", bounds.copy(), page) == ["c", "y"]
+
+
+def test_a_line_of_characters_beyond_inf_is_the_same_at_once() -> None:
+    """`_one_line_at_once` as `_one_line`: a space before the first character beyond INF
+    (where pdfminer's `_x1` starts) and the line's box cut at INF."""
+    x0 = np.array([3e9, 3.1e9, 2.9e9])
+    bounds = np.array([x0, [10.0] * 3, x0 + 0.9e8, [20.0] * 3])
+    cjk = np.zeros(3, dtype=bool)
+    chars = (*bounds.tolist(), cjk.tolist())
+    line = pdf_layout._one_line("abc", [0, 1, 2], chars, 0.1)
+    assert line[0] == 2**31 - 1 and line[4].startswith(" ")
+    assert pdf_layout._one_line_at_once("abc", [0, 1, 2], bounds, cjk, 0.1) == line
