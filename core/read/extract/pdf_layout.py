@@ -64,6 +64,12 @@ _MAX_CID_SHARE = 0.2
 _NO_UNICODE = "the PDF's fonts do not say which letters they show (no ToUnicode map); no text"
 # the side of the squares pdfminer's `Plane` files boxes under (its `gridsize`)
 _GRID = 50
+# pdfminer's tree of groups holds every pair of boxes (quadratic memory, worse time): a page
+# of more boxes is one group, its boxes in the order pdfminer gives a group's members (as
+# `pdf_loops.MAX_GROUPED_BOXES`)
+_MAX_GROUPED_BOXES = 1000
+# cells of the line-by-line matrices `_line_boxes` builds at once
+_MATRIX_CELLS = 1 << 20
 
 Rect = tuple[float, float, float, float]
 
@@ -152,11 +158,14 @@ class VisualLinePage(LTPage):
 
 def textbox_groups(boxes: Sequence[LTTextBox], page: Rect) -> list[LTTextGroup]:
     """pdfminer's tree of text groups (`LTLayoutContainer.group_textboxes`), built faster
-    (`group_merges`), as pdfminer's group objects."""
+    (`group_merges`), as pdfminer's group objects; one group of them all where there are
+    too many to group."""
     items: list[LTComponent] = list(boxes)
     if len(items) < 2:
         return items  # type: ignore[return-value]
     turned = [isinstance(item, LTTextBoxVertical) for item in items]
+    if len(items) > _MAX_GROUPED_BOXES:
+        return [LTTextGroupTBRL(items) if any(turned) else LTTextGroupLRTB(items)]
     for i, j in group_merges([(b.x0, b.y0, b.x1, b.y1) for b in items], page):
         pair = [items[i], items[j]]
         if turned[i] or turned[j]:
@@ -170,7 +179,10 @@ def textbox_groups(boxes: Sequence[LTTextBox], page: Rect) -> list[LTTextGroup]:
 
 def group_merges(boxes: list[Rect], page: Rect) -> list[tuple[int, int]]:
     """`_group_merges`, in C where it is built and the page's numbers are finite and not
-    huge (about 20x faster; the same floating-point operations in the same order)."""
+    huge (about 20x faster; the same floating-point operations in the same order), of at
+    most `_MAX_GROUPED_BOXES` boxes."""
+    if len(boxes) > _MAX_GROUPED_BOXES:
+        raise ValueError(f"{len(boxes)} boxes: too many to group")
     if pdf_loops is None or len(boxes) < 2:
         return _group_merges(boxes, page)
     merges = np.empty(2 * len(boxes) - 2, np.int32)
@@ -938,28 +950,30 @@ def _line_boxes(lines: np.ndarray, page: Rect, line_margin: float) -> list[list[
     d = line_margin * height
     below, above = y0 - d, y1 + d
     (fx, tx, fy, ty), (qfx, qtx, qfy, qty) = _line_cells(lines, below, above, page)
-    col = slice(None), None  # the query line: rows of the matrices below; found: columns
-    first_x = np.maximum(qfx[col], fx)
-    first_y = np.maximum(qfy[col], fy)
-    tolerance = d[col]
-    found = (
-        (first_x < np.minimum(qtx[col], tx))
-        & (first_y < np.minimum(qty[col], ty))
-        & ~((x1 <= x0[col]) | (x1[col] <= x0) | (y1 <= below[col]) | (above[col] <= y0))
-        & (np.abs(height - height[col]) <= tolerance)
-        & (
-            (np.abs(x0 - x0[col]) <= tolerance)
-            | (np.abs(x1 - x1[col]) <= tolerance)
-            | (np.abs((x0 + x1) / 2 - ((x0 + x1) / 2)[col]) <= tolerance)
-        )
-    )
-    np.fill_diagonal(found, True)
-    rows, cols = np.nonzero(found)
-    order = np.lexsort((cols, first_x[rows, cols], first_y[rows, cols], rows))
-    rows, cols = rows[order].tolist(), cols[order].tolist()
     neighbours: list[list[int]] = [[] for _ in range(n)]
-    for i, j in zip(rows, cols, strict=True):
-        neighbours[i].append(j)
+    step = max(1, _MATRIX_CELLS // n)  # query lines at a time: memory linear in n
+    for start in range(0, n, step):
+        col = slice(start, start + step), None  # the query lines: rows of the matrices below
+        first_x = np.maximum(qfx[col], fx)
+        first_y = np.maximum(qfy[col], fy)
+        tolerance = d[col]
+        found = (
+            (first_x < np.minimum(qtx[col], tx))
+            & (first_y < np.minimum(qty[col], ty))
+            & ~((x1 <= x0[col]) | (x1[col] <= x0) | (y1 <= below[col]) | (above[col] <= y0))
+            & (np.abs(height - height[col]) <= tolerance)
+            & (
+                (np.abs(x0 - x0[col]) <= tolerance)
+                | (np.abs(x1 - x1[col]) <= tolerance)
+                | (np.abs((x0 + x1) / 2 - ((x0 + x1) / 2)[col]) <= tolerance)
+            )
+        )
+        own = np.arange(found.shape[0])
+        found[own, own + start] = True
+        rows, cols = np.nonzero(found)
+        order = np.lexsort((cols, first_x[rows, cols], first_y[rows, cols], rows))
+        for i, j in zip((rows[order] + start).tolist(), cols[order].tolist(), strict=True):
+            neighbours[i].append(j)
     boxes: dict[int, list[int]] = {}
     for i in range(n):
         members = [i]
@@ -1046,7 +1060,7 @@ def boxes_in_order(
 ) -> list[list[int]]:
     """The boxes in pdfminer's reading order: the tree of groups (`group_merges`), each
     group's two members ordered by `LTTextGroupLRTB.analyze`, boxes numbered as
-    `IndexAssigner` numbers them."""
+    `IndexAssigner` numbers them; too many to group, as that orders one group's members."""
     if len(boxes) < 2:
         return boxes
     n = len(boxes)
@@ -1056,6 +1070,8 @@ def boxes_in_order(
     def key(r: Rect) -> float:
         return (1 - boxes_flow) * r[0] - (1 + boxes_flow) * (r[1] + r[3])
 
+    if n > _MAX_GROUPED_BOXES:
+        return [boxes[i] for i in sorted(range(n), key=lambda i: key(rects[i]))]
     for i, j in group_merges(rects, page):
         a, b = rects[i], rects[j]
         members.append((j, i) if key(b) < key(a) else (i, j))

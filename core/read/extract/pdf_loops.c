@@ -10,8 +10,9 @@
  * address of the PDFium function pypdfium2 already loaded (one library, one state), the
  * text page's handle, the character indices and a buffer for the answers.
  *
- * The GIL is kept throughout, as ctypes' PYFUNCTYPE calls keep it: PDFium is not thread
- * safe, and the GIL is what keeps two threads of one process out of it at once. */
+ * The GIL is kept around PDFium's calls, as ctypes' PYFUNCTYPE calls keep it: PDFium is not
+ * thread safe, and the GIL is what keeps two threads of one process out of it at once. The
+ * layout loops let it go on large pages, where they touch no Python object. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
@@ -113,6 +114,11 @@ static PyObject *rects(PyObject *self, PyObject *args) {
 /* pdfminer's INF, 2**31 - 1: where its boxes and lines start (`LTExpandableContainer`,
  * `LTTextLineHorizontal._x1`); coordinates beyond it are cut to it there, as in the Python */
 #define PDFMINER_INF 2147483647.0
+/* pdfminer's grouping holds every pair of boxes (quadratic memory, worse time): a page of
+ * more boxes is read in the order pdfminer gives a group's members (flow_key), no tree */
+#define MAX_GROUPED_BOXES 1000
+/* the GIL is let go around pure-C work on pages of at least this many items */
+#define NOGIL_ITEMS 200
 
 typedef struct {
     double x0, y0, x1, y1, area;
@@ -264,8 +270,17 @@ static void remove_placed(int *placed, int *count, int item) {
 
 /* The merges of n boxes (x0, y0, x1, y1 each) into merges[2 * (n - 1)]: 1 when made,
  * 0 when the page is not one this loop takes (the caller runs the Python), -1 out of
- * memory. */
+ * memory. Called with the GIL held; lets it go for large pages. */
+static int merge_groups_held(const double *boxes, int n, const double *page, int32_t *merges);
+
 static int merge_groups(const double *boxes, int n, const double *page, int32_t *merges) {
+    PyThreadState *save = n >= NOGIL_ITEMS ? PyEval_SaveThread() : NULL;
+    int result = merge_groups_held(boxes, n, page, merges);
+    if (save) PyEval_RestoreThread(save);
+    return result;
+}
+
+static int merge_groups_held(const double *boxes, int n, const double *page, int32_t *merges) {
     for (int k = 0; k < 4 * n; k++)
         if (!(fabs(boxes[k]) <= MAX_VALUE)) return 0;
     for (int k = 0; k < 4; k++)
@@ -384,9 +399,10 @@ static PyObject *group_merges(PyObject *self, PyObject *args) {
         return NULL;
     Py_ssize_t n = boxes.len / (Py_ssize_t)(4 * sizeof(double));
     int result = 0;
-    if (boxes.len % (Py_ssize_t)(4 * sizeof(double)) || n < 2 || n > 1000000 ||
+    if (boxes.len % (Py_ssize_t)(4 * sizeof(double)) || n < 2 || n > MAX_GROUPED_BOXES ||
         merges.len < (n - 1) * 2 * (Py_ssize_t)sizeof(int32_t)) {
-        PyErr_SetString(PyExc_ValueError, "boxes not whole, fewer than 2, or merges too short");
+        PyErr_SetString(PyExc_ValueError,
+                        "boxes not whole, fewer than 2 or too many, or merges too short");
     } else {
         result = merge_groups(boxes.buf, (int)n, page, merges.buf);
         if (result < 0) PyErr_NoMemory();
@@ -421,9 +437,21 @@ typedef struct {
 
 /* `lines`: x0, y0, x1, y1 rows of n. Boxes written as members (a partition of the n lines)
  * and starts (box b is members[starts[b]:starts[b + 1]]); returns how many, 0 for a page
- * the Python must take, -1 out of memory. */
+ * the Python must take, -1 out of memory. Called with the GIL held; lets it go for large
+ * pages (n * n steps). */
+static int group_lines_held(const double *lines, int n, const double *page, double margin,
+                            int32_t *members_out, int32_t *starts);
+
 static int group_lines(const double *lines, int n, const double *page, double margin,
                        int32_t *members_out, int32_t *starts) {
+    PyThreadState *save = n >= NOGIL_ITEMS ? PyEval_SaveThread() : NULL;
+    int result = group_lines_held(lines, n, page, margin, members_out, starts);
+    if (save) PyEval_RestoreThread(save);
+    return result;
+}
+
+static int group_lines_held(const double *lines, int n, const double *page, double margin,
+                            int32_t *members_out, int32_t *starts) {
     const double *x0 = lines, *y0 = lines + n, *x1 = lines + 2 * n, *y1 = lines + 3 * n;
     double left = page[0], bottom = page[1], right = page[2], top = page[3];
     for (int k = 0; k < 4 * n; k++)
@@ -1153,6 +1181,11 @@ done:
     return result;
 }
 
+/* LTTextGroupLRTB's key of a box (x0, y0, x1, y1): its members in ascending order */
+static double flow_key(const double *r, double flow) {
+    return (1 - flow) * r[0] - (1 + flow) * (r[1] + r[3]);
+}
+
 /* The boxes' texts in reading order, each box's lines top to bottom in runs of one size
  * (`_box_text` before its strip), appended to `texts`: 1, 0 when the page needs the
  * Python, -1 out of memory or a Python error. */
@@ -1200,7 +1233,15 @@ static int box_texts_of(const Lines *lines, const double *page, const double *p,
     }
     int depth = 0;
     if (boxes == 1) stack[depth++] = 0;
-    if (boxes >= 2) { /* boxes_in_order */
+    if (boxes > MAX_GROUPED_BOXES) { /* stable by flow_key: `run` and rects' tail as room */
+        double *keys = rects + 4 * boxes;
+        for (int b = 0; b < boxes; b++) {
+            keys[b] = flow_key(rects + 4 * b, boxes_flow);
+            run[b] = b;
+        }
+        sort_by(run, boxes, keys, 0, work);
+        for (int b = boxes - 1; b >= 0; b--) stack[depth++] = run[b];
+    } else if (boxes >= 2) { /* boxes_in_order */
         int made = merge_groups(rects, boxes, page, merges);
         if (made <= 0) {
             result = made;
@@ -1209,8 +1250,7 @@ static int box_texts_of(const Lines *lines, const double *page, const double *p,
         for (int m = 0; m < boxes - 1; m++) {
             int i = merges[2 * m], j = merges[2 * m + 1];
             const double *a = rects + 4 * i, *b = rects + 4 * j;
-            double key_a = (1 - boxes_flow) * a[0] - (1 + boxes_flow) * (a[1] + a[3]);
-            double key_b = (1 - boxes_flow) * b[0] - (1 + boxes_flow) * (b[1] + b[3]);
+            double key_a = flow_key(a, boxes_flow), key_b = flow_key(b, boxes_flow);
             pairs[2 * m] = key_b < key_a ? j : i;
             pairs[2 * m + 1] = key_b < key_a ? i : j;
             double *g = rects + 4 * (boxes + m);
@@ -1313,7 +1353,9 @@ static PyObject *page_texts(PyObject *self, PyObject *args) {
         goto done;
     }
     for (Py_ssize_t k = 0; k < n; k++) c.cjk[k] = (char)is_cjk(c.codes[k]);
-    result = visual_lines(&c, p, &lines);
+    PyThreadState *save = n >= NOGIL_ITEMS ? PyEval_SaveThread() : NULL;
+    result = visual_lines(&c, p, &lines); /* pure C: `text` was copied to c.codes */
+    if (save) PyEval_RestoreThread(save);
     if (result > 0 && lines.count) result = box_texts_of(&lines, page, p, texts);
     if (result < 0 && !PyErr_Occurred()) PyErr_NoMemory();
 done:
@@ -1349,4 +1391,11 @@ static struct PyModuleDef module = {
     "The PDF reader's inner loops in C (see pdfium.py and pdf_layout.py).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit_pdf_loops(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit_pdf_loops(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "MAX_GROUPED_BOXES", MAX_GROUPED_BOXES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

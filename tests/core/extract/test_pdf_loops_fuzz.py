@@ -1,15 +1,19 @@
 """The C layout loops (`pdf_loops.line_boxes`, `page_texts`) against their Python twins on
 odd numbers: lines of no or negative width, coordinates off the page and huge ones up to the
 C path's cut-off (beyond pdfminer's INF, 2**31 - 1), many equal values; each line in exactly
-one box."""
+one box; pages of more boxes than are grouped into a tree."""
 
 from __future__ import annotations
 
 import random
+import resource
+import threading
+import time
 
 import numpy as np
 import pytest
 from simsift.core.read.extract import pdf_layout
+from simsift.core.read.extract.pdfium import PlacedChar
 
 PAGE = (0.0, 0.0, 612.0, 792.0)
 needs_c = pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built")
@@ -134,3 +138,76 @@ def test_a_line_of_characters_beyond_inf_is_the_same_at_once() -> None:
     line = pdf_layout._one_line("abc", [0, 1, 2], chars, 0.1)
     assert line[0] == 2**31 - 1 and line[4].startswith(" ")
     assert pdf_layout._one_line_at_once("abc", [0, 1, 2], bounds, cjk, 0.1) == line
+
+
+def _letters_apart(columns: int, rows: int) -> tuple[str, np.ndarray]:
+    """One letter a line and a box: 2 pt squares 4 pt apart across (not one line), 2.5 pt
+    apart down (not one box)."""
+    x0 = np.tile(np.arange(columns) * 6.0, rows)
+    y0 = np.repeat(np.arange(rows) * 4.5, columns)
+    rnd = random.Random(columns * rows)
+    return "".join(rnd.choice("abcxyz") for _ in x0), np.array([x0, y0, x0 + 2, y0 + 2])
+
+
+def test_a_page_of_too_many_boxes_to_group_is_read_as_one_group() -> None:
+    """Past `_MAX_GROUPED_BOXES` no tree (every pair of boxes): the boxes in the order of
+    LTTextGroupLRTB's key, in C, in Python and through pdfminer's objects alike."""
+    text, bounds = _letters_apart(36, 30)
+    assert len(text) > pdf_layout._MAX_GROUPED_BOXES
+    page = (0.0, 0.0, 612.0, 792.0)
+    x0, y0, _, y1 = bounds
+    flow = sorted(range(len(text)), key=lambda i: 0.5 * x0[i] - 1.5 * (y0[i] + y1[i]))
+    expected = [text[i] for i in flow]
+    assert pdf_layout.page_texts(text, bounds, page) == expected
+    assert pdf_layout._page_texts(text, bounds, page) == expected
+    chars = [PlacedChar(c, tuple(box), 2.0) for c, box in zip(text, bounds.T.tolist(), strict=True)]
+    assert list(pdf_layout.box_texts(pdf_layout.analyzed_page(chars, page))) == expected
+    if pdf_layout.pdf_loops is not None:
+        assert pdf_layout.pdf_loops.MAX_GROUPED_BOXES == pdf_layout._MAX_GROUPED_BOXES
+        with pytest.raises(ValueError):  # group_merges of so many boxes: refused, not made
+            pdf_layout.group_merges([(0.0, 0.0, 1.0, 1.0)] * 1001, page)
+
+
+@needs_c
+def test_a_page_of_20000_one_letter_lines_is_laid_out_in_little_time_and_memory() -> None:
+    """Every pair of 20,000 boxes took 6.1 GB and a minute (issue 46)."""
+    text, bounds = _letters_apart(200, 100)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    began = time.perf_counter()
+    texts = pdf_layout.page_texts(text, bounds, (0.0, 0.0, 1200.0, 1000.0))
+    assert time.perf_counter() - began < 10
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 200_000  # KiB
+    assert len(texts) == 20_000
+
+
+def test_the_python_twin_boxes_many_lines_in_linear_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_line_boxes` compares every pair of lines a block of query lines at a time."""
+    monkeypatch.setattr(pdf_layout, "_MATRIX_CELLS", 5000)
+    lines = _boxes(random.Random(7), 300, 1.0)
+    blocked = pdf_layout._line_boxes(lines, PAGE, 0.5)
+    monkeypatch.setattr(pdf_layout, "_MATRIX_CELLS", 1 << 20)
+    assert blocked == pdf_layout._line_boxes(lines, PAGE, 0.5)
+
+
+@needs_c
+def test_a_large_page_is_laid_out_without_holding_the_gil() -> None:
+    """Another thread runs while C lays out a large page (it wakes from short sleeps on
+    time): the loops let the GIL go where they touch no Python object."""
+    text, bounds = _letters_apart(200, 100)
+    params = (0.5, 2.0, 0.1, 0.5, 0.5)
+    took: list[float] = []
+
+    def lay_out() -> None:
+        began = time.perf_counter()
+        pdf_layout.pdf_loops.page_texts(text, bounds, 0.0, 0.0, 1200.0, 1000.0, *params)
+        took.append(time.perf_counter() - began)
+
+    worker = threading.Thread(target=lay_out)
+    last, longest = time.perf_counter(), 0.0
+    worker.start()
+    while worker.is_alive():
+        time.sleep(0.001)
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    worker.join()
+    assert longest < took[0] / 3
