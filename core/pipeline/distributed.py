@@ -14,6 +14,7 @@ get each file's bytes from this machine.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import queue
 import tempfile
@@ -33,6 +34,10 @@ BATCH_FILES = 32  # per task: amortizes scheduling (~1 ms a task) over ~1 s of r
 IN_FLIGHT_PER_THREAD = 3  # batches queued per worker thread: busy, yet bounded memory
 _POLL_SECONDS = 0.1
 CRASHED = "this file made a cluster worker fail (a crash, or over the time budget), twice"
+# a file over its time budget, as a local scan says it (`workers._collect`)
+OVER_BUDGET = "took longer than {:.0f} s to read; skipped"
+# a worker whose reader overran waits this long for its word to the scan to leave, then exits
+_LAST_WORD_SECONDS = 1.0
 # a cluster without workers this long is given up on (tasks would wait for ever); tests
 # shorten it
 NO_WORKERS_SECONDS = 30.0
@@ -151,6 +156,8 @@ def read_on_cluster(
     topic = f"simsift-pages-{uuid.uuid4().hex}"  # this scan's workers' page reports
     pages: queue.SimpleQueue = queue.SimpleQueue()
     client.subscribe_topic(topic, lambda event: pages.put(Pages(*event[1])))
+    overruns: queue.SimpleQueue = queue.SimpleQueue()  # (file, budget) a worker overran
+    client.subscribe_topic(_overrun_topic(topic), lambda event: overruns.put(event[1]))
 
     def submit(batch: list, tries: int) -> None:
         running[_submit(client, batch, ship_files, timeout, topic)] = (batch, tries)
@@ -168,6 +175,10 @@ def read_on_cluster(
             while not pages.empty():
                 yield pages.get()
             done = [future for future in running if future.done()]
+            # after `done`: a worker says it overran before it dies, so a batch done by its
+            # death has its overrun here
+            while not overruns.empty():
+                yield from _overran(client, running, done, batches, *overruns.get())
             if not done:
                 watch.check()
                 time.sleep(_POLL_SECONDS)
@@ -183,6 +194,36 @@ def read_on_cluster(
         # a client cut off from its scheduler refuses to send: the scan's own error matters
         with contextlib.suppress(Exception):
             client.unsubscribe_topic(topic)
+            client.unsubscribe_topic(_overrun_topic(topic))
+
+
+def _overrun_topic(topic: str) -> str:
+    return f"{topic}-overran"
+
+
+def _overran(
+    client, running: dict, done: list, batches: list, path: str, seconds: float
+) -> Iterator[FileRecord]:
+    """The record of the file at `path`, whose reader overran its budget of `seconds`: its
+    task is cancelled (the worker is going down) and its other files read again, so the file
+    is reported at once, not after the worker died three times."""
+    found = [(f, batch) for f, (batch, _) in running.items() if path in _paths(batch)]
+    if not found:  # reported already
+        return
+    future, batch = found[0]
+    del running[future]
+    if future in done:
+        done.remove(future)
+    client.cancel([future], force=True)
+    task = batch[_paths(batch).index(path)]
+    yield FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR, OVER_BUDGET.format(seconds))
+    rest = [other for other in batch if other is not task]
+    if rest:
+        batches.append(rest)
+
+
+def _paths(batch: list) -> list[str]:
+    return [task.path for task in batch]
 
 
 def _submit(client, batch: list, ship_files: bool, timeout: float, topic: str):
@@ -275,24 +316,37 @@ def _as_original(record: FileRecord, here: str, original: str) -> FileRecord:
 def _read_here(batch: list, timeout: float, names: list[str], topic: str) -> list[FileRecord]:
     """Read files in this worker process, each within its time budget (`_read_one`), its
     pages reported as those of the file `names` gives. A file over its budget takes the
-    worker down (a hung parser cannot be stopped otherwise): the nanny starts a new worker
-    and the file is tried alone, then reported."""
+    worker down (a hung parser cannot be stopped otherwise), once it has told the scan
+    (`_overran`); the nanny starts a new worker. A file whose overrun the scan did not hear
+    of is tried alone, then reported."""
     worker = _this_worker() if topic else None
     records = []
     for task, name in zip(batch, names, strict=True):
-        record = _read_one(
-            task, timeout, lambda done, total, name=name: _tell(worker, topic, name, done, total)
-        )
+        try:
+            record = _read_one(task, timeout, functools.partial(_tell, worker, topic, name))
+        except _OverBudget as error:
+            if worker is not None:
+                worker.log_event(_overrun_topic(topic), [name, error.seconds])
+                time.sleep(_LAST_WORD_SECONDS)
+            record = None
         if record is None:
             os._exit(3)
         records.append(record)
     return records
 
 
+class _OverBudget(Exception):
+    """A file's reader overran its budget of `seconds`."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
 def _read_one(task, timeout: float, pages) -> FileRecord | None:
-    """`task` read in a thread; None when it overran its time budget: `read_budget`, and
-    OCR's time more once the file turns out to be a scan (its first page reported to
-    `pages(done, total)`)."""
+    """`task` read in a thread: `read_budget` seconds, and OCR's time more once the file
+    turns out to be a scan (its first page reported to `pages(done, total)`); raises
+    `_OverBudget` when it overran, and gives None when the reader ended without a record."""
     from simsift.core.pipeline.stages import read_budget
     from simsift.core.read.extract.ocr import OCR_SECONDS
 
@@ -309,14 +363,15 @@ def _read_one(task, timeout: float, pages) -> FileRecord | None:
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    deadline = time.monotonic() + read_budget(replace(task, ocr=False), timeout)
+    budget = read_budget(replace(task, ocr=False), timeout)
+    deadline = time.monotonic() + budget
     extended = False
     while reader.is_alive():
         if scanned.is_set() and not extended:
-            deadline, extended = deadline + OCR_SECONDS, True
+            deadline, budget, extended = deadline + OCR_SECONDS, budget + OCR_SECONDS, True
         left = deadline - time.monotonic()
         if left <= 0:
-            return None
+            raise _OverBudget(budget)
         reader.join(min(left, 0.5))
     return outcome[0] if outcome else None
 

@@ -74,14 +74,16 @@ _MAX_SHARED_DEPTH = 32
 _MAX_KEPT_BOXES = 1 << 16
 
 
-def _bare(function: object, restype: object) -> object:
+def _bare(function: object, restype: object, *, long: bool = False) -> object:
     """A PDFium function called once per character (or text object), without pypdfium2's
     typed pointers and without argument types: ctypes then passes a `c_void_p` and an `int`
     as they are, where checking them against argument types would cost more than the call
     itself. It keeps the GIL (`PYFUNCTYPE`): letting it go and taking it back around each
-    call of a microsecond cost a fifth of the call."""
+    call of a microsecond cost a fifth of the call. A `long` call (a document or a page
+    parsed, a form bomb's for ever) lets it go (`CFUNCTYPE`): held, it would stop every
+    other thread, and the time budget watching the reader with them."""
     address = ctypes.cast(function, ctypes.c_void_p).value
-    return ctypes.PYFUNCTYPE(restype)(address)
+    return (ctypes.CFUNCTYPE if long else ctypes.PYFUNCTYPE)(restype)(address)
 
 
 # each (text page, index), _loose_box with a pointer to an FS_RECTF after them
@@ -127,15 +129,15 @@ _stroke_colour = _bare(fpdf.FPDFPageObj_GetStrokeColor, ctypes.c_int)
 
 
 # documents and pages: (path as bytes, password), (document), (document, index), (handle)
-_load_document = _bare(fpdf.FPDF_LoadDocument, _Handle)
-_page_count = _bare(fpdf.FPDF_GetPageCount, ctypes.c_int)
-_close_document = _bare(fpdf.FPDF_CloseDocument, None)
-_load_page = _bare(fpdf.FPDF_LoadPage, _Handle)
-_close_page = _bare(fpdf.FPDF_ClosePage, None)
-_load_textpage = _bare(fpdf.FPDFText_LoadPage, _Handle)
-_close_textpage = _bare(fpdf.FPDFText_ClosePage, None)
+_load_document = _bare(fpdf.FPDF_LoadDocument, _Handle, long=True)
+_page_count = _bare(fpdf.FPDF_GetPageCount, ctypes.c_int, long=True)
+_close_document = _bare(fpdf.FPDF_CloseDocument, None, long=True)
+_load_page = _bare(fpdf.FPDF_LoadPage, _Handle, long=True)  # parses the page's content
+_close_page = _bare(fpdf.FPDF_ClosePage, None, long=True)
+_load_textpage = _bare(fpdf.FPDFText_LoadPage, _Handle, long=True)
+_close_textpage = _bare(fpdf.FPDFText_ClosePage, None, long=True)
 _count_chars = _bare(fpdf.FPDFText_CountChars, ctypes.c_int)
-_get_text = _bare(fpdf.FPDFText_GetText, ctypes.c_int)
+_get_text = _bare(fpdf.FPDFText_GetText, ctypes.c_int, long=True)
 # (page, pointers to four c_float), (page, pointer to an FS_RECTF), (page)
 _media_box = _bare(fpdf.FPDFPage_GetMediaBox, ctypes.c_int)
 _bounding_box = _bare(fpdf.FPDF_GetPageBoundingBox, ctypes.c_int)
