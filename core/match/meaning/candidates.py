@@ -1,0 +1,158 @@
+"""Pairs of documents worth aligning, found without comparing every pair of sentences.
+
+Each sentence gives its few rarest concepts as *keys* (a Chinese word its most used
+senses, since a translation uses those); an inverted index of keys pairs documents that
+share at least `min_shared` of them. Common concepts and common sentences
+(`DocumentFrequencies`) give no keys, and a key held by more than `max_holders`
+documents pairs none, so the cost follows the rare vocabulary documents share, never
+their common vocabulary: about linear in the documents' sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from simsift.core.arrays import bounded_runs, owners, ragged_arange, split_keys
+from simsift.core.match.meaning.frequencies import DocumentFrequencies
+from simsift.core.match.meaning.sketch import MeaningSketch
+
+_PAIRS_AT_ONCE = 1 << 22
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # document pairs made from keys at once
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateParameters:
+    """How `candidate_pairs` picks keys and pairs."""
+
+    keys_per_sentence: int = 3
+    # a key is two of a sentence's keys together: far rarer than either alone (man pages:
+    # a fifth of the candidates at the same recall)
+    key_pairs: bool = True
+    senses_per_word: int = 2  # of a Chinese word, its most used senses
+    # evidence two documents must share: a key held by k documents adds 1 / log2(k), so
+    # one held by only these two adds 1, one held by a hundred 0.15
+    min_shared: float = 4.0
+    max_holders: int = 100  # a key held by more documents pairs none ...
+    max_holders_share: float = 0.01  # ... unless this share of the documents is more
+
+    def __post_init__(self) -> None:
+        if min(self.keys_per_sentence, self.senses_per_word, self.min_shared) < 1:
+            raise ValueError(f"invalid candidate parameters: {self}")
+
+
+def sentence_keys(
+    sketch: MeaningSketch, frequencies: DocumentFrequencies, parameters: CandidateParameters
+) -> np.ndarray:
+    """The distinct keys of a document: each sentence's rarest concepts."""
+    df = frequencies.of(sketch.concepts)
+    usable = (df >= 2) & ~frequencies.common(sketch.concepts)
+    usable &= ~frequencies.common_sentences(sketch)[_sentence_of_entries(sketch)]
+    entry_word = owners(np.diff(sketch.concept_offsets))
+    # a word's most used senses: sort its entries by df, highest first
+    at = np.flatnonzero(usable)
+    at = at[np.lexsort((-df[at], entry_word[at]))]
+    rank = _rank_in_runs(entry_word[at])
+    at = at[rank < parameters.senses_per_word]
+    # each sentence's rarest: sort by sentence, then df
+    sentence = _sentence_of_entries(sketch)[at]
+    at = at[np.lexsort((df[at], sentence))]
+    keys, sentence = sketch.concepts[at], _sentence_of_entries(sketch)[at]
+    rank = _rank_in_runs(sentence)
+    chosen = rank < parameters.keys_per_sentence
+    keys, sentence = keys[chosen], sentence[chosen]
+    if not parameters.key_pairs:
+        return np.unique(keys)
+    return np.unique(_pairs_in_sentences(keys, sentence))
+
+
+def _pairs_in_sentences(keys: np.ndarray, sentence: np.ndarray) -> np.ndarray:
+    """One key for each two keys of a sentence, in either order."""
+    starts = np.flatnonzero(np.r_[True, sentence[1:] != sentence[:-1]]) if len(keys) else keys
+    sizes = np.diff(np.r_[starts, len(keys)]).astype(np.int64)
+    group, r = ragged_arange(sizes * sizes)
+    size = sizes[group]
+    x, y = r // size, r % size
+    below = x < y
+    first = keys[starts[group[below]] + x[below]]
+    second = keys[starts[group[below]] + y[below]]
+    low, high = np.minimum(first, second), np.maximum(first, second)
+    mixed = low * _MIX + (high ^ (high >> np.uint64(31)))
+    return mixed * _MIX
+
+
+def _sentence_of_entries(sketch: MeaningSketch) -> np.ndarray:
+    word_sentence = owners(np.diff(sketch.word_offsets))
+    return word_sentence[owners(np.diff(sketch.concept_offsets))]
+
+
+def _rank_in_runs(values: np.ndarray) -> np.ndarray:
+    """Each item's place in its run of equal consecutive values (0, 1, 2, ...)."""
+    if not len(values):
+        return np.zeros(0, np.int64)
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    lengths = np.diff(np.r_[starts, len(values)])
+    return np.arange(len(values)) - np.repeat(starts, lengths)
+
+
+def candidate_pairs(
+    sketches: Sequence[MeaningSketch],
+    frequencies: DocumentFrequencies,
+    parameters: CandidateParameters = CandidateParameters(),
+    check: Callable[[int, int], None] = lambda done, total: None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(left, right) document indices, left < right, of the pairs whose shared keys add
+    up to `min_shared` (rare keys count more); `check(done, total)` is called between
+    bounded pieces of work (it may raise `Cancelled`)."""
+    n = len(sketches)
+    keys, holders = [], []
+    for i, sketch in enumerate(sketches):
+        check(i, 2 * n)
+        own = sentence_keys(sketch, frequencies, parameters)
+        keys.append(own)
+        holders.append(np.full(len(own), i, np.int64))
+    key = np.concatenate(keys) if keys else np.zeros(0, np.uint64)
+    holder = np.concatenate(holders) if holders else np.zeros(0, np.int64)
+    order = np.argsort(key, kind="stable")
+    key, holder = key[order], holder[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else key
+    sizes = np.diff(np.r_[starts, len(key)]).astype(np.int64)
+    most = max(parameters.max_holders, int(parameters.max_holders_share * n))
+    kept = (sizes >= 2) & (sizes <= most)
+    return _shared_keys(holder, starts[kept], sizes[kept], n, parameters.min_shared, check)
+
+
+def _shared_keys(holder, starts, sizes, n: int, min_shared: int, check):
+    """Pairs of holders of the same key, with the evidence of all keys they share, kept
+    when `min_shared`."""
+    counted_keys, counted = [], []
+    runs = bounded_runs(sizes * sizes, _PAIRS_AT_ONCE)
+    for step, (lo, hi) in enumerate(runs):
+        check(n + step * n // max(len(runs), 1), 2 * n)
+        group, r = ragged_arange(sizes[lo:hi] * sizes[lo:hi])
+        size = sizes[lo:hi][group]
+        x, y = r // size, r % size
+        below = x < y
+        base = starts[lo:hi][group[below]]
+        left, right = holder[base + x[below]], holder[base + y[below]]
+        weight = 1.0 / np.log2(size[below])
+        pair, count = _counts(np.minimum(left, right) * n + np.maximum(left, right), weight)
+        counted_keys.append(pair)
+        counted.append(count)
+    if not counted_keys:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    pair, count = _counts(np.concatenate(counted_keys), np.concatenate(counted))
+    return split_keys(pair[count >= min_shared], n)
+
+
+def _counts(values: np.ndarray, weights: np.ndarray | None = None):
+    """Distinct values and how often each occurs (or the sum of its weights)."""
+    if not len(values):
+        return values, np.zeros(0)
+    order = np.argsort(values, kind="stable")
+    values = values[order]
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    if weights is None:
+        return values[starts], np.diff(np.r_[starts, len(values)])
+    return values[starts], np.add.reduceat(weights[order], starts)
