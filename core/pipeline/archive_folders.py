@@ -4,7 +4,9 @@ and checked against (`core.pipeline.check`) instead of being compared among them
 The other folders are read as a scan reads them: unchanged files come from the catalog.
 
 The archive is SimSift's own cache of those folders: one per set of folders and settings,
-rebuilt when damaged; the user's files are only read.
+rebuilt when a file of it is proven damaged (never for a shortage of memory or disk, never
+for another SimSift writing it), beside the old one, which goes only once the new one is
+complete; the user's files are only read.
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ from simsift.core.pipeline.stages import (
     read_with_catalog,
 )
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
-from simsift.core.store.archive import Archive, ArchiveError
+from simsift.core.store.archive import Archive, ArchiveDamaged
 
 ARCHIVES = "archives"  # folder beside the catalog
+REBUILDING = ".rebuilding"  # suffixes of an archive's folder while it is built again
+REPLACED = ".replaced"
 
 
 def archive_directory(base: Path, folders: Sequence[str], options: ScanOptions) -> Path:
@@ -66,9 +70,8 @@ def scan_with_archive(
     archive_options = replace(options, roots=tuple(archive_folders), reference_roots=())
     try:
         report = add_folders(directory, archive_options, progress=progress, cancel=cancel)
-    except ArchiveError:  # damaged: it is our cache of those folders, built again
-        shutil.rmtree(directory, ignore_errors=True)
-        report = add_folders(directory, archive_options, progress=progress, cancel=cancel)
+    except ArchiveDamaged:  # it is our cache of those folders: built again
+        report = _rebuilt(directory, archive_options, progress, cancel)
     report.archive.require(archive_settings(options))
     guarded = GuardedCatalog(catalog)
     found, left_out = find_files(options, progress, cancel)
@@ -86,6 +89,21 @@ def scan_with_archive(
     )
     result = replace(result, reused=reused, notices=result.notices + guarded.notices())
     return _with_problems(result, report.not_added).without_ignored(ignored)
+
+
+def _rebuilt(directory: Path, options: ScanOptions, progress, cancel: CancelToken):
+    """The archive of `options`' folders built again in a folder beside `directory`, then
+    put in its place: a rebuild that fails or is cancelled leaves the damaged archive as
+    it was (its undamaged segments still hold what a user may want back)."""
+    fresh = directory.with_name(directory.name + REBUILDING)
+    shutil.rmtree(fresh, ignore_errors=True)  # an earlier rebuild that did not finish
+    report = add_folders(fresh, options, progress=progress, cancel=cancel)
+    old = directory.with_name(directory.name + REPLACED)
+    shutil.rmtree(old, ignore_errors=True)
+    os.replace(directory, old)
+    os.replace(fresh, directory)
+    shutil.rmtree(old, ignore_errors=True)
+    return replace(report, archive=Archive.open(directory))
 
 
 def open_archive(base: Path, archive_folders: Sequence[str], options: ScanOptions) -> Archive:

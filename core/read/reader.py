@@ -20,6 +20,7 @@ from simsift.core.document import (
     TransientError,
     UnsupportedFormat,
 )
+from simsift.core.shortage import ran_out_of_memory
 from simsift.core.text.integrity import integrity_flags, set_apart_flags
 from simsift.core.text.normalize import normalize_text
 from simsift.core.text.tokens import document_tokens, safe_pieces
@@ -38,7 +39,6 @@ class ReadTask:
 
 
 OUT_OF_MEMORY = "out of memory while reading this file (it is read again on the next scan)"
-_LIBXML_NO_MEMORY = 2  # XML_ERR_NO_MEMORY
 
 
 def read_file(task: ReadTask) -> FileRecord:
@@ -95,25 +95,14 @@ def _failed(base: FileRecord, error: Exception) -> FileRecord:
     return replace(base, message=_reader_failure(Path(base.path), error))
 
 
-def ran_out_of_memory(error: BaseException) -> bool:
-    """Whether `error`, or an error that caused it, is a failed allocation: a MemoryError,
-    or libxml2's (lxml reports it as a syntax error, so a DOCX read under a tight memory
-    limit would be called corrupt)."""
-    seen = 0
-    while error is not None and seen < 20:
-        if isinstance(error, MemoryError):
-            return True
-        if getattr(error, "code", None) == _LIBXML_NO_MEMORY and "memory" in str(error).lower():
-            return True
-        error = error.__cause__ or error.__context__
-        seen += 1
-    return False
-
-
 def _reader_failure(path: Path, error: Exception) -> str:
-    """A reader's unexpected exception, in words a user can act on (and report to us)."""
+    """A reader's unexpected exception in words a user can act on: the file is left out,
+    the exception's own text (a library's words) is not shown."""
     kind = path.suffix.lower().lstrip(".").upper() or "this"
-    return f"the {kind} reader failed on this file ({type(error).__name__}: {str(error)[:120]})"
+    return (
+        f"the {kind} reader failed on this file: its content is damaged or of a kind "
+        f"SimSift does not read ({type(error).__name__})"
+    )
 
 
 def _file_hash(path: str) -> bytes:

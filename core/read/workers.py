@@ -161,7 +161,7 @@ def _stderr_to(log: str) -> None:
 def _failure_message(error: Exception) -> str:
     """A task's unexpected exception in words (Python failing under the reader's memory
     limit raises SystemError, not MemoryError)."""
-    said = f"{type(error).__name__}: {str(error)[:120]}"
+    said = type(error).__name__  # a library's own words are not for the user
     if isinstance(error, SystemError):
         return f"out of memory while reading this file? (Python failed: {said})"
     return f"reader failed on this file ({said})"

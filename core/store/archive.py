@@ -51,6 +51,7 @@ from simsift.core.match.passages import (
     passage_fingerprints,
 )
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from simsift.core.shortage import raise_if_short
 from simsift.core.store.archive_tokens import (
     SegmentTokens,
     merged_arrays,
@@ -77,6 +78,12 @@ _LOCK = ".lock"
 
 class ArchiveError(Exception):
     """The archive cannot be used; the message is one line for the user."""
+
+
+class ArchiveDamaged(ArchiveError):
+    """A file of the archive is proven damaged (missing, a checksum or size that does not
+    match, content that is not ours): only this makes an archive worth rebuilding. A
+    shortage of memory or disk while reading is never damage (`core.shortage`)."""
 
 
 @dataclass(frozen=True)
@@ -311,7 +318,10 @@ class Archive:
                 f.seek(lo)
                 title, paragraphs = json_value(zlib.decompress(f.read(hi - lo)))
         except (OSError, zlib.error, ValueError) as error:
-            raise ArchiveError(f"{path}: damaged archive file ({_reason(error)})") from error
+            if isinstance(error, OSError):
+                raise _unreadable(path, error) from error
+            raise_if_short(error)
+            raise ArchiveDamaged(f"{path}: damaged archive file ({_reason(error)})") from error
         return title, tuple(paragraphs)
 
     def passage_table(self) -> PassageTable:
@@ -406,7 +416,7 @@ class Archive:
         try:
             return index.query(fingerprints, k, cancel=cancel)
         except PackedIndexError as error:  # a table's checksum is checked on first use
-            raise ArchiveError(str(error).replace("packed index", "archive file")) from error
+            raise _index_error(error) from error
 
     def _index(self, s: int, kind: str, k: int) -> PackedIndex:
         """Segment s's stored index of `kind` when it answers within k, else one built
@@ -548,8 +558,15 @@ class Archive:
             try:
                 _index_old_segments(self.directory, current, progress, cancel or CancelToken())
                 yield current
-            except OSError as error:
-                raise ArchiveError(f"cannot write to {self.directory}: {_reason(error)}") from error
+            except BaseException as error:
+                # a full disk, a cancel, a crash: files the manifest on disk does not name
+                # go now, not at the next successful write
+                _delete_leftovers_quietly(self.directory)
+                if isinstance(error, OSError):
+                    raise ArchiveError(
+                        f"cannot write to {self.directory}: {_reason(error)}"
+                    ) from error
+                raise
 
 
 def _usable_passages(records, settings: ArchiveSettings, progress, cancel: CancelToken):
@@ -691,19 +708,17 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise ArchiveError(
-            f"{path}: archive file missing or unreadable ({_reason(error)})"
-        ) from error
+        raise _unreadable(path, error) from error
     if hashlib.blake2b(data, digest_size=16).hexdigest() != entry["digest"]:
-        raise ArchiveError(f"{path}: damaged archive file (its checksum does not match)")
+        raise ArchiveDamaged(f"{path}: damaged archive file (its checksum does not match)")
     text = directory / f"{name}.text"
     if not text.is_file() or text.stat().st_size != entry["text_bytes"]:
-        raise ArchiveError(f"{text}: archive file missing or damaged (wrong size)")
+        raise ArchiveDamaged(f"{text}: archive file missing or damaged (wrong size)")
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as z:
             a = {key: z[key] for key in z.files}
         if int(a["version"][0]) not in READABLE_SEGMENTS:
-            raise ArchiveError(f"{path}: written by another archive version")
+            raise ArchiveDamaged(f"{path}: written by another archive version")
         meta = json_value(zlib.decompress(a["meta"].tobytes()))
         segment = _Segment(
             name,
@@ -723,13 +738,14 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
     except ArchiveError:
         raise
     except Exception as error:  # a file that passed the checksum but is not ours
-        raise ArchiveError(f"{path}: damaged archive file ({type(error).__name__})") from error
+        raise_if_short(error)
+        raise ArchiveDamaged(f"{path}: damaged archive file ({type(error).__name__})") from error
     n = len(segment)
     if not (len(meta) == n == entry["documents"] and len(segment.text_ptr) == n + 1):
-        raise ArchiveError(f"{path}: damaged archive file (inconsistent sizes)")
+        raise ArchiveDamaged(f"{path}: damaged archive file (inconsistent sizes)")
     docs = segment.indexes.get("docs")
     if docs is not None and not np.array_equal(docs.fingerprints, segment.fingerprint):
-        raise ArchiveError(f"{_index_path(directory, name, 'docs')}: not this segment's index")
+        raise ArchiveDamaged(f"{_index_path(directory, name, 'docs')}: not this segment's index")
     return segment
 
 
@@ -770,17 +786,15 @@ def _read_indexes(directory: Path, entry: dict) -> dict:
         try:
             size = path.stat().st_size
         except OSError as error:
-            raise ArchiveError(
-                f"{path}: archive file missing or unreadable ({_reason(error)})"
-            ) from error
+            raise _unreadable(path, error) from error
         if size != stored["bytes"]:
-            raise ArchiveError(f"{path}: archive file damaged (wrong size)")
+            raise ArchiveDamaged(f"{path}: archive file damaged (wrong size)")
         try:
             index = PackedIndex.load(path.parent)
         except PackedIndexError as error:
-            raise ArchiveError(str(error).replace("packed index", "archive file")) from error
+            raise _index_error(error) from error
         if index.max_distance != stored["k"]:
-            raise ArchiveError(f"{path}: archive file damaged (not the index named)")
+            raise ArchiveDamaged(f"{path}: archive file damaged (not the index named)")
         indexes[kind] = index
     return indexes
 
@@ -872,9 +886,10 @@ def _read_manifest(directory: Path) -> dict:
     except FileNotFoundError as error:
         raise ArchiveError(f"{directory} is not a SimSift archive (no {MANIFEST})") from error
     except OSError as error:
+        raise_if_short(error)
         raise ArchiveError(f"cannot read {path}: {_reason(error)}") from error
     except ValueError as error:
-        raise ArchiveError(f"{path}: damaged archive file (not JSON)") from error
+        raise ArchiveDamaged(f"{path}: damaged archive file (not JSON)") from error
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise ArchiveError(f"{directory} is not a SimSift archive ({MANIFEST} is not ours)")
     if manifest.get("version") not in READABLE_VERSIONS:
@@ -887,7 +902,7 @@ def _read_manifest(directory: Path) -> dict:
             _check_entry(entry)
         int(manifest["generation"]), str(manifest["settings"])
     except (KeyError, TypeError, ValueError) as error:
-        raise ArchiveError(f"{path}: damaged archive file (bad entry {error})") from error
+        raise ArchiveDamaged(f"{path}: damaged archive file (bad entry {error})") from error
     return manifest
 
 
@@ -941,6 +956,27 @@ def _delete_leftovers(directory: Path, manifest: dict) -> None:
             shutil.rmtree(path, ignore_errors=True)
         elif leftover and path.is_file():
             path.unlink(missing_ok=True)
+
+
+def _delete_leftovers_quietly(directory: Path) -> None:
+    """`_delete_leftovers` after a failed write, against the manifest as it is on disk
+    (the one in memory may already name the segment that failed)."""
+    with contextlib.suppress(OSError, ArchiveError):
+        _delete_leftovers(directory, _read_manifest(directory))
+
+
+def _unreadable(path: Path, error: OSError) -> ArchiveError:
+    """The error for an archive file that could not be read: damage only when it is
+    missing; a shortage is raised as it is (`core.shortage`)."""
+    raise_if_short(error)
+    if isinstance(error, FileNotFoundError):
+        return ArchiveDamaged(f"{path}: archive file missing")
+    return ArchiveError(f"{path}: archive file unreadable ({_reason(error)})")
+
+
+def _index_error(error: PackedIndexError) -> ArchiveError:
+    raise_if_short(error)
+    return ArchiveDamaged(str(error).replace("packed index", "archive file"))
 
 
 def _reason(error: Exception) -> str:

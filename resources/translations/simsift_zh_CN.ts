@@ -1258,286 +1258,291 @@
     </message>
     <message>
         <location filename="../../app/messages.py" line="43" />
+        <source>the %1 reader failed on this file: its content is damaged or of a kind SimSift does not read (%2)</source>
+        <translation>%1 读取器无法读取此文件：内容已损坏，或属于 SimSift 不支持的类型（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="44" />
         <source>reader was killed (out of memory?)</source>
         <translation>读取进程被终止（内存不足？）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="44" />
+        <location filename="../../app/messages.py" line="45" />
         <source>DOCX unpacks to %1 MB (possible zip bomb)</source>
         <translation>DOCX 解压后达 %1 MB（可能是压缩炸弹）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="45" />
+        <location filename="../../app/messages.py" line="46" />
         <source>not a document type SimSift reads (%1)</source>
         <translation>不是 SimSift 读取的文档类型（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="46" />
+        <location filename="../../app/messages.py" line="47" />
         <source>excluded by the pattern %1 (folder not searched)</source>
         <translation>被模式 %1 排除（未搜索此文件夹）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="47" />
+        <location filename="../../app/messages.py" line="48" />
         <source>excluded by the pattern %1</source>
         <translation>被模式 %1 排除</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="48" />
+        <location filename="../../app/messages.py" line="49" />
         <source>same file as %1 (a link)</source>
         <translation>与 %1 是同一文件（链接）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="49" />
+        <location filename="../../app/messages.py" line="50" />
         <source>not a regular file (device, pipe or socket)</source>
         <translation>不是普通文件（设备、管道或套接字）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="50" />
+        <location filename="../../app/messages.py" line="51" />
         <source>hidden file</source>
         <translation>隐藏文件</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="51" />
+        <location filename="../../app/messages.py" line="52" />
         <source>hidden folder (not searched)</source>
         <translation>隐藏文件夹（未搜索）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="52" />
+        <location filename="../../app/messages.py" line="53" />
         <source>system folder (not searched)</source>
         <translation>系统文件夹（未搜索）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="53" />
+        <location filename="../../app/messages.py" line="54" />
         <source>link to a folder (not followed)</source>
         <translation>指向文件夹的链接（未跟随）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="54" />
+        <location filename="../../app/messages.py" line="55" />
         <source>link to a file outside the scanned folders (not followed)</source>
         <translation>指向扫描文件夹之外文件的链接（未跟随）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="55" />
+        <location filename="../../app/messages.py" line="56" />
         <source>Word 97–2003 .doc file: save it as .docx (or install antiword or LibreOffice to read it)</source>
         <translation>Word 97–2003 .doc 文件：请另存为 .docx（或安装 antiword 或 LibreOffice 以读取）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="56" />
+        <location filename="../../app/messages.py" line="57" />
         <source>the PDF's fonts do not say which letters they show (no ToUnicode map); no text</source>
         <translation>PDF 的字体没有说明显示的是哪些字符（无 ToUnicode 映射）；没有文本</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="57" />
+        <location filename="../../app/messages.py" line="58" />
         <source>damaged font in the PDF (corrupt file); no text</source>
         <translation>PDF 中的字体已损坏（文件已损坏）；没有文本</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="58" />
+        <location filename="../../app/messages.py" line="59" />
         <source>1 character could not be decoded (shown as �): the text is garbled</source>
         <translation>1 个字符无法解码（显示为 �）：文本是乱码</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="59" />
+        <location filename="../../app/messages.py" line="60" />
         <source>1 character could not be decoded (shown as �)</source>
         <translation>1 个字符无法解码（显示为 �）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="60" />
+        <location filename="../../app/messages.py" line="61" />
         <source>%1 characters could not be decoded (shown as �): the text is garbled</source>
         <translation>%1 个字符无法解码（显示为 �）：文本是乱码</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="61" />
+        <location filename="../../app/messages.py" line="62" />
         <source>%1 characters could not be decoded (shown as �)</source>
         <translation>%1 个字符无法解码（显示为 �）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="62" />
+        <location filename="../../app/messages.py" line="63" />
         <source>the Chinese text looks garbled: its encoding was probably misread</source>
         <translation>中文文本看起来是乱码：编码可能被误读</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="63" />
+        <location filename="../../app/messages.py" line="64" />
         <source>the text contains garbled letters such as “Ã©” or “â€™” (wrong encoding)</source>
         <translation>文本含有“Ã©”或“â€™”这类乱码字母（编码错误）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="64" />
+        <location filename="../../app/messages.py" line="65" />
         <source>this file made a cluster worker fail (a crash, or over the time budget), twice</source>
         <translation>此文件两次导致集群工作进程失败（崩溃或超时）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="65" />
+        <location filename="../../app/messages.py" line="66" />
         <source>read by OCR: 1 page, mean confidence %1</source>
         <translation>由 OCR 读取：1 页，平均置信度 %1</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="66" />
+        <location filename="../../app/messages.py" line="67" />
         <source>read by OCR: %1 pages, mean confidence %2</source>
         <translation>由 OCR 读取：%1 页，平均置信度 %2</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="67" />
+        <location filename="../../app/messages.py" line="68" />
         <source>low confidence on page %1</source>
         <translation>第 %1 页置信度低</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="68" />
+        <location filename="../../app/messages.py" line="69" />
         <source>low confidence on pages %1</source>
         <translation>第 %1 页置信度低</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="69" />
+        <location filename="../../app/messages.py" line="70" />
         <source>scanned page %1 read by OCR: 1 page, mean confidence %2</source>
         <translation>扫描页 %1 由 OCR 读取：1 页，平均置信度 %2</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="70" />
+        <location filename="../../app/messages.py" line="71" />
         <source>scanned pages %1 read by OCR: %2 pages, mean confidence %3</source>
         <translation>扫描页 %1 由 OCR 读取：%2 页，平均置信度 %3</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="71" />
+        <location filename="../../app/messages.py" line="72" />
         <source>scanned page %1 not read</source>
         <translation>扫描页 %1 未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="72" />
+        <location filename="../../app/messages.py" line="73" />
         <source>scanned pages %1 not read</source>
         <translation>扫描页 %1 未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="73" />
+        <location filename="../../app/messages.py" line="74" />
         <source>scanned page %1 not read (%2)</source>
         <translation>扫描页 %1 未读取（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="74" />
+        <location filename="../../app/messages.py" line="75" />
         <source>scanned pages %1 not read (%2)</source>
         <translation>扫描页 %1 未读取（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="75" />
+        <location filename="../../app/messages.py" line="76" />
         <source>OCR is off</source>
         <translation>OCR 已关闭</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="76" />
+        <location filename="../../app/messages.py" line="77" />
         <source>OCR is not available: install Tesseract (tesseract-ocr) to read scanned PDFs</source>
         <translation>OCR 不可用：请安装 Tesseract（tesseract-ocr）以读取扫描的 PDF</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="77" />
+        <location filename="../../app/messages.py" line="78" />
         <source>no extractable text (scanned/image-only PDF?)</source>
         <translation>没有可提取的文字（扫描或纯图像 PDF？）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="78" />
+        <location filename="../../app/messages.py" line="79" />
         <source>no extractable text (scanned PDF of %1 pages: too long to read by OCR, at most %2 pages)</source>
         <translation>没有可提取的文字（%1 页的扫描 PDF：太长，无法用 OCR 读取，最多 %2 页）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="79" />
+        <location filename="../../app/messages.py" line="80" />
         <source>no extractable text (scanned PDF: OCR took longer than %1 s, %2 of %3 pages read)</source>
         <translation>没有可提取的文字（扫描的 PDF：OCR 超过 %1 秒，已读取 %3 页中的 %2 页）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="80" />
+        <location filename="../../app/messages.py" line="81" />
         <source>no extractable text (scanned PDF: OCR of one page took longer than %1 s)</source>
         <translation>没有可提取的文字（扫描的 PDF：一页的 OCR 超过 %1 秒）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="81" />
+        <location filename="../../app/messages.py" line="82" />
         <source>no extractable text (scanned PDF: %1)</source>
         <translation>没有可提取的文字（扫描的 PDF：%1）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="82" />
+        <location filename="../../app/messages.py" line="83" />
         <source>text of 1 picture read by OCR, mean confidence %1</source>
         <translation>1 张图片中的文字由 OCR 读取，平均置信度 %1</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="83" />
+        <location filename="../../app/messages.py" line="84" />
         <source>text of %1 pictures read by OCR, mean confidence %2</source>
         <translation>%1 张图片中的文字由 OCR 读取，平均置信度 %2</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="84" />
+        <location filename="../../app/messages.py" line="85" />
         <source>text of 1 picture not read</source>
         <translation>1 张图片中的文字未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="85" />
+        <location filename="../../app/messages.py" line="86" />
         <source>text of %1 pictures not read</source>
         <translation>%1 张图片中的文字未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="86" />
+        <location filename="../../app/messages.py" line="87" />
         <source>1 picture not read by OCR: larger than %1 megapixels</source>
         <translation>1 张图片未由 OCR 读取：超过 %1 百万像素</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="87" />
+        <location filename="../../app/messages.py" line="88" />
         <source>%1 pictures not read by OCR: larger than %2 megapixels</source>
         <translation>%1 张图片未由 OCR 读取：超过 %2 百万像素</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="88" />
+        <location filename="../../app/messages.py" line="89" />
         <source>pictures after the first %1 not read by OCR</source>
         <translation>前 %1 张之后的图片未由 OCR 读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="89" />
+        <location filename="../../app/messages.py" line="90" />
         <source>OCR of pictures stopped after %1 s: 1 picture not read</source>
         <translation>图片的 OCR 在 %1 秒后停止：1 张图片未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="90" />
+        <location filename="../../app/messages.py" line="91" />
         <source>OCR of pictures stopped after %1 s: %2 pictures not read</source>
         <translation>图片的 OCR 在 %1 秒后停止：%2 张图片未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="91" />
+        <location filename="../../app/messages.py" line="92" />
         <source>text of 1 picture not read (Tesseract was killed)</source>
         <translation>1 张图片中的文字未读取（Tesseract 被终止）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="92" />
+        <location filename="../../app/messages.py" line="93" />
         <source>text of %1 pictures not read (Tesseract was killed)</source>
         <translation>%1 张图片中的文字未读取（Tesseract 被终止）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="93" />
+        <location filename="../../app/messages.py" line="94" />
         <source>a picture: read only by OCR</source>
         <translation>图片：只能由 OCR 读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="94" />
+        <location filename="../../app/messages.py" line="95" />
         <source>a picture</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="95" />
+        <location filename="../../app/messages.py" line="96" />
         <source>a picture SimSift cannot decode (or a TIFF of several pages)</source>
         <translation>SimSift 无法解码的图片（或多页 TIFF）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="96" />
+        <location filename="../../app/messages.py" line="97" />
         <source>a picture larger than %1 megapixels</source>
         <translation>超过 %1 百万像素的图片</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="97" />
+        <location filename="../../app/messages.py" line="98" />
         <source>a picture too small to hold text</source>
         <translation>图片太小，不可能含有文字</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="98" />
+        <location filename="../../app/messages.py" line="99" />
         <source>a picture without text (read by OCR)</source>
         <translation>没有文字的图片（已由 OCR 读取）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="99" />
+        <location filename="../../app/messages.py" line="100" />
         <source>read by OCR: 1 picture, mean confidence %1</source>
         <translation>由 OCR 读取：1 张图片，平均置信度 %1</translation>
     </message>

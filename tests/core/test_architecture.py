@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGE_FOLDERS = {"core": REPO / "core", "app": REPO / "app"}
 
 # Lowest first. Ground modules are core's top-level modules; a stage is a core/ package.
-GROUND = ("progress", "document", "files", "arrays", "paths")
+GROUND = ("progress", "document", "files", "arrays", "paths", "shortage")
 LAYERS = ("ground", "index", "text", "read", "match", "analysis", "store", "pipeline", "report")
 LAYERS += ("cli",)
 

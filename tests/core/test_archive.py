@@ -20,7 +20,13 @@ from simsift.core.pipeline.archiving import add_folders
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.stages import find_files, fingerprint_documents, read_files
 from simsift.core.progress import Cancelled, CancelToken
-from simsift.core.store.archive import MANIFEST, MAX_SEGMENTS, Archive, ArchiveError
+from simsift.core.store.archive import (
+    MANIFEST,
+    MAX_SEGMENTS,
+    Archive,
+    ArchiveDamaged,
+    ArchiveError,
+)
 
 from tests.core.test_check import write_collections
 
@@ -353,7 +359,7 @@ def test_a_damaged_file_is_a_clear_error(tmp_path, damage):
         (segment.with_suffix(".docs") / INDEX_FILE).unlink()
     else:
         segment.unlink()
-    with pytest.raises(ArchiveError) as error:
+    with pytest.raises(ArchiveDamaged) as error:  # proven damage: the app may rebuild
         archive = Archive.open(folder)
         for doc in range(len(archive)):
             archive.text(doc)
