@@ -399,88 +399,14 @@ def _negative_case(cid: str, a: Page, b: Page, docs: list[Doc]) -> Case:
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 _STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "if",
-        "then",
-        "else",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "with",
-        "from",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "what",
-        "when",
-        "where",
-        "how",
-        "not",
-        "no",
-        "can",
-        "may",
-        "must",
-        "should",
-        "will",
-        "would",
-        "shall",
-        "could",
-        "do",
-        "does",
-        "did",
-        "has",
-        "have",
-        "had",
-        "there",
-        "their",
-        "they",
-        "them",
-        "he",
-        "she",
-        "his",
-        "her",
-        "we",
-        "you",
-        "your",
-        "our",
-        "i",
-        "me",
-        "my",
-        "so",
-        "than",
-        "also",
-        "only",
-        "such",
-        "any",
-        "all",
-        "each",
-    ]
-)
+    ("a", "an", "the", "and", "or", "but", "if", "then", "else", "of", "to", "in", "on", "at",
+     "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "being",
+     "it", "its", "this", "that", "these", "those", "which", "who", "whom", "whose", "what",
+     "when", "where", "how", "not", "no", "can", "may", "must", "should", "will", "would",
+     "shall", "could", "do", "does", "did", "has", "have", "had", "there", "their", "they",
+     "them", "he", "she", "his", "her", "we", "you", "your", "our", "i", "me", "my", "so",
+     "than", "also", "only", "such", "any", "all", "each")
+)  # fmt: skip
 FILLERS = (
     "also", "usually", "in practice", "in general", "typically", "simply", "actually",
     "then", "of course", "normally", "basically", "in this case", "as a rule", "indeed",
@@ -814,10 +740,10 @@ class Found:
 
 
 def engine():
-    """The engine's three entry points (imported late: it may not exist yet)."""
-    import simsift.core.match.meaning as meaning
+    """The engine's entry points (imported late, so `build` runs without it)."""
+    from simsift.core.match import meaning
 
-    return meaning.sketch, meaning.align, meaning.find_meaning_copies
+    return meaning
 
 
 def reported(result) -> list[Found]:
@@ -866,69 +792,118 @@ def run_bucket(run: int) -> str:
 
 
 def score_tier(corpus: Path, tier: str) -> dict:
+    """The collection through `find_meaning_copies` (what a scan does); then, to tell where
+    a planted passage is lost, whether `candidate_pairs` proposed its pair and whether
+    `align` finds it when given the pair alone."""
     docs, cases = load(corpus, tier)
-    sketch, align, find_meaning_copies = engine()
+    meaning = engine()
     index = {d.name: i for i, d in enumerate(docs)}
     start = time.perf_counter()
-    sketches = [sketch(d.paragraphs) for d in docs]
+    sketches = [meaning.sketch(d.paragraphs) for d in docs]
     sketch_seconds = time.perf_counter() - start
     start = time.perf_counter()
-    found = reported(find_meaning_copies(sketches))
+    found = reported(meaning.find_meaning_copies(sketches))
     find_seconds = time.perf_counter() - start
-    by_pair = defaultdict(list)
-    for f in found:
-        by_pair[frozenset((f.a, f.b))].append(f)
+    frequencies = meaning.document_frequencies(sketches)
+    left, right = meaning.candidate_pairs(sketches, frequencies)
+    candidates = {frozenset(p) for p in zip(left.tolist(), right.tolist(), strict=True)}
+    alone = case_pairs_aligned(cases, sketches, index, meaning.align, frequencies)
 
     positives = [c for c in cases if c.kind == "positive"]
-    rows = []
     true_fragments: set[Found] = set()
+    rows = []
     for case in positives:
-        essay, source = index[case.essay], index[case.source]
-        fragments = by_pair.get(frozenset((essay, source)), [])
-        on_essay = [oriented(f, essay) for f in fragments]
-        hits = [
-            f for f, (e, _) in zip(fragments, on_essay, strict=True) if overlaps(e, case.essay_span)
-        ]
+        pair = frozenset((index[case.essay], index[case.source]))
+        row, hits = case_row(case, pair, found, docs, index)
         true_fragments.update(hits)
-        coverage = covered(case.essay_span, [e for e, _ in on_essay])
-        source_coverage = covered(case.source_span, [s for _, s in on_essay])
-        rows.append(
-            {
-                "id": case.id,
-                "direction": case.direction,
-                "strength": case.strength,
-                "shared_run": case.shared_run,
-                "coverage": round(coverage, 3),
-                "source_coverage": round(source_coverage, 3),
-                "found": coverage >= 0.5,
-                "candidate": bool(fragments),
-            }
-        )
+        row["candidate"] = pair in candidates
+        row["alone"] = case_row(case, pair, alone, docs, index)[0]["found"]
+        rows.append(row)
     negative_pairs = {
         frozenset((index[c.essay], index[c.source])) for c in cases if c.kind == "negative"
     }
-    false_kinds = Counter()
-    for f in found:
-        if f in true_fragments:
-            continue
-        false_kinds[_false_kind(f, docs, negative_pairs, positives, index)] += 1
-    pair_rows = _pair_recall(positives, docs, sketches, index, align)
+    false_fragments = [f for f in found if f not in true_fragments]
+    reuse = [f for f in false_fragments if shares_a_run(f, docs)]
+    false_by_pair = Counter(
+        _false_kind(f, docs, negative_pairs, positives, index) for f in false_fragments
+    )
     return {
         "tier": tier,
         "documents": len(docs),
         "cases": Counter(c.kind for c in cases),
         "sketch_seconds": round(sketch_seconds, 1),
         "find_seconds": round(find_seconds, 1),
+        "candidate_pairs": len(candidates),
         "fragments": len(found),
         "true_fragments": len(true_fragments),
         "precision": round(len(true_fragments) / len(found), 3) if found else None,
-        "false_by_pair": dict(false_kinds),
+        # the man pages share text of their own (sha256sum and sha384sum, the ISO 8859
+        # tables): a false fragment whose sides share a run of 15 words is that reuse
+        "unlabeled_reuse": len(reuse),
+        "precision_reuse_aware": (
+            round((len(true_fragments) + len(reuse)) / len(found), 3) if found else None
+        ),
+        "false_by_pair": dict(false_by_pair),
+        "false_fragments": [asdict(f) for f in false_fragments],
         "fragment_kinds": dict(Counter(f.kind for f in found)),
-        "negatives_reported": sum(1 for p in negative_pairs if p in by_pair),
+        "negatives_reported": sum(1 for f in found if frozenset((f.a, f.b)) in negative_pairs),
         "negatives": len(negative_pairs),
         "rows": rows,
-        "pair_rows": pair_rows,
     }
+
+
+def shares_a_run(f: Found, docs: Sequence[Doc]) -> bool:
+    """The fragment's two sides share a run of VERBATIM_RUN words (unlabeled reuse)."""
+    a = display(docs[f.a].paragraphs)[f.start_a : f.end_a]
+    b = display(docs[f.b].paragraphs)[f.start_b : f.end_b]
+    return longest_shared_run(a, b) >= VERBATIM_RUN
+
+
+def case_row(case: Case, pair: frozenset, found: list[Found], docs, index) -> tuple[dict, list]:
+    """A planted passage's figures from the fragments `found`, and the fragments on it."""
+    essay = index[case.essay]
+    fragments = [f for f in found if frozenset((f.a, f.b)) == pair]
+    on_essay = [oriented(f, essay) for f in fragments]
+    span = case.essay_span
+    hits = [f for f, (e, _) in zip(fragments, on_essay, strict=True) if overlaps(e, span)]
+    coverage = covered(case.essay_span, [e for e, _ in on_essay])
+    row = {
+        "id": case.id,
+        "direction": case.direction,
+        "strength": case.strength,
+        "changed": case.changed,
+        "shared_run": case.shared_run,
+        "size": planted_size(docs, index, case),
+        "coverage": round(coverage, 3),
+        "source_coverage": round(covered(case.source_span, [s for _, s in on_essay]), 3),
+        "found": coverage >= 0.5,
+    }
+    return row, hits
+
+
+def case_pairs_aligned(cases, sketches, index, align, frequencies) -> list[Found]:
+    """Every case's two documents aligned alone with the collection's idf (what
+    `find_meaning_copies` would report if its candidates were exactly these pairs)."""
+    out = []
+    for case in cases:
+        a, b = index[case.essay], index[case.source]
+        for f in align(sketches[a], sketches[b], frequencies):
+            out.append(Found(a, b, f.start_a, f.end_a, f.start_b, f.end_b, f.kind, f.score))
+    return out
+
+
+def planted_size(docs, index, case) -> float:
+    """The smaller side of a planted pair in the engine's units: English words, a CJK
+    character 0.7 of one."""
+    sides = (
+        display(docs[index[case.essay]].paragraphs)[slice(*case.essay_span)],
+        display(docs[index[case.source]].paragraphs)[slice(*case.source_span)],
+    )
+    return round(min(mc.en_words(t) + 0.7 * mc.cjk_chars(t) for t in sides), 1)
+
+
+def size_bucket(size: float) -> str:
+    return "< 60" if size < 60 else "60-99" if size < 100 else ">= 100"
 
 
 def _false_kind(f: Found, docs, negative_pairs, positives, index) -> str:
@@ -941,29 +916,6 @@ def _false_kind(f: Found, docs, negative_pairs, positives, index) -> str:
     return "other pair, same language" if same else "other pair, across languages"
 
 
-def _pair_recall(positives, docs, sketches, index, align) -> dict:
-    """Each planted pair aligned on its own (no candidate generation), with the idf of the
-    collection if the engine exposes one."""
-    idf = _collection_idf(sketches)
-    if idf is None:
-        return {}
-    out = {}
-    for case in positives:
-        essay, source = index[case.essay], index[case.source]
-        fragments = align(sketches[essay], sketches[source], idf)
-        spans = [(f.start_a, f.end_a) for f in fragments]
-        out[case.id] = covered(case.essay_span, spans) >= 0.5
-    return out
-
-
-def _collection_idf(sketches):
-    try:
-        from simsift.core.match.meaning import concept_idf
-    except ImportError:
-        return None
-    return concept_idf(sketches)
-
-
 def recall_table(rows: list[dict], key) -> list[tuple[str, int, int]]:
     groups = defaultdict(list)
     for r in rows:
@@ -973,29 +925,41 @@ def recall_table(rows: list[dict], key) -> list[tuple[str, int, int]]:
 
 def markdown(result: dict) -> str:
     rows = result["rows"]
-    lines = [f"### {result['tier']} ({result['documents']} documents, {dict(result['cases'])})", ""]
-    keys = [("all", lambda r: "all"), ("shared run", lambda r: run_bucket(r["shared_run"]))]
+    lines = [
+        f"### {result['tier']} ({result['documents']} documents, {dict(result['cases'])}, "
+        "find_meaning_copies)",
+        "",
+    ]
+    keys = [
+        ("all", lambda r: "all"),
+        ("shared run (words)", lambda r: run_bucket(r["shared_run"])),
+        ("smaller side (words)", lambda r: size_bucket(r["size"])),
+    ]
     if result["tier"] == "translation":
         keys.insert(1, ("direction (source->essay)", lambda r: r["direction"]))
     else:
         keys.insert(1, ("words changed", lambda r: r["strength"]))
-    lines += ["| by | group | found | recall | candidate pair reported |", "|---|---|---|---|---|"]
+    lines += [
+        "| by | group | found | recall | pair a candidate | found aligning the pair alone |",
+        "|---|---|---|---|---|---|",
+    ]
     for title, key in keys:
         for group, hit, n in recall_table(rows, key):
-            cand = sum(r["candidate"] for r in rows if str(key(r)) == group)
-            lines.append(f"| {title} | {group} | {hit}/{n} | {hit / n:.3f} | {cand}/{n} |")
-    pairs = result["pair_rows"]
-    if pairs:
-        lines.append(f"\nAligned pair by pair (no candidate generation): "
-                     f"{sum(pairs.values())}/{len(pairs)}")  # fmt: skip
+            of = [r for r in rows if str(key(r)) == group]
+            cand, alone = sum(r["candidate"] for r in of), sum(r["alone"] for r in of)
+            lines.append(
+                f"| {title} | {group} | {hit}/{n} | {hit / n:.3f} | {cand}/{n} | {alone}/{n} |"
+            )
     lines += [
         "",
         f"Fragments reported: {result['fragments']}, on a planted passage: "
-        f"{result['true_fragments']}, precision **{result['precision']}**; false by pair: "
-        f"{result['false_by_pair']}; kinds: {result['fragment_kinds']}. Hard negative pairs "
-        f"with a fragment: {result['negatives_reported']}/{result['negatives']}. "
-        f"Time: sketches {result['sketch_seconds']} s, find_meaning_copies "
-        f"{result['find_seconds']} s.",
+        f"{result['true_fragments']}, precision **{result['precision']}** (false ones whose "
+        f"sides share a run of {VERBATIM_RUN} words counted right, the man pages' own reuse: "
+        f"{result['unlabeled_reuse']}, precision {result['precision_reuse_aware']}); by pair: "
+        f"{result['false_by_pair']}; kinds: {result['fragment_kinds']}. Fragments on hard "
+        f"negative pairs: {result['negatives_reported']} ({result['negatives']} pairs). "
+        f"Candidate pairs: {result['candidate_pairs']}. Time: sketches "
+        f"{result['sketch_seconds']} s, find_meaning_copies {result['find_seconds']} s.",
     ]
     return "\n".join(lines)
 

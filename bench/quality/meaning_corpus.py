@@ -260,8 +260,18 @@ def align(en: Sequence[str], zh: Sequence[str]) -> list[AlignedPair]:
         and zh_anchors[j]
         and is_chinese(zh[j])
         and abs(lengths.residual(i, j)) <= 0.45
+        and not _ambiguous(i, j, agree, len(en), len(zh))
     ]
     return _with_sandwiched(anchored, zh, lengths)
+
+
+def _ambiguous(i: int, j: int, agree, n: int, m: int) -> bool:
+    """A neighbour agrees as well: the translation may merge two paragraphs into one (an
+    older, shorter English text) or split one, so the pair may be only part of it."""
+    own = agree(i, j)
+    others = [agree(k, j) for k in (i - 1, i + 1) if 0 <= k < n]
+    others += [agree(i, k) for k in (j - 1, j + 1) if 0 <= k < m]
+    return any(o >= own for o in others)
 
 
 def _monotone_path(n: int, m: int, score) -> list[tuple[int, int]]:
