@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 from simsift.core.match.meaning.frequencies import DocumentFrequencies
-from simsift.core.match.meaning.sketch import CHINESE, MeaningSketch
+from simsift.core.match.meaning.sketch import MeaningSketch
 from simsift.core.match.meaning.vectors import similarities, span_similarity, vector_pair
 from simsift.core.progress import CancelToken
 
@@ -148,8 +148,9 @@ def _fragment(a, b, va, vb, seeds, parameters: AlignParameters) -> MeaningFragme
     score, shared = span_similarity(va, vb, span_a, span_b)
     if score < parameters.min_score or shared < parameters.min_shared:
         return None
-    chinese_a = _mostly_chinese(a, span_a)
-    kind = TRANSLATED if chinese_a != _mostly_chinese(b, span_b) else PARAPHRASED
+    # Chinese man pages keep English option lines: the seeds' majority decides, by size
+    crossing = sum(size_a[i] for i, j in seeds if a.language[i] != b.language[j])
+    kind = TRANSLATED if 2 * crossing > sum(size_a[i] for i, _ in seeds) else PARAPHRASED
     return MeaningFragment(
         start_a=int(a.starts[span_a[0]]),
         end_a=int(a.ends[span_a[1]]),
@@ -159,11 +160,6 @@ def _fragment(a, b, va, vb, seeds, parameters: AlignParameters) -> MeaningFragme
         score=round(score, 4),
         sentence_pairs=tuple(seeds),
     )
-
-
-def _mostly_chinese(x: MeaningSketch, span: tuple[int, int]) -> bool:
-    size = x.size[span[0] : span[1] + 1]
-    return size[x.language[span[0] : span[1] + 1] == CHINESE].sum() * 2 > size.sum()
 
 
 def _without_overlaps(fragments: list[MeaningFragment]) -> list[MeaningFragment]:

@@ -33,9 +33,12 @@ class CandidateParameters:
     senses_per_word: int = 2  # of a Chinese word, its most used senses
     # evidence two documents must share: a key held by k documents adds 1 / log2(k), so
     # one held by only these two adds 1, one held by a hundred 0.15
-    min_shared: float = 4.0
+    min_shared: float = 2.0
     max_holders: int = 100  # a key held by more documents pairs none ...
     max_holders_share: float = 0.01  # ... unless this share of the documents is more
+    # a collection this small is aligned pair by pair (about 2 ms a pair): its document
+    # frequencies are too coarse to tell the rarest concepts of a sentence
+    all_pairs_up_to: int = 200
 
     def __post_init__(self) -> None:
         if min(self.keys_per_sentence, self.senses_per_word, self.min_shared) < 1:
@@ -55,9 +58,10 @@ def sentence_keys(
     at = at[np.lexsort((-df[at], entry_word[at]))]
     rank = _rank_in_runs(entry_word[at])
     at = at[rank < parameters.senses_per_word]
-    # each sentence's rarest: sort by sentence, then df
+    # each sentence's rarest: sort by sentence, then df, then the concept's hash (ties
+    # broken alike in every document, as a MinHash would)
     sentence = _sentence_of_entries(sketch)[at]
-    at = at[np.lexsort((df[at], sentence))]
+    at = at[np.lexsort((sketch.concepts[at], df[at], sentence))]
     keys, sentence = sketch.concepts[at], _sentence_of_entries(sketch)[at]
     rank = _rank_in_runs(sentence)
     chosen = rank < parameters.keys_per_sentence
@@ -69,7 +73,9 @@ def sentence_keys(
 
 def _pairs_in_sentences(keys: np.ndarray, sentence: np.ndarray) -> np.ndarray:
     """One key for each two keys of a sentence, in either order."""
-    starts = np.flatnonzero(np.r_[True, sentence[1:] != sentence[:-1]]) if len(keys) else keys
+    if not len(keys):
+        return keys
+    starts = np.flatnonzero(np.r_[True, sentence[1:] != sentence[:-1]])
     sizes = np.diff(np.r_[starts, len(keys)]).astype(np.int64)
     group, r = ragged_arange(sizes * sizes)
     size = sizes[group]
@@ -106,6 +112,8 @@ def candidate_pairs(
     up to `min_shared` (rare keys count more); `check(done, total)` is called between
     bounded pieces of work (it may raise `Cancelled`)."""
     n = len(sketches)
+    if n * (n - 1) // 2 <= parameters.all_pairs_up_to:
+        return np.triu_indices(n, 1)
     keys, holders = [], []
     for i, sketch in enumerate(sketches):
         check(i, 2 * n)

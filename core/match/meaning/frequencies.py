@@ -50,8 +50,9 @@ class DocumentFrequencies:
         return (df > share * self.documents) & (df >= self.common_min_docs)
 
     def idf(self, concepts: np.ndarray) -> np.ndarray:
-        """ln((1 + N) / (1 + df)), 0 for common concepts."""
-        idf = np.log((1.0 + self.documents) / (1.0 + self.of(concepts)))
+        """Smoothed idf, ln((1 + N) / (1 + df)) + 1 (in a small collection every shared
+        concept would weigh next to nothing otherwise), 0 for common concepts."""
+        idf = np.log((1.0 + self.documents) / (1.0 + self.of(concepts))) + 1.0
         return np.where(self.common(concepts), 0.0, idf)
 
     def common_sentences(self, sketch: MeaningSketch) -> np.ndarray:

@@ -22,7 +22,8 @@ MAX_SIZE = 50  # word units of the longest sentence kept whole
 
 # English ends before a space and what is not a lower-case letter ("e.g. this" goes on)
 _END = re.compile(r"[.!?;]+[\"'”’)\]]*(?=\s+[^a-z]|\s*$)|[。！？；…]+[”’」』）)]*")
-_UNIT = re.compile(rf"[{HAN}]|[^\W{HAN}]+")
+# words as `concepts` counts them: a Chinese character, a number, a run of letters
+_UNIT = re.compile(rf"[{HAN}]|\d+(?:[.,]\d+)*|[^\W\d_{HAN}]+")
 _LINES_SHORT = 60  # mean characters of a paragraph's lines below which each is a sentence
 
 

@@ -1,0 +1,88 @@
+"""A collection's paraphrased and translated copies (`find_meaning_copies`): candidates,
+hostile documents, progress and cancel."""
+
+import threading
+
+import numpy as np
+import pytest
+from simsift.core.match.meaning import (
+    CandidateParameters,
+    MeaningSketch,
+    candidate_pairs,
+    document_frequencies,
+    find_meaning_copies,
+    sketch,
+)
+from simsift.core.progress import Cancelled, CancelToken
+
+from .texts import OTHER, OTHER_CHINESE, PARAPHRASE, SAME_TOPIC, SOURCE, TRANSLATION
+
+GLOSSARY = "\n".join(f"word{i}: 词语{i} 意思" for i in range(400))
+CODE = "\n".join(f"    x{i} = compute(x{i - 1}, {i}) + offset[{i % 7}];" for i in range(1, 400))
+NUMBERS = "\n".join("\t".join(str(i * j) for j in range(1, 12)) for i in range(1, 300))
+LONG_SENTENCE = " ".join(f"term{i % 300} and more" for i in range(1700))
+LYRICS = "\n".join(["Oh the river runs to the sea tonight", "我们一起唱歌到天亮"] * 200)
+HOSTILE = (GLOSSARY, CODE, NUMBERS, LONG_SENTENCE, LYRICS)
+
+
+def _collection() -> list[MeaningSketch]:
+    return [
+        sketch((OTHER, SOURCE)),  # 0
+        sketch((PARAPHRASE,)),  # 1: paraphrases 0
+        sketch((OTHER_CHINESE, TRANSLATION)),  # 2: translates 0
+        sketch((SAME_TOPIC,)),  # 3: nobody's copy
+    ]
+
+
+def test_copies_of_a_collection():
+    found = find_meaning_copies(_collection())
+    assert {(0, 1), (0, 2)} <= {(i, j) for i, j, _ in found} <= {(0, 1), (0, 2), (1, 2)}
+    kinds = {(i, j): {f.kind for f in fragments} for i, j, fragments in found}
+    assert kinds[0, 1] == {"paraphrased"} and kinds[0, 2] == {"translated"}
+
+
+def test_candidates_never_pair_a_document_with_itself():
+    sketches = _collection() * 2
+    left, right = candidate_pairs(sketches, document_frequencies(sketches))
+    assert np.all(left < right) and len(left) == 8 * 7 // 2  # a small collection: all pairs
+    only_keys = CandidateParameters(all_pairs_up_to=0)
+    left, right = candidate_pairs(sketches, document_frequencies(sketches), only_keys)
+    assert np.all(left < right) and (0, 4) in set(zip(left.tolist(), right.tolist(), strict=True))
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=["glossary", "code", "numbers", "sentence", "lyrics"])
+def test_hostile_documents_give_bounded_results(text):
+    hostile = sketch((text,))
+    assert len(hostile) and hostile.size.max() <= 50
+    sketches = [hostile, sketch((text,)), sketch((text[: len(text) // 2],)), *_collection()]
+    for i, j, fragments in find_meaning_copies(sketches):
+        assert len(fragments) <= min(len(sketches[i]), len(sketches[j]))
+        for fragment in fragments:
+            assert len(fragment.sentence_pairs) <= 2 * min(len(sketches[i]), len(sketches[j]))
+
+
+def test_progress_is_reported_and_ends_at_the_whole():
+    seen = []
+    find_meaning_copies(_collection(), progress=seen.append)
+    assert seen and seen[-1].done == seen[-1].total
+    assert [p.done for p in seen] == sorted(p.done for p in seen)
+
+
+def test_cancel_before_the_start():
+    cancel = CancelToken()
+    cancel.cancel()
+    with pytest.raises(Cancelled):
+        find_meaning_copies(_collection(), cancel=cancel)
+
+
+def test_cancel_while_running():
+    cancel, reports = CancelToken(), threading.Event()
+
+    def progress(report):
+        if report.done > 0:
+            cancel.cancel()
+            reports.set()
+
+    with pytest.raises(Cancelled):
+        find_meaning_copies(_collection() * 3, progress=progress, cancel=cancel)
+    assert reports.is_set()
