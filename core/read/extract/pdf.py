@@ -11,7 +11,8 @@ mostly such glyph numbers, is read by OCR (`ocr`), with a warning that says so.
 Characters a viewer does not show are kept apart as hidden text: invisible ones (text
 render mode 3) not lying over a picture (there they are a scan's OCR layer, which stands
 for the picture's text), white ones on nothing darker, ones of 1 pt or less, and ones
-wholly outside the page's visible area (crop box within the media box).
+wholly outside the page's visible area (crop box within the media box, each as PDFium and
+poppler draw it: `hidden.drawn_box`).
 """
 
 from __future__ import annotations
