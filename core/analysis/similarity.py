@@ -5,6 +5,10 @@ A document's similarity index is the union of its own tokens inside passages mat
 any other document, over its own tokens; template, common and reference text never count
 (as for containment). So an essay stitched from three sources at 15% each has an index
 near 45% although no single pair reaches the partial-copy threshold.
+
+Text copied by meaning (paraphrased or translated, `PassageResult.meaning`) has shares of
+its own, of the same own tokens, never folded into the index: the text a document shares
+word for word with another is never counted again as paraphrased.
 """
 
 from __future__ import annotations
@@ -19,11 +23,14 @@ from simsift.core.match.passages import PassageResult, covered_mask, per_doc_sum
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """Another document holding part of this one: `share` of this one's own text."""
+    """Another document holding part of this one: `share` of this one's own text word
+    for word, `paraphrased` and `translated` shares beside it."""
 
     doc: int
     share: float
     matched_tokens: int
+    paraphrased: float = 0.0
+    translated: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,8 @@ class DocumentSimilarity:
 
     index: np.ndarray  # float
     own_tokens: np.ndarray  # int, body tokens that are not template or common text
+    paraphrased: np.ndarray  # float: share of own text paraphrased from others
+    translated: np.ndarray  # float: share of own text translated from others
     source_count: np.ndarray  # int
     top_source: np.ndarray  # int
     top_share: np.ndarray  # float
@@ -43,16 +52,32 @@ class DocumentSimilarity:
     _other: np.ndarray
     _share: np.ndarray
     _matched: np.ndarray
+    _by_meaning: dict  # (owner, other) -> (paraphrased, translated) shares
 
     def sources(self, doc: int) -> list[Source]:
-        """The documents holding part of `doc`, largest share first."""
+        """The documents holding part of `doc`, largest share first (word for word, then
+        by meaning)."""
         lo, hi = np.searchsorted(self._owner, [doc, doc + 1])
-        return [
-            Source(int(o), float(s), int(m))
+        found = [
+            Source(int(o), float(s), int(m), *self._by_meaning.get((doc, int(o)), (0.0, 0.0)))
             for o, s, m in zip(
                 self._other[lo:hi], self._share[lo:hi], self._matched[lo:hi], strict=True
             )
         ]
+        listed = {s.doc for s in found}
+        by_meaning = [
+            Source(other, 0.0, 0, *shares)
+            for (owner, other), shares in self._by_meaning.items()
+            if owner == doc and other not in listed
+        ]
+        return found + sorted(
+            by_meaning, key=lambda s: (-sum((s.paraphrased, s.translated)), s.doc)
+        )
+
+    @property
+    def total(self) -> np.ndarray:
+        """Per document: the share of its own text found elsewhere in any way."""
+        return np.minimum(self.index + self.paraphrased + self.translated, 1.0)
 
 
 def document_similarity(passages: PassageResult, is_reference: np.ndarray) -> DocumentSimilarity:
@@ -60,8 +85,12 @@ def document_similarity(passages: PassageResult, is_reference: np.ndarray) -> Do
     p, overlaps = passages.passages, passages.overlaps
     n = p.n_docs
     own = np.maximum(p.doc_lengths() - passages.excluded_tokens, 0)
-    index = _matched_share(passages, own)
+    credited = _credited_mask(passages)
+    index = _matched_share(passages, credited, own)
     index[is_reference[:n]] = 0.0
+    shares, by_meaning = _meaning_shares(
+        passages, passages.meaning, credited, own, is_reference[:n]
+    )
     # each overlap row is two (owner, source) rows: left in right, right in left
     owner = np.r_[overlaps.left, overlaps.right]
     other = np.r_[overlaps.right, overlaps.left]
@@ -79,13 +108,14 @@ def document_similarity(passages: PassageResult, is_reference: np.ndarray) -> Do
     top_source[has] = other[first[has]]
     top_share[has] = share[first[has]]
     return DocumentSimilarity(
-        index, own, count, top_source, top_share, owner, other, share, matched
+        index, own, *shares, count, top_source, top_share, owner, other, share, matched, by_meaning
     )
 
 
-def _matched_share(passages: PassageResult, own: np.ndarray) -> np.ndarray:
-    """Per document: share of its own tokens inside a passage matched in another document
-    of a pair that is still reported (ignored and removed pairs no longer count)."""
+def _credited_mask(passages: PassageResult) -> np.ndarray:
+    """Global mask of the own tokens inside a passage matched in another document, or a
+    shared run, of a pair that is still reported (ignored and removed pairs no longer
+    count)."""
     p, matches, overlaps = passages.passages, passages.matches, passages.overlaps
     n = max(p.n_docs, 1)
     left_doc, right_doc = p.doc[matches.left], p.doc[matches.right]
@@ -99,12 +129,53 @@ def _matched_share(passages: PassageResult, own: np.ndarray) -> np.ndarray:
     credited &= ~covered_mask(p, ignore)
     left_out = passages.left_out_stop - passages.left_out_start  # set-apart text too
     credited &= ~cover(passages.left_out_start, left_out, len(credited))
+    return credited
+
+
+def _matched_share(passages: PassageResult, credited: np.ndarray, own: np.ndarray) -> np.ndarray:
+    """Per document: share of its own tokens credited as copied word for word."""
+    p, overlaps = passages.passages, passages.overlaps
     counts = per_doc_sum(credited, p.offsets)
     # the union of a document's matched text holds each pair's: documents with the same
     # text are matched in full (`credit_same_text`) where passages and runs fall short
     np.maximum.at(counts, overlaps.left, overlaps.matched_left)
     np.maximum.at(counts, overlaps.right, overlaps.matched_right)
     return np.minimum(np.divide(counts, own, out=np.zeros(len(own)), where=own > 0), 1.0)
+
+
+def _meaning_shares(passages, meaning, credited, own, is_reference):
+    """(paraphrased, translated) share per document, and per (document, source) pair,
+    of own tokens inside fragments of that kind and outside verbatim and left-out text."""
+    from simsift.core.match.meaning.matches import KINDS
+
+    p = passages.passages
+    total = int(p.offsets[-1])
+    free = ~credited
+    free &= ~covered_mask(p, passages.is_template | passages.is_common)
+    free &= ~cover(passages.left_out_start, passages.left_out_stop - passages.left_out_start, total)
+    shares, by_meaning = [], {}
+    sides = (
+        (meaning.left, meaning.right, meaning.token_start_left, meaning.token_stop_left),
+        (meaning.right, meaning.left, meaning.token_start_right, meaning.token_stop_right),
+    )
+    for k in range(len(KINDS)):
+        of_kind = meaning.kind == k
+        mask = np.zeros(total, bool)
+        for owner, other, start, stop in sides:
+            rows = of_kind & ~is_reference[owner]
+            begin = start[rows] + p.offsets[owner[rows]]
+            length = np.maximum(stop[rows] - start[rows], 0)
+            mask |= cover(begin, length, total)
+            for o, s, b, e in zip(owner[rows], other[rows], begin, begin + length, strict=True):
+                counted = int((free[b:e]).sum())
+                if counted and own[o] > 0:
+                    key = (int(o), int(s))
+                    pair = list(by_meaning.get(key, (0.0, 0.0)))
+                    pair[k] = min(pair[k] + counted / float(own[o]), 1.0)
+                    by_meaning[key] = tuple(pair)
+        counts = per_doc_sum(mask & free, p.offsets)
+        shares.append(np.minimum(np.divide(counts, own, out=np.zeros(len(own)), where=own > 0), 1))
+    return shares, by_meaning
 
 
 def _run_mask(passages: PassageResult, overlaps) -> np.ndarray:

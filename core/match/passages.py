@@ -27,7 +27,7 @@ passages that match a passage of B; their overlap is the symmetric share
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 import numpy as np
@@ -46,6 +46,7 @@ from simsift.core.match.grams import (
     shared_runs,
     stretches,
 )
+from simsift.core.match.meaning.matches import MeaningMatches
 from simsift.core.match.same_text import credit_same_text
 from simsift.core.match.verbatim import GRAM, SHARE_MIN_RUN, longest_runs
 from simsift.core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
@@ -102,6 +103,9 @@ class PassageOptions:
         count_quotations: text inside quotation marks counts as copying (by default it
             is set apart: shown, never counted).
         count_bibliography: the references section counts as copying (set apart too).
+        paraphrase: find passages whose words were changed but whose sentences say the
+            same (`core.match.meaning`), reported apart from word-for-word copying.
+        translation: find passages translated between Chinese and English, apart too.
     """
 
     min_tokens: int = 60
@@ -117,6 +121,17 @@ class PassageOptions:
     partial_min_run: int = 15  # chosen on bench/quality (bench/quality/partial_sweep.py)
     count_quotations: bool = False
     count_bibliography: bool = False
+    paraphrase: bool = True
+    translation: bool = True
+
+    @property
+    def meaning_kinds(self) -> tuple[str, ...]:
+        """The kinds of copying by meaning to find (`core.match.meaning.matches.KINDS`)."""
+        return tuple(
+            kind
+            for kind, on in (("paraphrased", self.paraphrase), ("translated", self.translation))
+            if on
+        )
 
     @property
     def shortest_run(self) -> int:
@@ -525,6 +540,9 @@ class PassageResult:
         kept: every document's kept word grams (a rescan makes only changed ones again).
         left_out_start, left_out_stop: the global token ranges that never count (template,
             common and set-apart text, reference documents), sorted (`left_out_in`).
+        meaning: fragments pairs of documents share in meaning but not word for word,
+            paraphrased or translated (`core.match.meaning.matches`); empty until the scan's
+            meaning layer fills them in.
     """
 
     options: PassageOptions
@@ -543,6 +561,7 @@ class PassageResult:
     kept: KeptGrams
     left_out_start: np.ndarray
     left_out_stop: np.ndarray
+    meaning: MeaningMatches = field(default_factory=MeaningMatches.empty)
 
     @property
     def excluded_share(self) -> np.ndarray:

@@ -228,8 +228,10 @@ class ScanResult:
         """This result with only the document pairs (left < right) for which `keep` is true."""
         overlaps = self.passages.overlaps
         overlaps = overlaps.subset(keep(overlaps.left, overlaps.right))
+        meaning = self.passages.meaning
+        meaning = meaning.subset(keep(meaning.left, meaning.right))
         return replace(
             self,
             pairs=self.pairs.subset(keep(self.pairs.left, self.pairs.right)),
-            passages=replace(self.passages, overlaps=overlaps),
+            passages=replace(self.passages, overlaps=overlaps, meaning=meaning),
         )

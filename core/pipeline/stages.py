@@ -13,6 +13,7 @@ from simsift.core.arrays import bounded_runs
 from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
+from simsift.core.match.meaning.matches import meaning_matches
 from simsift.core.match.passages import PassageResult, analyze_passages
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.result import ScanResult
@@ -92,8 +93,9 @@ def find_passages(
     pair_search: PairSearch = search_pairs,
     known: tuple[np.ndarray, PassageResult] | None = None,
 ) -> PassageResult:
-    """Passage matches, template and common text, containment of the documents' bodies."""
-    return analyze_passages(
+    """Passage matches, template and common text, containment of the documents' bodies,
+    and the fragments they share in meaning only (paraphrased, translated)."""
+    passages = analyze_passages(
         [d.tokens.body for d in documents],
         is_reference,
         options.weights,
@@ -103,6 +105,13 @@ def find_passages(
         pair_search=pair_search,
         known=known,
     )
+    kinds = options.passages.meaning_kinds
+    if not kinds:
+        return passages
+    meaning = meaning_matches(
+        documents, is_reference, passages.runs, kinds, progress=progress, cancel=cancel
+    )
+    return replace(passages, meaning=meaning)
 
 
 def all_roots(options: ScanOptions) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from simsift.core.files import load_arrays, save_arrays
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import PairGraph, PairSearch, search_pairs
 from simsift.core.match.grams import CommonRuns, KeptGrams, SharedRuns
+from simsift.core.match.meaning.matches import MeaningMatches
 from simsift.core.match.passages import (
     CommonText,
     PairOverlaps,
@@ -37,7 +38,8 @@ from simsift.core.match.passages import (
 # 10: identical texts credited in full (same_text), archive documents sources only
 # 11: a passage matched to one left out in its own document counts for neither
 # 12: boilerplate (a short paragraph of its own at the start or end of 3+ documents) is common
-RESULT_FORMAT = 12
+# 13: paraphrased and translated fragments (`PassageResult.meaning`)
+RESULT_FORMAT = 13
 KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,
@@ -47,6 +49,7 @@ _PARTS = {
     "runs": SharedRuns,
     "common_runs": CommonRuns,
     "kept": KeptGrams,
+    "meaning": MeaningMatches,
 }
 
 

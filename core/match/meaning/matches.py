@@ -1,0 +1,166 @@
+"""Paraphrased and translated copies of a scan, as parallel arrays (`MeaningMatches`).
+
+A fragment two documents share in meaning (`find_meaning_copies`) that holds a shared
+run of words (`core.match.grams.SharedRuns`) is verbatim copying, already counted by the
+runs: it is left out here, so the kinds never mix in one figure. Fragments with a
+reference document (a prompt, a template) are template text and never count either.
+Character spans are placed on each document's body tokens through its paragraphs, so a
+share is a share of the same own text the verbatim figures count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from simsift.core.document import FileRecord
+from simsift.core.match.meaning.align import PARAPHRASED, TRANSLATED, MeaningFragment
+from simsift.core.match.meaning.copies import find_meaning_copies
+from simsift.core.match.meaning.sketch import MeaningSketch, sketch
+from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
+
+KINDS = (PARAPHRASED, TRANSLATED)  # a fragment's `kind` is its place here
+_SEPARATOR = 2  # characters between paragraphs in the display text ("\n\n")
+
+
+@dataclass(frozen=True, slots=True)
+class MeaningMatches:
+    """Fragments two documents (left < right) share in meaning without a shared run of
+    words. Characters `start_*:end_*` of each side's display text, tokens
+    `token_start_*:token_stop_*` of its body stream; `kind` indexes `KINDS`."""
+
+    left: np.ndarray  # int64
+    right: np.ndarray  # int64
+    kind: np.ndarray  # int64
+    score: np.ndarray  # float64
+    start_left: np.ndarray  # int64
+    end_left: np.ndarray  # int64
+    start_right: np.ndarray  # int64
+    end_right: np.ndarray  # int64
+    token_start_left: np.ndarray  # int64
+    token_stop_left: np.ndarray  # int64
+    token_start_right: np.ndarray  # int64
+    token_stop_right: np.ndarray  # int64
+
+    def __len__(self) -> int:
+        return len(self.left)
+
+    @classmethod
+    def empty(cls) -> MeaningMatches:
+        return cls(*(np.zeros(0, np.float64 if name == "score" else np.int64) for name in _FIELDS))
+
+    def subset(self, keep: np.ndarray) -> MeaningMatches:
+        return MeaningMatches(*(getattr(self, name)[keep] for name in _FIELDS))
+
+    def of_kind(self, kind: str) -> MeaningMatches:
+        return self.subset(self.kind == KINDS.index(kind))
+
+
+_FIELDS = MeaningMatches.__slots__
+
+
+def meaning_matches(
+    documents: Sequence[FileRecord],
+    is_reference: np.ndarray,
+    runs,
+    kinds: tuple[str, ...] = KINDS,
+    *,
+    sketches: Sequence[MeaningSketch] | None = None,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> MeaningMatches:
+    """The paraphrased and translated fragments of `documents` (those of `kinds`), with
+    fragments holding one of `runs` (the scan's `SharedRuns`) and pairs of two reference
+    documents or with one left out. `sketches` are the documents' own (made when None)."""
+    if not kinds or len(documents) < 2:
+        return MeaningMatches.empty()
+    if sketches is None:
+        sketches = document_sketches(documents, progress, cancel)
+    found = find_meaning_copies(sketches, progress, cancel)
+    rows = []
+    for i, j, fragments in found:
+        if is_reference[i] or is_reference[j]:
+            continue
+        for f in fragments:
+            if f.kind in kinds:
+                rows.append(_row(documents[i], documents[j], i, j, f))
+    if not rows:
+        return MeaningMatches.empty()
+    table = np.array(rows, dtype=np.float64)
+    columns = [table[:, c] for c in range(table.shape[1])]
+    matches = MeaningMatches(
+        *(
+            c if name == "score" else c.astype(np.int64)
+            for name, c in zip(_FIELDS, columns, strict=True)
+        )
+    )
+    return matches.subset(~_holds_a_run(matches, runs))
+
+
+def document_sketches(
+    documents: Sequence[FileRecord],
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> list[MeaningSketch]:
+    """Each document's sentences and concepts (`sketch`), with progress and cancel."""
+    out = []
+    for done, record in enumerate(documents):
+        if done % 16 == 0:
+            if cancel is not None:
+                cancel.check()
+            progress(Progress("meaning", done, len(documents)))
+        out.append(sketch(record.paragraphs))
+    return out
+
+
+def _row(a: FileRecord, b: FileRecord, i: int, j: int, f: MeaningFragment) -> list[float]:
+    ta = token_span(a, f.start_a, f.end_a)
+    tb = token_span(b, f.start_b, f.end_b)
+    spans = (f.start_a, f.end_a, f.start_b, f.end_b)
+    return [i, j, KINDS.index(f.kind), f.score, *spans, *ta, *tb]
+
+
+def token_span(record: FileRecord, start: int, end: int) -> tuple[int, int]:
+    """Body tokens of characters `start:end` of the record's display text: whole
+    paragraphs' tokens where the span covers them, a proportional share of a paragraph
+    it covers in part."""
+    stream = record.tokens.body
+    starts = np.asarray(stream.para_starts, np.int64)
+    lengths = np.array([len(p) for p in record.paragraphs], np.int64)
+    if not len(lengths) or len(starts) != len(lengths):
+        return 0, 0
+    offsets = np.r_[0, np.cumsum(lengths + _SEPARATOR)]
+    stops = np.r_[starts[1:], len(stream)]
+    return _token_at(start, offsets, lengths, starts, stops), _token_at(
+        end, offsets, lengths, starts, stops
+    )
+
+
+def _token_at(char: int, offsets, lengths, starts, stops) -> int:
+    p = int(np.clip(np.searchsorted(offsets, char, side="right") - 1, 0, len(lengths) - 1))
+    within = min(max(char - int(offsets[p]), 0), int(lengths[p]))
+    share = within / lengths[p] if lengths[p] else 0.0
+    return int(starts[p] + round(share * (stops[p] - starts[p])))
+
+
+def _holds_a_run(matches: MeaningMatches, runs) -> np.ndarray:
+    """Per fragment: a shared run of the same pair starts inside it on both sides."""
+    held = np.zeros(len(matches), bool)
+    if not len(runs) or not len(matches):
+        return held
+    by_pair: dict[tuple[int, int], list[int]] = {}
+    for r, key in enumerate(zip(runs.left.tolist(), runs.right.tolist(), strict=True)):
+        by_pair.setdefault(key, []).append(r)
+    for m, key in enumerate(zip(matches.left.tolist(), matches.right.tolist(), strict=True)):
+        rows = np.array(by_pair.get(key, ()), np.int64)
+        if not len(rows):
+            continue
+        a_lo, a_hi = matches.token_start_left[m], matches.token_stop_left[m]
+        b_lo, b_hi = matches.token_start_right[m], matches.token_stop_right[m]
+        ends_a = runs.start_left[rows] + runs.length[rows]
+        ends_b = runs.start_right[rows] + runs.length[rows]
+        inside = (runs.start_left[rows] < a_hi) & (ends_a > a_lo)
+        inside &= (runs.start_right[rows] < b_hi) & (ends_b > b_lo)
+        held[m] = bool(inside.any())
+    return held
