@@ -402,6 +402,8 @@ class MainWindow(QMainWindow):
         self.params.set_shortest_match(s.shortest_match)
         self.params.set_count_quotations(s.count_quotations)
         self.params.set_count_bibliography(s.count_bibliography)
+        self.params.set_paraphrase(s.paraphrase)
+        self.params.set_translation(s.translation)
         self.params.set_k(min(s.k, DEFAULT_K_MAX))
         for key, restore in (
             ("geometry", self.restoreGeometry),
@@ -429,6 +431,8 @@ class MainWindow(QMainWindow):
         s.shortest_match = self.params.shortest_match()
         s.count_quotations = self.params.count_quotations()
         s.count_bibliography = self.params.count_bibliography()
+        s.paraphrase = self.params.paraphrase()
+        s.translation = self.params.translation()
         s.k = self.params.k()
         s.set_geometry("geometry", self.saveGeometry())
         s.set_geometry("state", self.saveState())

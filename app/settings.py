@@ -119,6 +119,25 @@ class Settings:
     def count_bibliography(self, value: bool) -> None:
         self._store.setValue("scan/count_bibliography", bool(value))
 
+    @property
+    def paraphrase(self) -> bool:
+        """Paraphrased passages are looked for (`PassageOptions.paraphrase`)."""
+        return self._bool("scan/paraphrase", PassageOptions().paraphrase)
+
+    @paraphrase.setter
+    def paraphrase(self, value: bool) -> None:
+        self._store.setValue("scan/paraphrase", bool(value))
+
+    @property
+    def translation(self) -> bool:
+        """Passages translated between Chinese and English are looked for
+        (`PassageOptions.translation`)."""
+        return self._bool("scan/translation", PassageOptions().translation)
+
+    @translation.setter
+    def translation(self, value: bool) -> None:
+        self._store.setValue("scan/translation", bool(value))
+
     def _bool(self, key: str, default: bool) -> bool:
         """A saved flag: INI files give back "true"/"false" strings, the registry booleans."""
         value = self._store.value(key, default)

@@ -57,15 +57,24 @@ from simsift.app.report_pages import ExcludedWords, ReportPages
 from simsift.app.row_height import fit_rows_to_names
 from simsift.app.settings import Settings
 from simsift.app.workers.essay_reports import PDF, write_essay_report
+from simsift.core.analysis.similarity import Source
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.report.essay import EssayLabels
 from simsift.core.report.file_names import report_file_names
 from simsift.core.store.verdicts import Verdict, Verdicts
 
 COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE, COL_VERDICT = range(7)
-COL_FLAGS = 7
-COLUMN_COUNT = 8
-_NUMBER_COLUMNS = (COL_INDEX, COL_SOURCES, COL_LARGEST_SHARE, COL_FLAGS)
+COL_FLAGS, COL_PARAPHRASED, COL_TRANSLATED = 7, 8, 9
+COLUMN_COUNT = 10
+_NUMBER_COLUMNS = (
+    COL_INDEX,
+    COL_SOURCES,
+    COL_LARGEST_SHARE,
+    COL_FLAGS,
+    COL_PARAPHRASED,
+    COL_TRANSLATED,
+)
+_MEANING_COLUMNS = {COL_PARAPHRASED: "paraphrased", COL_TRANSLATED: "translated"}
 _FLAG_COLOUR = QColor("#c92a2a")
 _LINK = re.compile(r"(compare|exclude|include):(\d+)")
 # narrowest and widest pixels of the text columns; numbers always show whole
@@ -91,6 +100,8 @@ class DocumentsModel(QAbstractTableModel):
         self._folders = FolderNames(())
         self._flag_counts = np.zeros(0, np.int64)
         self._excluded_counts = np.zeros(0, np.int64)
+        self._source_counts = np.zeros(0, np.int64)  # word for word or by meaning
+        self._by_meaning: dict[int, list[Source]] = {}  # documents found by meaning
 
     def set_verdicts(self, verdicts: Verdicts) -> None:
         self.verdicts = verdicts
@@ -123,15 +134,34 @@ class DocumentsModel(QAbstractTableModel):
         self._excluded_counts = np.zeros(len(docs), np.int64)
         for doc, sources in (excluded or {}).items():
             self._excluded_counts[doc] = len(sources)
+        self._by_meaning = {}
         if self.similarity is None:
             self._rows = np.zeros(0, np.int64)
+            self._source_counts = np.zeros(0, np.int64)
         else:
-            found = np.flatnonzero(self.similarity.source_count > 0)
-            found = found[np.argsort(-self.similarity.index[found], kind="stable")]
+            sim = self.similarity
+            # only documents found by meaning need their sources listed to be counted
+            meaning = np.flatnonzero((sim.paraphrased > 0) | (sim.translated > 0))
+            self._by_meaning = {int(d): sim.sources(int(d)) for d in meaning}
+            self._source_counts = sim.source_count.astype(np.int64)
+            for doc, sources in self._by_meaning.items():
+                self._source_counts[doc] = len(sources)
+            found = np.flatnonzero(self._source_counts > 0)
+            found = found[np.argsort(-sim.total[found], kind="stable")]
             telling = (self._flag_counts > 0) | (self._excluded_counts > 0)
-            others = np.flatnonzero(telling & (self.similarity.source_count == 0))
+            others = np.flatnonzero(telling & (self._source_counts == 0))
             self._rows = np.r_[found, others].astype(np.int64)
         self.endResetModel()
+
+    def searched(self, kind: str) -> bool:
+        """Whether the scan looked for copying of `kind` ("paraphrased", "translated")."""
+        return self._result is not None and kind in self._result.options.passages.meaning_kinds
+
+    def sources(self, doc: int) -> list[Source]:
+        """`doc`'s sources, largest first (word for word, then by meaning)."""
+        if doc in self._by_meaning:
+            return self._by_meaning[doc]
+        return self.similarity.sources(doc) if self.similarity is not None else []
 
     def folder_count(self) -> int:
         """How many folders the listed documents are in (as the Folder column shows them)."""
@@ -158,8 +188,20 @@ class DocumentsModel(QAbstractTableModel):
             )
         if role == Qt.ItemDataRole.ToolTipRole and section == COL_INDEX:
             return self.tr(
-                "Share of the document's own text found in any other document "
+                "Share of the document's own text found word for word in any other document "
                 "(template and common text excluded)"
+            )
+        if role == Qt.ItemDataRole.ToolTipRole and section == COL_PARAPHRASED:
+            return self.tr(
+                "Share of the document's own text that says what another document says in "
+                "other words (found by meaning, apart from the similarity index): evidence "
+                "to read side by side, not proof"
+            )
+        if role == Qt.ItemDataRole.ToolTipRole and section == COL_TRANSLATED:
+            return self.tr(
+                "Share of the document's own text translated from another document, "
+                "Chinese ↔ English (found by meaning, apart from the similarity index): "
+                "evidence to read side by side, not proof"
             )
         if role != Qt.ItemDataRole.DisplayRole:
             return None
@@ -172,6 +214,8 @@ class DocumentsModel(QAbstractTableModel):
             self.tr("Its share"),
             self.tr("Verdict"),
             self.tr("Flags"),
+            self.tr("Paraphrased"),
+            self.tr("Translated"),
         )[section]
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
@@ -189,8 +233,8 @@ class DocumentsModel(QAbstractTableModel):
             return self._flags_data(doc, role)
         if role == Qt.ItemDataRole.ToolTipRole and column in (COL_NAME, COL_FOLDER):
             return plain(NAMES.path(self._result.documents[doc].path))
-        if role == Qt.ItemDataRole.ToolTipRole and column == COL_SOURCES:
-            return self._excluded_tip(doc)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(doc, column)
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         path = self._result.documents[doc].path
@@ -200,20 +244,70 @@ class DocumentsModel(QAbstractTableModel):
             return NAMES.folder(self._folders.folder(path))
         if column == COL_INDEX:
             return f"{sim.index[doc]:.0%}"
+        if column in _MEANING_COLUMNS:
+            share = float(getattr(sim, _MEANING_COLUMNS[column])[doc])
+            return f"{share:.0%}" if share > 0 else ""
         if column == COL_SOURCES:
+            count = str(int(self._source_counts[doc]))
             excluded = int(self._excluded_counts[doc])
             if excluded:
-                return (
-                    self.tr("%1 (+%2 excluded)")
-                    .replace("%1", str(int(sim.source_count[doc])))
-                    .replace("%2", str(excluded))
-                )
-            return str(int(sim.source_count[doc]))
+                text = self.tr("%1 (+%2 excluded)")
+                return text.replace("%1", count).replace("%2", str(excluded))
+            return count
+        largest = self._largest(doc)
+        if largest is None:
+            return ""
         if column == COL_LARGEST:
-            if sim.source_count[doc] == 0:
-                return ""
-            return NAMES.name(self._result.documents[sim.top_source[doc]].path)
-        return f"{sim.top_share[doc]:.0%}"
+            return NAMES.name(self._result.documents[largest.doc].path)
+        if sim.top_source[doc] >= 0:
+            return f"{largest.share:.0%}"
+        return self._meaning_text(largest)  # found by meaning only: "54% paraphrased"
+
+    def _largest(self, doc: int) -> Source | None:
+        """`doc`'s largest source: word for word, else the largest by meaning."""
+        sim = self.similarity
+        if sim.top_source[doc] >= 0:
+            return Source(int(sim.top_source[doc]), float(sim.top_share[doc]), 0)
+        sources = self._by_meaning.get(doc)
+        return sources[0] if sources else None
+
+    def _tooltip(self, doc: int, column: int) -> str | None:
+        """The breakdown of the shares on the figures, each source's kinds on Sources."""
+        if column in (COL_INDEX, COL_PARAPHRASED, COL_TRANSLATED, COL_LARGEST_SHARE):
+            return self._kinds_tip(doc) if doc in self._by_meaning else None
+        if column == COL_SOURCES:
+            lines = [self._source_line(s) for s in self.sources(doc)]
+            excluded = self._excluded_tip(doc)
+            return plain("\n".join([*lines, *([excluded] if excluded else [])]))
+        return None
+
+    def _kinds_tip(self, doc: int) -> str:
+        """ "9% verbatim, 6% paraphrased, 3% translated (18% in all)"."""
+        sim = self.similarity
+        parts = [self.tr("%1 verbatim").replace("%1", f"{sim.index[doc]:.0%}")]
+        for kind in ("paraphrased", "translated"):
+            share = float(getattr(sim, kind)[doc])
+            if share > 0:
+                parts.append(self._kind_share(kind, share))
+        total = self.tr("%1 in all").replace("%1", f"{sim.total[doc]:.0%}")
+        return plain(f"{', '.join(parts)} ({total})")
+
+    def _kind_share(self, kind: str, share: float) -> str:
+        text = self.tr("%1 paraphrased") if kind == "paraphrased" else self.tr("%1 translated")
+        return text.replace("%1", f"{share:.0%}")
+
+    def _meaning_text(self, source: Source) -> str:
+        """A source's shares by meaning: "6% paraphrased, 3% translated"."""
+        shares = (("paraphrased", source.paraphrased), ("translated", source.translated))
+        return ", ".join(self._kind_share(kind, share) for kind, share in shares if share > 0)
+
+    def _source_line(self, source: Source) -> str:
+        """One source with its kinds: "9% verbatim, 6% paraphrased from ana.docx"."""
+        parts = [self.tr("%1 verbatim").replace("%1", f"{source.share:.0%}")]
+        meaning = self._meaning_text(source)
+        kinds = ", ".join([*parts[: source.share > 0], *([meaning] if meaning else [])])
+        name = NAMES.name(self._result.documents[source.doc].path)
+        return self.tr("%1 from %2").replace("%1", kinds).replace("%2", name)
 
     def _excluded_tip(self, doc: int) -> str | None:
         excluded = int(self._excluded_counts[doc])
@@ -261,17 +355,29 @@ class DocumentsModel(QAbstractTableModel):
         sim = self.similarity
         if column == COL_INDEX:
             return sim.index
+        if column in _MEANING_COLUMNS:
+            return getattr(sim, _MEANING_COLUMNS[column])
         if column == COL_SOURCES:
-            return sim.source_count
+            return self._source_counts
         if column == COL_LARGEST_SHARE:
-            return sim.top_share
+            shares = sim.top_share.copy()
+            for doc, sources in self._by_meaning.items():
+                if sim.top_source[doc] < 0 and sources:
+                    shares[doc] = sources[0].paraphrased + sources[0].translated
+            return shares
         if column == COL_FLAGS:
             return self._flag_counts
         if column == COL_VERDICT:
             docs = self._result.documents
             return np.array([verdict_rank(self.verdicts.of_document(d.path)) for d in docs])
         ranks = self._name_ranks(column)
-        return ranks[sim.top_source] if column == COL_LARGEST else ranks
+        if column != COL_LARGEST:
+            return ranks
+        top = sim.top_source.copy()
+        for doc, sources in self._by_meaning.items():
+            if top[doc] < 0 and sources:
+                top[doc] = sources[0].doc
+        return np.where(top >= 0, ranks[top], -1)
 
     def _name_ranks(self, column: int) -> np.ndarray:
         """Alphabetical rank of every document's name (or folder), computed once per result."""
@@ -373,6 +479,8 @@ class DocumentsPanel(QWidget):
         # columns empty or the same on every row make room for the others
         self.table.setColumnHidden(COL_FOLDER, self.model.folder_count() < 2)
         self.table.setColumnHidden(COL_FLAGS, not self.model.flagged())
+        for column, kind in _MEANING_COLUMNS.items():  # hidden when the scan did not look
+            self.table.setColumnHidden(column, not self.model.searched(kind))
         header = self.table.horizontalHeader()
         if same_scan:
             self.table.sortByColumn(header.sortIndicatorSection(), header.sortIndicatorOrder())
@@ -705,6 +813,9 @@ def _make_table(model) -> QTableView:
     view.verticalHeader().hide()
     view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
     view.setAlternatingRowColors(True)
-    # flags shown beside the index, not past the sources where a narrow pane hides them
-    view.horizontalHeader().moveSection(COL_FLAGS, COL_SOURCES)
+    # the shares by meaning and the flags beside the index, not past the sources where a
+    # narrow pane hides them
+    header = view.horizontalHeader()
+    for visual, column in enumerate((COL_PARAPHRASED, COL_TRANSLATED, COL_FLAGS)):
+        header.moveSection(header.visualIndex(column), header.visualIndex(COL_INDEX) + 1 + visual)
     return view

@@ -1,5 +1,6 @@
 """Scan parameters: the k slider (instant re-clustering), what counts as copying (the
-shortest match, common text, quotations, the bibliography) and the feature weights."""
+shortest match, common text, quotations, the bibliography, paraphrased and translated
+passages) and the feature weights."""
 
 from __future__ import annotations
 
@@ -82,6 +83,10 @@ class ParamsPanel(QWidget):
         self._quotations.setChecked(defaults.count_quotations)
         self._bibliography = QCheckBox()
         self._bibliography.setChecked(defaults.count_bibliography)
+        self._paraphrase = QCheckBox()
+        self._paraphrase.setChecked(defaults.paraphrase)
+        self._translation = QCheckBox()
+        self._translation.setChecked(defaults.translation)
         self._copying_box = QGroupBox()
         self._copying_form = QFormLayout()
         self._terms = QTableWidget(0, 2)
@@ -109,6 +114,8 @@ class ParamsPanel(QWidget):
             self._copying_form.addRow(label, field)
         self._copying_form.addRow(self._quotations)
         self._copying_form.addRow(self._bibliography)
+        self._copying_form.addRow(self._paraphrase)
+        self._copying_form.addRow(self._translation)
         self._copying_box.setLayout(self._copying_form)
         self._form_labels = [QLabel(), QLabel(), QLabel()]
         fields = (self._title_boost, self._tf, self._shingle)
@@ -138,7 +145,8 @@ class ParamsPanel(QWidget):
         self._shingle.valueChanged.connect(restart)
         self._common_docs.valueChanged.connect(restart)
         self._shortest.valueChanged.connect(restart)
-        for box in (self._idf, self._digits, self._stopwords, self._quotations, self._bibliography):
+        boxes = (self._idf, self._digits, self._stopwords, self._quotations, self._bibliography)
+        for box in (*boxes, self._paraphrase, self._translation):
             box.toggled.connect(restart)
         self._terms.itemChanged.connect(restart)
 
@@ -214,6 +222,8 @@ class ParamsPanel(QWidget):
         self._common_docs.setSuffix(self.tr(" documents"))
         self._quotations.setText(self.tr("Count quotations as copying"))
         self._bibliography.setText(self.tr("Count the bibliography as copying"))
+        self._paraphrase.setText(self.tr("Paraphrased passages"))
+        self._translation.setText(self.tr("Translated passages (Chinese ↔ English)"))
         shortest_tip = self.tr(
             "Shared runs of fewer words than this never count as copying. Two documents "
             "sharing a run of this many words or more (Chinese: words as segmented) are a "
@@ -234,7 +244,22 @@ class ParamsPanel(QWidget):
             "cited or 参考文献, followed by a list of references, to the end of the essay "
             "or an appendix) is shown, but not counted as copying unless this is checked"
         )
+        evidence = self.tr(
+            "Such a match is evidence for a person to read, not proof: compare the two "
+            "passages side by side before deciding."
+        )
+        paraphrase_tip = self.tr(
+            "Also find passages whose words were changed (synonyms, reordered clauses) but "
+            "whose sentences say the same as another document's, shown apart from "
+            "word-for-word copying."
+        )
+        translation_tip = self.tr(
+            "Also find passages of a Chinese document that translate an English one, or "
+            "the reverse, shown apart from word-for-word copying."
+        )
         for widgets, tip in (
+            ((self._paraphrase,), f"{paraphrase_tip} {evidence}"),
+            ((self._translation,), f"{translation_tip} {evidence}"),
             ((self._shortest, self._copying_labels[0]), shortest_tip),
             ((self._common_docs, self._copying_labels[1]), common_tip),
             ((self._quotations,), quotations_tip),
@@ -320,6 +345,22 @@ class ParamsPanel(QWidget):
         """Show `count` without emitting `weights_changed`."""
         _set_quietly(self._bibliography, count)
 
+    def paraphrase(self) -> bool:
+        """Whether paraphrased passages are looked for (`PassageOptions.paraphrase`)."""
+        return self._paraphrase.isChecked()
+
+    def set_paraphrase(self, find: bool) -> None:
+        """Show `find` without emitting `weights_changed`."""
+        _set_quietly(self._paraphrase, find)
+
+    def translation(self) -> bool:
+        """Whether translated passages are looked for (`PassageOptions.translation`)."""
+        return self._translation.isChecked()
+
+    def set_translation(self, find: bool) -> None:
+        """Show `find` without emitting `weights_changed`."""
+        _set_quietly(self._translation, find)
+
     def passage_options(self, base: PassageOptions | None = None) -> PassageOptions:
         """`base` (default: the engine's defaults) with what counts as copying as shown."""
         return replace(
@@ -328,6 +369,8 @@ class ParamsPanel(QWidget):
             common_max_docs=self.common_docs(),
             count_quotations=self.count_quotations(),
             count_bibliography=self.count_bibliography(),
+            paraphrase=self.paraphrase(),
+            translation=self.translation(),
         )
 
     def set_weights(self, weights: FeatureWeights) -> None:

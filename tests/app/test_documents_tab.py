@@ -12,7 +12,9 @@ from pdfminer.high_level import extract_text
 from PySide6.QtCore import Qt, QUrl
 from simsift.app.models.roles import DocRole
 from simsift.app.panels.documents import COL_INDEX, COL_NAME, COL_SOURCES, DocumentsModel
+from simsift.core.analysis.similarity import Source
 from simsift.core.document import FileRecord
+from simsift.core.match.passages import PassageOptions
 
 from tests.app.conftest import scan_and_wait
 from tests.core.test_passages import english_paragraphs
@@ -108,9 +110,15 @@ def test_ten_thousand_documents_sort_fast(qtbot):
         source_count = np.ones(n, np.int64)
         top_source = np.roll(np.arange(n), 1)
         top_share = index / 2
+        paraphrased = np.where(np.arange(n) % 10 == 0, 0.1, 0.0)  # a tenth by meaning too
+        translated = np.zeros(n)
+        total = np.minimum(index + paraphrased, 1.0)
+
+        def sources(self, doc):
+            return [Source(int(self.top_source[doc]), float(self.top_share[doc]), 5, 0.1)]
 
     class Result:
-        options = SimpleNamespace(roots=("/class",), reference_roots=())
+        options = SimpleNamespace(roots=("/class",), reference_roots=(), passages=PassageOptions())
 
         def __init__(self):
             self.documents = [FileRecord(f"/class/{i % 97}/e{i}.txt", 1, 0, "ok") for i in range(n)]

@@ -180,9 +180,16 @@ def test_extracted_text_dialog_lists_the_flags_as_text(qtbot):
 
 
 def test_the_flags_column_stands_beside_the_similarity_index(qtbot):
-    from simsift.app.panels.documents import COL_INDEX, DocumentsPanel
+    from simsift.app.panels.documents import (
+        COL_INDEX,
+        COL_PARAPHRASED,
+        COL_TRANSLATED,
+        DocumentsPanel,
+    )
 
     panel = DocumentsPanel()
     qtbot.addWidget(panel)
     header = panel.table.horizontalHeader()
-    assert header.visualIndex(COL_FLAGS) == header.visualIndex(COL_INDEX) + 1
+    # the index, the shares by meaning beside it, then the flags, before the sources
+    columns = (COL_INDEX, COL_PARAPHRASED, COL_TRANSLATED, COL_FLAGS, COL_SOURCES)
+    assert [header.visualIndex(c) for c in columns] == list(range(2, 7))
