@@ -41,6 +41,7 @@ _MESSAGES: tuple[tuple[str, Callable[[], str]], ...] = (
     (r"too big to read in a reader's memory, or damaged \(the reader crashed: (\w+)\)", lambda: QCoreApplication.translate("Messages", "too big to read in a reader's memory, or damaged (the reader crashed: %1)")),
     (r"reader crashed on this file \((.+)\)", lambda: QCoreApplication.translate("Messages", "reader crashed on this file (%1)")),
     (r"the (\w+) reader failed on this file: its content is damaged or of a kind SimSift does not read \((\w+)\)", lambda: QCoreApplication.translate("Messages", "the %1 reader failed on this file: its content is damaged or of a kind SimSift does not read (%2)")),
+    (r"needs more memory than a reader has \(([\d.]+) GB\); read again when the file changes", lambda: QCoreApplication.translate("Messages", "needs more memory than a reader has (%1 GB); read again when the file changes")),
     (r"reader was killed \(out of memory\?\)", lambda: QCoreApplication.translate("Messages", "reader was killed (out of memory?)")),
     (r"DOCX unpacks to (\d+) MB \(possible zip bomb\)", lambda: QCoreApplication.translate("Messages", "DOCX unpacks to %1 MB (possible zip bomb)")),
     (r"not a document type SimSift reads \((.+)\)", lambda: QCoreApplication.translate("Messages", "not a document type SimSift reads (%1)")),

@@ -22,9 +22,13 @@ from simsift.core.read.extract.ocr import OCR_OFF, OCR_SECONDS
 from simsift.core.read.reader import ReadTask, read_file
 from simsift.core.read.walk import FoundFile, walk_files
 from simsift.core.read.workers import (
+    OVER_READER_MEMORY,
+    TOO_BIG,
     Pages,
     PagesRead,
     TaskFailure,
+    memory_budget_binds,
+    over_reader_memory,
     reader_memory_limit,
     run_isolated,
 )
@@ -262,24 +266,30 @@ def _read_isolated(tasks: list[ReadTask], options: ScanOptions, cancel: CancelTo
     (task, `Pages`) while a long file is read."""
     if not tasks:
         return
+    limit = options.memory_limit or reader_memory_limit(options.workers)
+    remember = memory_budget_binds(limit)
     for task, result in run_isolated(
         read_file,
         tasks,
         workers=options.workers,
         timeout=lambda task: read_budget(task, options.file_timeout),
         cancel=cancel,
-        memory_limit=options.memory_limit or reader_memory_limit(options.workers),
+        memory_limit=limit,
     ):
         if isinstance(result, PagesRead):
             yield task, Pages(task.path, result.done, result.total)
-        elif isinstance(result, TaskFailure):  # a time-out, crash or memory limit: retried
+            continue
+        if isinstance(result, TaskFailure):  # a time-out, crash or memory limit: retried
             message = result.message
-            yield (
-                task,
-                FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR, message, retry=True),
+            result = FileRecord(
+                task.path, task.size, task.mtime_ns, STATUS_ERROR, message, retry=True
             )
-        else:
-            yield task, result
+        if remember and not result.ok and over_reader_memory(result.message):
+            # the file's own need, not a shortage of the moment: not read on every scan
+            said = result.message
+            message = said if said.startswith(TOO_BIG) else OVER_READER_MEMORY.format(limit / 2**30)
+            result = replace(result, message=message, retry=False)
+        yield task, result
 
 
 def read_budget(task: ReadTask, file_timeout: float) -> float:

@@ -98,6 +98,34 @@ def address_space_left() -> int | None:
     return limit - used
 
 
+# A reader that ran out of the memory SimSift gave it (not of the machine's: the OOM killer's
+# SIGKILL, or a user's lower `ulimit -v`) will do so again on every scan: remembered.
+OVER_READER_MEMORY = (
+    "needs more memory than a reader has ({:.1f} GB); read again when the file changes"
+)
+TOO_BIG = "too big to read in a reader's memory"  # a C++ library aborted at the limit
+_OUT_OF_READER_MEMORY = ("out of memory while reading this file", TOO_BIG)
+
+
+def memory_budget_binds(max_bytes: int | None) -> bool:
+    """Whether readers limited to `max_bytes` run out of that budget, not of a lower limit
+    this process already had (a user's `ulimit -v`)."""
+    if not max_bytes:
+        return False
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, ValueError, OSError):
+        return False
+    return soft == resource.RLIM_INFINITY or soft > max_bytes
+
+
+def over_reader_memory(message: str) -> bool:
+    """Whether a failed read's `message` says the reader ran out of its memory."""
+    return message.startswith(_OUT_OF_READER_MEMORY)
+
+
 def _limit_memory(max_bytes: int | None) -> None:
     if not max_bytes:
         return
@@ -366,7 +394,7 @@ def _death_message(w: _Worker) -> str:
         # PDFium and other C++ libraries abort when an allocation fails at the reader's
         # memory limit (a PDF of forms nested to draw a trillion letters) or a check of theirs
         # fails: what it means comes first, as a long message is cut in the middle
-        return "too big to read in a reader's memory, or damaged (the reader crashed: SIGABRT)"
+        return f"{TOO_BIG}, or damaged (the reader crashed: SIGABRT)"
     if code is not None and code < 0:
         return f"reader crashed on this file ({_signal_name(-code)})"
     return f"reader crashed on this file (exit code {code})"

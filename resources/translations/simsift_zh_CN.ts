@@ -252,102 +252,157 @@
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../app/diff/view.py" line="285" />
+        <location filename="../../app/diff/view.py" line="308" />
         <source>Previous match</source>
         <translation>上一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="286" />
+        <location filename="../../app/diff/view.py" line="309" />
         <source>Next match</source>
         <translation>下一处匹配</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="290" />
+        <location filename="../../app/diff/view.py" line="313" />
         <source>Next difference</source>
         <translation>下一处改动</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="443" />
+        <location filename="../../app/diff/view.py" line="517" />
         <source>Aligning…</source>
         <translation>正在对齐…</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="455" />
+        <location filename="../../app/diff/view.py" line="529" />
         <source>1 shared passage of {longest} words</source>
         <translation>1 段共有段落，{longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="457" />
+        <location filename="../../app/diff/view.py" line="531" />
         <source>{n} shared passages, longest {longest} words</source>
         <translation>{n} 段共有段落，最长 {longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="460" />
+        <location filename="../../app/diff/view.py" line="534" />
         <source> · {run} words in a row</source>
         <translation> · 连续 {run} 个词相同</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="462" />
+        <location filename="../../app/diff/view.py" line="536" />
         <source>Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}</source>
         <translation>汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {passages}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="470" />
+        <location filename="../../app/diff/view.py" line="544" />
         <source>Aligned sentences: {a} of A, {b} of B</source>
         <translation>对齐的句子：占 A 的 {a}，占 B 的 {b}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="477" />
+        <location filename="../../app/diff/view.py" line="551" />
         <source>Rarest shared words (documents using each): {words}</source>
         <translation>最罕见的共有词（使用该词的文档数）：{words}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="521" />
+        <location filename="../../app/diff/view.py" line="564" />
+        <source>Found by meaning: {passages}. The words differ: read both sides before deciding.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="569" />
+        <source>1 translated passage</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="569" />
+        <source>{n} translated passages</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="571" />
+        <source>1 paraphrased passage</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="573" />
+        <source>{n} paraphrased passages</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="585" />
+        <source>Translated passage: these sentences say the same in Chinese and English. Evidence to read, not proof: compare the two sides before deciding.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="590" />
+        <source>Paraphrased passage: these sentences say the same in other words. Evidence to read, not proof: compare the two sides before deciding.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="638" />
+        <source>Paraphrased passage: evidence to read, not proof (click to see both sides)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="641" />
+        <source>Translated passage: evidence to read, not proof (click to see both sides)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="649" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="522" />
+        <location filename="../../app/diff/view.py" line="650" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="523" />
+        <location filename="../../app/diff/view.py" line="651" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="524" />
+        <location filename="../../app/diff/view.py" line="652" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="525" />
+        <location filename="../../app/diff/view.py" line="653" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="526" />
+        <location filename="../../app/diff/view.py" line="654" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="529" />
+        <location filename="../../app/diff/view.py" line="657" />
+        <source>paraphrased passage</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="659" />
+        <source>translated passage</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="661" />
         <source>quoted, references, template or common text (not counted)</source>
         <translation>引文、参考文献、模板或常见文本（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="532" />
+        <location filename="../../app/diff/view.py" line="664" />
         <source>quoted or bibliography (not counted)</source>
         <translation>引文或参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="536" />
+        <location filename="../../app/diff/view.py" line="668" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="441" />
+        <location filename="../../app/diff/view.py" line="515" />
         <source>Could not align: {message}</source>
         <translation>无法对齐：{message}</translation>
     </message>
@@ -376,67 +431,113 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="156" />
+        <location filename="../../app/panels/documents.py" line="186" />
         <source>Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)</source>
         <translation>完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="161" />
-        <source>Share of the document's own text found in any other document (template and common text excluded)</source>
-        <translation>本文档自身文本在任何其他文档中出现的比例（不计模板与常见文本）</translation>
+        <location filename="../../app/panels/documents.py" line="191" />
+        <source>Share of the document's own text found word for word in any other document (template and common text excluded)</source>
+        <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="167" />
+        <location filename="../../app/panels/documents.py" line="196" />
+        <source>Share of the document's own text that says what another document says in other words (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="202" />
+        <source>Share of the document's own text translated from another document, Chinese ↔ English (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="209" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="168" />
+        <location filename="../../app/panels/documents.py" line="210" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="169" />
+        <location filename="../../app/panels/documents.py" line="211" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="170" />
+        <location filename="../../app/panels/documents.py" line="212" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="171" />
+        <location filename="../../app/panels/documents.py" line="213" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="172" />
+        <location filename="../../app/panels/documents.py" line="214" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="173" />
+        <location filename="../../app/panels/documents.py" line="215" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="174" />
+        <location filename="../../app/panels/documents.py" line="216" />
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="207" />
+        <location filename="../../app/panels/documents.py" line="217" />
+        <source>Paraphrased</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="218" />
+        <source>Translated</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="254" />
         <source>%1 (+%2 excluded)</source>
         <translation>%1（另排除 %2）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="223" />
+        <location filename="../../app/panels/documents.py" line="287" />
+        <location filename="../../app/panels/documents.py" line="306" />
+        <source>%1 verbatim</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="292" />
+        <source>%1 in all</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="296" />
+        <source>%1 paraphrased</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="296" />
+        <source>%1 translated</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="310" />
+        <source>%1 from %2</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="317" />
         <source>1 source excluded: it does not count in the similarity index</source>
         <translation>已排除 1 个来源：不计入相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="224" />
+        <location filename="../../app/panels/documents.py" line="318" />
         <source>%1 sources excluded: they do not count in the similarity index</source>
         <translation>已排除 %1 个来源：不计入相似度指数</translation>
     </message>
@@ -444,262 +545,262 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="398" />
+        <location filename="../../app/panels/documents.py" line="506" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="401" />
+        <location filename="../../app/panels/documents.py" line="509" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="404" />
+        <location filename="../../app/panels/documents.py" line="512" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="405" />
+        <location filename="../../app/panels/documents.py" line="513" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="411" />
+        <location filename="../../app/panels/documents.py" line="519" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="413" />
+        <location filename="../../app/panels/documents.py" line="521" />
         <source>Exclude a source</source>
         <translation>排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="416" />
+        <location filename="../../app/panels/documents.py" line="524" />
         <source>Leave a source out of this document's similarity index (the student's own draft, a shared reading): the pair is marked “not a duplicate”, so the text the two share counts for neither, here, in the other tabs and in later scans. Include again, or Edit ▸ Undo, brings it back.</source>
         <translation>将某个来源排除在本文档的相似度指数之外（例如学生自己的草稿、共同的阅读材料）：这对文档会被标记为“不是重复”，两者的共有文本对双方都不再计入，在此处、其他标签页以及以后的扫描中都是如此。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="422" />
+        <location filename="../../app/panels/documents.py" line="530" />
         <source>Include a source again</source>
         <translation>重新计入来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="504" />
+        <location filename="../../app/panels/documents.py" line="612" />
         <source>Include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="508" />
+        <location filename="../../app/panels/documents.py" line="616" />
         <source>Compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="511" />
+        <location filename="../../app/panels/documents.py" line="619" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="536" />
+        <location filename="../../app/panels/documents.py" line="644" />
         <source>No text of this document counts: every document it was found in is an excluded source.</source>
         <translation>本文档没有计入的文本：出现过其内容的文档都已被排除为来源。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="543" />
+        <location filename="../../app/panels/documents.py" line="651" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="544" />
+        <location filename="../../app/panels/documents.py" line="652" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="545" />
+        <location filename="../../app/panels/documents.py" line="653" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="546" />
+        <location filename="../../app/panels/documents.py" line="654" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="540" />
+        <location filename="../../app/panels/documents.py" line="648" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="547" />
+        <location filename="../../app/panels/documents.py" line="655" />
         <source>compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="550" />
+        <location filename="../../app/panels/documents.py" line="658" />
         <source>Shared runs of fewer than {run} words never count as copying, nor does template text or common text (found in more than {common} documents, or in more than {share} of them and at least {min_docs}).</source>
         <translation>少于 {run} 个词的共有连续文字一律不计为抄袭，模板文本和常见文本（出现在超过 {common} 篇文档中，或出现在超过 {share} 的文档中且至少 {min_docs} 篇）也不计。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="555" />
+        <location filename="../../app/panels/documents.py" line="663" />
         <source>Nor does boilerplate: a short paragraph of its own at the start or end of at least {edge} documents (a course footer, an honour-code statement).</source>
         <translation>套话也不计入：在至少 {edge} 篇文档开头或结尾单独成段的简短段落（如课程页脚、诚信声明）。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="577" />
+        <location filename="../../app/panels/documents.py" line="685" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="578" />
+        <location filename="../../app/panels/documents.py" line="686" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="579" />
+        <location filename="../../app/panels/documents.py" line="687" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="580" />
+        <location filename="../../app/panels/documents.py" line="688" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="582" />
+        <location filename="../../app/panels/documents.py" line="690" />
         <source>Integrity flags ({count}): signs the text was disguised to slip past a checker</source>
         <translation>完整性标记（{count}）：文本经过伪装以逃避检测的迹象</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="585" />
+        <location filename="../../app/panels/documents.py" line="693" />
         <source>The disguise was undone before comparing; read the document itself.</source>
         <translation>比较前已还原伪装；请阅读文档本身。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="558" />
+        <location filename="../../app/panels/documents.py" line="666" />
         <source>Quotations count as copying.</source>
         <translation>引文计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="406" />
+        <location filename="../../app/panels/documents.py" line="514" />
         <source>Save reports for the class…</source>
         <translation>为全班保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="408" />
+        <location filename="../../app/panels/documents.py" line="516" />
         <source>Save one report per essay into a folder, to hand over, as PDF or HTML</source>
         <translation>把每篇作文的报告分别保存到一个文件夹，用于分发，格式为 PDF 或 HTML</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="559" />
+        <location filename="../../app/panels/documents.py" line="667" />
         <source>Quotations are shown but not counted.</source>
         <translation>引文仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="560" />
+        <location filename="../../app/panels/documents.py" line="668" />
         <source>The bibliography counts as copying.</source>
         <translation>参考文献计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="561" />
+        <location filename="../../app/panels/documents.py" line="669" />
         <source>The bibliography is shown but not counted.</source>
         <translation>参考文献仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="562" />
+        <location filename="../../app/panels/documents.py" line="670" />
         <source>In the text:</source>
         <translation>正文中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="563" />
+        <location filename="../../app/panels/documents.py" line="671" />
         <source>quoted (not counted)</source>
         <translation>引文（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="564" />
+        <location filename="../../app/panels/documents.py" line="672" />
         <source>quoted, cited (not counted)</source>
         <translation>引用，已注明出处（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="565" />
+        <location filename="../../app/panels/documents.py" line="673" />
         <source>quoted from {name} (not counted)</source>
         <translation>引自 {name}（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="566" />
+        <location filename="../../app/panels/documents.py" line="674" />
         <source>quoted from {name}, cited (not counted)</source>
         <translation>引自 {name}，已注明出处（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="567" />
+        <location filename="../../app/panels/documents.py" line="675" />
         <source>bibliography (not counted)</source>
         <translation>参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="568" />
+        <location filename="../../app/panels/documents.py" line="676" />
         <source>template text, also in a reference document (not counted)</source>
         <translation>模板文本，也出现在参考文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="569" />
+        <location filename="../../app/panels/documents.py" line="677" />
         <source>common text, found in many documents (not counted)</source>
         <translation>常见文本，出现在许多文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="570" />
+        <location filename="../../app/panels/documents.py" line="678" />
         <source>common text, found in {n} documents (not counted)</source>
         <translation>常见文本，出现在 {n} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="571" />
+        <location filename="../../app/panels/documents.py" line="679" />
         <source>common text, found in {low} to {high} documents (not counted)</source>
         <translation>常见文本，出现在 {low} 至 {high} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="573" />
+        <location filename="../../app/panels/documents.py" line="681" />
         <source>Here, with {total} documents compared, text found in {n} or more of them is common.</source>
         <translation>本次共比较 {total} 篇文档，出现在其中 {n} 篇或以上的文本即为常见文本。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="576" />
+        <location filename="../../app/panels/documents.py" line="684" />
         <source>(line hidden: it may name the writer)</source>
         <translation>（此行已隐藏：可能含有作者姓名）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="587" />
+        <location filename="../../app/panels/documents.py" line="695" />
         <source>disguised text (see the integrity flags)</source>
         <translation>伪装的文字（见完整性标记）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="610" />
+        <location filename="../../app/panels/documents.py" line="718" />
         <source>exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="605" />
+        <location filename="../../app/panels/documents.py" line="713" />
         <source>Excluded sources (not counted)</source>
         <translation>已排除的来源（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="607" />
+        <location filename="../../app/panels/documents.py" line="715" />
         <source>Marked “not a duplicate” (say the student's own draft, or a shared reading): the text shared with them does not count.</source>
         <translation>已标记为“不是重复”（例如学生自己的草稿或共同的阅读材料）：与其共有的文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="611" />
+        <location filename="../../app/panels/documents.py" line="719" />
         <source>include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="645" />
+        <location filename="../../app/panels/documents.py" line="753" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="647" />
+        <location filename="../../app/panels/documents.py" line="755" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="656" />
+        <location filename="../../app/panels/documents.py" line="764" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -847,294 +948,294 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="268" />
+        <location filename="../../app/main_window.py" line="269" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="269" />
-        <location filename="../../app/main_window.py" line="284" />
+        <location filename="../../app/main_window.py" line="270" />
+        <location filename="../../app/main_window.py" line="285" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="273" />
+        <location filename="../../app/main_window.py" line="274" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="274" />
+        <location filename="../../app/main_window.py" line="275" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="275" />
+        <location filename="../../app/main_window.py" line="276" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="276" />
+        <location filename="../../app/main_window.py" line="277" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="277" />
+        <location filename="../../app/main_window.py" line="278" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="278" />
+        <location filename="../../app/main_window.py" line="279" />
         <source>Open first</source>
         <translation>优先打开</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="279" />
+        <location filename="../../app/main_window.py" line="280" />
         <source>Documents (teacher)</source>
         <translation>文档（教师）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="280" />
+        <location filename="../../app/main_window.py" line="281" />
         <source>Clusters (editor)</source>
         <translation>重复组（编辑）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="282" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="283" />
+        <location filename="../../app/main_window.py" line="284" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="285" />
+        <location filename="../../app/main_window.py" line="286" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="286" />
+        <location filename="../../app/main_window.py" line="287" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="287" />
+        <location filename="../../app/main_window.py" line="288" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="288" />
+        <location filename="../../app/main_window.py" line="289" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="289" />
+        <location filename="../../app/main_window.py" line="290" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="290" />
+        <location filename="../../app/main_window.py" line="291" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="291" />
+        <location filename="../../app/main_window.py" line="292" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="292" />
+        <location filename="../../app/main_window.py" line="293" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="293" />
+        <location filename="../../app/main_window.py" line="294" />
         <source>Mark all but the original</source>
         <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="294" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>Make original</source>
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="299" />
+        <location filename="../../app/main_window.py" line="300" />
         <source>Move or copy checked to a folder…</source>
         <translation>将勾选的文件移动或复制到文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="723" />
+        <location filename="../../app/main_window.py" line="729" />
         <source>%1 essays compared; the other files read are reference documents or garbled.</source>
         <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="733" />
+        <location filename="../../app/main_window.py" line="739" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="295" />
+        <location filename="../../app/main_window.py" line="296" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="296" />
+        <location filename="../../app/main_window.py" line="297" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="297" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="298" />
+        <location filename="../../app/main_window.py" line="299" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="301" />
+        <location filename="../../app/main_window.py" line="302" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="302" />
+        <location filename="../../app/main_window.py" line="303" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="309" />
+        <location filename="../../app/main_window.py" line="310" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="315" />
+        <location filename="../../app/main_window.py" line="316" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="516" />
+        <location filename="../../app/main_window.py" line="521" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="608" />
+        <location filename="../../app/main_window.py" line="613" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="680" />
+        <location filename="../../app/main_window.py" line="686" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="711" />
+        <location filename="../../app/main_window.py" line="717" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="731" />
+        <location filename="../../app/main_window.py" line="737" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="735" />
+        <location filename="../../app/main_window.py" line="741" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="737" />
+        <location filename="../../app/main_window.py" line="743" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="300" />
-        <location filename="../../app/main_window.py" line="945" />
+        <location filename="../../app/main_window.py" line="301" />
+        <location filename="../../app/main_window.py" line="951" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="466" />
+        <location filename="../../app/main_window.py" line="471" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="499" />
+        <location filename="../../app/main_window.py" line="504" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="531" />
+        <location filename="../../app/main_window.py" line="536" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="540" />
+        <location filename="../../app/main_window.py" line="545" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="549" />
+        <location filename="../../app/main_window.py" line="554" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="676" />
+        <location filename="../../app/main_window.py" line="682" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="685" />
+        <location filename="../../app/main_window.py" line="691" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="687" />
+        <location filename="../../app/main_window.py" line="693" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="840" />
+        <location filename="../../app/main_window.py" line="846" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="842" />
+        <location filename="../../app/main_window.py" line="848" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="845" />
+        <location filename="../../app/main_window.py" line="851" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="848" />
+        <location filename="../../app/main_window.py" line="854" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="878" />
+        <location filename="../../app/main_window.py" line="884" />
         <source>Move or copy checked files to</source>
         <translation>将勾选的文件移动或复制到</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="889" />
+        <location filename="../../app/main_window.py" line="895" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="899" />
+        <location filename="../../app/main_window.py" line="905" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="901" />
+        <location filename="../../app/main_window.py" line="907" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="946" />
+        <location filename="../../app/main_window.py" line="952" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -1263,286 +1364,291 @@
     </message>
     <message>
         <location filename="../../app/messages.py" line="44" />
+        <source>needs more memory than a reader has (%1 GB); read again when the file changes</source>
+        <translation>所需内存超过读取进程的上限（%1 GB）；文件改动后会重新读取</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="45" />
         <source>reader was killed (out of memory?)</source>
         <translation>读取进程被终止（内存不足？）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="45" />
+        <location filename="../../app/messages.py" line="46" />
         <source>DOCX unpacks to %1 MB (possible zip bomb)</source>
         <translation>DOCX 解压后达 %1 MB（可能是压缩炸弹）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="46" />
+        <location filename="../../app/messages.py" line="47" />
         <source>not a document type SimSift reads (%1)</source>
         <translation>不是 SimSift 读取的文档类型（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="47" />
+        <location filename="../../app/messages.py" line="48" />
         <source>excluded by the pattern %1 (folder not searched)</source>
         <translation>被模式 %1 排除（未搜索此文件夹）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="48" />
+        <location filename="../../app/messages.py" line="49" />
         <source>excluded by the pattern %1</source>
         <translation>被模式 %1 排除</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="49" />
+        <location filename="../../app/messages.py" line="50" />
         <source>same file as %1 (a link)</source>
         <translation>与 %1 是同一文件（链接）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="50" />
+        <location filename="../../app/messages.py" line="51" />
         <source>not a regular file (device, pipe or socket)</source>
         <translation>不是普通文件（设备、管道或套接字）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="51" />
+        <location filename="../../app/messages.py" line="52" />
         <source>hidden file</source>
         <translation>隐藏文件</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="52" />
+        <location filename="../../app/messages.py" line="53" />
         <source>hidden folder (not searched)</source>
         <translation>隐藏文件夹（未搜索）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="53" />
+        <location filename="../../app/messages.py" line="54" />
         <source>system folder (not searched)</source>
         <translation>系统文件夹（未搜索）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="54" />
+        <location filename="../../app/messages.py" line="55" />
         <source>link to a folder (not followed)</source>
         <translation>指向文件夹的链接（未跟随）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="55" />
+        <location filename="../../app/messages.py" line="56" />
         <source>link to a file outside the scanned folders (not followed)</source>
         <translation>指向扫描文件夹之外文件的链接（未跟随）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="56" />
+        <location filename="../../app/messages.py" line="57" />
         <source>Word 97–2003 .doc file: save it as .docx (or install antiword or LibreOffice to read it)</source>
         <translation>Word 97–2003 .doc 文件：请另存为 .docx（或安装 antiword 或 LibreOffice 以读取）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="57" />
+        <location filename="../../app/messages.py" line="58" />
         <source>the PDF's fonts do not say which letters they show (no ToUnicode map); no text</source>
         <translation>PDF 的字体没有说明显示的是哪些字符（无 ToUnicode 映射）；没有文本</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="58" />
+        <location filename="../../app/messages.py" line="59" />
         <source>damaged font in the PDF (corrupt file); no text</source>
         <translation>PDF 中的字体已损坏（文件已损坏）；没有文本</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="59" />
+        <location filename="../../app/messages.py" line="60" />
         <source>1 character could not be decoded (shown as �): the text is garbled</source>
         <translation>1 个字符无法解码（显示为 �）：文本是乱码</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="60" />
+        <location filename="../../app/messages.py" line="61" />
         <source>1 character could not be decoded (shown as �)</source>
         <translation>1 个字符无法解码（显示为 �）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="61" />
+        <location filename="../../app/messages.py" line="62" />
         <source>%1 characters could not be decoded (shown as �): the text is garbled</source>
         <translation>%1 个字符无法解码（显示为 �）：文本是乱码</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="62" />
+        <location filename="../../app/messages.py" line="63" />
         <source>%1 characters could not be decoded (shown as �)</source>
         <translation>%1 个字符无法解码（显示为 �）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="63" />
+        <location filename="../../app/messages.py" line="64" />
         <source>the Chinese text looks garbled: its encoding was probably misread</source>
         <translation>中文文本看起来是乱码：编码可能被误读</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="64" />
+        <location filename="../../app/messages.py" line="65" />
         <source>the text contains garbled letters such as “Ã©” or “â€™” (wrong encoding)</source>
         <translation>文本含有“Ã©”或“â€™”这类乱码字母（编码错误）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="65" />
+        <location filename="../../app/messages.py" line="66" />
         <source>this file made a cluster worker fail (a crash, or over the time budget), twice</source>
         <translation>此文件两次导致集群工作进程失败（崩溃或超时）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="66" />
+        <location filename="../../app/messages.py" line="67" />
         <source>read by OCR: 1 page, mean confidence %1</source>
         <translation>由 OCR 读取：1 页，平均置信度 %1</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="67" />
+        <location filename="../../app/messages.py" line="68" />
         <source>read by OCR: %1 pages, mean confidence %2</source>
         <translation>由 OCR 读取：%1 页，平均置信度 %2</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="68" />
+        <location filename="../../app/messages.py" line="69" />
         <source>low confidence on page %1</source>
         <translation>第 %1 页置信度低</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="69" />
+        <location filename="../../app/messages.py" line="70" />
         <source>low confidence on pages %1</source>
         <translation>第 %1 页置信度低</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="70" />
+        <location filename="../../app/messages.py" line="71" />
         <source>scanned page %1 read by OCR: 1 page, mean confidence %2</source>
         <translation>扫描页 %1 由 OCR 读取：1 页，平均置信度 %2</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="71" />
+        <location filename="../../app/messages.py" line="72" />
         <source>scanned pages %1 read by OCR: %2 pages, mean confidence %3</source>
         <translation>扫描页 %1 由 OCR 读取：%2 页，平均置信度 %3</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="72" />
+        <location filename="../../app/messages.py" line="73" />
         <source>scanned page %1 not read</source>
         <translation>扫描页 %1 未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="73" />
+        <location filename="../../app/messages.py" line="74" />
         <source>scanned pages %1 not read</source>
         <translation>扫描页 %1 未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="74" />
+        <location filename="../../app/messages.py" line="75" />
         <source>scanned page %1 not read (%2)</source>
         <translation>扫描页 %1 未读取（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="75" />
+        <location filename="../../app/messages.py" line="76" />
         <source>scanned pages %1 not read (%2)</source>
         <translation>扫描页 %1 未读取（%2）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="76" />
+        <location filename="../../app/messages.py" line="77" />
         <source>OCR is off</source>
         <translation>OCR 已关闭</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="77" />
+        <location filename="../../app/messages.py" line="78" />
         <source>OCR is not available: install Tesseract (tesseract-ocr) to read scanned PDFs</source>
         <translation>OCR 不可用：请安装 Tesseract（tesseract-ocr）以读取扫描的 PDF</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="78" />
+        <location filename="../../app/messages.py" line="79" />
         <source>no extractable text (scanned/image-only PDF?)</source>
         <translation>没有可提取的文字（扫描或纯图像 PDF？）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="79" />
+        <location filename="../../app/messages.py" line="80" />
         <source>no extractable text (scanned PDF of %1 pages: too long to read by OCR, at most %2 pages)</source>
         <translation>没有可提取的文字（%1 页的扫描 PDF：太长，无法用 OCR 读取，最多 %2 页）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="80" />
+        <location filename="../../app/messages.py" line="81" />
         <source>no extractable text (scanned PDF: OCR took longer than %1 s, %2 of %3 pages read)</source>
         <translation>没有可提取的文字（扫描的 PDF：OCR 超过 %1 秒，已读取 %3 页中的 %2 页）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="81" />
+        <location filename="../../app/messages.py" line="82" />
         <source>no extractable text (scanned PDF: OCR of one page took longer than %1 s)</source>
         <translation>没有可提取的文字（扫描的 PDF：一页的 OCR 超过 %1 秒）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="82" />
+        <location filename="../../app/messages.py" line="83" />
         <source>no extractable text (scanned PDF: %1)</source>
         <translation>没有可提取的文字（扫描的 PDF：%1）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="83" />
+        <location filename="../../app/messages.py" line="84" />
         <source>text of 1 picture read by OCR, mean confidence %1</source>
         <translation>1 张图片中的文字由 OCR 读取，平均置信度 %1</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="84" />
+        <location filename="../../app/messages.py" line="85" />
         <source>text of %1 pictures read by OCR, mean confidence %2</source>
         <translation>%1 张图片中的文字由 OCR 读取，平均置信度 %2</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="85" />
+        <location filename="../../app/messages.py" line="86" />
         <source>text of 1 picture not read</source>
         <translation>1 张图片中的文字未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="86" />
+        <location filename="../../app/messages.py" line="87" />
         <source>text of %1 pictures not read</source>
         <translation>%1 张图片中的文字未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="87" />
+        <location filename="../../app/messages.py" line="88" />
         <source>1 picture not read by OCR: larger than %1 megapixels</source>
         <translation>1 张图片未由 OCR 读取：超过 %1 百万像素</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="88" />
+        <location filename="../../app/messages.py" line="89" />
         <source>%1 pictures not read by OCR: larger than %2 megapixels</source>
         <translation>%1 张图片未由 OCR 读取：超过 %2 百万像素</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="89" />
+        <location filename="../../app/messages.py" line="90" />
         <source>pictures after the first %1 not read by OCR</source>
         <translation>前 %1 张之后的图片未由 OCR 读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="90" />
+        <location filename="../../app/messages.py" line="91" />
         <source>OCR of pictures stopped after %1 s: 1 picture not read</source>
         <translation>图片的 OCR 在 %1 秒后停止：1 张图片未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="91" />
+        <location filename="../../app/messages.py" line="92" />
         <source>OCR of pictures stopped after %1 s: %2 pictures not read</source>
         <translation>图片的 OCR 在 %1 秒后停止：%2 张图片未读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="92" />
+        <location filename="../../app/messages.py" line="93" />
         <source>text of 1 picture not read (Tesseract was killed)</source>
         <translation>1 张图片中的文字未读取（Tesseract 被终止）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="93" />
+        <location filename="../../app/messages.py" line="94" />
         <source>text of %1 pictures not read (Tesseract was killed)</source>
         <translation>%1 张图片中的文字未读取（Tesseract 被终止）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="94" />
+        <location filename="../../app/messages.py" line="95" />
         <source>a picture: read only by OCR</source>
         <translation>图片：只能由 OCR 读取</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="95" />
+        <location filename="../../app/messages.py" line="96" />
         <source>a picture</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="96" />
+        <location filename="../../app/messages.py" line="97" />
         <source>a picture SimSift cannot decode (or a TIFF of several pages)</source>
         <translation>SimSift 无法解码的图片（或多页 TIFF）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="97" />
+        <location filename="../../app/messages.py" line="98" />
         <source>a picture larger than %1 megapixels</source>
         <translation>超过 %1 百万像素的图片</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="98" />
+        <location filename="../../app/messages.py" line="99" />
         <source>a picture too small to hold text</source>
         <translation>图片太小，不可能含有文字</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="99" />
+        <location filename="../../app/messages.py" line="100" />
         <source>a picture without text (read by OCR)</source>
         <translation>没有文字的图片（已由 OCR 读取）</translation>
     </message>
     <message>
-        <location filename="../../app/messages.py" line="100" />
+        <location filename="../../app/messages.py" line="101" />
         <source>read by OCR: 1 picture, mean confidence %1</source>
         <translation>由 OCR 读取：1 张图片，平均置信度 %1</translation>
     </message>
@@ -1618,177 +1724,202 @@
 <context>
     <name>ParamsPanel</name>
     <message>
-        <location filename="../../app/panels/params.py" line="146" />
+        <location filename="../../app/panels/params.py" line="154" />
         <source>Distance k (0 = identical fingerprints)</source>
         <translation>距离 k（0 = 指纹完全相同）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="147" />
+        <location filename="../../app/panels/params.py" line="155" />
         <source>Weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="148" />
+        <location filename="../../app/panels/params.py" line="156" />
         <source>What counts as copying</source>
         <translation>哪些算作抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="149" />
+        <location filename="../../app/panels/params.py" line="157" />
         <source>Title boost</source>
         <translation>标题加权</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="149" />
+        <location filename="../../app/panels/params.py" line="157" />
         <source>Term frequency</source>
         <translation>词频方式</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="149" />
+        <location filename="../../app/panels/params.py" line="157" />
         <source>Shingle size</source>
         <translation>词组长度</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="154" />
+        <location filename="../../app/panels/params.py" line="162" />
         <source>Common text above</source>
         <translation>常见文本阈值</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="154" />
+        <location filename="../../app/panels/params.py" line="162" />
         <source>Shortest match</source>
         <translation>最短匹配</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="159" />
+        <location filename="../../app/panels/params.py" line="167" />
         <source>raw count</source>
         <translation>原始计数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="159" />
+        <location filename="../../app/panels/params.py" line="167" />
         <source>logarithmic</source>
         <translation>对数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="159" />
+        <location filename="../../app/panels/params.py" line="167" />
         <source>binary</source>
         <translation>二值</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="161" />
+        <location filename="../../app/panels/params.py" line="169" />
         <source>Inverse document frequency (idf)</source>
         <translation>逆文档频率（idf）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="162" />
+        <location filename="../../app/panels/params.py" line="170" />
         <source>Ignore digits (dates, counters)</source>
         <translation>忽略数字（日期、计数器）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="163" />
+        <location filename="../../app/panels/params.py" line="171" />
         <source>Remove stopwords</source>
         <translation>去除停用词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="164" />
+        <location filename="../../app/panels/params.py" line="172" />
         <source>Term</source>
         <translation>词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="164" />
+        <location filename="../../app/panels/params.py" line="172" />
         <source>Weight</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="166" />
+        <location filename="../../app/panels/params.py" line="174" />
         <source>Weight 0 removes a template word; above 1 boosts a topic word</source>
         <translation>权重 0 去除模板词；大于 1 则加强主题词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="208" />
+        <location filename="../../app/panels/params.py" line="216" />
         <source>Not available while an archive folder is in the list: the archive keeps fingerprints made without idf, so the other folders are checked the same way</source>
         <translation>列表中有存档文件夹时不可用：存档保存的是不含 idf 的指纹，因此其他文件夹也以同样方式检查</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="213" />
+        <location filename="../../app/panels/params.py" line="221" />
         <source> words</source>
         <translation> 个词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="214" />
+        <location filename="../../app/panels/params.py" line="222" />
         <source> documents</source>
         <translation> 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="215" />
+        <location filename="../../app/panels/params.py" line="223" />
         <source>Count quotations as copying</source>
         <translation>引文计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="216" />
+        <location filename="../../app/panels/params.py" line="224" />
         <source>Count the bibliography as copying</source>
         <translation>参考文献计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="218" />
+        <location filename="../../app/panels/params.py" line="225" />
+        <source>Paraphrased passages</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="226" />
+        <source>Translated passages (Chinese ↔ English)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="228" />
         <source>Shared runs of fewer words than this never count as copying. Two documents sharing a run of this many words or more (Chinese: words as segmented) are a partial copy, however small a share of either it is. Lower finds shorter borrowed phrases, and more coincidences.</source>
         <translation>共有的连续词语少于此数时，一律不计为抄袭。两篇文档共有连续达到此数（中文按分词计）或更多的词语时，即为部分抄袭，无论其占比多小。数值越低，越能发现较短的借用语句，巧合也越多。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="224" />
+        <location filename="../../app/panels/params.py" line="234" />
         <source>Passages found in more documents than this (licences, boilerplate, a shared prompt) are common text and never count as copying</source>
         <translation>出现在超过此数量文档中的段落（许可证、样板文字、共同的题目）视为常见文本，不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="228" />
+        <location filename="../../app/panels/params.py" line="238" />
         <source>Text in quotation marks (“…”, "…", «…», 「…」, 『…』) and paragraphs that are one quotation (block quotes) are shown, but not counted as copying unless this is checked</source>
         <translation>引号内的文字（“…”、"…"、«…»、「…」、『…』）以及整段引文（块引用）会显示，但除非勾选此项，否则不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="233" />
+        <location filename="../../app/panels/params.py" line="243" />
         <source>The references section (a heading such as References, Bibliography, Works cited or 参考文献, followed by a list of references, to the end of the essay or an appendix) is shown, but not counted as copying unless this is checked</source>
         <translation>参考文献部分（以“参考文献”、References、Bibliography、Works cited 等标题开头、其后为文献列表，直到文末或附录）会显示，但除非勾选此项，否则不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="168" />
+        <location filename="../../app/panels/params.py" line="248" />
+        <source>Such a match is evidence for a person to read, not proof: compare the two passages side by side before deciding.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="252" />
+        <source>Also find passages whose words were changed (synonyms, reordered clauses) but whose sentences say the same as another document's, shown apart from word-for-word copying.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="257" />
+        <source>Also find passages of a Chinese document that translate an English one, or the reverse, shown apart from word-for-word copying.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/panels/params.py" line="176" />
         <source>Add term</source>
         <translation>添加词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="169" />
+        <location filename="../../app/panels/params.py" line="177" />
         <source>Remove term</source>
         <translation>删除词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="172" />
+        <location filename="../../app/panels/params.py" line="180" />
         <source>Hamming distance: in how many of the 64 bits two documents' fingerprints may differ and still be near duplicates. 0: the same words; 8 (default): light edits and re-posts; above 10 unrelated texts on one topic start to pair.</source>
         <translation>汉明距离：两篇文档的 64 位指纹最多可有多少位不同仍算近似重复。0：用词相同；8（默认）：轻度改写与转载；超过 10 时，同一主题的不同文章开始配对。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="179" />
+        <location filename="../../app/panels/params.py" line="187" />
         <source>How much more a word of the title counts than a word of the body (1: the same)</source>
         <translation>标题中的词比正文中的词重要多少（1：相同）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="182" />
+        <location filename="../../app/panels/params.py" line="190" />
         <source>How a word repeated in a document counts: each time (raw count), less and less (logarithmic), or once (binary)</source>
         <translation>文档中重复出现的词如何计数：每次都计（原始计数）、递减（对数）或只计一次（二值）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="186" />
+        <location filename="../../app/panels/params.py" line="194" />
         <source>Words per feature: 1 compares vocabularies; 2 or more also word order (stricter; reordered copies then differ more)</source>
         <translation>每个特征包含的词数：1 只比较用词；2 或以上也比较词序（更严格；调换顺序的抄袭差别会更大）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="204" />
+        <location filename="../../app/panels/params.py" line="212" />
         <source>Weigh words by how rare they are across the scanned documents: common words count less (every fingerprint then depends on the whole folder)</source>
         <translation>按词在所扫描文档中的罕见程度加权：常见词权重更低（此时每个指纹都取决于整个文件夹）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="191" />
+        <location filename="../../app/panels/params.py" line="199" />
         <source>Leave numbers out of the fingerprints, so dates, counters and page numbers do not make copies look different</source>
         <translation>指纹中不计数字，使日期、计数器和页码不会让抄袭显得不同</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="195" />
+        <location filename="../../app/panels/params.py" line="203" />
         <source>Leave out words like 'the', 'and', '的', '了' that every text uses</source>
         <translation>不计“the”“and”“的”“了”这类每篇文本都用的词</translation>
     </message>
@@ -1796,82 +1927,117 @@
 <context>
     <name>PartialModel</name>
     <message>
-        <location filename="../../app/models/partial.py" line="141" />
+        <location filename="../../app/models/partial.py" line="162" />
         <source>Document A</source>
         <translation>文档 A</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="142" />
+        <location filename="../../app/models/partial.py" line="163" />
         <source>Folder A</source>
         <translation>文件夹 A</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="143" />
+        <location filename="../../app/models/partial.py" line="164" />
         <source>Document B</source>
         <translation>文档 B</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="144" />
+        <location filename="../../app/models/partial.py" line="165" />
         <source>Folder B</source>
         <translation>文件夹 B</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="145" />
+        <location filename="../../app/models/partial.py" line="166" />
         <source>A in B</source>
         <translation>A 在 B 中</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="146" />
+        <location filename="../../app/models/partial.py" line="167" />
         <source>B in A</source>
         <translation>B 在 A 中</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="147" />
+        <location filename="../../app/models/partial.py" line="168" />
         <source>Overlap</source>
         <translation>重合度</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="148" />
+        <location filename="../../app/models/partial.py" line="169" />
         <source>In a row</source>
         <translation>连续相同</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="150" />
+        <location filename="../../app/models/partial.py" line="171" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="156" />
-        <source>Containment of A in B: share of A's own text inside passages also in B</source>
-        <translation>A 在 B 中的包含度：A 自身文本中落在 B 也有的段落里的比例</translation>
+        <location filename="../../app/models/partial.py" line="172" />
+        <source>Kind</source>
+        <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="158" />
-        <source>Containment of B in A: share of B's own text inside passages also in A</source>
-        <translation>B 在 A 中的包含度：B 自身文本中落在 A 也有的段落里的比例</translation>
+        <location filename="../../app/models/partial.py" line="179" />
+        <source>Containment of A in B: share of A's own text inside passages also in B (for a pair found by meaning only, the share found by meaning)</source>
+        <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="160" />
+        <location filename="../../app/models/partial.py" line="184" />
+        <source>Containment of B in A: share of B's own text inside passages also in A (for a pair found by meaning only, the share found by meaning)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/models/partial.py" line="189" />
+        <source>What the pair shares: verbatim (word for word), paraphrased (the same sentences in other words) or translated (Chinese ↔ English). Paraphrased and translated passages are evidence to read side by side, not proof</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/models/partial.py" line="260" />
+        <source>paraphrased</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/models/partial.py" line="261" />
+        <source>translated</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/models/partial.py" line="268" />
+        <source>verbatim</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/models/partial.py" line="269" />
+        <source>verbatim, %1 too</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/models/partial.py" line="280" />
+        <source>Found by meaning (%1): %2 of A's own text and %3 of B's. The words differ: evidence to read side by side, not proof.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../app/models/partial.py" line="194" />
         <source>Overlap: both documents' text inside shared passages, over both texts</source>
         <translation>重合度：两篇文档落在共有段落中的文本占两篇全文的比例</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="163" />
+        <location filename="../../app/models/partial.py" line="197" />
         <source>Words in a row: the longest run of words both share verbatim (template and common text left out); 15 or more make a partial copy whatever the share</source>
         <translation>连续相同的词：两篇共有的最长逐字相同的一段（不计模板和常见文字）；达到 15 个词即算部分抄袭，不论占比</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="167" />
+        <location filename="../../app/models/partial.py" line="201" />
         <source>Hamming distance: bits in which the two 64-bit fingerprints differ</source>
         <translation>汉明距离：两个 64 位指纹不同的位数</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="169" />
+        <location filename="../../app/models/partial.py" line="203" />
         <source>Your verdict on the pair (Edit ▸ Verdict…)</source>
         <translation>你对此对文档的结论（编辑 ▸ 结论…）</translation>
     </message>
     <message>
-        <location filename="../../app/models/partial.py" line="149" />
+        <location filename="../../app/models/partial.py" line="170" />
         <source>Distance</source>
         <translation>距离</translation>
     </message>

@@ -4,6 +4,7 @@ again, archives are kept, and a failed write leaves no file behind."""
 from __future__ import annotations
 
 import errno
+import io
 import os
 import subprocess
 import sys
@@ -62,7 +63,7 @@ def million_paragraph_docx(path: Path) -> None:
     """A real DOCX whose body holds a million paragraphs (2.6 MB zipped, 60 MB of XML)."""
     import docx
 
-    base = path.with_name("base.docx")
+    base = io.BytesIO()
     document = docx.Document()
     document.add_paragraph("x")
     document.save(base)
@@ -188,3 +189,25 @@ def test_only_proven_damage_is_damage(tmp_path, damage):
     with pytest.raises(ArchiveDamaged):
         Archive.open(directory)
     assert (directory / MANIFEST).exists()  # the archive was only read
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS limits the address space")
+def test_a_file_over_the_readers_own_memory_budget_is_remembered_not_read_each_scan(tmp_path):
+    from simsift.core.pipeline.options import ScanOptions
+    from simsift.core.pipeline.scan import scan
+    from simsift.core.store.catalog import Catalog
+
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    million_paragraph_docx(folder / "million.docx")
+    write_texts(folder, {"essay.txt": "an essay of its own words, read every time " * 9})
+    options = ScanOptions(roots=(str(folder),), workers=1, memory_limit=400 << 20)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        first = scan(options, catalog=catalog)
+        if not first.errors:
+            pytest.skip("this machine's libxml2 read the whole file within 400 MB")
+        (error,) = first.errors
+        assert error.message.startswith("needs more memory than a reader has (0.4 GB)")
+        again = scan(options, catalog=catalog)
+    assert again.reused == 2  # neither file read again
+    assert [e.message for e in again.errors] == [error.message]

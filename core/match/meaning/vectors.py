@@ -77,7 +77,7 @@ def _projected(x: MeaningSketch, other: np.ndarray) -> tuple[np.ndarray, ...]:
     order = np.lexsort((sentence, concept))
     sentence, concept, weight = sentence[order], concept[order], weight[order]
     new = np.r_[True, (concept[1:] != concept[:-1]) | (sentence[1:] != sentence[:-1])]
-    starts = np.flatnonzero(new)
+    starts = np.flatnonzero(new[: len(concept)])  # no words at all: no start
     summed = np.add.reduceat(weight, starts) if len(starts) else weight
     return sentence[starts], concept[starts], summed
 
