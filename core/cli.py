@@ -238,6 +238,20 @@ def _add_report_options(s: argparse.ArgumentParser) -> None:
         help="so is text found in more than this share of the documents (and in at least "
         f"{defaults.common_min_docs}) (default {defaults.common_share})",
     )
+    s.add_argument(
+        "--no-paraphrase",
+        action="store_true",
+        help="do not look for paraphrased passages: the same sentences said in other words "
+        "(synonyms, reordered clauses), which share no run of words; found, they are "
+        "reported apart from word-for-word copying (meaning.csv, the paraphrased share)",
+    )
+    s.add_argument(
+        "--no-translation",
+        action="store_true",
+        help="do not look for translated passages: text translated between Chinese and "
+        "English; found, they are reported apart from word-for-word copying (meaning.csv, "
+        "the translated share)",
+    )
 
 
 def _add_reading_options(s: argparse.ArgumentParser) -> None:
@@ -397,6 +411,8 @@ def scan_options(args: argparse.Namespace) -> ScanOptions:
             common_share=args.common_share,
             count_quotations=args.count_quotes,
             count_bibliography=args.count_bibliography,
+            paraphrase=not args.no_paraphrase,
+            translation=not args.no_translation,
         )
         if hasattr(args, "k")
         else PassageOptions()
@@ -519,6 +535,7 @@ def check_summary(result: ScanResult, k: int, archived: int, seconds: float) -> 
         f"{len(result.skipped)} skipped",
         f"{len(pairs)} pairs within k={k} ({with_old} with an archive document)",
         f"{len(partial)} partial pairs ({partial_old} with an archive document)",
+        meaning_line(result, is_old),
     ]
     lines += _flags_line(result)
     lines += _first_ten("error", [(r.path, r.message) for r in result.errors], "errors")
@@ -638,6 +655,7 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
         )
         + f" in {len(clusters)} clusters",
         f"{len(result.partial_pairs())} partial pairs ({_partial_rule(result.options.passages)})",
+        meaning_line(result),
         f"{len(result.passages.common_text)} common passages (found in more than "
         f"{result.options.passages.common_max_docs} documents or "
         f"{result.options.passages.common_share:.0%} of them; left out of partial copying)",
@@ -655,6 +673,44 @@ def summary(result: ScanResult, k: int, seconds: float) -> str:
             + " (see the skipped file)"
         )
     return "\n".join(lines)
+
+
+def meaning_line(result: ScanResult, is_old: np.ndarray | None = None) -> str:
+    """The copying found by meaning, per kind, apart from word-for-word copying: how many
+    fragments and pairs of each kind, or that the kind was not looked for (and its flag).
+    `is_old` marks a check's archive documents (pairs with one are counted too)."""
+    from simsift.core.report.fragments import pair_meaning_kinds
+
+    passages = result.options.passages
+    kinds = pair_meaning_kinds(result)
+    meaning = result.passages.meaning
+    parts = []
+    for kind, on, flag in (
+        ("paraphrased", passages.paraphrase, "--no-paraphrase"),
+        ("translated", passages.translation, "--no-translation"),
+    ):
+        if not on:
+            parts.append(f"{kind}: not looked for ({flag})")
+            continue
+        fragments = int((meaning.kind == _kind_number(kind)).sum())
+        pairs = [pair for pair, found in kinds.items() if kind in found]
+        said = f"{fragments} {kind} {'passage' if fragments == 1 else 'passages'} in "
+        said += f"{len(pairs)} {'pair' if len(pairs) == 1 else 'pairs'}"
+        if is_old is not None:
+            said += f" ({sum(1 for a, b in pairs if is_old[a] or is_old[b])} with an archive "
+            said += "document)"
+        parts.append(said)
+    return (
+        "by meaning, apart from word-for-word copying: "
+        + "; ".join(parts)
+        + (" (see the meaning file)" if len(meaning) else "")
+    )
+
+
+def _kind_number(kind: str) -> int:
+    from simsift.core.match.meaning.matches import KINDS
+
+    return KINDS.index(kind)
 
 
 def _partial_rule(passages: PassageOptions) -> str:

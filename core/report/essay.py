@@ -28,15 +28,21 @@ from simsift.core import __version__
 from simsift.core.analysis.similarity import DocumentSimilarity, Source
 from simsift.core.pipeline.check import is_archive_path
 from simsift.core.pipeline.result import ScanResult
+from simsift.core.report.fragments import display_text, excerpt, meaning_fragments
+from simsift.core.report.language import report_language
 from simsift.core.report.text_kinds import (
+    BY_MEANING,
     COMMON,
     COPIED,
     LISTED,
     OWN,
+    PARAPHRASED,
     QUOTED,
     TEMPLATE,
+    TRANSLATED,
     Stretch,
     document_stretches,
+    with_meaning,
 )
 from simsift.core.store.verdicts import COPYING, Verdict, Verdicts
 from simsift.core.text.integrity import disguise_spans
@@ -58,6 +64,13 @@ SCREEN_COLUMN = "@media not print{body{max-width:50em;margin:2em auto;padding:0 
 # text that never counts as copying: shown, in grey (readable in print and on a dark theme)
 SET_APART_STYLE = "color:#6c757d;font-style:italic"  # quotations and the bibliography
 LEFT_OUT_STYLE = "color:#868e96"  # template and common text
+# text found by meaning only, in its source's colour: paraphrased in italics, translated
+# in italics and underlined (Qt's rich text draws these; it draws no borders on a span)
+MEANING_STYLES = {
+    PARAPHRASED: "background:{colour};font-style:italic",
+    TRANSLATED: "background:{colour};font-style:italic;text-decoration:underline",
+}
+MEANING_EXCERPT_CHARS = 600  # each side of a passage found by meaning, shown beside it
 # the evidence of an integrity flag: look-alike letters, invisible characters, spaced letters
 DISGUISE_STYLE = "color:#b00020;text-decoration:underline"
 # The rule under the source table (the app inserts its excluded sources before it). Qt
@@ -127,6 +140,42 @@ class EssayLabels:
     flags: str = "Integrity flags ({count}): signs the text was disguised to slip past a checker"
     flags_note: str = "The disguise was undone before comparing; read the document itself."
     disguised: str = "disguised text (see the integrity flags)"
+    # found by meaning (paraphrased, translated): shown apart from word-for-word copying
+    all_kinds: str = "All kinds {total}: {parts}"
+    verbatim_share: str = "{share} verbatim"
+    paraphrased_share: str = "{share} paraphrased"
+    translated_share: str = "{share} translated"
+    list_separator: str = ", "
+    by_meaning: str = "Found by meaning"
+    paraphrased_from: str = "paraphrased from {name}: the same meaning in other words"
+    translated_from: str = "translated from {name}: the same meaning in the other language"
+    paraphrased_legend: str = "paraphrased (found by meaning)"
+    translated_legend: str = "translated (found by meaning)"
+    evidence: str = (
+        "A paraphrased or translated passage is evidence for a person to read, not proof: "
+        "compare it with the source passage beside it before deciding."
+    )
+    this_passage: str = "In this document:"
+    source_passage: str = "In {name} ({kind}, score {score}):"
+    paraphrased_word: str = "paraphrased"
+    translated_word: str = "translated"
+
+    def shares(self, verbatim: float, paraphrased: float, translated: float) -> str:
+        """ "9% verbatim, 6% paraphrased, 3% translated": the kinds found, with their
+        shares (kinds at 0 left out)."""
+        parts = [
+            template.format(share=f"{share:.0%}")
+            for template, share in (
+                (self.verbatim_share, verbatim),
+                (self.paraphrased_share, paraphrased),
+                (self.translated_share, translated),
+            )
+            if share > 0
+        ]
+        return self.list_separator.join(parts)
+
+    def kind_word(self, kind: str) -> str:
+        return self.paraphrased_word if kind == PARAPHRASED else self.translated_word
 
     def verdict_word(self, verdict: Verdict) -> str:
         return self.copying if verdict.verdict == COPYING else self.not_copying
@@ -168,6 +217,35 @@ class EssayLabels:
         return self.common_between.format(low=f"{low:,}", high=f"{high:,}")
 
 
+# the labels of copying found by meaning, translated with the HTML report's words
+# (`resources/report/<language>.json`) until the app's own translations have them
+MEANING_LABELS = (
+    "all_kinds",
+    "verbatim_share",
+    "paraphrased_share",
+    "translated_share",
+    "list_separator",
+    "by_meaning",
+    "paraphrased_from",
+    "translated_from",
+    "paraphrased_legend",
+    "translated_legend",
+    "evidence",
+    "this_passage",
+    "source_passage",
+    "paraphrased_word",
+    "translated_word",
+)
+
+
+def meaning_labels(language: str) -> dict[str, str]:
+    """The labels of copying found by meaning in `language` ("en", "zh_CN"), as keyword
+    arguments of `EssayLabels`: `replace(labels, **meaning_labels("zh_CN"))`."""
+    words = report_language(language)
+    defaults = EssayLabels()
+    return {name: words(getattr(defaults, name)) for name in MEANING_LABELS}
+
+
 def essay_html(
     result: ScanResult,
     similarity: DocumentSimilarity,
@@ -198,6 +276,14 @@ def essay_html(
     heading = template.format(index=f"{similarity.index[doc]:.0%}", count=len(sources))
     parts = [f"<h2>{_e(name(record.path))}</h2>", f"<p>{_e(path_text(record.path))}</p>"]
     parts.append(f"<p><b>{_e(heading)}</b></p>")
+    if similarity.paraphrased[doc] > 0 or similarity.translated[doc] > 0:
+        shares = labels.shares(
+            float(similarity.index[doc]),
+            float(similarity.paraphrased[doc]),
+            float(similarity.translated[doc]),
+        )
+        total = labels.all_kinds.format(total=f"{similarity.total[doc]:.0%}", parts=shares)
+        parts.append(f"<p>{_e(total)}</p>")
     verdicts = verdicts or Verdicts()
     own = verdicts.of_document(record.path)
     if own is not None:
@@ -216,15 +302,25 @@ def essay_html(
         parts.append(f"<p>{_e(labels.nothing)}</p>")
     parts.append(END_OF_SOURCES)
     stretches = document_stretches(result, doc, [s.doc for s in sources])
+    stretches = with_meaning(result, doc, [s.doc for s in sources], stretches)
+    beside = _meaning_beside(result, doc, [s.doc for s in sources])
+    source_number = {s.doc: i for i, s in reversed(list(enumerate(sources)))}
     flagged = {flag.split(":")[0] for flag in record.flags}
     disguises = [disguise_spans(p, flagged) if flagged else [] for p in record.paragraphs]
     legend = _legend_html(stretches, labels, any(disguises))
     if legend:
         parts.append(legend)
+    if beside:
+        parts.append(f"<p><small>{_e(labels.evidence)}</small></p>")
     hidden = _hidden_lines(record) if anonymous else set()
     if record.title:
         title = _e(labels.hidden_line) if anonymous else _e(record.title)
         parts.append(f"<h3>{title}</h3>")
+
+    def meaning_title(piece: Stretch) -> str:
+        source = name(result.documents[sources[piece.source].doc].path)
+        template = labels.paraphrased_from if piece.kind == PARAPHRASED else labels.translated_from
+        return template.format(name=source)
 
     def quoted_title(paragraph: str, piece: Stretch) -> str:
         cited = is_cited(paragraph, piece.start, piece.end)
@@ -237,8 +333,12 @@ def essay_html(
         if i in hidden:
             parts.append(f"<p><i>{_e(labels.hidden_line)}</i></p>")
         else:
-            looks = (colours, labels, quoted_title)
+            looks = (colours, labels, quoted_title, meaning_title)
             parts.append(_paragraph_html(paragraph, pieces, looks, disguises[i]))
+        for fragment in beside.get(i, ()):
+            other = fragment.b if fragment.a == doc else fragment.a
+            colour = colours[source_number[other]]
+            parts.append(_beside_html(result, doc, fragment, colour, labels, name))
     made = labels.made.format(version=__version__, date=time.strftime("%Y-%m-%d %H:%M"))
     rules = labels.rules(result.options.passages, common_threshold(result))
     parts.append(f"<hr><p><small>{_e(rules)}<br>")
@@ -331,15 +431,23 @@ def _source_table(
     result, sources: list[Source], colours, labels, compare_links, naming, verdicts
 ) -> str:
     name, path_text = naming
+    meaning = any(s.paraphrased > 0 or s.translated > 0 for s in sources)
+    by_meaning = f"<th align='left'>{_e(labels.by_meaning)}</th>" if meaning else ""
     rows = [f"<table><tr><th></th><th align='left'>{_e(labels.sources)}</th>"]
-    rows.append(f"<th align='right'>{_e(labels.share)}</th><th></th><th></th></tr>")
+    rows.append(f"<th align='right'>{_e(labels.share)}</th>{by_meaning}<th></th><th></th></tr>")
     for source, colour, verdict in zip(sources, colours, verdicts, strict=True):
         path = result.documents[source.doc].path
         link = f"<a href='compare:{source.doc}'>{_e(labels.compare)}</a>" if compare_links else ""
         rows.append(
             f"<tr><td style='background:{colour}'>&nbsp;&nbsp;&nbsp;&nbsp;</td>"
             f"<td title='{_e(path_text(path))}'>{_e(name(path))}</td>"
-            f"<td align='right'>{source.share:.0%}</td><td>{link}</td>"
+            f"<td align='right'>{source.share:.0%}</td>"
+            + (
+                f"<td>{_e(labels.shares(0, source.paraphrased, source.translated))}</td>"
+                if meaning
+                else ""
+            )
+            + f"<td>{link}</td>"
             f"<td>{_verdict_html(verdict, labels) if verdict else ''}</td></tr>"
         )
     rows.append("</table>")
@@ -350,7 +458,7 @@ def _paragraph_html(paragraph: str, pieces: list[Stretch], looks, disguises=()) 
     """One paragraph: a copied one whole in its source's colour, else stretch by stretch;
     `disguises` (sorted (start, end, kind)) are marked inside the stretches. `looks`:
     (source colours, labels, the title of a quotation from its paragraph and stretch)."""
-    colours, labels, quoted_title = looks
+    colours, labels, quoted_title, meaning_title = looks
     if len(pieces) == 1 and pieces[0].kind == COPIED and not disguises:
         return f"<p style='background:{colours[pieces[0].source]}'>{_e(paragraph)}</p>"
     spans = []
@@ -359,6 +467,8 @@ def _paragraph_html(paragraph: str, pieces: list[Stretch], looks, disguises=()) 
         style, title = _look(piece, colours, labels)
         if piece.kind == QUOTED:
             title = quoted_title(paragraph, piece)
+        if piece.kind in BY_MEANING:
+            title = meaning_title(piece)
         if style:
             title = f" title='{_e(title)}'" if title else ""
             text = f"<span style='{style}'{title}>{text}</span>"
@@ -385,6 +495,8 @@ def _look(piece: Stretch, colours, labels: EssayLabels) -> tuple[str, str]:
     """(inline style, title) of a stretch; no style for the writer's own text."""
     if piece.kind == COPIED:
         return f"background:{colours[piece.source]}", ""
+    if piece.kind in BY_MEANING:
+        return MEANING_STYLES[piece.kind].format(colour=colours[piece.source]), ""
     if piece.kind == QUOTED:
         return SET_APART_STYLE, labels.quoted
     if piece.kind == LISTED:
@@ -403,6 +515,12 @@ def _legend_html(
     the document, and disguised text ("" when there are none)."""
     found = {piece.kind for pieces in stretches for piece in pieces} - {OWN, COPIED}
     entries = []
+    for kind, text in (
+        (PARAPHRASED, labels.paraphrased_legend),
+        (TRANSLATED, labels.translated_legend),
+    ):
+        if kind in found:
+            entries.append((MEANING_STYLES[kind].format(colour=OTHER_COLOUR), text))
     if QUOTED in found:
         entries.append((SET_APART_STYLE, labels.quoted))
     if LISTED in found:
@@ -420,6 +538,45 @@ def _legend_html(
         return ""
     shown = " · ".join(f"<span style='{style}'>{_e(text)}</span>" for style, text in entries)
     return f"<p><small>{_e(labels.in_text)} {shown}</small></p>"
+
+
+def _meaning_beside(result, doc: int, sources: list[int]) -> dict[int, list]:
+    """Per paragraph of `doc`, the fragments found by meaning with a listed source that
+    end in it (`core.report.fragments.Fragment`), to be shown beside the source passage."""
+    listed = set(sources)
+    record = result.documents[doc]
+    ends = np.cumsum([len(p) + 2 for p in record.paragraphs])  # the display text's "\n\n"
+    out: dict[int, list] = {}
+    for f in meaning_fragments(result):
+        if doc not in (f.a, f.b) or (f.b if f.a == doc else f.a) not in listed:
+            continue
+        end = f.end_a if f.a == doc else f.end_b
+        paragraph = min(int(np.searchsorted(ends, max(end - 1, 0), side="right")), len(ends) - 1)
+        out.setdefault(paragraph, []).append(f)
+    return out
+
+
+def _beside_html(result, doc: int, fragment, colour: str, labels: EssayLabels, name) -> str:
+    """This document's passage found by meaning and its source's passage, side by side."""
+    mine = fragment.a == doc
+    other = fragment.b if mine else fragment.a
+    own_span = (fragment.start_a, fragment.end_a) if mine else (fragment.start_b, fragment.end_b)
+    other_span = (fragment.start_b, fragment.end_b) if mine else (fragment.start_a, fragment.end_a)
+    own_text = excerpt(display_text(result.documents[doc]), *own_span, MEANING_EXCERPT_CHARS)
+    source_text = excerpt(display_text(result.documents[other]), *other_span, MEANING_EXCERPT_CHARS)
+    heading = labels.source_passage.format(
+        name=name(result.documents[other].path),
+        kind=labels.kind_word(fragment.kind),
+        score=f"{fragment.score:.2f}",
+    )
+    style = MEANING_STYLES[fragment.kind].format(colour=colour)
+    return (
+        "<table width='100%' cellspacing='4'><tr>"
+        f"<td width='50%' valign='top'><small>{_e(labels.this_passage)}</small><br>"
+        f"<span style='{style}'>{_e(own_text)}</span></td>"
+        f"<td width='50%' valign='top'><small>{_e(heading)}</small><br>"
+        f"{_e(source_text)}</td></tr></table>"
+    )
 
 
 def _e(value: object) -> str:

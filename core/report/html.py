@@ -9,6 +9,7 @@ teacher's decisions, every file left out and why, and excerpts of the matched te
 from __future__ import annotations
 
 import html
+import os
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -20,8 +21,17 @@ from simsift.core.files import atomic_write
 from simsift.core.match.verbatim import SHARE_MIN_RUN
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.report.essay import common_threshold
+from simsift.core.report.fragments import (
+    PARAPHRASED,
+    TRANSLATED,
+    VERBATIM,
+    display_text,
+    meaning_fragments,
+    pair_meaning_kinds,
+)
+from simsift.core.report.fragments import excerpt as fragment_excerpt
 from simsift.core.report.language import ReportLanguage, report_language
-from simsift.core.report.tables import document_rows, flagged_documents
+from simsift.core.report.tables import document_order, document_rows, flagged_documents
 from simsift.core.report.visible import visible_controls
 from simsift.core.store.verdicts import COPYING, Verdict, Verdicts
 from simsift.core.text.excerpt import span_text
@@ -65,6 +75,7 @@ _SECTIONS = (
     ("clusters", "Clusters"),
     ("pairs", "Pairs"),
     ("partial", "Partial copies"),
+    ("meaning", "Found by meaning"),
     ("files", "Problems"),
 )
 
@@ -80,8 +91,9 @@ def render_html_report(
     archive_folders: Sequence[str] = (),
 ) -> str:
     """The report as one HTML string: summary, settings, how to read it, decisions,
-    documents, clusters, pairs, partial copies with excerpts, problems (files not
-    compared or read with a warning).
+    documents, clusters, pairs, partial copies with excerpts, passages found by meaning
+    (paraphrased, translated) with both sides, problems (files not compared or read with
+    a warning).
 
     Args:
         title: the page's heading (default "SimSift report", in `language`).
@@ -110,6 +122,7 @@ def render_html_report(
         _clusters_section(result, clusters, verdicts, w),
         _pairs_section(result, clusters, verdicts, w),
         _partial_section(result, verdicts, w),
+        _meaning_section(result, verdicts, w),
         _files_section(result, w),
         "</body></html>",
     ]
@@ -180,6 +193,15 @@ def _summary(
         w.count(left_out, "{n} file not compared", "{n} files not compared"),
         w("Hamming distance k = {k} of 64 bits", k=clusters.k),
     ]
+    by_meaning = len({d for pair in pair_meaning_kinds(result) for d in pair} - _not_essays(result))
+    if by_meaning:
+        figures.append(
+            w.count(
+                by_meaning,
+                "{n} document with passages found by meaning (paraphrased or translated)",
+                "{n} documents with passages found by meaning (paraphrased or translated)",
+            )
+        )
     flagged = len(flagged_documents(result))
     if flagged:
         figures.append(
@@ -192,6 +214,11 @@ def _summary(
         f'<span class="path">{_p(roots)}</span><br>'
         f"{_e(' · '.join(figures))}{notices}</p>"
     )
+
+
+def _not_essays(result: ScanResult) -> set[int]:
+    """Reference and archive documents: sources, never essays counted."""
+    return set(np.flatnonzero(~result.is_essay).tolist())
 
 
 def _contents(w: ReportLanguage) -> str:
@@ -273,6 +300,18 @@ def _settings_section(
         (w("Bibliography"), counted if passages.count_bibliography else apart),
         (w("Common text (never counted as copying)"), common),
         (
+            w("Paraphrased passages"),
+            w("looked for, reported apart from word-for-word copying")
+            if passages.paraphrase
+            else w("not looked for"),
+        ),
+        (
+            w("Translated passages (Chinese and English)"),
+            w("looked for, reported apart from word-for-word copying")
+            if passages.translation
+            else w("not looked for"),
+        ),
+        (
             w("Passages"),
             w(
                 "{low}–{high} words; matched within {bits} bits",
@@ -305,7 +344,9 @@ _MEASURES = (
     (
         "Kind",
         "exact: the same bytes; same text: the same text in another format or markup; "
-        "near: fingerprints within k; partial: passages of one document found in the other.",
+        "near: fingerprints within k; partial: passages of one document found in the other; "
+        "paraphrased, translated: passages found by meaning only (in the CSV export's pairs "
+        "and meaning files, and under Found by meaning).",
     ),
     (
         "Containment (A in B, B in A)",
@@ -325,6 +366,17 @@ _MEASURES = (
         "all its sources), so an essay stitched from three sources at 15% each has an index "
         "near 45% although no single pair is large. Sources: the other documents holding "
         "part of it; largest source: the one holding most, with its share.",
+    ),
+    (
+        "Paraphrased, translated (found by meaning)",
+        "A paraphrased passage says what a passage of another document says, sentence by "
+        "sentence, in other words; a translated one says it in the other language (Chinese "
+        "and English). They share no run of words, so they are shown apart from "
+        "word-for-word (verbatim) copying and never counted in the similarity index: a "
+        "document's shares of each kind are of the same own text and never overlap the "
+        "verbatim share, and All kinds adds them up (18%: 9% verbatim, 6% paraphrased, 3% "
+        "translated). Such a match is evidence for a person to read, not proof: two "
+        "writers can say the same thing; read both passages before deciding.",
     ),
     (
         "Excerpt",
@@ -451,8 +503,11 @@ def _share_cell(share: float) -> str:
 
 
 def _documents_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> str:
-    """The teacher's list: documents found in part elsewhere, highest similarity index first."""
-    rows = [row for row in document_rows(result) if row["sources"]]
+    """The teacher's list: documents found in part elsewhere, highest similarity index first;
+    where text was found by meaning too, its shares by kind, and each source's kinds."""
+    sim = result.similarity()
+    order = document_order(sim)
+    rows = document_rows(result)[: len(order)]
     title = w("Documents found in part elsewhere ({n})", n=f"{len(rows):,}")
     out = [_heading("documents", title)]
     if not rows:
@@ -461,23 +516,80 @@ def _documents_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage
         return "\n".join(out)
     out.append(
         _header_row(
-            w, "File", "Similarity index", "Sources", "Largest source", "Its share", "Verdict"
+            w,
+            "File",
+            "Similarity index",
+            "All kinds",
+            "Sources",
+            "Largest source",
+            "Its share",
+            "Verdict",
         )
     )
-    for row in rows[:MAX_PAIR_ROWS]:
+    for doc, row in zip(order[:MAX_PAIR_ROWS], rows[:MAX_PAIR_ROWS], strict=True):
+        by_meaning = row["paraphrased"] > 0 or row["translated"] > 0
+        kinds = _shares_text(sim, doc, w) if by_meaning else ""
         out.append(
             f'<tr><td class="path">{_p(row["path"])}</td>{_share_cell(row["similarity_index"])}'
+            f"<td>{_e(kinds)}</td>"
             f'<td class="num">{row["sources"]:,}</td>'
             f'<td class="path">{_p(row["largest_source"])}</td>'
             f"{_share_cell(row['largest_share'])}"
             f"{_verdict_cell(verdicts.of_document(row['path']), w)}</tr>"
         )
+        if by_meaning:
+            out.append(
+                f'<tr class="excerpt"><td colspan="7">{_sources_html(result, sim, doc, w)}'
+                "</td></tr>"
+            )
     out.append("</table>")
     if len(rows) > MAX_PAIR_ROWS:
         shown = w("First {n} documents shown; documents.csv lists all.", n=f"{MAX_PAIR_ROWS:,}")
         out.append(f"<p>{_e(shown)}</p>")
     out.append(_flags_part(result, verdicts, w))
     return "\n".join(out)
+
+
+def _kind_name(kind: str, w: ReportLanguage) -> str:
+    """A fragment's kind (`core.report.fragments.FRAGMENT_KINDS`) in the report's language."""
+    names = {
+        VERBATIM: w("verbatim"),
+        PARAPHRASED: w("paraphrased"),
+        TRANSLATED: w("translated"),
+    }
+    return names.get(kind, kind)
+
+
+def shares_by_kind(verbatim: float, paraphrased: float, translated: float, w) -> str:
+    """ "9% verbatim, 6% paraphrased, 3% translated": the kinds found, each with its share
+    (kinds at 0 left out, verbatim first)."""
+    parts = []
+    if verbatim > 0:
+        parts.append(w("{share} verbatim", share=f"{verbatim:.0%}"))
+    if paraphrased > 0:
+        parts.append(w("{share} paraphrased", share=f"{paraphrased:.0%}"))
+    if translated > 0:
+        parts.append(w("{share} translated", share=f"{translated:.0%}"))
+    return w(", ").join(parts)
+
+
+def _shares_text(sim, doc: int, w: ReportLanguage) -> str:
+    """ "18%: 9% verbatim, 6% paraphrased, 3% translated" of document `doc`."""
+    parts = shares_by_kind(
+        float(sim.index[doc]), float(sim.paraphrased[doc]), float(sim.translated[doc]), w
+    )
+    return w("{total}: {parts}", total=f"{float(sim.total[doc]):.0%}", parts=parts)
+
+
+def _sources_html(result: ScanResult, sim, doc: int, w: ReportLanguage) -> str:
+    """Every source of `doc` with its share of each kind: "Sources: ana.txt: 9% verbatim,
+    6% paraphrased; chen.txt: 3% translated"."""
+    items = []
+    for source in sim.sources(doc):
+        kinds = shares_by_kind(source.share, source.paraphrased, source.translated, w)
+        name = _p(os.path.basename(result.documents[source.doc].path))
+        items.append(f"{name}: {_e(kinds)}" if kinds else name)
+    return f"{_e(w('Sources:'))} " + _e(w("; ")).join(items)
 
 
 def _flags_part(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> str:
@@ -617,6 +729,62 @@ def _partial_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) 
         )
         out.append(f"<p>{_e(shown)}</p>")
     if len(overlaps) > MAX_EXCERPTS:
+        out.append(_excerpt_cap_note(w))
+    return "\n".join(out)
+
+
+def _meaning_section(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> str:
+    """Passages found by meaning (paraphrased, translated), highest score first, each with
+    both sides; the kinds the scan did not look for are said."""
+    passages = result.options.passages
+    off = [
+        name
+        for name, on in (
+            (w("paraphrased"), passages.paraphrase),
+            (w("translated"), passages.translation),
+        )
+        if not on
+    ]
+    fragments = sorted(meaning_fragments(result), key=lambda f: (-f.score, f.a, f.b))
+    out = [_heading("meaning", w("Found by meaning ({n})", n=f"{len(fragments):,}"))]
+    if off:
+        out.append(f"<p>{_e(w('Not looked for: {kinds}.', kinds=w(', ').join(off)))}</p>")
+    why = w(
+        "Passages of two documents that say the same thing in other words (paraphrased) or "
+        "in the other language (translated), sharing no run of words. Such a match is "
+        "evidence for a person to read, not proof: read both passages before deciding."
+    )
+    out.append(f'<p class="note">{_e(why)}</p>')
+    if not fragments:
+        out.append(f"<p>{_e(w('No passage was found by meaning alone.'))}</p>")
+        return "\n".join(out)
+    out.append(_header_row(w, "File A", "File B", "Kind", "Score", "Verdict"))
+    docs = result.documents
+    for number, f in enumerate(fragments[:MAX_PAIR_ROWS]):
+        path_a, path_b = docs[f.a].path, docs[f.b].path
+        out.append(
+            f'<tr><td class="path">{_p(path_a)}</td><td class="path">{_p(path_b)}</td>'
+            f'<td>{_e(_kind_name(f.kind, w))}</td><td class="num">{f.score:.2f}</td>'
+            f"{_verdict_cell(_pair_verdict(verdicts, path_a, path_b), w)}</tr>"
+        )
+        if number < MAX_EXCERPTS:
+            sides = "".join(
+                f"<div>{_e(w('In {side}:', side=side))}<blockquote>"
+                f"{_e(fragment_excerpt(text, start, end, EXCERPT_CHARS))}</blockquote></div>"
+                for side, text, start, end in (
+                    ("A", display_text(docs[f.a]), f.start_a, f.end_a),
+                    ("B", display_text(docs[f.b]), f.start_b, f.end_b),
+                )
+            )
+            out.append(f'<tr class="excerpt"><td colspan="5">{sides}</td></tr>')
+    out.append("</table>")
+    if len(fragments) > MAX_PAIR_ROWS:
+        shown = w(
+            "The {n} passages with the highest score shown; the CSV export lists all.",
+            n=f"{MAX_PAIR_ROWS:,}",
+        )
+        out.append(f"<p>{_e(shown)}</p>")
+    if len(fragments) > MAX_EXCERPTS:
         out.append(_excerpt_cap_note(w))
     return "\n".join(out)
 

@@ -19,6 +19,12 @@ import numpy as np
 from simsift.core.analysis.cluster import KIND_NAMES, KIND_PARTIAL, Clusters
 from simsift.core.arrays import pair_keys
 from simsift.core.pipeline.result import ScanResult
+from simsift.core.report.fragments import (
+    all_fragments,
+    display_text,
+    excerpt,
+    pair_meaning_kinds,
+)
 from simsift.core.store.verdicts import Verdicts, export_columns
 
 FORMATS = ("csv", "json")
@@ -31,15 +37,21 @@ PAIR_COLUMNS = [
     "containment_ba",
     "overlap",
     "longest_run",
+    "by_meaning",
 ]
+MEANING_KIND_SEPARATOR = " "  # between the kinds of `by_meaning` ("paraphrased translated")
 
 
 def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None) -> list[dict]:
-    """Pairs within k, then partial pairs not within k, as rows.
+    """Pairs within k, then partial pairs not within k, then pairs found only by meaning,
+    as rows.
 
     Every row has full paths, the kind name, the fingerprints' Hamming distance,
-    containment of a in b and of b in a, their overlap (shares rounded to 3 digits) and the
-    longest run of words they share verbatim.
+    containment of a in b and of b in a, their overlap (shares rounded to 3 digits), the
+    longest run of words they share verbatim, and `by_meaning`: the kinds of the fragments
+    they share in meaning only ("paraphrased", "translated", both, or ""). A pair found
+    only by meaning has kind "paraphrased" or "translated" (the kind covering more of it);
+    its word-for-word figures stay as they are (containment and runs count verbatim only).
 
     Args:
         partial_threshold: containment a partial pair must reach (default: the scan's).
@@ -53,7 +65,16 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
     )
     left = np.r_[pairs.left, partial.left[extra]]
     right = np.r_[pairs.right, partial.right[extra]]
-    kind = np.r_[kinds, np.full(int(extra.sum()), KIND_PARTIAL, np.int8)]
+    kind_names = [KIND_NAMES[kd] for kd in kinds.tolist()]
+    kind_names += [KIND_NAMES[KIND_PARTIAL]] * int(extra.sum())
+    by_meaning = pair_meaning_kinds(result)
+    listed = set(
+        zip(np.minimum(left, right).tolist(), np.maximum(left, right).tolist(), strict=True)
+    )
+    only = sorted(pair for pair in by_meaning if pair not in listed)
+    left = np.r_[left, np.array([a for a, _ in only], np.int64)].astype(np.int64)
+    right = np.r_[right, np.array([b for _, b in only], np.int64)].astype(np.int64)
+    kind_names += [by_meaning[pair][0] for pair in only]
     distance = result.distance(left, right)
     c_ab, c_ba, sim = result.overlap_many(left, right)
     run = result.passages.longest_runs(left, right)
@@ -62,17 +83,18 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
         {
             "a": docs[a].path,
             "b": docs[b].path,
-            "kind": KIND_NAMES[kd],
+            "kind": kd,
             "distance": int(d),
             "containment_ab": round(x, 3),
             "containment_ba": round(y, 3),
             "overlap": round(z, 3),
             "longest_run": r,
+            "by_meaning": MEANING_KIND_SEPARATOR.join(by_meaning.get((min(a, b), max(a, b)), ())),
         }
         for a, b, kd, d, x, y, z, r in zip(
             left.tolist(),
             right.tolist(),
-            kind.tolist(),
+            kind_names,
             distance.tolist(),
             c_ab.tolist(),
             c_ba.tolist(),
@@ -116,6 +138,9 @@ VERDICT_COLUMNS = ["verdict", "note", "decided"]
 DOCUMENT_COLUMNS = [
     "path",
     "similarity_index",
+    "paraphrased",
+    "translated",
+    "total",
     "sources",
     "largest_source",
     "largest_share",
@@ -137,30 +162,43 @@ def with_verdicts(rows: list[dict], verdicts: Verdicts) -> list[dict]:
 def document_rows(result: ScanResult) -> list[dict]:
     """Documents found in part elsewhere, highest similarity index first (the teacher's list),
     then the documents found nowhere else that carry integrity flags: disguised text may be
-    why nothing was found. `flags` joins a document's flags with " | " ("" for none)."""
+    why nothing was found. `flags` joins a document's flags with " | " ("" for none).
+
+    `similarity_index` is the share of the document's own text found word for word;
+    `paraphrased` and `translated` the shares found in other words or another language
+    (the same own text, never the index's), `total` all three together. `sources` counts
+    the documents holding part of it in any way; `largest_source` and `largest_share` are
+    the one holding most of it word for word ("" and 0 when none does)."""
     sim = result.similarity()
     docs = result.documents
+    total = sim.total
     rows = []
-    for doc in np.argsort(-sim.index, kind="stable").tolist():
-        if sim.source_count[doc] == 0:
-            break
+    listed = document_order(sim)
+    for doc in listed:
         top = int(sim.top_source[doc])
         rows.append(
             {
                 "path": docs[doc].path,
                 "similarity_index": round(float(sim.index[doc]), 3),
-                "sources": int(sim.source_count[doc]),
-                "largest_source": docs[top].path,
+                "paraphrased": round(float(sim.paraphrased[doc]), 3),
+                "translated": round(float(sim.translated[doc]), 3),
+                "total": round(float(total[doc]), 3),
+                "sources": source_count(sim, doc),
+                "largest_source": docs[top].path if top >= 0 else "",
                 "largest_share": round(float(sim.top_share[doc]), 3),
                 "flags": FLAG_SEPARATOR.join(docs[doc].flags),
             }
         )
+    found = set(listed)
     for doc in flagged_documents(result):
-        if sim.source_count[doc] == 0:
+        if doc not in found:
             rows.append(
                 {
                     "path": docs[doc].path,
                     "similarity_index": 0.0,
+                    "paraphrased": 0.0,
+                    "translated": 0.0,
+                    "total": 0.0,
                     "sources": 0,
                     "largest_source": "",
                     "largest_share": 0.0,
@@ -168,6 +206,65 @@ def document_rows(result: ScanResult) -> list[dict]:
                 }
             )
     return rows
+
+
+MEANING_COLUMNS = [
+    "a",
+    "b",
+    "kind",
+    "score",
+    "a_start",
+    "a_end",
+    "b_start",
+    "b_end",
+    "a_excerpt",
+    "b_excerpt",
+]
+
+
+def fragment_rows(result: ScanResult) -> list[dict]:
+    """Every fragment two documents share, one row each: the two paths, the kind
+    ("verbatim", "paraphrased" or "translated"), the score (1 for a verbatim run), the
+    character spans in each document's text (paragraphs joined by a blank line, as the
+    window shows it) and a short excerpt of each side."""
+    docs = result.documents
+    texts: dict[int, str] = {}
+
+    def text(doc: int) -> str:
+        if doc not in texts:
+            texts[doc] = display_text(docs[doc])
+        return texts[doc]
+
+    return [
+        {
+            "a": docs[f.a].path,
+            "b": docs[f.b].path,
+            "kind": f.kind,
+            "score": f.score,
+            "a_start": f.start_a,
+            "a_end": f.end_a,
+            "b_start": f.start_b,
+            "b_end": f.end_b,
+            "a_excerpt": excerpt(text(f.a), f.start_a, f.end_a),
+            "b_excerpt": excerpt(text(f.b), f.start_b, f.end_b),
+        }
+        for f in all_fragments(result)
+    ]
+
+
+def document_order(sim) -> list[int]:
+    """The documents found in part elsewhere (word for word or by meaning), highest
+    similarity index first, then highest total (`DocumentSimilarity`)."""
+    found = (sim.source_count > 0) | (sim.paraphrased > 0) | (sim.translated > 0)
+    order = np.lexsort((-sim.total, -sim.index))
+    return order[found[order]].tolist()
+
+
+def source_count(sim, doc: int) -> int:
+    """How many documents hold part of `doc`, word for word or by meaning."""
+    if sim.paraphrased[doc] > 0 or sim.translated[doc] > 0:
+        return len(sim.sources(doc))
+    return int(sim.source_count[doc])
 
 
 def flagged_documents(result: ScanResult) -> list[int]:
@@ -225,8 +322,10 @@ def write_report(
     partial_threshold: float | None = None,
     verdicts: Verdicts | None = None,
 ) -> list[Path]:
-    """Write pairs, clusters, excluded shares, common text, errors, warnings (documents
-    read whose text may be garbled) and skipped files (with the reason) into `out_dir`.
+    """Write pairs, clusters, documents, the fragments each pair shares (`meaning`:
+    verbatim, paraphrased, translated), excluded shares, common text, errors, warnings
+    (documents read whose text may be garbled) and skipped files (with the reason) into
+    `out_dir`.
 
     Returns the files written.
 
@@ -255,6 +354,7 @@ def write_report(
             [*DOCUMENT_COLUMNS, *VERDICT_COLUMNS],
             with_verdicts(document_rows(result), verdicts),
         ),
+        "meaning": (MEANING_COLUMNS, fragment_rows(result)),
         "excluded": (["path", "excluded_share"], excluded_rows(result)),
         "common": (["text", "documents", "occurrences", "example"], common_rows(result)),
         "errors": (["path", "error"], error_rows(result)),

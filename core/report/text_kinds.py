@@ -39,7 +39,10 @@ QUOTED = "quoted"
 LISTED = "bibliography"  # in the bibliography
 TEMPLATE = "template"
 COMMON = "common"
+PARAPHRASED = "paraphrased"  # the same meaning as a source's passage, in other words
+TRANSLATED = "translated"  # the same meaning in the other language (Chinese, English)
 SET_APART = (QUOTED, LISTED)
+BY_MEANING = (PARAPHRASED, TRANSLATED)
 
 # kinds as small numbers, for numpy; a copied token is _SOURCE + its source's number
 _KINDS = (OWN, QUOTED, LISTED, TEMPLATE, COMMON)
@@ -52,7 +55,8 @@ _MUL = np.uint64(0x9E3779B97F4A7C15)
 @dataclass(frozen=True, slots=True)
 class Stretch:
     """Characters `start:end` of a paragraph and what they are (`kind`); `source` is the
-    number of the source a COPIED stretch was found in (in the order given), `documents`
+    number of the source a COPIED, PARAPHRASED or TRANSLATED stretch was found in (in the
+    order given), `documents`
     how many documents hold a COMMON stretch (0 when not known), `found_in` the document
     a QUOTED stretch's words are found in (-1: none)."""
 
@@ -81,6 +85,74 @@ def document_stretches(result, doc: int, sources: Sequence[int]) -> list[list[St
             continue
         first, stop = int(starts[number]), int(starts[number + 1])
         out.append(_stretches(paragraph, kinds[first:stop], documents[first:stop], t2s))
+    return out
+
+
+def with_meaning(
+    result, doc: int, sources: Sequence[int], stretches: list[list[Stretch]]
+) -> list[list[Stretch]]:
+    """`stretches` (`document_stretches`) with the writer's own text inside fragments found
+    by meaning (`PassageResult.meaning`) marked PARAPHRASED or TRANSLATED, in the colour
+    of their source (its number in `sources`, the first winning); text copied word for
+    word, set apart or left out stays what it is."""
+    spans = meaning_spans(result, doc, sources)
+    if not spans:
+        return stretches
+    record = result.documents[doc]
+    out, offset = [], 0
+    for paragraph, pieces in zip(record.paragraphs, stretches, strict=True):
+        local = [
+            (max(a - offset, 0), min(b - offset, len(paragraph)), kind, number)
+            for a, b, kind, number in spans
+            if a < offset + len(paragraph) and b > offset
+        ]
+        out.append(_split_own(pieces, local) if local else pieces)
+        offset += len(paragraph) + 2  # the display text's "\n\n"
+    return out
+
+
+def meaning_spans(result, doc: int, sources: Sequence[int]) -> list[tuple[int, int, str, int]]:
+    """(start, end, kind, source number) of the fragments of `doc` found by meaning, in
+    characters of its display text, for the sources listed (`sources`), the first source's
+    first."""
+    from simsift.core.match.meaning.matches import KINDS
+
+    m = result.passages.meaning
+    number_of = {int(s): i for i, s in reversed(list(enumerate(sources)))}
+    found = []
+    for row in np.flatnonzero((m.left == doc) | (m.right == doc)).tolist():
+        mine = int(m.left[row]) == doc
+        other = int(m.right[row]) if mine else int(m.left[row])
+        if other not in number_of:
+            continue
+        start, end = (
+            (int(m.start_left[row]), int(m.end_left[row]))
+            if mine
+            else (int(m.start_right[row]), int(m.end_right[row]))
+        )
+        found.append((start, end, KINDS[int(m.kind[row])], number_of[other]))
+    return sorted(found, key=lambda span: (span[3], span[0]))
+
+
+def _split_own(pieces: list[Stretch], spans) -> list[Stretch]:
+    """`pieces` with their OWN characters inside `spans` ((start, end, kind, source),
+    the first winning) cut out as stretches of that kind and source."""
+    out = []
+    for piece in pieces:
+        if piece.kind != OWN:
+            out.append(piece)
+            continue
+        marks = [None] * (piece.end - piece.start)
+        for start, end, kind, number in reversed(spans):  # the first painted last: it wins
+            for c in range(max(start, piece.start), min(end, piece.end)):
+                marks[c - piece.start] = (kind, number)
+        begin = 0
+        for c in range(1, len(marks) + 1):
+            if c == len(marks) or marks[c] != marks[begin]:
+                mark = marks[begin]
+                a, b = piece.start + begin, piece.start + c
+                out.append(Stretch(a, b, OWN) if mark is None else Stretch(a, b, *mark))
+                begin = c
     return out
 
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+import simsift.core.report.essay as essay
 import simsift.core.report.html as html_report
 from simsift.core.analysis.cluster import KIND_NAMES
 from simsift.core.report.language import LANGUAGES, environment_language, report_language
@@ -34,7 +35,14 @@ def report_strings() -> set[str]:
     found |= {name for _, name in html_report._SECTIONS}
     found |= {text for pair in html_report._MEASURES for text in pair}
     found |= {text for title, column, _ in _file_lists() for text in (title, column)}
-    return found | set(KIND_NAMES) | set(TF_SCHEMES)
+    return found | set(KIND_NAMES) | set(TF_SCHEMES) | essay_meaning_strings()
+
+
+def essay_meaning_strings() -> set[str]:
+    """The essay report's labels of copying found by meaning, translated with the report's
+    words (`core.report.essay.meaning_labels`)."""
+    defaults = essay.EssayLabels()
+    return {getattr(defaults, name) for name in essay.MEANING_LABELS}
 
 
 def _file_lists():
@@ -80,3 +88,12 @@ def test_resource_tables_are_valid_json_objects_of_strings():
         pairs = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=list)
         assert all(isinstance(k, str) and isinstance(v, str) for k, v in pairs)
         assert len({k for k, _ in pairs}) == len(pairs), "a string is translated twice"
+
+
+def test_the_essay_labels_of_copying_by_meaning_are_translated():
+    from dataclasses import replace
+
+    labels = replace(essay.EssayLabels(), **essay.meaning_labels("zh_CN"))
+    assert labels.all_kinds == "各类合计 {total}：{parts}"
+    assert labels.shares(0.09, 0.06, 0.03) == "逐字 9%，改写 6%，翻译 3%"
+    assert essay.meaning_labels("en")["evidence"] == essay.EssayLabels().evidence
