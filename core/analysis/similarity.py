@@ -145,7 +145,8 @@ def _matched_share(passages: PassageResult, credited: np.ndarray, own: np.ndarra
 
 def _meaning_shares(passages, meaning, credited, own, is_reference):
     """(paraphrased, translated) share per document, and per (document, source) pair,
-    of own tokens inside fragments of that kind and outside verbatim and left-out text."""
+    of own tokens inside fragments of that kind and outside verbatim and left-out text;
+    each token counts once, for the first kind that holds it."""
     from simsift.core.match.meaning.matches import KINDS
 
     p = passages.passages
@@ -175,6 +176,7 @@ def _meaning_shares(passages, meaning, credited, own, is_reference):
                     by_meaning[key] = tuple(pair)
         counts = per_doc_sum(mask & free, p.offsets)
         shares.append(np.minimum(np.divide(counts, own, out=np.zeros(len(own)), where=own > 0), 1))
+        free &= ~mask  # text counted as paraphrased is not counted again as translated
     return shares, by_meaning
 
 

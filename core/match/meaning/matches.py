@@ -71,19 +71,21 @@ def meaning_matches(
     cancel: CancelToken | None = None,
 ) -> MeaningMatches:
     """The paraphrased and translated fragments of `documents` (those of `kinds`), with
-    fragments holding one of `runs` (the scan's `SharedRuns`) and pairs of two reference
-    documents or with one left out. `sketches` are the documents' own (made when None)."""
+        fragments holding one of `runs` (the scan's `SharedRuns`) and pairs of two reference
+        documents or with one left out, and fragments that say what a reference document says
+    (template text). `sketches` are the documents' own (made when None)."""
     if not kinds or len(documents) < 2:
         return MeaningMatches.empty()
     if sketches is None:
         sketches = document_sketches(documents, progress, cancel)
     found = find_meaning_copies(sketches, progress, cancel)
+    template = _template_spans(found, is_reference)
     rows = []
     for i, j, fragments in found:
         if is_reference[i] or is_reference[j]:
             continue
         for f in fragments:
-            if f.kind in kinds:
+            if f.kind in kinds and not _in_template(template, i, j, f):
                 rows.append(_row(documents[i], documents[j], i, j, f))
     if not rows:
         return MeaningMatches.empty()
@@ -96,6 +98,28 @@ def meaning_matches(
         )
     )
     return matches.subset(~_holds_a_run(matches, runs))
+
+
+def _template_spans(found, is_reference: np.ndarray) -> dict[int, list[tuple[int, int]]]:
+    """Per document, the character spans that say what a reference document says: two
+    essays that both reword the prompt share it, they do not copy each other."""
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for i, j, fragments in found:
+        if is_reference[i] == is_reference[j]:
+            continue
+        for f in fragments:
+            own, span = (j, (f.start_b, f.end_b)) if is_reference[i] else (i, (f.start_a, f.end_a))
+            spans.setdefault(own, []).append(span)
+    return spans
+
+
+def _in_template(template: dict, i: int, j: int, f: MeaningFragment) -> bool:
+    sides = ((i, f.start_a, f.end_a), (j, f.start_b, f.end_b))
+    return any(
+        start < stop and begin < end
+        for doc, begin, end in sides
+        for start, stop in template.get(doc, ())
+    )
 
 
 def document_sketches(

@@ -1,0 +1,155 @@
+"""Copying by meaning in a scan: paraphrased and translated passages found, counted apart
+from word-for-word copying and never twice, switched by the options, dropped with a
+dismissed pair or a reference document, and cached like the rest of the comparison."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from simsift.core.match.meaning import matches as matches_module
+from simsift.core.match.meaning.matches import KINDS
+from simsift.core.match.passages import PassageOptions
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.store.catalog import Catalog
+
+from tests.core.match.meaning.texts import (
+    OTHER,
+    OTHER_CHINESE,
+    PARAPHRASE,
+    SAME_TOPIC,
+    SOURCE,
+    TRANSLATION,
+)
+
+# each file's own text: no run of words is shared between files
+OWN = {
+    "source": "A walk through the museum of natural history takes a whole afternoon.",
+    "paraphrase": "My grandmother kept bees behind the house for forty years.",
+    "translation": "我们学校的图书馆每天晚上开到九点，周末也开放。",
+}
+
+
+def write_class(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    texts = {
+        "source.txt": (OWN["source"], SOURCE, OTHER),
+        "paraphrase.txt": (OWN["paraphrase"], PARAPHRASE, SAME_TOPIC),
+        "translation.txt": (OWN["translation"], TRANSLATION, OTHER_CHINESE),
+    }
+    for name, paragraphs in texts.items():
+        (folder / name).write_text("\n\n".join(paragraphs), encoding="utf-8")
+
+
+def options(folder: Path, **passages) -> ScanOptions:
+    return ScanOptions(roots=(str(folder),), workers=0, passages=PassageOptions(**passages))
+
+
+def number(result, name: str) -> int:
+    return next(i for i, d in enumerate(result.documents) if Path(d.path).name == name)
+
+
+def fragments(result) -> set[tuple[str, str, str]]:
+    m = result.passages.meaning
+    names = [Path(d.path).stem for d in result.documents]
+    return {
+        (names[a], names[b], KINDS[k])
+        for a, b, k in zip(m.left.tolist(), m.right.tolist(), m.kind.tolist(), strict=True)
+    }
+
+
+@pytest.fixture(scope="module")
+def class_folder(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("meaning") / "class"
+    write_class(folder)
+    return folder
+
+
+def test_a_paraphrase_and_a_translation_are_found_and_counted_apart(class_folder):
+    result = scan(options(class_folder))
+    found = {(min(a, b), max(a, b), kind) for a, b, kind in fragments(result)}
+    assert ("paraphrase", "source", "paraphrased") in found
+    assert ("source", "translation", "translated") in found
+    similarity = result.similarity()
+    para, trans = number(result, "paraphrase.txt"), number(result, "translation.txt")
+    source = number(result, "source.txt")
+    assert similarity.index[para] == 0.0  # no word-for-word copying anywhere
+    assert similarity.paraphrased[para] > 0.4 and similarity.translated[para] == 0.0
+    assert similarity.translated[trans] > 0.4 and similarity.paraphrased[trans] == 0.0
+    (by,) = [s for s in similarity.sources(para) if s.doc == source]
+    assert by.share == 0.0 and by.paraphrased == pytest.approx(similarity.paraphrased[para])
+
+
+def test_each_kind_is_switched_by_its_option(class_folder):
+    kinds = {kind for *_, kind in fragments(scan(options(class_folder, paraphrase=False)))}
+    assert kinds == {"translated"}
+    kinds = {kind for *_, kind in fragments(scan(options(class_folder, translation=False)))}
+    assert kinds == {"paraphrased"}
+    assert (
+        len(scan(options(class_folder, paraphrase=False, translation=False)).passages.meaning) == 0
+    )
+
+
+def test_a_passage_copied_word_for_word_is_verbatim_only(tmp_path):
+    folder = tmp_path / "class"
+    write_class(folder)
+    (folder / "paraphrase.txt").write_text(
+        "\n\n".join((OWN["paraphrase"], SOURCE, SAME_TOPIC)), encoding="utf-8"
+    )
+    result = scan(options(folder))
+    pair = {"paraphrase", "source"}
+    assert not [f for f in fragments(result) if set(f[:2]) == pair]
+    para = number(result, "paraphrase.txt")
+    similarity = result.similarity()
+    assert similarity.index[para] > 0.5 and similarity.paraphrased[para] == 0.0
+
+
+def test_a_reference_document_paraphrased_is_template_not_copying(tmp_path):
+    folder, prompt = tmp_path / "class", tmp_path / "prompt"
+    write_class(folder)
+    prompt.mkdir()
+    (folder / "source.txt").rename(prompt / "source.txt")
+    result = scan(replace(options(folder), reference_roots=(str(prompt),)))
+    assert not fragments(result)
+    assert not result.similarity().paraphrased.any()
+
+
+def test_a_dismissed_pair_takes_its_fragments_with_it(class_folder):
+    result = scan(options(class_folder))
+    source, para = number(result, "source.txt"), number(result, "paraphrase.txt")
+    dismissed = result.without_pair(source, para)
+    assert all(set(f[:2]) != {"source", "paraphrase"} for f in fragments(dismissed))
+    assert dismissed.similarity().paraphrased[para] == 0.0
+
+
+def test_an_unchanged_rescan_compares_nothing_again(tmp_path, monkeypatch):
+    folder = tmp_path / "class"
+    write_class(folder)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        first = scan(options(folder), catalog=catalog)
+
+        def never(*args, **kwargs):
+            raise AssertionError("aligned again")
+
+        monkeypatch.setattr(matches_module, "find_meaning_copies", never)
+        again = scan(options(folder), catalog=catalog)
+    assert fragments(again) == fragments(first)
+    for name in matches_module.MeaningMatches.__slots__:
+        assert np.array_equal(
+            getattr(again.passages.meaning, name), getattr(first.passages.meaning, name)
+        )
+
+
+def test_documents_of_one_word_or_none_are_compared_quietly(tmp_path):
+    folder = tmp_path / "class"
+    write_class(folder)
+    (folder / "word.txt").write_text("x", encoding="utf-8")
+    (folder / "digits.txt").write_text("1 2 3 4 5 6 7 8 9", encoding="utf-8")
+    result = scan(options(folder))
+    assert len(result.documents) == 5
+    assert ("paraphrase", "source", "paraphrased") in {
+        (min(a, b), max(a, b), kind) for a, b, kind in fragments(result)
+    }
