@@ -35,6 +35,7 @@ from simsift.app.dialogs.guide import GuideDialog
 from simsift.app.dialogs.move_files import ask_move_or_copy
 from simsift.app.dialogs.text import DocumentPicker, ExtractedTextDialog
 from simsift.app.dialogs.verdict import VerdictDialog
+from simsift.app.diff.meaning import pair_fragments
 from simsift.app.diff.view import DiffView
 from simsift.app.file_moves import MOVE
 from simsift.app.i18n import LANGUAGES, Translations
@@ -619,7 +620,8 @@ class MainWindow(QMainWindow):
         k = min(k, self.result.k_max)
         clusters = self.result.clusters(k)
         self.clusters_panel.show_clusters(self.result.documents, clusters, self.result.is_reference)
-        self.partial_panel.show_result(self.result, clusters.k)
+        similarity = self.documents_panel.model.similarity
+        self.partial_panel.show_result(self.result, clusters.k, similarity)
         self.overview_panel.set_result(self.result, self.documents_panel.model.similarity, k)
         self._update_tab_texts()
         self._update_summary()
@@ -658,6 +660,7 @@ class MainWindow(QMainWindow):
                 left_out_spans(result, a, left.paragraphs),
                 left_out_spans(result, b, right.paragraphs),
             ),
+            meaning=pair_fragments(result.passages.meaning, a, b),
         )
 
     def record_with_text(self, doc: int) -> FileRecord:

@@ -7,6 +7,10 @@ so positions are mapped before formats are applied.
 Quotations and the bibliography, when they do not count as copying, are grey italics on
 the plain background (no sentence or word colour is laid on them): a quotation of the
 other document reads as a quotation, not as a copied sentence.
+
+Passages shared in meaning (paraphrased, translated: `app.diff.meaning`) get colours of
+their own, laid over the sentences', with a dotted underline in a darker shade so they
+are told apart from word-for-word copying without relying on hue alone.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
+from simsift.app.diff.meaning import PARAPHRASED, TRANSLATED
 from simsift.core.match.align import (
     CHANGED,
     DELETED,
@@ -45,6 +50,9 @@ _WORD_TINTS = {
 }
 _WORD_STRENGTH = 0.6
 _SET_APART_TEXT = QColor(134, 142, 150)  # a grey readable on light and dark bases
+_MEANING_TINTS = {PARAPHRASED: QColor(20, 170, 150), TRANSLATED: QColor(225, 80, 160)}
+_MEANING_STRENGTH = 0.35
+_MEANING_LINE_STRENGTH = 0.9  # the underline: the same hue, nearly full
 
 
 def char_formats(base: QColor) -> dict[FormatKey, QTextCharFormat]:
@@ -60,6 +68,12 @@ def char_formats(base: QColor) -> dict[FormatKey, QTextCharFormat]:
         fmt.setFontStrikeOut(kind == DELETED)
         fmt.setFontUnderline(kind == INSERTED)
         formats["word", kind] = fmt
+    for kind, tint in _MEANING_TINTS.items():
+        fmt = QTextCharFormat()
+        fmt.setBackground(blend(base, tint, _MEANING_STRENGTH))
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+        fmt.setUnderlineColor(blend(base, tint.darker(140), _MEANING_LINE_STRENGTH))
+        formats[kind] = fmt
     fmt = QTextCharFormat()
     fmt.setForeground(_SET_APART_TEXT)
     fmt.setFontItalic(True)
@@ -154,6 +168,8 @@ def legend_entry(fmt: QTextCharFormat, label: str) -> str:
         styles.append("font-style: italic")
     if fmt.fontStrikeOut():
         styles.append("text-decoration: line-through")
+    elif fmt.underlineStyle() == QTextCharFormat.UnderlineStyle.DotLine:
+        styles.append(f"border-bottom: 1px dotted {fmt.underlineColor().name()}")
     elif fmt.fontUnderline():
         styles.append("text-decoration: underline")
     return f'<span style="{"; ".join(styles)}">&nbsp;{html.escape(label)}&nbsp;</span>'

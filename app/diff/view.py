@@ -1,9 +1,11 @@
 """Side-by-side view of two documents: aligned sentences and edited words highlighted,
-scrolled together.
+scrolled together; passages the two share in meaning (paraphrased, translated) in their
+own colours, each side linked to the other.
 
 This module lays out the panes, the navigation and the summary; the colours are in
-`highlight`, the synchronized scrolling in `scroll_sync`, and the alignment runs as a
-background job (`app.workers.jobs`) so a long pair never freezes the window.
+`highlight`, the fragments shared in meaning in `meaning`, the synchronized scrolling in
+`scroll_sync`, and the alignment runs as a background job (`app.workers.jobs`) so a long
+pair never freezes the window.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import PurePath
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QAction,
@@ -53,6 +55,14 @@ from simsift.app.diff.highlight import (
     span_runs,
     to_utf16,
     utf16_offsets,
+)
+from simsift.app.diff.meaning import (
+    PARAPHRASED,
+    TRANSLATED,
+    Fragment,
+    fragment_at,
+    fragment_runs,
+    kinds_found,
 )
 from simsift.app.diff.scroll_sync import ScrollSync, reading_line, y_at
 from simsift.app.readable import NAMES, plain, readable
@@ -231,7 +241,12 @@ class DiffView(QWidget):
         self._set_apart: tuple[list[Run], list[Run]] = ([], [])  # quotations, bibliography
         self._apart_kinds: tuple[int, ...] = PassageOptions().set_apart  # named in the legend
         self._greys_left_out = False  # template and common text greyed too
-        self._block_starts: list[int] = []  # left offset of each navigation block
+        self._fragments: list[Fragment] = []  # shared in meaning, in left order
+        self._selected: Fragment | None = None  # the fragment selected in both panes
+        # what Next and Previous match step through, by left offset: the aligned blocks
+        # and the fragments shared in meaning, as (left range, right range)
+        self._targets: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        self._block_starts: list[int] = []  # left offset of each navigation target
         self._edits: list[WordEdit] = []  # every word edit, by left offset
         self._offsets: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
         self.last_highlight_seconds = 0.0  # for benchmarks: time spent applying formats
@@ -263,6 +278,13 @@ class DiffView(QWidget):
         self.legend_label = QLabel()
         self.legend_label.setTextFormat(Qt.TextFormat.RichText)
         self.legend_label.setWordWrap(True)
+        # the selected fragment shared in meaning: its kind, and that it is evidence to read
+        self.meaning_label = QLabel()
+        self.meaning_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.meaning_label.setWordWrap(True)
+        self.meaning_label.hide()
+        for pane in (self._left, self._right):
+            pane.editor.viewport().installEventFilter(self)
         _never_widen(self.summary_label)
         self.summary_label.setWordWrap(True)  # the measures wrap, not cut at the pane's edge
 
@@ -274,6 +296,7 @@ class DiffView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.legend_label)
+        layout.addWidget(self.meaning_label)
         layout.addWidget(splitter, 1)
 
         self._set_navigation_enabled(False)
@@ -297,6 +320,7 @@ class DiffView(QWidget):
             button.setToolTip(action.toolTip())
         self._update_legend()
         self._update_summary()
+        self._update_meaning_label()
 
     @property
     def left_editor(self) -> QTextEdit:
@@ -320,6 +344,7 @@ class DiffView(QWidget):
         *,
         set_apart: Sequence[int] = PassageOptions().set_apart,
         left_out: LeftOut | None = None,
+        meaning: Sequence[Fragment] = (),
     ) -> None:
         """Show `left` and `right` now and align them in the background.
 
@@ -328,13 +353,15 @@ class DiffView(QWidget):
         scan's `PassageOptions.set_apart`: the quotations and bibliography shown greyed;
         `left_out`, when given, finds (in the background) each side's text that never counts
         (`core.report.text_kinds.left_out_spans`: template and common text too) to grey.
+        `meaning`: the fragments the two share in meaning (`app.diff.meaning.pair_fragments`),
+        highlighted in their own colours and stepped through with the matched blocks.
         """
         self._reset()
         self._evidence = evidence
-        if (tuple(set_apart), left_out is not None) != (self._apart_kinds, self._greys_left_out):
-            self._apart_kinds = tuple(set_apart)
-            self._greys_left_out = left_out is not None
-            self._update_legend()
+        self._fragments = sorted(meaning, key=lambda f: (f.left, f.right))
+        self._apart_kinds = tuple(set_apart)
+        self._greys_left_out = left_out is not None
+        self._update_legend()
         self._left.show_record(left)
         self._right.show_record(right)
         job = Job(
@@ -353,12 +380,29 @@ class DiffView(QWidget):
         self._right.clear()
         self._update_summary()
 
+    @property
+    def fragments(self) -> list[Fragment]:
+        """The fragments the two documents share in meaning, in the left text's order."""
+        return list(self._fragments)
+
+    @property
+    def selected_fragment(self) -> Fragment | None:
+        """The fragment shared in meaning selected in both panes, or None."""
+        return self._selected
+
+    def select_fragment(self, fragment: Fragment) -> None:
+        """Select `fragment` in both panes, scrolled to the reading line, and name its kind."""
+        self._select_ranges(fragment.left, fragment.right)
+        self._selected = fragment
+        self._update_meaning_label()
+
     @Slot()
     def next_match(self) -> None:
-        """Select the next matched block (after the left cursor) in both panes."""
+        """Select the next matched block or fragment shared in meaning (after the left
+        cursor) in both panes."""
         k = self._next_after_cursor(self._block_starts)
         if k < len(self._block_starts):
-            self._select_block(k)
+            self._select_target(k)
 
     @Slot()
     def next_difference(self) -> None:
@@ -373,7 +417,24 @@ class DiffView(QWidget):
         """Select the previous matched block (before the left cursor) in both panes."""
         k = bisect_left(self._block_starts, self._left.editor.textCursor().selectionStart())
         if k > 0:
-            self._select_block(k - 1)
+            self._select_target(k - 1)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """A click inside a fragment shared in meaning selects it in both panes (a drag
+        still selects text as usual)."""
+        if event.type() == QEvent.Type.MouseButtonRelease and self._fragments:
+            for pane, left in ((self._left, True), (self._right, False)):
+                editor = pane.editor
+                if watched is editor.viewport() and not editor.textCursor().hasSelection():
+                    position = editor.cursorForPosition(event.position().toPoint()).position()
+                    offsets = self._offsets[0 if left else 1]
+                    fragment = fragment_at(self._fragments, _from_utf16(offsets, position), left)
+                    if fragment is not None:
+                        self.select_fragment(fragment)
+                    elif self._selected is not None:
+                        self._selected = None
+                        self._update_meaning_label()
+        return super().eventFilter(watched, event)
 
     def changeEvent(self, event: QEvent) -> None:
         # Colours derive from the palette: a theme switch needs them recomputed.
@@ -396,11 +457,15 @@ class DiffView(QWidget):
         self._terms = []
         self._set_apart = ([], [])
         self._failure = None
+        self._fragments = []
+        self._selected = None
+        self._targets = []
         self._block_starts = []
         self._edits = []
         self._offsets = (None, None)
         self._sync.set_alignment(None)
         self._set_navigation_enabled(False)
+        self._update_meaning_label()
 
     def _is_current(self, signals: object) -> bool:
         """False for the signals of a job whose pair is no longer shown."""
@@ -417,12 +482,21 @@ class DiffView(QWidget):
         self._offsets = (utf16_offsets(alignment.left_text), utf16_offsets(alignment.right_text))
         self._sync.set_alignment(alignment, self._offsets)
         self._highlight(alignment)
-        self._block_starts = [
-            alignment.left_spans[alignment.matches[first].left].start
-            for first, _ in alignment.blocks
+        left, right = alignment.left_spans, alignment.right_spans
+        blocks = [
+            (
+                (left[alignment.matches[first].left].start, left[alignment.matches[last].left].end),
+                (
+                    right[alignment.matches[first].right].start,
+                    right[alignment.matches[last].right].end,
+                ),
+            )
+            for first, last in alignment.blocks
         ]
+        self._targets = sorted(blocks + [(f.left, f.right) for f in self._fragments])
+        self._block_starts = [target[0][0] for target in self._targets]
         self._edits = [edit for match in alignment.matches for edit in match.edits]
-        self._set_navigation_enabled(bool(alignment.blocks))
+        self._set_navigation_enabled(bool(self._targets))
         self._update_summary()
         self.alignment_ready.emit()
 
@@ -476,7 +550,48 @@ class DiffView(QWidget):
             lines.append(
                 self.tr("Rarest shared words (documents using each): {words}").format(words=words)
             )
+        if self._fragments:
+            lines.append(self._meaning_summary())
         return "\n".join(lines)
+
+    def _meaning_summary(self) -> str:
+        """ "Found by meaning: 1 translated passage, 2 paraphrased passages (…)"."""
+        counts = []
+        for kind in kinds_found(self._fragments):
+            n = sum(f.kind == kind for f in self._fragments)
+            counts.append(self._passages_of_kind(kind, n))
+        return self.tr(
+            "Found by meaning: {passages}. The words differ: read both sides before deciding."
+        ).format(passages=", ".join(counts))
+
+    def _passages_of_kind(self, kind: str, n: int) -> str:
+        if kind == TRANSLATED:
+            text = self.tr("1 translated passage") if n == 1 else self.tr("{n} translated passages")
+        elif n == 1:
+            text = self.tr("1 paraphrased passage")
+        else:
+            text = self.tr("{n} paraphrased passages")
+        return text.format(n=n)
+
+    def _update_meaning_label(self) -> None:
+        """Name the selected fragment's kind and say it is evidence to read, not proof."""
+        fragment = self._selected
+        if fragment is None:
+            self.meaning_label.clear()
+            self.meaning_label.hide()
+            return
+        if fragment.kind == TRANSLATED:
+            text = self.tr(
+                "Translated passage: these sentences say the same in Chinese and English. "
+                "Evidence to read, not proof: compare the two sides before deciding."
+            )
+        else:
+            text = self.tr(
+                "Paraphrased passage: these sentences say the same in other words. "
+                "Evidence to read, not proof: compare the two sides before deciding."
+            )
+        self.meaning_label.setText(text)
+        self.meaning_label.show()
 
     # Highlighting
 
@@ -485,7 +600,7 @@ class DiffView(QWidget):
         started = time.perf_counter()
         formats = self._formats()
         with self._sync.paused():  # swapping documents moves scroll bars: not a user scroll
-            for pane, text, offsets, spans, words, apart in (
+            for pane, text, offsets, spans, words, apart, left in (
                 (
                     self._left,
                     alignment.left_text,
@@ -493,6 +608,7 @@ class DiffView(QWidget):
                     alignment.left_spans,
                     edited_words(alignment.matches, left=True),
                     self._set_apart[0],
+                    True,
                 ),
                 (
                     self._right,
@@ -501,18 +617,30 @@ class DiffView(QWidget):
                     alignment.right_spans,
                     edited_words(alignment.matches, left=False),
                     self._set_apart[1],
+                    False,
                 ),
             ):
                 document = pane.new_document(text)
-                # a quotation reads as one, whatever it matched: no colour on set-apart text
-                runs = outside(sentence_runs(spans, alignment.matches) + words, apart) + apart
+                # a fragment shared in meaning is laid over the sentences' colours, and a
+                # quotation reads as one, whatever it matched: no colour on set-apart text
+                meaning = fragment_runs(self._fragments, left)
+                copied = sentence_runs(spans, alignment.matches) + words + meaning
+                runs = outside(copied, apart) + apart
                 apply_formats(document, offsets, runs, formats)
                 pane.set_document(document)
         self.last_highlight_seconds = time.perf_counter() - started
 
     def _formats(self) -> dict[FormatKey, QTextCharFormat]:
-        """Formats of sentence kinds and word edits, from the palette's base colour."""
-        return char_formats(self.palette().color(QPalette.ColorRole.Base))
+        """Formats of sentence kinds, word edits and passages shared in meaning (with a
+        tooltip naming the kind), from the palette's base colour."""
+        formats = char_formats(self.palette().color(QPalette.ColorRole.Base))
+        formats[PARAPHRASED].setToolTip(
+            self.tr("Paraphrased passage: evidence to read, not proof (click to see both sides)")
+        )
+        formats[TRANSLATED].setToolTip(
+            self.tr("Translated passage: evidence to read, not proof (click to see both sides)")
+        )
+        return formats
 
     def _update_legend(self) -> None:
         """One line naming each colour, drawn in the formats the panes use."""
@@ -525,6 +653,10 @@ class DiffView(QWidget):
             (formats["word", INSERTED], self.tr("inserted words")),
             (formats["word", DELETED], self.tr("deleted words")),
         )
+        if PARAPHRASED in kinds_found(self._fragments):
+            entries += ((formats[PARAPHRASED], self.tr("paraphrased passage")),)
+        if TRANSLATED in kinds_found(self._fragments):
+            entries += ((formats[TRANSLATED], self.tr("translated passage")),)
         if self._greys_left_out:
             label = self.tr("quoted, references, template or common text (not counted)")
             entries += ((formats[SET_APART], label),)
@@ -560,6 +692,17 @@ class DiffView(QWidget):
         showing = any(pane.editor.textCursor().hasSelection() for pane in (self._left, self._right))
         return (bisect_right if showing else bisect_left)(starts, position)
 
+    def _select_target(self, k: int) -> None:
+        """Select navigation target k (a block or a fragment) in both panes."""
+        left, right = self._targets[k]
+        fragment = next((f for f in self._fragments if (f.left, f.right) == (left, right)), None)
+        if fragment is not None:
+            self.select_fragment(fragment)
+        else:
+            self._select_ranges(left, right)
+            self._selected = None
+            self._update_meaning_label()
+
     def _set_navigation_enabled(self, enabled: bool) -> None:
         for action in (self.previous_action, self.next_action):
             action.setEnabled(enabled)
@@ -567,17 +710,6 @@ class DiffView(QWidget):
         self.next_button.setEnabled(enabled)
         self.next_difference_action.setEnabled(enabled and bool(self._edits))
         self.next_difference_button.setEnabled(enabled and bool(self._edits))
-
-    def _select_block(self, k: int) -> None:
-        """Select block k in both panes and scroll both so that it sits on the reading line."""
-        alignment = self._alignment
-        first, last = alignment.blocks[k]
-        first_match, last_match = alignment.matches[first], alignment.matches[last]
-        left, right = alignment.left_spans, alignment.right_spans
-        self._select_ranges(
-            (left[first_match.left].start, left[last_match.left].end),
-            (right[first_match.right].start, right[last_match.right].end),
-        )
 
     def _select_ranges(self, left: tuple[int, int], right: tuple[int, int]) -> None:
         """Select text offsets [start, end) in each pane, scrolled to the reading line."""
@@ -617,6 +749,13 @@ def _line_rects(editor: QTextEdit, start: int, end: int, visible: QRect) -> list
                 rects.append(QRectF(origin.x() + x1, origin.y() + line.y(), x2 - x1, line.height()))
         block = block.next()
     return rects
+
+
+def _from_utf16(offsets: np.ndarray | None, position: int) -> int:
+    """The Python offset of Qt position `position`, given the text's `utf16_offsets`."""
+    if offsets is None:
+        return position
+    return int(np.searchsorted(np.arange(len(offsets)) + offsets, position, side="right")) - 1
 
 
 def _never_widen(label: QLabel) -> None:

@@ -2,6 +2,11 @@
 
 Rows come straight from the flat arrays of `PairOverlaps` (no Python object per row),
 so the table stays light with many pairs. Sorting goes through `SortRole` numbers.
+
+A pair is copied word for word (verbatim), or found by meaning only (paraphrased or
+translated, `core.match.meaning`); the Kind column names what each pair shares, and a
+verbatim pair that also shares passages in meaning says so. For a pair found by meaning
+only, "A in B" and "B in A" are the shares found by meaning.
 """
 
 from __future__ import annotations
@@ -35,8 +40,12 @@ from simsift.core.store.verdicts import Verdict, Verdicts
     COL_RUN,
     COL_DISTANCE,
     COL_VERDICT,
-) = range(10)
-COLUMN_COUNT = 10
+    COL_KIND,
+) = range(11)
+COLUMN_COUNT = 11
+
+# what a pair shares, as bits of its kind number (the Kind column sorts on it)
+VERBATIM, PARAPHRASED, TRANSLATED = 1, 2, 4
 
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -57,6 +66,9 @@ class PartialModel(QAbstractTableModel):
         self._overlap = _EMPTY_FLOAT
         self._run = _EMPTY_INT
         self._distance = _EMPTY_INT
+        self._kind = _EMPTY_INT
+        self._meaning_ab = _EMPTY_FLOAT  # shares found by meaning: of A from B
+        self._meaning_ba = _EMPTY_FLOAT
         self._order: tuple[int, Qt.SortOrder] | None = None  # last sort, kept for new pairs
         self._ranks: dict[bool, np.ndarray] = {}  # documents ranked by name / folder
         self._verdicts = Verdicts()
@@ -72,9 +84,13 @@ class PartialModel(QAbstractTableModel):
         overlap: np.ndarray,
         distance: np.ndarray,
         longest_run: np.ndarray | None = None,
+        kind: np.ndarray | None = None,
+        meaning_ab: np.ndarray | None = None,
+        meaning_ba: np.ndarray | None = None,
     ) -> None:
         """Show these pairs (parallel arrays; containments and overlap in 0..1, longest
-        verbatim run in words)."""
+        verbatim run in words; `kind`: VERBATIM, PARAPHRASED and TRANSLATED bits, all
+        VERBATIM when None; `meaning_ab`, `meaning_ba`: shares found by meaning)."""
         self.beginResetModel()
         if documents is not self._documents:
             self._ranks = {}
@@ -87,6 +103,11 @@ class PartialModel(QAbstractTableModel):
         self._distance = np.asarray(distance, dtype=np.int64)
         run = np.zeros(len(self._left), np.int64) if longest_run is None else longest_run
         self._run = np.asarray(run, dtype=np.int64)
+        n = len(self._left)
+        self._kind = np.asarray(np.full(n, VERBATIM) if kind is None else kind, np.int64)
+        zeros = np.zeros(n)
+        self._meaning_ab = np.asarray(zeros if meaning_ab is None else meaning_ab, np.float64)
+        self._meaning_ba = np.asarray(zeros if meaning_ba is None else meaning_ba, np.float64)
         if self._order is not None:
             self._permute(self._sort_permutation(*self._order))
         self.endResetModel()
@@ -148,14 +169,27 @@ class PartialModel(QAbstractTableModel):
             self.tr("In a row"),
             self.tr("Distance"),
             self.tr("Verdict"),
+            self.tr("Kind"),
         )[section]
 
     def _header_tip(self, section: int) -> str | None:
         """What each measure means (the README's "Measures" section says the same)."""
         if section == COL_CONTAINMENT_AB:
-            return self.tr("Containment of A in B: share of A's own text inside passages also in B")
+            return self.tr(
+                "Containment of A in B: share of A's own text inside passages also in B "
+                "(for a pair found by meaning only, the share found by meaning)"
+            )
         if section == COL_CONTAINMENT_BA:
-            return self.tr("Containment of B in A: share of B's own text inside passages also in A")
+            return self.tr(
+                "Containment of B in A: share of B's own text inside passages also in A "
+                "(for a pair found by meaning only, the share found by meaning)"
+            )
+        if section == COL_KIND:
+            return self.tr(
+                "What the pair shares: verbatim (word for word), paraphrased (the same "
+                "sentences in other words) or translated (Chinese ↔ English). Paraphrased "
+                "and translated passages are evidence to read side by side, not proof"
+            )
         if section == COL_OVERLAP:
             return self.tr("Overlap: both documents' text inside shared passages, over both texts")
         if section == COL_RUN:
@@ -178,7 +212,7 @@ class PartialModel(QAbstractTableModel):
         if column == COL_VERDICT:
             return verdict_data(self, self.verdict(row), role)
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            if column >= COL_CONTAINMENT_AB:
+            if COL_CONTAINMENT_AB <= column < COL_VERDICT:
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -186,6 +220,8 @@ class PartialModel(QAbstractTableModel):
                 return plain(NAMES.path(self._documents[int(self._left[row])].path))
             if column in (COL_NAME_B, COL_FOLDER_B):
                 return plain(NAMES.path(self._documents[int(self._right[row])].path))
+            if column in (COL_CONTAINMENT_AB, COL_CONTAINMENT_BA, COL_KIND):
+                return self._meaning_tip(row)
             return None
         if role == SortRole:
             return self._sort_value(row, column)
@@ -201,8 +237,54 @@ class PartialModel(QAbstractTableModel):
             return str(int(self._distance[row]))
         if column == COL_RUN:
             return str(int(self._run[row]))
-        value = (self._lr, self._rl, self._overlap)[column - COL_CONTAINMENT_AB][row]
+        if column == COL_KIND:
+            return self._kind_text(int(self._kind[row]))
+        value = self._measures()[column - COL_CONTAINMENT_AB][row]
         return f"{100 * float(value):.0f} %"
+
+    def _measures(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A in B, B in A and overlap per row: word for word, or by meaning for the pairs
+        found by meaning only."""
+        by_meaning = (self._kind & VERBATIM) == 0
+        return (
+            np.where(by_meaning, self._meaning_ab, self._lr),
+            np.where(by_meaning, self._meaning_ba, self._rl),
+            self._overlap,
+        )
+
+    def _kind_text(self, kind: int) -> str:
+        """ "verbatim", "paraphrased", "translated", "verbatim, paraphrased too"…"""
+        meaning = [
+            word
+            for bit, word in (
+                (PARAPHRASED, self.tr("paraphrased")),
+                (TRANSLATED, self.tr("translated")),
+            )
+            if kind & bit
+        ]
+        if not kind & VERBATIM:
+            return ", ".join(meaning)
+        if not meaning:
+            return self.tr("verbatim")
+        return self.tr("verbatim, %1 too").replace("%1", ", ".join(meaning))
+
+    def _meaning_tip(self, row: int) -> str | None:
+        """The pair's shares found by meaning, and that they are evidence to read."""
+        kind = int(self._kind[row])
+        if not kind & (PARAPHRASED | TRANSLATED):
+            return None
+        ab, ba = float(self._meaning_ab[row]), float(self._meaning_ba[row])
+        found = self._kind_text(kind & ~VERBATIM)
+        text = (
+            self.tr(
+                "Found by meaning (%1): %2 of A's own text and %3 of B's. The words differ: "
+                "evidence to read side by side, not proof."
+            )
+            .replace("%1", found)
+            .replace("%2", f"{ab:.0%}")
+            .replace("%3", f"{ba:.0%}")
+        )
+        return plain(text)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Reorder rows with one numpy argsort (a Python comparison per pair is too slow
@@ -219,7 +301,8 @@ class PartialModel(QAbstractTableModel):
         return perm[::-1] if order == Qt.SortOrder.DescendingOrder else perm
 
     def _permute(self, perm: np.ndarray) -> None:
-        for name in ("_left", "_right", "_lr", "_rl", "_overlap", "_run", "_distance"):
+        names = ("_left", "_right", "_lr", "_rl", "_overlap", "_run", "_distance", "_kind")
+        for name in (*names, "_meaning_ab", "_meaning_ba"):
             setattr(self, name, getattr(self, name)[perm])
 
     def _sort_keys(self, column: int) -> np.ndarray:
@@ -230,8 +313,10 @@ class PartialModel(QAbstractTableModel):
             return self._run
         if column == COL_VERDICT:
             return np.array([verdict_rank(self.verdict(row)) for row in range(len(self._left))])
+        if column == COL_KIND:
+            return self._kind
         if column >= COL_CONTAINMENT_AB:
-            return (self._lr, self._rl, self._overlap)[column - COL_CONTAINMENT_AB]
+            return self._measures()[column - COL_CONTAINMENT_AB]
         docs = self._left if column in (COL_NAME_A, COL_FOLDER_A) else self._right
         by_name = column in (COL_NAME_A, COL_NAME_B)
         if by_name not in self._ranks:

@@ -1,13 +1,16 @@
 """The Partial copies tab: pairs sharing passages that the clusters do not already show.
 
-Which pairs are listed is core's rule (`core.analysis.partial_pairs`); the panel owns the
-table, its sorting proxy and its filter box, and says which pair is selected.
+Which pairs are listed is core's rule (`core.analysis.partial_pairs`), applied to the
+pairs copied word for word and to those found by meaning only (paraphrased, translated);
+the panel owns the table, its sorting proxy and its filter box, and says which pair is
+selected.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLineEdit, QTableView, QVBoxLayout, QWidget
 from simsift.app.column_widths import ColumnFitter
@@ -15,15 +18,22 @@ from simsift.app.models.partial import (
     COL_CONTAINMENT_AB,
     COL_FOLDER_A,
     COL_FOLDER_B,
+    COL_KIND,
     COL_NAME_A,
     COL_NAME_B,
     COL_VERDICT,
+    PARAPHRASED,
+    TRANSLATED,
+    VERBATIM,
     PartialModel,
     PartialProxy,
 )
 from simsift.app.models.roles import PairRole
 from simsift.app.row_height import fit_rows_to_names
-from simsift.core.analysis.partial_pairs import partial_pairs_beyond_k
+from simsift.core.analysis.partial_pairs import beyond_k, partial_pairs_beyond_k
+from simsift.core.analysis.similarity import DocumentSimilarity
+from simsift.core.arrays import pair_keys, split_keys
+from simsift.core.match.meaning.matches import KINDS
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.store.verdicts import Verdicts
 
@@ -66,19 +76,44 @@ class PartialPanel(QWidget):
     def set_verdicts(self, verdicts: Verdicts) -> None:
         self.model.set_verdicts(verdicts)
 
-    def show_result(self, result: ScanResult, k: int) -> None:
-        """List `result`'s partial copies that the clusters at `k` do not show."""
+    def show_result(
+        self, result: ScanResult, k: int, similarity: DocumentSimilarity | None = None
+    ) -> None:
+        """List `result`'s partial copies that the clusters at `k` do not show: those
+        copied word for word, and those found by meaning only, each with its kind (the
+        shares by meaning from `similarity`, computed when None)."""
         found = result.partial_pairs()
         pairs, distance = partial_pairs_beyond_k(found, result.distance(found.left, found.right), k)
+        n = max(len(result.documents), 1)
+        meaning = result.passages.meaning
+        kinds = _pair_kinds(meaning, n)  # pair key -> bits of the kinds found by meaning
+        keys = pair_keys(pairs.left, pairs.right, n)
+        kind = np.array([VERBATIM | kinds.get(int(key), 0) for key in keys], np.int64)
+        only = np.array(sorted(set(kinds) - set(keys.tolist())), np.int64)  # by meaning only
+        only_distance = result.distance(*split_keys(only, n)) if len(only) else only
+        beyond = beyond_k(only_distance, k)
+        only, only_distance = only[beyond], only_distance[beyond]
+        left, right = split_keys(only, n)
+        if len(kinds) and similarity is None:
+            similarity = result.similarity()
+        shares = _meaning_shares(similarity, kinds) if kinds else {}
+        all_left = np.r_[pairs.left, left]
+        all_right = np.r_[pairs.right, right]
+        ab = [shares.get((int(a), int(b)), 0.0) for a, b in zip(all_left, all_right, strict=True)]
+        ba = [shares.get((int(b), int(a)), 0.0) for a, b in zip(all_left, all_right, strict=True)]
+        zeros = np.zeros(len(only))
         self.model.set_pairs(
             result.documents,
-            pairs.left,
-            pairs.right,
-            pairs.containment_ab,
-            pairs.containment_ba,
-            pairs.overlap,
-            distance,
-            longest_run=pairs.longest_run,
+            all_left,
+            all_right,
+            np.r_[pairs.containment_ab, zeros],
+            np.r_[pairs.containment_ba, zeros],
+            np.r_[pairs.overlap, zeros],
+            np.r_[distance, only_distance],
+            longest_run=np.r_[pairs.longest_run, np.zeros(len(only), np.int64)],
+            kind=np.r_[kind, [kinds[int(key)] for key in only]].astype(np.int64),
+            meaning_ab=np.array(ab, np.float64),
+            meaning_ba=np.array(ba, np.float64),
         )
         one_folder = self.model.folder_count() < 2  # the Folder columns would all be alike
         self.view.setColumnHidden(COL_FOLDER_A, one_folder)
@@ -89,6 +124,30 @@ class PartialPanel(QWidget):
         return self.proxy.data(rows[0], PairRole) if rows else None
 
 
+def _pair_kinds(meaning, n: int) -> dict[int, int]:
+    """Pair key (`pair_keys`) -> PARAPHRASED and TRANSLATED bits of the fragments each
+    pair shares in meaning."""
+    bits = np.array([PARAPHRASED if k == "paraphrased" else TRANSLATED for k in KINDS])
+    kinds: dict[int, int] = {}
+    keys = pair_keys(meaning.left, meaning.right, n).tolist()
+    for key, k in zip(keys, meaning.kind.tolist(), strict=True):
+        kinds[key] = kinds.get(key, 0) | int(bits[k])
+    return kinds
+
+
+def _meaning_shares(similarity: DocumentSimilarity, kinds: dict[int, int]) -> dict:
+    """(document, source) -> the share of the document's own text found in the source by
+    meaning (paraphrased and translated), for the documents of the pairs in `kinds`."""
+    n = len(similarity.index)
+    docs = {d for key in kinds for d in divmod(key, max(n, 1))}
+    return {
+        (doc, s.doc): s.paraphrased + s.translated
+        for doc in docs
+        for s in similarity.sources(doc)
+        if s.paraphrased or s.translated
+    }
+
+
 # narrowest and widest pixels of the text columns; the measures always show whole
 _TEXT_COLUMNS = {
     COL_NAME_A: (110, 300),
@@ -96,6 +155,7 @@ _TEXT_COLUMNS = {
     COL_NAME_B: (110, 300),
     COL_FOLDER_B: (50, 140),
     COL_VERDICT: (70, 220),
+    COL_KIND: (70, 200),
 }
 
 
@@ -111,4 +171,7 @@ def _make_view(model) -> QTableView:
     view.setAlternatingRowColors(True)
     view.setWordWrap(False)
     view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+    # what the pair shares, read before its measures
+    header = view.horizontalHeader()
+    header.moveSection(header.visualIndex(COL_KIND), header.visualIndex(COL_CONTAINMENT_AB))
     return view

@@ -8,10 +8,15 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from simsift.app.models.partial import (
     COL_CONTAINMENT_AB,
+    COL_CONTAINMENT_BA,
     COL_DISTANCE,
+    COL_KIND,
     COL_NAME_A,
     COL_NAME_B,
     COL_RUN,
+    PARAPHRASED,
+    TRANSLATED,
+    VERBATIM,
     PartialModel,
     PartialProxy,
 )
@@ -39,13 +44,37 @@ def filled_model() -> PartialModel:
         np.array([0.15, 0.45, 0.3]),
         np.array([12, 3, 20]),
         longest_run=np.array([40, 15, 0]),
+        kind=np.array([VERBATIM, VERBATIM | PARAPHRASED, TRANSLATED]),
+        meaning_ab=np.array([0.0, 0.2, 0.35]),
+        meaning_ba=np.array([0.0, 0.1, 0.6]),
     )
     return model
 
 
+def test_the_kind_of_each_pair_is_named_and_sorts(filled_model):
+    texts = [filled_model.index(r, COL_KIND).data() for r in range(3)]
+    assert texts == ["verbatim", "verbatim, paraphrased too", "translated"]
+    # a pair found by meaning only shows its shares by meaning as A in B, B in A
+    assert filled_model.index(2, COL_CONTAINMENT_AB).data() == "35 %"
+    assert filled_model.index(2, COL_CONTAINMENT_BA).data() == "60 %"
+    assert filled_model.index(1, COL_CONTAINMENT_AB).data() == "90 %"  # verbatim
+    assert "20% of A's own text" in filled_model.index(1, COL_KIND).data(
+        Qt.ItemDataRole.ToolTipRole
+    )
+    assert filled_model.index(0, COL_KIND).data(Qt.ItemDataRole.ToolTipRole) is None
+    filled_model.sort(COL_KIND, Qt.SortOrder.DescendingOrder)
+    assert filled_model.index(0, COL_KIND).data() == "translated"
+    filled_model.sort(COL_CONTAINMENT_AB, Qt.SortOrder.DescendingOrder)
+    assert [filled_model.index(r, COL_CONTAINMENT_AB).data() for r in range(3)] == [
+        "90 %",
+        "40 %",
+        "35 %",
+    ]
+
+
 def test_model_passes_qtmodeltester(qtmodeltester, filled_model):
     assert filled_model.rowCount() == 3
-    assert filled_model.columnCount() == 10
+    assert filled_model.columnCount() == 11
     qtmodeltester.check(filled_model, force_py=True)
 
 
