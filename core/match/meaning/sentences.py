@@ -24,6 +24,8 @@ MAX_SIZE = 50  # word units of the longest sentence kept whole
 _END = re.compile(r"[.!?;]+[\"'”’)\]]*(?=\s+[^a-z]|\s*$)|[。！？；…]+[”’」』）)]*")
 # words as `concepts` counts them: a Chinese character, a number, a run of letters
 _UNIT = re.compile(rf"[{HAN}]|\d+(?:[.,]\d+)*|[^\W\d_{HAN}]+")
+_LATIN_UNIT = re.compile(rf"\d+(?:[.,]\d+)*|[^\W\d_{HAN}]+")
+_HAN_CHAR = re.compile(f"[{HAN}]")
 _LINES_SHORT = 60  # mean characters of a paragraph's lines below which each is a sentence
 
 
@@ -63,6 +65,25 @@ def _lines(text: str) -> list[tuple[int, int]]:
 def _bounded(text: str, start: int, end: int, max_size: int) -> Iterator[tuple[int, int]]:
     """[start, end) without its outer whitespace, cut into pieces of at most `max_size`
     word units; nothing if it holds no word at all."""
+    first = _UNIT.search(text, start, end)
+    if first is None:
+        return
+    # nearly every sentence is short: its units counted at C speed, not walked one by one
+    # (a unit takes a character at least, so a short line needs no count at all)
+    if end - start <= max_size:
+        size = 0.0
+    elif text[start:end].isascii():
+        size = len(_LATIN_UNIT.findall(text, start, end))
+    else:
+        han = len(_HAN_CHAR.findall(text, start, end))
+        size = len(_LATIN_UNIT.findall(text, start, end)) + HAN_WEIGHT * han
+    if size <= max_size:
+        yield first.start(), start + len(text[start:end].rstrip())
+        return
+    yield from _cut(text, start, end, max_size)
+
+
+def _cut(text: str, start: int, end: int, max_size: int) -> Iterator[tuple[int, int]]:
     size, piece_start, last_end = 0.0, None, start
     for match in _UNIT.finditer(text, start, end):
         unit = HAN_WEIGHT if len(match[0]) == 1 and _is_han(match[0]) else 1.0

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
-from simsift.core.match.meaning.concepts import as_arrays, sentence_words
+from simsift.core.match.meaning.concepts import sentence_words
 from simsift.core.match.meaning.sentences import HAN_WEIGHT, sentence_spans
 
 ENGLISH, CHINESE = 0, 1  # a sentence's language: mostly Latin-letter words, or Chinese
@@ -76,7 +76,7 @@ def sketch(paragraphs: Sequence[str]) -> MeaningSketch:
     """
     spans = sentence_spans(paragraphs)
     text = "\n\n".join(paragraphs)
-    found = as_arrays(sentence_words([text[s:e] for s, e in spans]))
+    found = sentence_words([text[s:e] for s, e in spans])
     language = np.where(HAN_WEIGHT * found["han"] > found["latin"], CHINESE, ENGLISH)
     return MeaningSketch(
         starts=np.ascontiguousarray(spans[:, 0]),
