@@ -10,6 +10,14 @@ into the comparison: those within k_max of a new document, and those holding a p
 within the passage distance of a new passage that is not common text. Whether a passage
 is common text depends on all documents, so the others' share is counted from the
 archive's passage table and handed to the passage analysis (`OutsideCounts`).
+
+Copying by meaning (paraphrased, translated: `core.match.meaning`) is looked for between
+the new documents and the archive documents: in an archive of up to
+`MEANING_ARCHIVE_DOCS` documents, every archive document's text is read and sketched, and
+those sharing a fragment in meaning with a new document are brought into the comparison
+like the others; in a larger archive only the archive documents the check brings in
+anyway (a passage, a run of words or a fingerprint near a new document) are searched, and
+the result's notices say so. Fragments of two archive documents are never reported.
 """
 
 from __future__ import annotations
@@ -22,6 +30,9 @@ from simsift.core.document import FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.packed import PackedIndex
 from simsift.core.match.grams import OutsideGrams, kept_grams
+from simsift.core.match.meaning.copies import find_meaning_copies
+from simsift.core.match.meaning.matches import MeaningMatches, meaning_matches
+from simsift.core.match.meaning.sketch import sketch
 from simsift.core.match.passages import (
     OutsideCounts,
     PassageResult,
@@ -45,6 +56,14 @@ from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_pr
 from simsift.core.store.archive import Archive
 
 ARCHIVE_MARK = "archive:"  # archive documents' paths in a check's results start with this
+# archives up to this size are searched whole for copying by meaning (each document's text
+# read and sketched: about 3 ms a page of text); larger ones only where the check looks
+MEANING_ARCHIVE_DOCS = 2_000
+MEANING_NOT_WHOLE = (
+    "copying by meaning (paraphrased, translated) was looked for only in the {n} archive "
+    "documents that share a passage, a run of words or a near fingerprint with a new "
+    "document: the archive holds {total}, more than {limit} are not searched whole"
+)
 
 
 def is_archive_path(path: str) -> bool:
@@ -102,6 +121,8 @@ def compare_with_archive(
     new_reference = np.array([under_any(r.path, options.reference_roots) for r in new], bool)
     seeded, asked = _passage_neighbours(archive, new, same, options, cancel)
     seeded = np.union1d(seeded, _gram_neighbours(archive, new, new_reference, same, options))
+    by_meaning = _meaning_neighbours(archive, new, new_reference, same, options, progress, cancel)
+    seeded = np.union1d(seeded, by_meaning)
     near = archive.near_documents(new_fps, options.k_max, cancel).right
     touched = np.setdiff1d(np.union1d(near, seeded), same)
     with_text = np.isin(touched, seeded)
@@ -112,19 +133,32 @@ def compare_with_archive(
     is_reference[: len(new)] = new_reference
     fingerprints = np.r_[new_fps, archive.fingerprints()[touched]].astype(np.uint64)
     pairs = find_pairs(fingerprints, options.k_max, is_archive | is_reference, progress, cancel)
-    passages = _new_pairs_only(
-        analyze_passages(
-            [d.tokens.body for d in documents],
-            is_reference,
-            options.weights,
-            options.passages,
-            progress=progress,
-            cancel=cancel,
-            outside=_outside_counts(archive, documents, is_archive, same, options, asked),
-            outside_grams=_outside_grams(archive, options, same, touched[with_text], len(old)),
-        ),
-        is_archive,
+    passages = analyze_passages(
+        [d.tokens.body for d in documents],
+        is_reference,
+        options.weights,
+        options.passages,
+        progress=progress,
+        cancel=cancel,
+        outside=_outside_counts(archive, documents, is_archive, same, options, asked),
+        outside_grams=_outside_grams(archive, options, same, touched[with_text], len(old)),
     )
+    passages = replace(
+        passages,
+        meaning=_check_meaning(
+            documents, is_reference, is_archive, passages, options, progress, cancel
+        ),
+    )
+    passages = _new_pairs_only(passages, is_archive)
+    notices = ()
+    if options.passages.meaning_kinds and len(archive) > MEANING_ARCHIVE_DOCS:
+        notices = (
+            MEANING_NOT_WHOLE.format(
+                n=f"{int(with_text.sum()):,}",
+                total=f"{len(archive):,}",
+                limit=f"{MEANING_ARCHIVE_DOCS:,}",
+            ),
+        )
     return build_result(
         options,
         documents,
@@ -132,7 +166,64 @@ def compare_with_archive(
         is_reference,
         (fingerprints, pairs, passages),
         first_as_original=is_archive | is_reference,
+        notices=notices,
     )
+
+
+def _meaning_neighbours(
+    archive: Archive, new, new_reference, same: np.ndarray, options: ScanOptions, progress, cancel
+) -> np.ndarray:
+    """Archive documents sharing a fragment in meaning (of the kinds looked for) with an
+    ordinary new document, in an archive of up to `MEANING_ARCHIVE_DOCS` documents (none
+    in a larger one: only the documents brought in otherwise are searched)."""
+    kinds = options.passages.meaning_kinds
+    ordinary = [r for r, ref in zip(new, new_reference, strict=True) if not ref]
+    if not kinds or not ordinary or len(archive) > MEANING_ARCHIVE_DOCS:
+        return np.zeros(0, np.int64)
+    docs = np.setdiff1d(np.arange(len(archive)), same)
+    sketches = [sketch(r.paragraphs) for r in ordinary]
+    for i, doc in enumerate(docs.tolist()):
+        if i % 64 == 0:
+            cancel.check()
+            progress(Progress("meaning", i, len(docs)))
+        sketches.append(sketch(archive.text(doc)[1]))
+    found = set()
+    for i, j, fragments in find_meaning_copies(sketches, progress, cancel):
+        if (i < len(ordinary)) != (j < len(ordinary)) and any(f.kind in kinds for f in fragments):
+            found.add(int(docs[max(i, j) - len(ordinary)]))
+    return np.array(sorted(found), np.int64)
+
+
+def _check_meaning(
+    documents, is_reference, is_archive, passages: PassageResult, options, progress, cancel
+) -> MeaningMatches:
+    """The fragments found by meaning between the check's documents, but for archive
+    documents without their text (near a new one by fingerprint only) and pairs of two
+    archive documents."""
+    kinds = options.passages.meaning_kinds
+    if not kinds:
+        return MeaningMatches.empty()
+    with_text = np.array([bool(d.paragraphs) for d in documents], bool)
+    rows = np.flatnonzero(with_text)
+    found = meaning_matches(
+        [documents[i] for i in rows.tolist()],
+        np.asarray(is_reference)[rows],
+        _runs_among(passages.runs, rows, len(documents)),
+        kinds,
+        progress=progress,
+        cancel=cancel,
+    )
+    found = replace(found, left=rows[found.left], right=rows[found.right])
+    return found.subset(~(is_archive[found.left] & is_archive[found.right]))
+
+
+def _runs_among(runs, rows: np.ndarray, n_docs: int):
+    """`runs` of the documents `rows` only, numbered as their place in `rows`."""
+    place = np.full(n_docs, -1, np.int64)
+    place[rows] = np.arange(len(rows))
+    keep = (place[runs.left] >= 0) & (place[runs.right] >= 0)
+    kept = runs.subset(keep)
+    return replace(kept, left=place[kept.left], right=place[kept.right])
 
 
 def _archive_records(archive: Archive, docs, with_text, options: ScanOptions, progress, cancel):
