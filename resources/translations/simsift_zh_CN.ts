@@ -304,47 +304,47 @@
     <message>
         <location filename="../../app/diff/view.py" line="564" />
         <source>Found by meaning: {passages}. The words differ: read both sides before deciding.</source>
-        <translation type="unfinished" />
+        <translation>按意思发现：{passages}。措辞不同：请读完两边再作判断。</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="569" />
         <source>1 translated passage</source>
-        <translation type="unfinished" />
+        <translation>1 段翻译的段落</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="569" />
         <source>{n} translated passages</source>
-        <translation type="unfinished" />
+        <translation>{n} 段翻译的段落</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="571" />
         <source>1 paraphrased passage</source>
-        <translation type="unfinished" />
+        <translation>1 段改写的段落</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="573" />
         <source>{n} paraphrased passages</source>
-        <translation type="unfinished" />
+        <translation>{n} 段改写的段落</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="585" />
         <source>Translated passage: these sentences say the same in Chinese and English. Evidence to read, not proof: compare the two sides before deciding.</source>
-        <translation type="unfinished" />
+        <translation>翻译的段落：这些句子用中文和英文说了同样的内容。这是供阅读的证据，而非定论：请比较两边再作判断。</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="590" />
         <source>Paraphrased passage: these sentences say the same in other words. Evidence to read, not proof: compare the two sides before deciding.</source>
-        <translation type="unfinished" />
+        <translation>改写的段落：这些句子用别的话说了同样的内容。这是供阅读的证据，而非定论：请比较两边再作判断。</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="638" />
         <source>Paraphrased passage: evidence to read, not proof (click to see both sides)</source>
-        <translation type="unfinished" />
+        <translation>改写的段落：供阅读的证据，而非定论（点击查看两边）</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="641" />
         <source>Translated passage: evidence to read, not proof (click to see both sides)</source>
-        <translation type="unfinished" />
+        <translation>翻译的段落：供阅读的证据，而非定论（点击查看两边）</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="649" />
@@ -379,12 +379,12 @@
     <message>
         <location filename="../../app/diff/view.py" line="657" />
         <source>paraphrased passage</source>
-        <translation type="unfinished" />
+        <translation>改写的段落</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="659" />
         <source>translated passage</source>
-        <translation type="unfinished" />
+        <translation>翻译的段落</translation>
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="661" />
@@ -438,17 +438,17 @@
     <message>
         <location filename="../../app/panels/documents.py" line="191" />
         <source>Share of the document's own text found word for word in any other document (template and common text excluded)</source>
-        <translation type="unfinished" />
+        <translation>本文档自身文本逐字出现在任何其他文档中的比例（不计模板与常见文本）</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="196" />
         <source>Share of the document's own text that says what another document says in other words (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
-        <translation type="unfinished" />
+        <translation>文档自身文本中用别的话说出另一篇文档内容的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="202" />
         <source>Share of the document's own text translated from another document, Chinese ↔ English (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
-        <translation type="unfinished" />
+        <translation>文档自身文本中译自另一篇文档（中文 ↔ 英文）的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="209" />
@@ -493,12 +493,12 @@
     <message>
         <location filename="../../app/panels/documents.py" line="217" />
         <source>Paraphrased</source>
-        <translation type="unfinished" />
+        <translation>改写</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="218" />
         <source>Translated</source>
-        <translation type="unfinished" />
+        <translation>翻译</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="254" />
@@ -509,27 +509,27 @@
         <location filename="../../app/panels/documents.py" line="287" />
         <location filename="../../app/panels/documents.py" line="306" />
         <source>%1 verbatim</source>
-        <translation type="unfinished" />
+        <translation>%1 逐字相同</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="292" />
         <source>%1 in all</source>
-        <translation type="unfinished" />
+        <translation>合计 %1</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="296" />
         <source>%1 paraphrased</source>
-        <translation type="unfinished" />
+        <translation>%1 改写</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="296" />
         <source>%1 translated</source>
-        <translation type="unfinished" />
+        <translation>%1 翻译</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="310" />
         <source>%1 from %2</source>
-        <translation type="unfinished" />
+        <translation>%1 来自 %2</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="317" />
@@ -1064,12 +1064,12 @@
         <translation>将勾选的文件移动或复制到文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="729" />
+        <location filename="../../app/main_window.py" line="730" />
         <source>%1 essays compared; the other files read are reference documents or garbled.</source>
         <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="739" />
+        <location filename="../../app/main_window.py" line="740" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
@@ -1124,33 +1124,33 @@
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="686" />
+        <location filename="../../app/main_window.py" line="687" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="717" />
+        <location filename="../../app/main_window.py" line="718" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="737" />
+        <location filename="../../app/main_window.py" line="738" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="741" />
+        <location filename="../../app/main_window.py" line="742" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="743" />
+        <location filename="../../app/main_window.py" line="744" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../app/main_window.py" line="301" />
-        <location filename="../../app/main_window.py" line="951" />
+        <location filename="../../app/main_window.py" line="952" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
@@ -1180,62 +1180,62 @@
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="682" />
+        <location filename="../../app/main_window.py" line="683" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="691" />
+        <location filename="../../app/main_window.py" line="692" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="693" />
+        <location filename="../../app/main_window.py" line="694" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="846" />
+        <location filename="../../app/main_window.py" line="847" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="848" />
+        <location filename="../../app/main_window.py" line="849" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="851" />
+        <location filename="../../app/main_window.py" line="852" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="854" />
+        <location filename="../../app/main_window.py" line="855" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="884" />
+        <location filename="../../app/main_window.py" line="885" />
         <source>Move or copy checked files to</source>
         <translation>将勾选的文件移动或复制到</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="895" />
+        <location filename="../../app/main_window.py" line="896" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="905" />
+        <location filename="../../app/main_window.py" line="906" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="907" />
+        <location filename="../../app/main_window.py" line="908" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="952" />
+        <location filename="../../app/main_window.py" line="953" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -1836,12 +1836,12 @@
     <message>
         <location filename="../../app/panels/params.py" line="225" />
         <source>Paraphrased passages</source>
-        <translation type="unfinished" />
+        <translation>改写的段落</translation>
     </message>
     <message>
         <location filename="../../app/panels/params.py" line="226" />
         <source>Translated passages (Chinese ↔ English)</source>
-        <translation type="unfinished" />
+        <translation>翻译的段落（中文 ↔ 英文）</translation>
     </message>
     <message>
         <location filename="../../app/panels/params.py" line="228" />
@@ -1866,17 +1866,17 @@
     <message>
         <location filename="../../app/panels/params.py" line="248" />
         <source>Such a match is evidence for a person to read, not proof: compare the two passages side by side before deciding.</source>
-        <translation type="unfinished" />
+        <translation>这样的匹配是供人阅读的证据，而非定论：请先并排比较两段文字再作判断。</translation>
     </message>
     <message>
         <location filename="../../app/panels/params.py" line="252" />
         <source>Also find passages whose words were changed (synonyms, reordered clauses) but whose sentences say the same as another document's, shown apart from word-for-word copying.</source>
-        <translation type="unfinished" />
+        <translation>同时查找措辞被改动（同义词替换、分句调序）但句意与另一篇文档相同的段落，与逐字抄袭分开显示。</translation>
     </message>
     <message>
         <location filename="../../app/panels/params.py" line="257" />
         <source>Also find passages of a Chinese document that translate an English one, or the reverse, shown apart from word-for-word copying.</source>
-        <translation type="unfinished" />
+        <translation>同时查找中文文档中译自英文文档的段落（或反之），与逐字抄袭分开显示。</translation>
     </message>
     <message>
         <location filename="../../app/panels/params.py" line="176" />
@@ -1979,42 +1979,42 @@
     <message>
         <location filename="../../app/models/partial.py" line="179" />
         <source>Containment of A in B: share of A's own text inside passages also in B (for a pair found by meaning only, the share found by meaning)</source>
-        <translation type="unfinished" />
+        <translation>A 在 B 中的包含度：A 自身文本中落在 B 也有的段落里的比例（仅按意思发现的文档对：按意思发现的比例）</translation>
     </message>
     <message>
         <location filename="../../app/models/partial.py" line="184" />
         <source>Containment of B in A: share of B's own text inside passages also in A (for a pair found by meaning only, the share found by meaning)</source>
-        <translation type="unfinished" />
+        <translation>B 在 A 中的包含度：B 自身文本中落在 A 也有的段落里的比例（仅按意思发现的文档对：按意思发现的比例）</translation>
     </message>
     <message>
         <location filename="../../app/models/partial.py" line="189" />
         <source>What the pair shares: verbatim (word for word), paraphrased (the same sentences in other words) or translated (Chinese ↔ English). Paraphrased and translated passages are evidence to read side by side, not proof</source>
-        <translation type="unfinished" />
+        <translation>两篇文档共有的内容：逐字（一字不差）、改写（用别的话说同样的句子）或翻译（中文 ↔ 英文）。改写和翻译的段落是供并排阅读的证据，而非定论</translation>
     </message>
     <message>
         <location filename="../../app/models/partial.py" line="260" />
         <source>paraphrased</source>
-        <translation type="unfinished" />
+        <translation>改写</translation>
     </message>
     <message>
         <location filename="../../app/models/partial.py" line="261" />
         <source>translated</source>
-        <translation type="unfinished" />
+        <translation>翻译</translation>
     </message>
     <message>
         <location filename="../../app/models/partial.py" line="268" />
         <source>verbatim</source>
-        <translation type="unfinished" />
+        <translation>逐字</translation>
     </message>
     <message>
         <location filename="../../app/models/partial.py" line="269" />
         <source>verbatim, %1 too</source>
-        <translation type="unfinished" />
+        <translation>逐字，另有%1</translation>
     </message>
     <message>
         <location filename="../../app/models/partial.py" line="280" />
         <source>Found by meaning (%1): %2 of A's own text and %3 of B's. The words differ: evidence to read side by side, not proof.</source>
-        <translation type="unfinished" />
+        <translation>按意思发现（%1）：占 A 自身文本的 %2，占 B 的 %3。措辞不同：供并排阅读的证据，而非定论。</translation>
     </message>
     <message>
         <location filename="../../app/models/partial.py" line="194" />
@@ -2045,17 +2045,17 @@
 <context>
     <name>PartialPanel</name>
     <message>
-        <location filename="../../app/panels/partial.py" line="55" />
+        <location filename="../../app/panels/partial.py" line="65" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/partial.py" line="58" />
+        <location filename="../../app/panels/partial.py" line="68" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/partial.py" line="61" />
+        <location filename="../../app/panels/partial.py" line="71" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
