@@ -16,6 +16,7 @@ from dataclasses import replace
 import numpy as np
 from simsift.core.document import FileRecord
 from simsift.core.index.pair_graph import PairSearch, search_pairs
+from simsift.core.match.meaning.matches import document_sketches
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.result import ScanResult
@@ -209,9 +210,25 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         cancel,
         pair_search=cache.pair_search("passages", search),
         known=(previous.old_of, previous.passages) if previous else None,
+        sketches=_sketches(cache, documents, doc_ids, options, progress, cancel),
     )
     cache.store(key, fingerprints, pairs, passages, doc_ids, reuse_key)
     return fingerprints, pairs, passages
+
+
+def _sketches(cache, documents, doc_ids, options: ScanOptions, progress, cancel):
+    """Each document's sentences and concepts for the meaning layer: the last scan's for
+    documents that did not change, made for the others (None with the layer off)."""
+    if not options.passages.meaning_kinds:
+        return None
+    sketches = cache.sketches(doc_ids)
+    missing = [i for i, s in enumerate(sketches) if s is None]
+    made = document_sketches([documents[i] for i in missing], progress, cancel)
+    for i, made_one in zip(missing, made, strict=True):
+        sketches[i] = made_one
+    if missing:
+        cache.store_sketches(doc_ids, sketches)
+    return sketches
 
 
 def _from_scratch(options: ScanOptions) -> PairSearch:

@@ -14,6 +14,7 @@ from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
 from simsift.core.match.meaning.matches import meaning_matches
+from simsift.core.match.meaning.sketch import MeaningSketch
 from simsift.core.match.passages import PassageResult, analyze_passages
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.result import ScanResult
@@ -96,9 +97,11 @@ def find_passages(
     cancel: CancelToken | None = None,
     pair_search: PairSearch = search_pairs,
     known: tuple[np.ndarray, PassageResult] | None = None,
+    sketches: Sequence[MeaningSketch] | None = None,
 ) -> PassageResult:
     """Passage matches, template and common text, containment of the documents' bodies,
-    and the fragments they share in meaning only (paraphrased, translated)."""
+    and the fragments they share in meaning only (paraphrased, translated; `sketches` are
+    the documents' sentences and concepts, made here when None)."""
     passages = analyze_passages(
         [d.tokens.body for d in documents],
         is_reference,
@@ -113,7 +116,13 @@ def find_passages(
     if not kinds:
         return passages
     meaning = meaning_matches(
-        documents, is_reference, passages.runs, kinds, progress=progress, cancel=cancel
+        documents,
+        is_reference,
+        passages.runs,
+        kinds,
+        sketches=sketches,
+        progress=progress,
+        cancel=cancel,
     )
     return replace(passages, meaning=meaning)
 

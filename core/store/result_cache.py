@@ -25,6 +25,8 @@ from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import PairGraph, PairSearch, search_pairs
 from simsift.core.match.grams import CommonRuns, KeptGrams, SharedRuns
 from simsift.core.match.meaning.matches import MeaningMatches
+from simsift.core.match.meaning.packed import SKETCH_VERSION, pack_sketches, unpack_sketches
+from simsift.core.match.meaning.sketch import MeaningSketch
 from simsift.core.match.passages import (
     CommonText,
     PairOverlaps,
@@ -135,6 +137,24 @@ class ComparisonCache:
 
         self._write(self.folder / "comparison.arrays", lambda path: save_arrays(path, arrays))
 
+    def sketches(self, doc_ids: list[bytes]) -> list[MeaningSketch | None]:
+        """The last scan's sentences and concepts of each document that did not change
+        (`MeaningSketch`), None for the others."""
+        try:
+            arrays = load_arrays(self.folder / "sketches.arrays")
+            if bytes(arrays["key"]) != _sketch_key():
+                raise ValueError("sketched by another version")
+            stored = unpack_sketches(arrays)
+            number = {row.tobytes(): i for i, row in enumerate(arrays["doc_ids"])}
+        except (OSError, ValueError, EOFError, KeyError):
+            return [None] * len(doc_ids)
+        return [stored[number[d]] if d in number else None for d in doc_ids]
+
+    def store_sketches(self, doc_ids: list[bytes], sketches: list[MeaningSketch]) -> None:
+        arrays = pack_sketches(sketches)
+        arrays |= {"doc_ids": _id_rows(doc_ids), "key": np.frombuffer(_sketch_key(), np.uint8)}
+        self._write(self.folder / "sketches.arrays", lambda path: save_arrays(path, arrays))
+
     def _arrays(self) -> dict[str, np.ndarray] | None:
         """The stored comparison, read at most once per cache object (`load` and then
         `previous` on a changed rescan would otherwise read it twice)."""
@@ -180,6 +200,10 @@ def comparison_key(parts: list[bytes]) -> bytes:
         digest.update(len(part).to_bytes(8, "little"))
         digest.update(part)
     return digest.digest()
+
+
+def _sketch_key() -> bytes:
+    return comparison_key([f"sketches {SKETCH_VERSION}".encode()])
 
 
 def _flat(prefix: str, value) -> dict[str, np.ndarray]:

@@ -153,3 +153,37 @@ def test_documents_of_one_word_or_none_are_compared_quietly(tmp_path):
     assert ("paraphrase", "source", "paraphrased") in {
         (min(a, b), max(a, b), kind) for a, b, kind in fragments(result)
     }
+
+
+def test_a_rescan_after_a_change_sketches_only_the_changed_document(tmp_path, monkeypatch):
+    folder = tmp_path / "class"
+    write_class(folder)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        first = scan(options(folder), catalog=catalog)
+        sketched = []
+        made = matches_module.sketch
+        monkeypatch.setattr(
+            matches_module,
+            "sketch",
+            lambda paragraphs: sketched.append(paragraphs) or made(paragraphs),
+        )
+        with open(folder / "translation.txt", "a", encoding="utf-8") as f:
+            f.write("\n\n我周末常常去图书馆看书。")
+        again = scan(options(folder), catalog=catalog)
+    assert len(sketched) == 1 and "图书馆看书" in sketched[0][-1]
+    assert fragments(again) == fragments(first)
+
+
+def test_packed_sketches_come_back_as_they_were():
+    from simsift.core.match.meaning.packed import pack_sketches, unpack_sketches
+    from simsift.core.match.meaning.sketch import sketch
+
+    sketches = [sketch((SOURCE,)), sketch(()), sketch((TRANSLATION, OTHER))]
+    back = unpack_sketches(pack_sketches(sketches))
+    for before, after in zip(sketches, back, strict=True):
+        for name, value in before.arrays().items():
+            assert np.array_equal(value, getattr(after, name)), name
+    with pytest.raises(ValueError):
+        arrays = pack_sketches(sketches)
+        arrays["concepts"] = arrays["concepts"][:-1]
+        unpack_sketches(arrays)
