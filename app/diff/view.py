@@ -525,7 +525,9 @@ class DiffView(QWidget):
         lines = []
         evidence = self._evidence
         if evidence is not None:
-            if evidence.shared_passages == 1:
+            if evidence.shared_passages == 0:  # found by meaning only, say
+                passages = self.tr("no passage shared word for word")
+            elif evidence.shared_passages == 1:
                 passages = self.tr("1 shared passage of {longest} words")
             else:
                 passages = self.tr("{n} shared passages, longest {longest} words")

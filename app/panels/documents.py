@@ -261,7 +261,7 @@ class DocumentsModel(QAbstractTableModel):
             return NAMES.name(self._result.documents[largest.doc].path)
         if sim.top_source[doc] >= 0:
             return f"{largest.share:.0%}"
-        return self._meaning_text(largest)  # found by meaning only: "54% paraphrased"
+        return f"{largest.paraphrased + largest.translated:.0%}"  # found by meaning only
 
     def _largest(self, doc: int) -> Source | None:
         """`doc`'s largest source: word for word, else the largest by meaning."""
@@ -273,8 +273,11 @@ class DocumentsModel(QAbstractTableModel):
 
     def _tooltip(self, doc: int, column: int) -> str | None:
         """The breakdown of the shares on the figures, each source's kinds on Sources."""
-        if column in (COL_INDEX, COL_PARAPHRASED, COL_TRANSLATED, COL_LARGEST_SHARE):
+        if column in (COL_INDEX, COL_PARAPHRASED, COL_TRANSLATED):
             return self._kinds_tip(doc) if doc in self._by_meaning else None
+        if column in (COL_LARGEST, COL_LARGEST_SHARE) and doc in self._by_meaning:
+            largest = self._largest(doc)
+            return plain(self._source_line(self._by_meaning[doc][0])) if largest else None
         if column == COL_SOURCES:
             lines = [self._source_line(s) for s in self.sources(doc)]
             excluded = self._excluded_tip(doc)
@@ -693,6 +696,26 @@ class DocumentsPanel(QWidget):
                 "The disguise was undone before comparing; read the document itself."
             ),
             disguised=self.tr("disguised text (see the integrity flags)"),
+            all_kinds=self.tr("All kinds {total}: {parts}"),
+            verbatim_share=self.tr("{share} verbatim"),
+            paraphrased_share=self.tr("{share} paraphrased"),
+            translated_share=self.tr("{share} translated"),
+            list_separator=self.tr(", "),
+            by_meaning=self.tr("Found by meaning"),
+            paraphrased_from=self.tr("paraphrased from {name}: the same meaning in other words"),
+            translated_from=self.tr(
+                "translated from {name}: the same meaning in the other language"
+            ),
+            paraphrased_legend=self.tr("paraphrased (found by meaning)"),
+            translated_legend=self.tr("translated (found by meaning)"),
+            evidence=self.tr(
+                "A paraphrased or translated passage is evidence for a person to read, not "
+                "proof: compare it with the source passage beside it before deciding."
+            ),
+            this_passage=self.tr("In this document:"),
+            source_passage=self.tr("In {name} ({kind}, score {score}):"),
+            paraphrased_word=self.tr("paraphrased"),
+            translated_word=self.tr("translated"),
         )
 
     def _document_html(self, doc: int, compare_links: bool = True) -> str:

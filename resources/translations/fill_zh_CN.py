@@ -385,6 +385,15 @@ ZH = {
     "Paraphrased passage: evidence to read, not proof (click to see both sides)": "改写的段落：供阅读的证据，而非定论（点击查看两边）",
     "Translated passage: evidence to read, not proof (click to see both sides)": "翻译的段落：供阅读的证据，而非定论（点击查看两边）",
     "paraphrased passage": "改写的段落", "translated passage": "翻译的段落",
+    "no passage shared word for word": "没有逐字相同的段落",
+    "All kinds {total}: {parts}": "各类合计 {total}：{parts}", "{share} verbatim": "{share} 逐字相同",
+    "{share} paraphrased": "{share} 改写", "{share} translated": "{share} 翻译", ", ": "，",
+    "Found by meaning": "按意思发现",
+    "paraphrased from {name}: the same meaning in other words": "改写自 {name}：用别的话表达同样的意思",
+    "translated from {name}: the same meaning in the other language": "译自 {name}：用另一种语言表达同样的意思",
+    "paraphrased (found by meaning)": "改写（按意思发现）", "translated (found by meaning)": "翻译（按意思发现）",
+    "A paraphrased or translated passage is evidence for a person to read, not proof: compare it with the source passage beside it before deciding.": "改写或翻译的段落是供人阅读的证据，而非定论：请先与旁边的来源段落比较再作判断。",
+    "In this document:": "本文档中：", "In {name} ({kind}, score {score}):": "{name} 中（{kind}，得分 {score}）：",
 }  # fmt: skip
 
 # where one English word reads differently in one place: (context, source) -> translation

@@ -273,131 +273,136 @@
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="529" />
+        <source>no passage shared word for word</source>
+        <translation>没有逐字相同的段落</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="531" />
         <source>1 shared passage of {longest} words</source>
         <translation>1 段共有段落，{longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="531" />
+        <location filename="../../app/diff/view.py" line="533" />
         <source>{n} shared passages, longest {longest} words</source>
         <translation>{n} 段共有段落，最长 {longest} 词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="534" />
+        <location filename="../../app/diff/view.py" line="536" />
         <source> · {run} words in a row</source>
         <translation> · 连续 {run} 个词相同</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="536" />
+        <location filename="../../app/diff/view.py" line="538" />
         <source>Hamming distance {d} · A in B {ab} · B in A {ba} · {passages}</source>
         <translation>汉明距离 {d} · A 在 B 中 {ab} · B 在 A 中 {ba} · {passages}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="544" />
+        <location filename="../../app/diff/view.py" line="546" />
         <source>Aligned sentences: {a} of A, {b} of B</source>
         <translation>对齐的句子：占 A 的 {a}，占 B 的 {b}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="551" />
+        <location filename="../../app/diff/view.py" line="553" />
         <source>Rarest shared words (documents using each): {words}</source>
         <translation>最罕见的共有词（使用该词的文档数）：{words}</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="564" />
+        <location filename="../../app/diff/view.py" line="566" />
         <source>Found by meaning: {passages}. The words differ: read both sides before deciding.</source>
         <translation>按意思发现：{passages}。措辞不同：请读完两边再作判断。</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="569" />
+        <location filename="../../app/diff/view.py" line="571" />
         <source>1 translated passage</source>
         <translation>1 段翻译的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="569" />
+        <location filename="../../app/diff/view.py" line="571" />
         <source>{n} translated passages</source>
         <translation>{n} 段翻译的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="571" />
+        <location filename="../../app/diff/view.py" line="573" />
         <source>1 paraphrased passage</source>
         <translation>1 段改写的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="573" />
+        <location filename="../../app/diff/view.py" line="575" />
         <source>{n} paraphrased passages</source>
         <translation>{n} 段改写的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="585" />
+        <location filename="../../app/diff/view.py" line="587" />
         <source>Translated passage: these sentences say the same in Chinese and English. Evidence to read, not proof: compare the two sides before deciding.</source>
         <translation>翻译的段落：这些句子用中文和英文说了同样的内容。这是供阅读的证据，而非定论：请比较两边再作判断。</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="590" />
+        <location filename="../../app/diff/view.py" line="592" />
         <source>Paraphrased passage: these sentences say the same in other words. Evidence to read, not proof: compare the two sides before deciding.</source>
         <translation>改写的段落：这些句子用别的话说了同样的内容。这是供阅读的证据，而非定论：请比较两边再作判断。</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="638" />
+        <location filename="../../app/diff/view.py" line="640" />
         <source>Paraphrased passage: evidence to read, not proof (click to see both sides)</source>
         <translation>改写的段落：供阅读的证据，而非定论（点击查看两边）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="641" />
+        <location filename="../../app/diff/view.py" line="643" />
         <source>Translated passage: evidence to read, not proof (click to see both sides)</source>
         <translation>翻译的段落：供阅读的证据，而非定论（点击查看两边）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="649" />
+        <location filename="../../app/diff/view.py" line="651" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="650" />
+        <location filename="../../app/diff/view.py" line="652" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="651" />
+        <location filename="../../app/diff/view.py" line="653" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="652" />
+        <location filename="../../app/diff/view.py" line="654" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="653" />
+        <location filename="../../app/diff/view.py" line="655" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="654" />
+        <location filename="../../app/diff/view.py" line="656" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="657" />
+        <location filename="../../app/diff/view.py" line="659" />
         <source>paraphrased passage</source>
         <translation>改写的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="659" />
+        <location filename="../../app/diff/view.py" line="661" />
         <source>translated passage</source>
         <translation>翻译的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="661" />
+        <location filename="../../app/diff/view.py" line="663" />
         <source>quoted, references, template or common text (not counted)</source>
         <translation>引文、参考文献、模板或常见文本（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="664" />
+        <location filename="../../app/diff/view.py" line="666" />
         <source>quoted or bibliography (not counted)</source>
         <translation>引文或参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="668" />
+        <location filename="../../app/diff/view.py" line="670" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>
@@ -506,38 +511,38 @@
         <translation>%1（另排除 %2）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="287" />
-        <location filename="../../app/panels/documents.py" line="306" />
+        <location filename="../../app/panels/documents.py" line="290" />
+        <location filename="../../app/panels/documents.py" line="309" />
         <source>%1 verbatim</source>
         <translation>%1 逐字相同</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="292" />
+        <location filename="../../app/panels/documents.py" line="295" />
         <source>%1 in all</source>
         <translation>合计 %1</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="296" />
+        <location filename="../../app/panels/documents.py" line="299" />
         <source>%1 paraphrased</source>
         <translation>%1 改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="296" />
+        <location filename="../../app/panels/documents.py" line="299" />
         <source>%1 translated</source>
         <translation>%1 翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="310" />
+        <location filename="../../app/panels/documents.py" line="313" />
         <source>%1 from %2</source>
         <translation>%1 来自 %2</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="317" />
+        <location filename="../../app/panels/documents.py" line="320" />
         <source>1 source excluded: it does not count in the similarity index</source>
         <translation>已排除 1 个来源：不计入相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="318" />
+        <location filename="../../app/panels/documents.py" line="321" />
         <source>%1 sources excluded: they do not count in the similarity index</source>
         <translation>已排除 %1 个来源：不计入相似度指数</translation>
     </message>
@@ -545,262 +550,337 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="506" />
+        <location filename="../../app/panels/documents.py" line="509" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="509" />
+        <location filename="../../app/panels/documents.py" line="512" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="512" />
+        <location filename="../../app/panels/documents.py" line="515" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="513" />
+        <location filename="../../app/panels/documents.py" line="516" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="519" />
+        <location filename="../../app/panels/documents.py" line="522" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="521" />
+        <location filename="../../app/panels/documents.py" line="524" />
         <source>Exclude a source</source>
         <translation>排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="524" />
+        <location filename="../../app/panels/documents.py" line="527" />
         <source>Leave a source out of this document's similarity index (the student's own draft, a shared reading): the pair is marked “not a duplicate”, so the text the two share counts for neither, here, in the other tabs and in later scans. Include again, or Edit ▸ Undo, brings it back.</source>
         <translation>将某个来源排除在本文档的相似度指数之外（例如学生自己的草稿、共同的阅读材料）：这对文档会被标记为“不是重复”，两者的共有文本对双方都不再计入，在此处、其他标签页以及以后的扫描中都是如此。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="530" />
+        <location filename="../../app/panels/documents.py" line="533" />
         <source>Include a source again</source>
         <translation>重新计入来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="612" />
+        <location filename="../../app/panels/documents.py" line="615" />
         <source>Include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="616" />
+        <location filename="../../app/panels/documents.py" line="619" />
         <source>Compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="619" />
+        <location filename="../../app/panels/documents.py" line="622" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="644" />
+        <location filename="../../app/panels/documents.py" line="647" />
         <source>No text of this document counts: every document it was found in is an excluded source.</source>
         <translation>本文档没有计入的文本：出现过其内容的文档都已被排除为来源。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="651" />
+        <location filename="../../app/panels/documents.py" line="654" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="652" />
+        <location filename="../../app/panels/documents.py" line="655" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="653" />
+        <location filename="../../app/panels/documents.py" line="656" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="654" />
+        <location filename="../../app/panels/documents.py" line="657" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="648" />
+        <location filename="../../app/panels/documents.py" line="651" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="655" />
+        <location filename="../../app/panels/documents.py" line="658" />
         <source>compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="658" />
+        <location filename="../../app/panels/documents.py" line="661" />
         <source>Shared runs of fewer than {run} words never count as copying, nor does template text or common text (found in more than {common} documents, or in more than {share} of them and at least {min_docs}).</source>
         <translation>少于 {run} 个词的共有连续文字一律不计为抄袭，模板文本和常见文本（出现在超过 {common} 篇文档中，或出现在超过 {share} 的文档中且至少 {min_docs} 篇）也不计。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="663" />
+        <location filename="../../app/panels/documents.py" line="666" />
         <source>Nor does boilerplate: a short paragraph of its own at the start or end of at least {edge} documents (a course footer, an honour-code statement).</source>
         <translation>套话也不计入：在至少 {edge} 篇文档开头或结尾单独成段的简短段落（如课程页脚、诚信声明）。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="685" />
+        <location filename="../../app/panels/documents.py" line="688" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="686" />
+        <location filename="../../app/panels/documents.py" line="689" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="687" />
+        <location filename="../../app/panels/documents.py" line="690" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="688" />
+        <location filename="../../app/panels/documents.py" line="691" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="690" />
+        <location filename="../../app/panels/documents.py" line="693" />
         <source>Integrity flags ({count}): signs the text was disguised to slip past a checker</source>
         <translation>完整性标记（{count}）：文本经过伪装以逃避检测的迹象</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="693" />
+        <location filename="../../app/panels/documents.py" line="696" />
         <source>The disguise was undone before comparing; read the document itself.</source>
         <translation>比较前已还原伪装；请阅读文档本身。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="666" />
+        <location filename="../../app/panels/documents.py" line="669" />
         <source>Quotations count as copying.</source>
         <translation>引文计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="514" />
+        <location filename="../../app/panels/documents.py" line="517" />
         <source>Save reports for the class…</source>
         <translation>为全班保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="516" />
+        <location filename="../../app/panels/documents.py" line="519" />
         <source>Save one report per essay into a folder, to hand over, as PDF or HTML</source>
         <translation>把每篇作文的报告分别保存到一个文件夹，用于分发，格式为 PDF 或 HTML</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="667" />
+        <location filename="../../app/panels/documents.py" line="670" />
         <source>Quotations are shown but not counted.</source>
         <translation>引文仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="668" />
+        <location filename="../../app/panels/documents.py" line="671" />
         <source>The bibliography counts as copying.</source>
         <translation>参考文献计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="669" />
+        <location filename="../../app/panels/documents.py" line="672" />
         <source>The bibliography is shown but not counted.</source>
         <translation>参考文献仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="670" />
+        <location filename="../../app/panels/documents.py" line="673" />
         <source>In the text:</source>
         <translation>正文中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="671" />
+        <location filename="../../app/panels/documents.py" line="674" />
         <source>quoted (not counted)</source>
         <translation>引文（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="672" />
+        <location filename="../../app/panels/documents.py" line="675" />
         <source>quoted, cited (not counted)</source>
         <translation>引用，已注明出处（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="673" />
+        <location filename="../../app/panels/documents.py" line="676" />
         <source>quoted from {name} (not counted)</source>
         <translation>引自 {name}（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="674" />
+        <location filename="../../app/panels/documents.py" line="677" />
         <source>quoted from {name}, cited (not counted)</source>
         <translation>引自 {name}，已注明出处（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="675" />
+        <location filename="../../app/panels/documents.py" line="678" />
         <source>bibliography (not counted)</source>
         <translation>参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="676" />
+        <location filename="../../app/panels/documents.py" line="679" />
         <source>template text, also in a reference document (not counted)</source>
         <translation>模板文本，也出现在参考文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="677" />
+        <location filename="../../app/panels/documents.py" line="680" />
         <source>common text, found in many documents (not counted)</source>
         <translation>常见文本，出现在许多文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="678" />
+        <location filename="../../app/panels/documents.py" line="681" />
         <source>common text, found in {n} documents (not counted)</source>
         <translation>常见文本，出现在 {n} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="679" />
+        <location filename="../../app/panels/documents.py" line="682" />
         <source>common text, found in {low} to {high} documents (not counted)</source>
         <translation>常见文本，出现在 {low} 至 {high} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="681" />
+        <location filename="../../app/panels/documents.py" line="684" />
         <source>Here, with {total} documents compared, text found in {n} or more of them is common.</source>
         <translation>本次共比较 {total} 篇文档，出现在其中 {n} 篇或以上的文本即为常见文本。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="684" />
+        <location filename="../../app/panels/documents.py" line="687" />
         <source>(line hidden: it may name the writer)</source>
         <translation>（此行已隐藏：可能含有作者姓名）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="695" />
+        <location filename="../../app/panels/documents.py" line="698" />
         <source>disguised text (see the integrity flags)</source>
         <translation>伪装的文字（见完整性标记）</translation>
     </message>
     <message>
+        <location filename="../../app/panels/documents.py" line="699" />
+        <source>All kinds {total}: {parts}</source>
+        <translation>各类合计 {total}：{parts}</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="700" />
+        <source>{share} verbatim</source>
+        <translation>{share} 逐字相同</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="701" />
+        <source>{share} paraphrased</source>
+        <translation>{share} 改写</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="702" />
+        <source>{share} translated</source>
+        <translation>{share} 翻译</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="703" />
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="704" />
+        <source>Found by meaning</source>
+        <translation>按意思发现</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="705" />
+        <source>paraphrased from {name}: the same meaning in other words</source>
+        <translation>改写自 {name}：用别的话表达同样的意思</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="707" />
+        <source>translated from {name}: the same meaning in the other language</source>
+        <translation>译自 {name}：用另一种语言表达同样的意思</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="709" />
+        <source>paraphrased (found by meaning)</source>
+        <translation>改写（按意思发现）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="710" />
+        <source>translated (found by meaning)</source>
+        <translation>翻译（按意思发现）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="712" />
+        <source>A paraphrased or translated passage is evidence for a person to read, not proof: compare it with the source passage beside it before deciding.</source>
+        <translation>改写或翻译的段落是供人阅读的证据，而非定论：请先与旁边的来源段落比较再作判断。</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="715" />
+        <source>In this document:</source>
+        <translation>本文档中：</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="716" />
+        <source>In {name} ({kind}, score {score}):</source>
+        <translation>{name} 中（{kind}，得分 {score}）：</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="717" />
+        <source>paraphrased</source>
+        <translation>改写</translation>
+    </message>
+    <message>
         <location filename="../../app/panels/documents.py" line="718" />
+        <source>translated</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="741" />
         <source>exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="713" />
+        <location filename="../../app/panels/documents.py" line="736" />
         <source>Excluded sources (not counted)</source>
         <translation>已排除的来源（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="715" />
+        <location filename="../../app/panels/documents.py" line="738" />
         <source>Marked “not a duplicate” (say the student's own draft, or a shared reading): the text shared with them does not count.</source>
         <translation>已标记为“不是重复”（例如学生自己的草稿或共同的阅读材料）：与其共有的文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="719" />
+        <location filename="../../app/panels/documents.py" line="742" />
         <source>include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="753" />
+        <location filename="../../app/panels/documents.py" line="776" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="755" />
+        <location filename="../../app/panels/documents.py" line="778" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="764" />
+        <location filename="../../app/panels/documents.py" line="787" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>

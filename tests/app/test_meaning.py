@@ -99,7 +99,9 @@ def test_the_documents_tab_shows_each_kind_with_its_sources(scanned):
     assert int(cell(window, "chen.txt", COL_TRANSLATED).rstrip("%")) >= 30
     assert cell(window, "chen.txt", COL_SOURCES) == "1"
     assert cell(window, "chen.txt", COL_LARGEST) == "dan.txt"
-    assert cell(window, "chen.txt", COL_LARGEST_SHARE).endswith("% translated")
+    share = cell(window, "chen.txt", COL_LARGEST_SHARE)
+    assert share == cell(window, "chen.txt", COL_TRANSLATED)  # its only source
+    assert f"{share} translated from dan.txt" in cell(window, "chen.txt", COL_LARGEST, TOOLTIP)
     sources = cell(window, "chen.txt", COL_SOURCES, TOOLTIP)
     assert "% translated from dan.txt" in sources
     # a source copied both ways names both kinds; the index keeps the verbatim share
