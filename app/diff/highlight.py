@@ -50,7 +50,7 @@ _WORD_TINTS = {
 }
 _WORD_STRENGTH = 0.6
 _SET_APART_TEXT = QColor(134, 142, 150)  # a grey readable on light and dark bases
-_MEANING_TINTS = {PARAPHRASED: QColor(20, 170, 150), TRANSLATED: QColor(225, 80, 160)}
+_MEANING_TINTS = {PARAPHRASED: QColor(20, 170, 150), TRANSLATED: QColor(150, 185, 20)}
 _MEANING_STRENGTH = 0.35
 _MEANING_LINE_STRENGTH = 0.9  # the underline: the same hue, nearly full
 
