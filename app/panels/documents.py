@@ -153,9 +153,11 @@ class DocumentsModel(QAbstractTableModel):
             self._rows = np.r_[found, others].astype(np.int64)
         self.endResetModel()
 
-    def searched(self, kind: str) -> bool:
-        """Whether the scan looked for copying of `kind` ("paraphrased", "translated")."""
-        return self._result is not None and kind in self._result.options.passages.meaning_kinds
+    def found(self, kind: str) -> bool:
+        """Whether a listed document holds copying of `kind` ("paraphrased", "translated")."""
+        if self.similarity is None or not len(self._rows):
+            return False
+        return bool((getattr(self.similarity, kind)[self._rows] > 0).any())
 
     def sources(self, doc: int) -> list[Source]:
         """`doc`'s sources, largest first (word for word, then by meaning)."""
@@ -482,8 +484,8 @@ class DocumentsPanel(QWidget):
         # columns empty or the same on every row make room for the others
         self.table.setColumnHidden(COL_FOLDER, self.model.folder_count() < 2)
         self.table.setColumnHidden(COL_FLAGS, not self.model.flagged())
-        for column, kind in _MEANING_COLUMNS.items():  # hidden when the scan did not look
-            self.table.setColumnHidden(column, not self.model.searched(kind))
+        for column, kind in _MEANING_COLUMNS.items():  # hidden when none was found
+            self.table.setColumnHidden(column, not self.model.found(kind))
         header = self.table.horizontalHeader()
         if same_scan:
             self.table.sortByColumn(header.sortIndicatorSection(), header.sortIndicatorOrder())
@@ -564,10 +566,11 @@ class DocumentsPanel(QWidget):
     # -- excluded sources -------------------------------------------------------
 
     def sources_of(self, doc: int) -> list[tuple[int, float]]:
-        """The sources that count for `doc`: (source, share of doc), largest first."""
+        """The sources that count for `doc`: (source, share of doc), largest first; a
+        source found by meaning only with its share by meaning."""
         if self.model.similarity is None:
             return []
-        return [(s.doc, s.share) for s in self.model.similarity.sources(doc)]
+        return [(s.doc, s.share or s.paraphrased + s.translated) for s in self.model.sources(doc)]
 
     def excluded_of(self, doc: int) -> list[tuple[int, float]]:
         """`doc`'s excluded sources: (source, share of doc it held), largest first."""

@@ -14,7 +14,6 @@ from simsift.app.models.roles import DocRole
 from simsift.app.panels.documents import COL_INDEX, COL_NAME, COL_SOURCES, DocumentsModel
 from simsift.core.analysis.similarity import Source
 from simsift.core.document import FileRecord
-from simsift.core.match.passages import PassageOptions
 
 from tests.app.conftest import scan_and_wait
 from tests.core.test_passages import english_paragraphs
@@ -118,7 +117,7 @@ def test_ten_thousand_documents_sort_fast(qtbot):
             return [Source(int(self.top_source[doc]), float(self.top_share[doc]), 5, 0.1)]
 
     class Result:
-        options = SimpleNamespace(roots=("/class",), reference_roots=(), passages=PassageOptions())
+        options = SimpleNamespace(roots=("/class",), reference_roots=())
 
         def __init__(self):
             self.documents = [FileRecord(f"/class/{i % 97}/e{i}.txt", 1, 0, "ok") for i in range(n)]
