@@ -253,9 +253,10 @@ def fragment_rows(result: ScanResult) -> list[dict]:
 
 
 def document_order(sim) -> list[int]:
-    """The documents found in part elsewhere (word for word or by meaning), highest
-    similarity index first, then highest total (`DocumentSimilarity`)."""
-    found = (sim.source_count > 0) | (sim.paraphrased > 0) | (sim.translated > 0)
+    """Every document found in part elsewhere (word for word or by meaning: a source, or
+    a share above zero), highest similarity index first, then highest total, as the
+    window's Documents tab lists them (`DocumentSimilarity`)."""
+    found = (sim.source_count > 0) | (sim.total > 0)
     order = np.lexsort((-sim.total, -sim.index))
     return order[found[order]].tolist()
 
@@ -281,9 +282,9 @@ def excluded_rows(result: ScanResult) -> list[dict]:
     ]
 
 
-def common_rows(result: ScanResult, limit: int = 1000) -> list[dict]:
-    """Common text (passages and runs of words found in many documents), most widespread
-    first; runs have no count of times."""
+def common_rows(result: ScanResult) -> list[dict]:
+    """All common text (passages and runs of words found in many documents), most
+    widespread first; runs have no count of times."""
     common = result.passages.common_text
     docs = result.passages.passages.doc
     rows = [
@@ -294,10 +295,7 @@ def common_rows(result: ScanResult, limit: int = 1000) -> list[dict]:
             "example": result.documents[int(docs[row])].path,
         }
         for row, n_docs, times in zip(
-            common.passage[:limit],
-            common.documents[:limit],
-            common.occurrences[:limit],
-            strict=True,
+            common.passage, common.documents, common.occurrences, strict=True
         )
     ]
     runs = result.passages.common_runs
@@ -308,10 +306,10 @@ def common_rows(result: ScanResult, limit: int = 1000) -> list[dict]:
             "occurrences": "",
             "example": result.documents[int(runs.doc[row])].path,
         }
-        for row in range(min(len(runs), limit))
+        for row in range(len(runs))
     ]
     rows.sort(key=lambda row: -row["documents"])
-    return rows[:limit]
+    return rows
 
 
 def write_report(

@@ -13,6 +13,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 import simsift.core.report.tables as report
 from simsift.core.cli import summary
@@ -227,3 +228,22 @@ def test_cli_summary_counts_the_flagged_documents(result):
     names = {os.path.basename(d.path): (HIDDEN,) for d in result.documents[:2]}
     two = flag_documents(result, names)
     assert "2 documents carry integrity flags (see documents.csv)" in summary(two, 8, 1.0)
+
+
+def test_every_document_found_elsewhere_is_exported_whatever_its_index(result, monkeypatch):
+    """documents.csv listed documents by index and stopped at the first one without a
+    source: a document whose index is above zero and whose sources are all excluded hid
+    every document after it (384 of 2,324 on /usr/share/doc)."""
+    sim = result.similarity()
+    n = len(result.documents)
+    assert n >= 3
+    index = np.zeros(n)
+    index[:3] = (0.5, 0.0, 0.3)
+    count = np.zeros(n, np.int64)
+    count[:3] = (0, 2, 1)  # document 0: an index, its sources all excluded
+    by_hand = replace(sim, index=index, source_count=count, paraphrased=np.zeros(n))
+    by_hand = replace(by_hand, translated=np.zeros(n))
+    monkeypatch.setattr(type(result), "similarity", lambda self: by_hand)
+    listed = [row["path"] for row in report.document_rows(result)]
+    docs = result.documents
+    assert listed[:3] == [docs[0].path, docs[2].path, docs[1].path]
