@@ -52,14 +52,15 @@ class DocumentSimilarity:
     _other: np.ndarray
     _share: np.ndarray
     _matched: np.ndarray
-    _by_meaning: dict  # (owner, other) -> (paraphrased, translated) shares
+    _by_meaning: dict  # owner -> {other: (paraphrased, translated) shares}
 
     def sources(self, doc: int) -> list[Source]:
         """The documents holding part of `doc`, largest share first (word for word, then
         by meaning)."""
         lo, hi = np.searchsorted(self._owner, [doc, doc + 1])
+        meaning = self._by_meaning.get(doc, {})
         found = [
-            Source(int(o), float(s), int(m), *self._by_meaning.get((doc, int(o)), (0.0, 0.0)))
+            Source(int(o), float(s), int(m), *meaning.get(int(o), (0.0, 0.0)))
             for o, s, m in zip(
                 self._other[lo:hi], self._share[lo:hi], self._matched[lo:hi], strict=True
             )
@@ -67,8 +68,8 @@ class DocumentSimilarity:
         listed = {s.doc for s in found}
         by_meaning = [
             Source(other, 0.0, 0, *shares)
-            for (owner, other), shares in self._by_meaning.items()
-            if owner == doc and other not in listed
+            for other, shares in meaning.items()
+            if other not in listed
         ]
         return found + sorted(
             by_meaning, key=lambda s: (-sum((s.paraphrased, s.translated)), s.doc)
@@ -170,10 +171,10 @@ def _meaning_shares(passages, meaning, credited, own, is_reference):
             for o, s, b, e in zip(owner[rows], other[rows], begin, begin + length, strict=True):
                 counted = int((free[b:e]).sum())
                 if counted and own[o] > 0:
-                    key = (int(o), int(s))
-                    pair = list(by_meaning.get(key, (0.0, 0.0)))
+                    of_owner = by_meaning.setdefault(int(o), {})
+                    pair = list(of_owner.get(int(s), (0.0, 0.0)))
                     pair[k] = min(pair[k] + counted / float(own[o]), 1.0)
-                    by_meaning[key] = tuple(pair)
+                    of_owner[int(s)] = tuple(pair)
         counts = per_doc_sum(mask & free, p.offsets)
         shares.append(np.minimum(np.divide(counts, own, out=np.zeros(len(own)), where=own > 0), 1))
         free &= ~mask  # text counted as paraphrased is not counted again as translated
