@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from simsift.core.arrays import pair_keys
 from simsift.core.document import FileRecord
 from simsift.core.match.meaning.align import PARAPHRASED, TRANSLATED, MeaningFragment
 from simsift.core.match.meaning.copies import find_meaning_copies
@@ -173,6 +174,10 @@ def _holds_a_run(matches: MeaningMatches, runs) -> np.ndarray:
     held = np.zeros(len(matches), bool)
     if not len(runs) or not len(matches):
         return held
+    n = int(max(runs.right.max(), matches.right.max())) + 1
+    runs = runs.subset(
+        np.isin(pair_keys(runs.left, runs.right, n), pair_keys(matches.left, matches.right, n))
+    )
     by_pair: dict[tuple[int, int], list[int]] = {}
     for r, key in enumerate(zip(runs.left.tolist(), runs.right.tolist(), strict=True)):
         by_pair.setdefault(key, []).append(r)
