@@ -107,6 +107,8 @@ class ScanStatus(QWidget):
             "fingerprinting": self.tr("Fingerprinting"),
             "comparing": self.tr("Comparing"),
             "passages": self.tr("Matching passages"),
+            "sentences": self.tr("Reading sentences for meaning"),
+            "meaning": self.tr("Finding copies by meaning"),
             "archiving": self.tr("Adding to the archive"),
             "indexing": self.tr("Indexing the archive"),
             "archive": self.tr("Checking against the archive"),
@@ -129,5 +131,5 @@ class ScanStatus(QWidget):
 
 
 # stages whose progress counts index tables or thousandths of the work, not files
-_STEPS_NOT_FILES = frozenset({"comparing", "passages"})
+_STEPS_NOT_FILES = frozenset({"comparing", "passages", "meaning"})
 _FILE_STAGES = frozenset({"reading"})  # stages that count files read: a rate to show

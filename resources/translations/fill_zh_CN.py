@@ -142,6 +142,7 @@ ZH = {
     "no text": "没有文本", "no words found in the text": "文本中没有找到词语",
     "document is nested too deeply to read": "文档嵌套过深，无法读取",
     "took longer than %1 s to read; skipped": "读取超过 %1 秒，已跳过", "out of memory while reading this file": "读取此文件时内存不足",
+    "Reading sentences for meaning": "正在读取句子（按意思比对）", "Finding copies by meaning": "正在按意思查找抄袭",
     "needs more memory than a reader has (%1 GB); read again when the file changes": "所需内存超过读取进程的上限（%1 GB）；文件改动后会重新读取",
     "the %1 reader failed on this file: its content is damaged or of a kind SimSift does not read (%2)": "%1 读取器无法读取此文件：内容已损坏，或属于 SimSift 不支持的类型（%2）",
     "too big to read in a reader's memory, or damaged (the reader crashed: %1)": "文件太大，读取进程的内存放不下，或文件已损坏（读取进程崩溃：%1）",

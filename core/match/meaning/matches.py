@@ -22,6 +22,7 @@ from simsift.core.match.meaning.sketch import MeaningSketch, sketch
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 
 KINDS = (PARAPHRASED, TRANSLATED)  # a fragment's `kind` is its place here
+SKETCHING = "sentences"  # the progress stage of `document_sketches`
 _SEPARATOR = 2  # characters between paragraphs in the display text ("\n\n")
 
 
@@ -134,8 +135,9 @@ def document_sketches(
         if done % 16 == 0:
             if cancel is not None:
                 cancel.check()
-            progress(Progress("meaning", done, len(documents)))
+            progress(Progress(SKETCHING, done, len(documents)))
         out.append(sketch(record.paragraphs))
+    progress(Progress(SKETCHING, len(documents), len(documents)))
     return out
 
 
