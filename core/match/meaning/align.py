@@ -75,9 +75,11 @@ def align(
     frequencies: DocumentFrequencies | None = None,
     parameters: AlignParameters = AlignParameters(),
     cancel: CancelToken | None = None,
+    cache: dict | None = None,
 ) -> tuple[MeaningFragment, ...]:
     """The fragments `a` and `b` share in meaning, in A's order; `frequencies` gives the
-    collection's idf (else the two documents' sentences give it). A document is never
+    collection's idf (else the two documents' sentences give it); `cache` keeps what each
+    document's vectors need between pairs (`vectors.prepared`). A document is never
     aligned with itself: its paragraphs and their translations are not a copy.
     Raises `Cancelled` when `cancel` is set."""
     if a is b:
@@ -85,7 +87,7 @@ def align(
     check = cancel.check if cancel is not None else _never
     if not len(a) or not len(b):
         return ()
-    va, vb = vector_pair(a, b, frequencies)
+    va, vb = vector_pair(a, b, frequencies, cache)
     pairs = similarities(va, vb, len(b), check)
     seeded = (pairs.cosine >= parameters.seed_cosine) & (pairs.dice >= parameters.seed_dice)
     seeds = _linked(pairs.a[seeded], pairs.b[seeded], pairs.cosine[seeded], parameters.max_links)

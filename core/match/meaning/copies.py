@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from simsift.core.match.meaning.align import AlignParameters, MeaningFragment, align
 from simsift.core.match.meaning.candidates import CandidateParameters, candidate_pairs
 from simsift.core.match.meaning.frequencies import DocumentFrequencies, document_frequencies
@@ -32,11 +33,25 @@ def find_meaning_copies(
         frequencies = document_frequencies(sketches, steps.step("frequencies"))
     left, right = candidate_pairs(sketches, frequencies, candidates, steps.step("candidates"))
     report = steps.step("aligning")
-    found = []
+    found, cache = [], {}
+    last = _last_uses(left, right, len(sketches))
     for done, (i, j) in enumerate(zip(left.tolist(), right.tolist(), strict=True)):
         report(done, len(left))
-        fragments = align(sketches[i], sketches[j], frequencies, alignment, steps.cancel)
+        a, b = sketches[i], sketches[j]
+        fragments = align(a, b, frequencies, alignment, steps.cancel, cache)
         if fragments:
             found.append((i, j, fragments))
+        for k, x in ((i, a), (j, b)):  # a document no later pair needs is let go
+            if last[k] == done:
+                cache.pop(id(x), None)
     report(len(left), len(left))
     return found
+
+
+def _last_uses(left: np.ndarray, right: np.ndarray, n: int) -> np.ndarray:
+    """For each document, the last pair that holds it (-1 for none)."""
+    last = np.full(n, -1, np.int64)
+    pairs = np.arange(len(left))
+    last[left] = pairs  # numpy keeps the last write of repeated indices
+    np.maximum.at(last, right, pairs)
+    return last

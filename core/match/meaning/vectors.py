@@ -46,40 +46,85 @@ class PairSimilarities:
     dice: np.ndarray  # float64
 
 
-def vector_pair(
-    a: MeaningSketch, b: MeaningSketch, frequencies: DocumentFrequencies | None
-) -> tuple[SentenceVectors, SentenceVectors]:
-    """The tf-idf sentence vectors of `a` and `b`, each projected on the other."""
-    vocab_a, vocab_b = sorted_unique(a.concepts), sorted_unique(b.concepts)
-    raw_a, raw_b = _projected(a, vocab_b), _projected(b, vocab_a)
-    counted_a, counted_b = a.size.astype(np.float64), b.size.astype(np.float64)
-    if frequencies is not None:
-        idf_a, idf_b = frequencies.idf(raw_a[1]), frequencies.idf(raw_b[1])
-        common_a, common_b = frequencies.common_sentences(a), frequencies.common_sentences(b)
-        idf_a[common_a[raw_a[0]]], idf_b[common_b[raw_b[0]]] = 0.0, 0.0
-        counted_a[common_a], counted_b[common_b] = 0.0, 0.0
-    else:
-        idf_a, idf_b = _isf(raw_a[1], raw_b[1], len(a) + len(b))
-    return _vectors(*raw_a, idf_a, counted_a), _vectors(*raw_b, idf_b, counted_b)
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What `vector_pair` needs of one document whatever the other: worked out once per
+    document in a collection (`find_meaning_copies` aligns each with several others)."""
+
+    vocabulary: np.ndarray  # uint64: its distinct concepts, sorted
+    entry_word: np.ndarray  # int64: the word of each concept entry
+    word_sentence: np.ndarray  # int64: the sentence of each word
+    idf_entries: np.ndarray | None  # float64: collection idf of each entry (None: tf-isf)
+    idf_words: np.ndarray | None  # float64: of each word's own concept
+    counted: np.ndarray  # float64: each sentence's size, 0 if common text
 
 
-def _projected(x: MeaningSketch, other: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(sentence, concept, weight) of `x`'s words kept to the senses in `other`, summed
-    per sentence and concept, sorted by concept."""
+def prepared(
+    x: MeaningSketch, frequencies: DocumentFrequencies | None, cache: dict | None = None
+) -> Prepared:
+    """`x` prepared for `vector_pair`, from `cache` (keyed by the sketch's identity) if
+    there; a common sentence's concepts weigh nothing."""
+    if cache is not None and id(x) in cache and cache[id(x)][0] is x:
+        return cache[id(x)][1]
+    counted = x.size.astype(np.float64)
     entry_word = owners(np.diff(x.concept_offsets))
-    keep = _isin_sorted(x.concepts, other)
-    mass = np.bincount(entry_word[keep], x.weights[keep], minlength=len(x.word_hashes))
+    word_sentence = owners(np.diff(x.word_offsets))
+    idf_entries = idf_words = None
+    if frequencies is not None:
+        common = frequencies.common_sentences(x)
+        counted[common] = 0.0
+        idf_entries = frequencies.idf(x.concepts)
+        idf_entries[common[word_sentence[entry_word]]] = 0.0
+        idf_words = frequencies.idf(x.word_hashes)
+        idf_words[common[word_sentence]] = 0.0
+    found = Prepared(
+        sorted_unique(x.concepts), entry_word, word_sentence, idf_entries, idf_words, counted
+    )
+    if cache is not None:
+        cache[id(x)] = (x, found)
+    return found
+
+
+def vector_pair(
+    a: MeaningSketch,
+    b: MeaningSketch,
+    frequencies: DocumentFrequencies | None,
+    cache: dict | None = None,
+) -> tuple[SentenceVectors, SentenceVectors]:
+    """The tf-idf sentence vectors of `a` and `b`, each projected on the other; `cache`
+    keeps each document's `Prepared` between pairs."""
+    pa, pb = prepared(a, frequencies, cache), prepared(b, frequencies, cache)
+    raw_a, raw_b = _projected(a, pa, pb.vocabulary), _projected(b, pb, pa.vocabulary)
+    if frequencies is None:
+        idf_a, idf_b = _isf(raw_a[1], raw_b[1], len(a) + len(b))
+    else:
+        idf_a, idf_b = raw_a[3], raw_b[3]
+    return _vectors(*raw_a[:3], idf_a, pa.counted), _vectors(*raw_b[:3], idf_b, pb.counted)
+
+
+def _projected(x: MeaningSketch, p: Prepared, other: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(sentence, concept, weight, idf) of `x`'s words kept to the senses in `other`,
+    summed per sentence and concept, sorted by concept (idf None without frequencies)."""
+    entry_word = p.entry_word
+    keep = np.flatnonzero(_isin_sorted(x.concepts, other))
+    kept_word = entry_word[keep]
+    mass = np.bincount(kept_word, x.weights[keep], minlength=len(x.word_hashes))
     lone = np.flatnonzero(mass == 0)
-    words = np.concatenate([entry_word[keep], lone])
+    words = np.concatenate([kept_word, lone])
     concept = np.concatenate([x.concepts[keep], x.word_hashes[lone]])
-    weight = np.concatenate([x.weights[keep] / mass[entry_word[keep]], np.ones(len(lone))])
-    sentence = owners(np.diff(x.word_offsets))[words]
+    weight = np.concatenate([x.weights[keep] / mass[kept_word], np.ones(len(lone))])
+    sentence = p.word_sentence[words]
     order = np.lexsort((sentence, concept))
     sentence, concept, weight = sentence[order], concept[order], weight[order]
-    new = np.r_[True, (concept[1:] != concept[:-1]) | (sentence[1:] != sentence[:-1])]
-    starts = np.flatnonzero(new[: len(concept)])  # no words at all: no start
+    new = np.empty(len(concept), bool)
+    new[:1] = True
+    new[1:] = (concept[1:] != concept[:-1]) | (sentence[1:] != sentence[:-1])
+    starts = np.flatnonzero(new)
     summed = np.add.reduceat(weight, starts) if len(starts) else weight
-    return sentence[starts], concept[starts], summed
+    idf = None
+    if p.idf_entries is not None:  # one concept, one idf: the first of each sum's
+        idf = np.concatenate([p.idf_entries[keep], p.idf_words[lone]])[order][starts]
+    return sentence[starts], concept[starts], summed, idf
 
 
 def _isin_sorted(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
@@ -99,8 +144,8 @@ def _isf(concepts_a, concepts_b, sentences: int) -> tuple[np.ndarray, np.ndarray
 
 def _counted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     values = np.sort(values)
-    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]]) if len(values) else values
-    return values[starts], np.diff(np.r_[starts, len(values)]).astype(np.int64)
+    starts = _run_starts(values)
+    return values[starts], _run_lengths(starts, len(values))
 
 
 def _vectors(sentence, concept, weight, idf, counted: np.ndarray) -> SentenceVectors:
@@ -140,8 +185,8 @@ def similarities(
     dot = np.concatenate(dots) if dots else np.zeros(0)
     order = np.argsort(key, kind="stable")
     key, dot = key[order], dot[order]
-    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else key
-    key, shared = key[starts], np.diff(np.r_[starts, len(order)])
+    starts = _run_starts(key)
+    key, shared = key[starts], _run_lengths(starts, len(key))
     dot = np.add.reduceat(dot, starts) if len(starts) else dot
     a, b = key // n_b, key % n_b
     cosine = dot / np.maximum(va.norms[a] * vb.norms[b], 1e-12)
@@ -151,9 +196,26 @@ def similarities(
 
 def _runs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct values of a sorted array, where each run starts and how long it is."""
-    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]]) if len(values) else values
-    starts = starts.astype(np.int64)
-    return values[starts], starts, np.diff(np.r_[starts, len(values)])
+    starts = _run_starts(values)
+    return values[starts], starts, _run_lengths(starts, len(values))
+
+
+def _run_starts(values: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of a sorted array starts (without `np.r_`, which
+    costs more than the work itself on the short arrays of a pair of documents)."""
+    if not len(values):
+        return np.zeros(0, np.int64)
+    new = np.empty(len(values), bool)
+    new[0] = True
+    np.not_equal(values[1:], values[:-1], out=new[1:])
+    return np.flatnonzero(new)
+
+
+def _run_lengths(starts: np.ndarray, n: int) -> np.ndarray:
+    lengths = np.empty(len(starts), np.int64)
+    lengths[:-1] = starts[1:] - starts[:-1]
+    lengths[-1:] = n - starts[-1:]
+    return lengths
 
 
 def span_similarity(va: SentenceVectors, vb: SentenceVectors, span_a, span_b) -> tuple[float, int]:
