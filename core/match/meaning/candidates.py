@@ -26,17 +26,18 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)  # document pairs made from keys at once
 class CandidateParameters:
     """How `candidate_pairs` picks keys and pairs."""
 
-    # 5 rather than 3: a planted passage is 2-8 sentences of 20-60, so its pair needs every
-    # key it can get (meaning corpus: 141 instead of 79 of 199 translated pairs proposed,
-    # 165 instead of 112 of 200 paraphrased; man pages: 2x the candidates)
-    keys_per_sentence: int = 5
+    # 8 rather than 3 (and `min_shared` 3 rather than 2): a planted passage is 2-8
+    # sentences of 20-60, so its pair needs every key it can get (meaning corpus: 152
+    # instead of 79 of 199 translated pairs proposed, 191 instead of 112 of 200
+    # paraphrased; 2,000 man pages: 18,795 candidates instead of 9,646)
+    keys_per_sentence: int = 8
     # a key is two of a sentence's keys together: far rarer than either alone (man pages:
     # a fifth of the candidates at the same recall)
     key_pairs: bool = True
     senses_per_word: int = 2  # of a Chinese word, its most used senses
     # evidence two documents must share: a key held by k documents adds 1 / log2(k), so
     # one held by only these two adds 1, one held by a hundred 0.15
-    min_shared: float = 2.0
+    min_shared: float = 3.0
     max_holders: int = 100  # a key held by more documents pairs none ...
     max_holders_share: float = 0.01  # ... unless this share of the documents is more
     # a collection this small is aligned pair by pair (about 2 ms a pair): its document
