@@ -1,8 +1,8 @@
 """Sentences and concepts of a document (`simsift.core.match.meaning.sketch`)."""
 
 import numpy as np
-from simsift.core.match.meaning import CHINESE, ENGLISH, MeaningSketch, sketch
-from simsift.core.match.meaning.sentences import MAX_SIZE
+from simsift.core.match.meaning import CHINESE, ENGLISH, MeaningSketch, concepts, sketch
+from simsift.core.match.meaning.sentences import HAN_WEIGHT, MAX_SIZE
 
 from .texts import SOURCE, TRANSLATION
 
@@ -55,3 +55,21 @@ def test_arrays_round_trip():
 
 def test_an_empty_document_has_no_sentences():
     assert len(sketch(())) == 0 and len(sketch(("", "  ", "---"))) == 0
+
+
+def test_a_sketch_does_not_depend_on_what_the_token_table_remembers(monkeypatch):
+    text = (SOURCE, TRANSLATION, "Ünïcode 2019 x 1,000 e.g. this. 為什麼")
+    warm = sketch(text)
+    monkeypatch.setattr(concepts, "_table", concepts.TokenTable())
+    cold = sketch(text)
+    for name, values in warm.arrays().items():
+        assert values.dtype == cold.arrays()[name].dtype
+        assert np.array_equal(values, cold.arrays()[name]), name
+
+
+def test_a_long_sentence_is_cut_where_its_units_say():
+    words = " ".join(f"w{i}" for i in range(MAX_SIZE + 5))  # ASCII, longer than MAX_SIZE
+    chinese = "字" * int(MAX_SIZE / HAN_WEIGHT + 5)
+    for text in (words, chinese, words + " " + chinese):
+        s = sketch((text,))
+        assert len(s) >= 2 and s.size.max() <= MAX_SIZE
