@@ -5,7 +5,9 @@ senses, since a translation uses those); an inverted index of keys pairs documen
 share at least `min_shared` of them. Common concepts and common sentences
 (`DocumentFrequencies`) give no keys, and a key held by more than `max_holders`
 documents pairs none, so the cost follows the rare vocabulary documents share, never
-their common vocabulary: about linear in the documents' sentences.
+their common vocabulary: about linear in the documents' sentences. A document keeps its
+`max_partners` closest partners, so a family of pages sharing all their rare words gives
+at most that many pairs a page.
 """
 
 from __future__ import annotations
