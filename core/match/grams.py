@@ -467,6 +467,15 @@ def shared_runs(
     del blocked, ends
     runs = _counted(runs, set_apart)
     runs = runs.subset(runs.counted >= min_run)
+    # a run counts by its own words: every gram of it held by as many documents as make
+    # text common is common text, not only the winnowed ones (`common_words`)
+    found = common_words(tokens, offsets, (runs, common), is_reference, rule, outside, progress)
+    if found is not None:  # the runs as if it had been blocked: their other pieces
+        fine, fine_listed = found
+        runs = _counted(_cut_at(runs, fine), set_apart)
+        runs = runs.subset(runs.counted >= min_run)
+        common |= fine
+        listed = _most_held_first(listed, fine_listed)
     if paragraphs is not None and rule.edge_docs > 0:
         found = boilerplate(runs, paragraphs, offsets, set_apart, rule.edge_docs)
         if found is not None:  # the runs as if it had been blocked: their other pieces
@@ -477,6 +486,114 @@ def shared_runs(
             listed = _most_held_first(listed, edge_listed)
     progress(1, 1)
     return GramResult(_in_documents(runs, offsets), common, template, listed)
+
+
+def common_words(
+    tokens,
+    offsets: np.ndarray,
+    where: tuple[SharedRuns, np.ndarray],
+    is_reference: np.ndarray,
+    rule: CommonRule,
+    outside: OutsideGrams | None = None,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> tuple[np.ndarray, CommonRuns] | None:
+    """Common text inside shared runs that the winnowed grams miss: (global token mask of
+    it, the text to list), None when there is none.
+
+    A kept gram marks common text only where winnowing keeps it, and winnowing keeps a
+    gram inside every stretch of `window + GRAM - 1` tokens only: a phrase of 8 to 14
+    words that hundreds of documents hold (a man page's "#include <fcntl.h>" header line,
+    "On success, 0 is returned", a block of #include lines) is common only where a kept
+    gram happens to fall inside it. Two pages sharing it and a few words of their own
+    beside it shared a run of 15 words, of which 13 were the phrase. So every gram of
+    every shared run (positions global, as `shared_runs` finds them) is counted here: the
+    ordinary documents holding it anywhere (`outside` adds the kept ones of documents left
+    out of the analysis), and a gram held by as many as `rule` asks is common text
+    wherever it occurs. `where`: (the runs, the common text the kept grams found): the
+    grams touching that text are counted too, so a common phrase is common whole in every
+    document, not only where a kept gram or a run lies. Two passes over the documents'
+    grams, a piece at a time: the gram values to count, then their occurrences."""
+    runs, common = where
+    if not len(runs):
+        return None
+    n_docs = len(offsets) - 1
+    lengths = np.diff(offsets)
+    pieces = bounded_runs(lengths, _WINNOW_CHUNK)
+    # the gram positions of every run, on its left side (the right holds the same grams)
+    n_grams = np.maximum(runs.length - GRAM + 1, 0)
+    owner, k = ragged_arange(n_grams)
+    at = np.unique(runs.start_left[owner] + k)
+    del owner, k
+    values = []
+    for lo, hi in pieces:
+        progress(0, 1)
+        hashes, starts = _piece(tokens, offsets, lo, hi)
+        grams = _grams(hashes, starts)
+        first, last = np.searchsorted(at, (offsets[lo], offsets[hi]))
+        touching = _touches(common[offsets[lo] : offsets[hi]], GRAM)[: len(grams)]
+        touching[at[first:last] - offsets[lo]] = True
+        values.append(np.unique(grams[touching]))
+        del touching
+        del hashes, starts, grams
+    values = sorted_unique(np.concatenate(values))
+    values = values[values != _NONE]
+    if not len(values):
+        return None
+    # every occurrence of those values, in any document
+    found_value, found_at = [], []
+    for lo, hi in pieces:
+        progress(0, 1)
+        hashes, starts = _piece(tokens, offsets, lo, hi)
+        grams = _grams(hashes, starts)
+        where = np.searchsorted(values, grams).clip(max=len(values) - 1)
+        hit = np.flatnonzero(values[where] == grams)
+        found_value.append(where[hit])
+        found_at.append(offsets[lo] + hit)
+        del hashes, starts, grams, where, hit
+    value = np.concatenate(found_value)
+    position = np.concatenate(found_at).astype(np.int64)
+    doc = np.searchsorted(offsets, position, side="right") - 1
+    ordinary = ~is_reference[doc]
+    held = sorted_unique(pair_keys(value[ordinary], doc[ordinary], max(n_docs, 1)))
+    holders = np.bincount(held // max(n_docs, 1), minlength=len(values))
+    n_ordinary = int((~is_reference).sum())
+    if outside is not None:
+        holders = holders + outside.documents_of(values)
+        n_ordinary += outside.n_docs
+    common_value = rule.is_common(holders, n_ordinary)
+    if not common_value.any():
+        return None
+    chosen = common_value[value]
+    mask = cover(position[chosen], np.full(int(chosen.sum()), GRAM), int(offsets[-1]))
+    # each text listed once: the stretches of it holding the same smallest common gram
+    begin, stop = stretches(mask, offsets)
+    value, position = value[chosen], position[chosen]
+    key = np.full(len(begin), len(values), np.int64)
+    np.minimum.at(key, np.searchsorted(begin, position, side="right") - 1, value)
+    order = np.lexsort((stop - begin, key))
+    example = order[np.r_[True, key[order][1:] != key[order][:-1]]]
+    example = example[np.argsort(-holders[key[example]], kind="stable")]
+    doc = np.searchsorted(offsets, begin[example], side="right") - 1
+    listed = CommonRuns(
+        doc,
+        begin[example] - offsets[doc],
+        stop[example] - begin[example],
+        holders[key[example]].astype(np.int64),
+    )
+    return mask, listed
+
+
+def _piece(tokens, offsets: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """(hashes of documents lo..hi end to end, where each starts: bool per token and the
+    end) from the streams or the global array."""
+    if isinstance(tokens, np.ndarray):
+        hashes = tokens[offsets[lo] : offsets[hi]]
+    else:
+        parts = [np.asarray(s.hashes, np.uint64) for s in tokens[lo:hi]]
+        hashes = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    starts = np.zeros(len(hashes) + 1, bool)
+    starts[offsets[lo:hi + 1] - offsets[lo]] = True
+    return hashes, starts
 
 
 def boilerplate(
