@@ -221,7 +221,7 @@ def crashed(run: Run) -> str:
 def outcome(case: str, expected: str, run: Run, problems: list[str], good: str) -> Outcome:
     """A case's row: passed when there is no problem."""
     problems = [p for p in problems if p]
-    happened = "; ".join(problems) if problems else good
+    happened = "; ".join([*problems, good]) if problems else good  # what it did say too
     return Outcome(case, expected, happened, not problems, run.seconds, run.peak)
 
 
