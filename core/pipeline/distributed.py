@@ -28,7 +28,12 @@ from dataclasses import replace
 from simsift.core import __version__
 from simsift.core.document import STATUS_ERROR, FileRecord
 from simsift.core.progress import Cancelled, CancelToken
-from simsift.core.read.workers import Pages, listen_to_pages
+from simsift.core.read.workers import (
+    OVER_READER_MEMORY,
+    Pages,
+    listen_to_pages,
+    reader_memory_limit,
+)
 
 BATCH_FILES = 32  # per task: amortizes scheduling (~1 ms a task) over ~1 s of reading
 IN_FLIGHT_PER_THREAD = 3  # batches queued per worker thread: busy, yet bounded memory
@@ -38,6 +43,7 @@ CRASHED = "this file made a cluster worker fail (a crash, or over the time budge
 OVER_BUDGET = "took longer than {:.0f} s to read; skipped"
 # a worker whose reader overran waits this long for its word to the scan to leave, then exits
 _LAST_WORD_SECONDS = 1.0
+_MEMORY_CHECK_SECONDS = 0.1  # how often a reading worker looks at its memory
 # a cluster without workers this long is given up on (tasks would wait for ever); tests
 # shorten it
 NO_WORKERS_SECONDS = 30.0
@@ -202,11 +208,12 @@ def _overrun_topic(topic: str) -> str:
 
 
 def _overran(
-    client, running: dict, done: list, batches: list, path: str, seconds: float
+    client, running: dict, done: list, batches: list, path: str, message: str, remember: bool
 ) -> Iterator[FileRecord]:
-    """The record of the file at `path`, whose reader overran its budget of `seconds`: its
-    task is cancelled (the worker is going down) and its other files read again, so the file
-    is reported at once, not after the worker died three times."""
+    """The record of the file at `path`, whose reader overran its budget of time or memory
+    (`message` says which): its task is cancelled (the worker is going down) and its other
+    files read again, so the file is reported at once, not after the worker died three
+    times. Over its memory budget, the file is remembered (as a local scan does)."""
     found = [(f, batch) for f, (batch, _) in running.items() if path in _paths(batch)]
     if not found:  # reported already
         return
@@ -216,7 +223,7 @@ def _overran(
         done.remove(future)
     client.cancel([future], force=True)
     task = batch[_paths(batch).index(path)]
-    yield FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR, OVER_BUDGET.format(seconds))
+    yield FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR, message, retry=not remember)
     rest = [other for other in batch if other is not task]
     if rest:
         batches.append(rest)
@@ -326,7 +333,7 @@ def _read_here(batch: list, timeout: float, names: list[str], topic: str) -> lis
             record = _read_one(task, timeout, functools.partial(_tell, worker, topic, name))
         except _OverBudget as error:
             if worker is not None:
-                worker.log_event(_overrun_topic(topic), [name, error.seconds])
+                worker.log_event(_overrun_topic(topic), [name, error.message, error.remember])
                 time.sleep(_LAST_WORD_SECONDS)
             record = None
         if record is None:
@@ -336,16 +343,19 @@ def _read_here(batch: list, timeout: float, names: list[str], topic: str) -> lis
 
 
 class _OverBudget(Exception):
-    """A file's reader overran its budget of `seconds`."""
+    """A file's reader overran its budget of time or memory; `message` is the file's, and
+    `remember` says whether it will overrun again (memory) or may not (time)."""
 
-    def __init__(self, seconds: float) -> None:
-        super().__init__(seconds)
-        self.seconds = seconds
+    def __init__(self, message: str, remember: bool = False) -> None:
+        super().__init__(message)
+        self.message, self.remember = message, remember
 
 
 def _read_one(task, timeout: float, pages) -> FileRecord | None:
     """`task` read in a thread: `read_budget` seconds, and OCR's time more once the file
-    turns out to be a scan (its first page reported to `pages(done, total)`); raises
+    turns out to be a scan (its first page reported to `pages(done, total)`), and as much
+    memory as a local reader has (`_memory_budget`: a nested-form PDF would otherwise grow
+    the worker until its nanny kills it, and the file is tried again and again); raises
     `_OverBudget` when it overran, and gives None when the reader ended without a record."""
     from simsift.core.pipeline.stages import read_budget
     from simsift.core.read.extract.ocr import OCR_SECONDS
@@ -361,6 +371,8 @@ def _read_one(task, timeout: float, pages) -> FileRecord | None:
         listen_to_pages(heard)
         outcome.append(_read_file(task))
 
+    memory = _memory_budget()
+    used = _resident_bytes()
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     budget = read_budget(replace(task, ocr=False), timeout)
@@ -371,9 +383,26 @@ def _read_one(task, timeout: float, pages) -> FileRecord | None:
             deadline, budget, extended = deadline + OCR_SECONDS, budget + OCR_SECONDS, True
         left = deadline - time.monotonic()
         if left <= 0:
-            raise _OverBudget(budget)
-        reader.join(min(left, 0.5))
+            raise _OverBudget(OVER_BUDGET.format(budget))
+        if memory and _resident_bytes() - used > memory:
+            raise _OverBudget(OVER_READER_MEMORY.format(memory / 2**30), remember=True)
+        reader.join(min(left, _MEMORY_CHECK_SECONDS))
     return outcome[0] if outcome else None
+
+
+def _memory_budget() -> int | None:
+    """Bytes one file's reading may add to this worker: a local reader's budget, and at
+    most half what the worker's nanny allows (beyond that it kills the worker)."""
+    budget = reader_memory_limit(1)
+    worker = _this_worker()
+    limit = getattr(getattr(worker, "memory_manager", None), "memory_limit", None)
+    return min(budget, limit // 2) if limit else budget
+
+
+def _resident_bytes() -> int:
+    import psutil  # comes with distributed
+
+    return psutil.Process().memory_info().rss
 
 
 def _tell(worker, topic: str, name: str, done: int, total: int) -> None:

@@ -203,6 +203,36 @@ def test_a_form_bomb_pdf_ends_within_its_budget_on_a_cluster(doomed_cluster, tmp
     assert error.message == "took longer than 1 s to read; skipped"
 
 
+def test_a_form_bomb_over_a_readers_memory_on_a_cluster_is_remembered(tmp_path):
+    """A bomb that grows its worker by gigabytes within the time budget: stopped at a local
+    reader's memory (at most half the worker's), not by the nanny killing the worker
+    again and again, and remembered as a local scan remembers it."""
+    from tests.core.test_pdf_bombs import nested_forms
+
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    for i in range(3):
+        (folder / f"essay{i}.txt").write_text(f"Essay {i} " + "text " * 30)
+    (folder / "bomb.pdf").write_bytes(nested_forms(depth=17, fan=50))
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            host="127.0.0.1",
+            memory_limit="2GiB",
+        ) as small,
+    ):
+        result = scan(ScanOptions(roots=(str(folder),), scheduler=small.scheduler_address))
+    assert len(result.documents) == 3
+    [error] = result.errors
+    assert error.path == str(folder / "bomb.pdf")
+    assert error.message.startswith("needs more memory than a reader has (1.0 GB)")
+    assert not error.retry
+
+
 def hang_on_marked_files(batch, shipped, timeout, *topic):
     """A reader that never returns on files named slow*.txt (runs on a worker)."""
     import simsift.core.read.reader
