@@ -28,11 +28,11 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)  # document pairs made from keys at once
 class CandidateParameters:
     """How `candidate_pairs` picks keys and pairs."""
 
-    # 8 rather than 3 (and `min_shared` 3 rather than 2): a planted passage is 2-8
-    # sentences of 20-60, so its pair needs every key it can get (meaning corpus: 152
-    # instead of 79 of 199 translated pairs proposed, 191 instead of 112 of 200
-    # paraphrased; 2,000 man pages: 18,795 candidates instead of 9,646)
-    keys_per_sentence: int = 8
+    # 10 rather than 3 (and `min_shared` 3 rather than 2): a planted passage is 2-8
+    # sentences of 20-60, so its pair needs every key it can get (meaning corpus: 153
+    # instead of 79 of 199 translated pairs proposed, 196 instead of 112 of 200
+    # paraphrased; 2,000 man pages with `max_partners`: 8,997 candidates, 8,024 with 8)
+    keys_per_sentence: int = 10
     # a key is two of a sentence's keys together: far rarer than either alone (man pages:
     # a fifth of the candidates at the same recall)
     key_pairs: bool = True
