@@ -96,8 +96,17 @@ def align(
     seeded = (pairs.cosine >= parameters.seed_cosine) & (pairs.dice >= parameters.seed_dice)
     seeds = _linked(pairs.a[seeded], pairs.b[seeded], pairs.cosine[seeded], parameters.max_links)
     fragments = []
+    # most groups are a seed or two far too short: sized from running sums, in Python
+    ends_a = np.cumsum(np.concatenate([[0.0], va.counted])).tolist()
+    ends_b = np.cumsum(np.concatenate([[0.0], vb.counted])).tolist()
     for group in _clusters(seeds, parameters.max_gap):
         check()
+        first_a, last_a = min(s for s, _ in group), max(s for s, _ in group)
+        first_b, last_b = min(s for _, s in group), max(s for _, s in group)
+        whole_a = ends_a[last_a + 1] - ends_a[first_a]
+        whole_b = ends_b[last_b + 1] - ends_b[first_b]
+        if min(whole_a, whole_b) < parameters.min_size - 1e-6:  # `_fragment` judges the edge
+            continue
         fragment = _fragment(a, b, va, vb, group, parameters)
         if fragment is not None:
             fragments.append(fragment)
