@@ -592,7 +592,7 @@ def _piece(tokens, offsets: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, n
         parts = [np.asarray(s.hashes, np.uint64) for s in tokens[lo:hi]]
         hashes = parts[0] if len(parts) == 1 else np.concatenate(parts)
     starts = np.zeros(len(hashes) + 1, bool)
-    starts[offsets[lo:hi + 1] - offsets[lo]] = True
+    starts[offsets[lo : hi + 1] - offsets[lo]] = True
     return hashes, starts
 
 

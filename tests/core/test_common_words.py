@@ -85,5 +85,6 @@ def test_common_words_of_a_run_leave_containment_and_the_longest_run(words):
     result = analyze_passages(
         streams, np.zeros(len(docs), bool), FeatureWeights(), PassageOptions()
     )
-    assert (0, 1) not in set(zip(result.partial().left.tolist(), result.partial().right.tolist()))
+    partial = result.partial()
+    assert (0, 1) not in set(zip(partial.left.tolist(), partial.right.tolist(), strict=True))
     assert result.longest_run(0, 1) < 15
