@@ -239,11 +239,13 @@ def _add_report_options(s: argparse.ArgumentParser) -> None:
         f"{defaults.common_min_docs}) (default {defaults.common_share})",
     )
     s.add_argument(
-        "--no-paraphrase",
+        "--paraphrase",
         action="store_true",
-        help="do not look for paraphrased passages: the same sentences said in other words "
+        help="look for paraphrased passages too: the same sentences said in other words "
         "(synonyms, reordered clauses), which share no run of words; found, they are "
-        "reported apart from word-for-word copying (meaning.csv, the paraphrased share)",
+        "reported apart from word-for-word copying (meaning.csv, the paraphrased share). "
+        "Off by default: in an archive of related documents most of what it finds is "
+        "documents saying similar things; for a class of essays, turn it on",
     )
     s.add_argument(
         "--no-translation",
@@ -411,7 +413,7 @@ def scan_options(args: argparse.Namespace) -> ScanOptions:
             common_share=args.common_share,
             count_quotations=args.count_quotes,
             count_bibliography=args.count_bibliography,
-            paraphrase=not args.no_paraphrase,
+            paraphrase=args.paraphrase,
             translation=not args.no_translation,
         )
         if hasattr(args, "k")
@@ -686,7 +688,7 @@ def meaning_line(result: ScanResult, is_old: np.ndarray | None = None) -> str:
     meaning = result.passages.meaning
     parts = []
     for kind, on, flag in (
-        ("paraphrased", passages.paraphrase, "--no-paraphrase"),
+        ("paraphrased", passages.paraphrase, "--paraphrase to look"),
         ("translated", passages.translation, "--no-translation"),
     ):
         if not on:

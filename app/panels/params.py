@@ -251,7 +251,8 @@ class ParamsPanel(QWidget):
         paraphrase_tip = self.tr(
             "Also find passages whose words were changed (synonyms, reordered clauses) but "
             "whose sentences say the same as another document's, shown apart from "
-            "word-for-word copying."
+            "word-for-word copying. Off by default: in an archive of related documents most "
+            "of what it finds is documents saying similar things; turn it on for a class."
         )
         translation_tip = self.tr(
             "Also find passages of a Chinese document that translate an English one, or "

@@ -104,8 +104,12 @@ class PassageOptions:
             is set apart: shown, never counted).
         count_bibliography: the references section counts as copying (set apart too).
         paraphrase: find passages whose words were changed but whose sentences say the
-            same (`core.match.meaning`), reported apart from word-for-word copying.
-        translation: find passages translated between Chinese and English, apart too.
+            same (`core.match.meaning`), reported apart from word-for-word copying. Off by
+            default: on a real archive (man pages) most of what it finds is pages of one
+            family saying similar things, not copying (docs/quality.md); a teacher turns
+            it on for a class.
+        translation: find passages translated between Chinese and English, apart too;
+            a collection in one language costs nothing.
     """
 
     min_tokens: int = 60
@@ -121,7 +125,7 @@ class PassageOptions:
     partial_min_run: int = 15  # chosen on bench/quality (bench/quality/partial_sweep.py)
     count_quotations: bool = False
     count_bibliography: bool = False
-    paraphrase: bool = True
+    paraphrase: bool = False
     translation: bool = True
 
     @property

@@ -120,6 +120,7 @@ def find_passages(
         is_reference,
         passages.runs,
         kinds,
+        left_out=(passages.left_out_start, passages.left_out_stop, passages.passages.offsets),
         sketches=sketches,
         progress=progress,
         cancel=cancel,

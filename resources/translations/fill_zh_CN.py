@@ -368,7 +368,7 @@ ZH = {
     "Paraphrased passages": "改写的段落",
     "Translated passages (Chinese ↔ English)": "翻译的段落（中文 ↔ 英文）",
     "Such a match is evidence for a person to read, not proof: compare the two passages side by side before deciding.": "这样的匹配是供人阅读的证据，而非定论：请先并排比较两段文字再作判断。",
-    "Also find passages whose words were changed (synonyms, reordered clauses) but whose sentences say the same as another document's, shown apart from word-for-word copying.": "同时查找措辞被改动（同义词替换、分句调序）但句意与另一篇文档相同的段落，与逐字抄袭分开显示。",
+    "Also find passages whose words were changed (synonyms, reordered clauses) but whose sentences say the same as another document's, shown apart from word-for-word copying. Off by default: in an archive of related documents most of what it finds is documents saying similar things; turn it on for a class.": "同时查找措辞被改动（同义词替换、分句调序）但句意与另一篇文档相同的段落，与逐字抄袭分开显示。默认关闭：在相关文档组成的档案中，找到的多是内容相近的文档；检查一个班的作文时请打开。",
     "Also find passages of a Chinese document that translate an English one, or the reverse, shown apart from word-for-word copying.": "同时查找中文文档中译自英文文档的段落（或反之），与逐字抄袭分开显示。",
     "Share of the document's own text that says what another document says in other words (found by meaning, apart from the similarity index): evidence to read side by side, not proof": "文档自身文本中用别的话说出另一篇文档内容的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论",
     "Share of the document's own text translated from another document, Chinese ↔ English (found by meaning, apart from the similarity index): evidence to read side by side, not proof": "文档自身文本中译自另一篇文档（中文 ↔ 英文）的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论",

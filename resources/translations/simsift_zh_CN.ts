@@ -1950,11 +1950,11 @@
     </message>
     <message>
         <location filename="../../app/panels/params.py" line="252" />
-        <source>Also find passages whose words were changed (synonyms, reordered clauses) but whose sentences say the same as another document's, shown apart from word-for-word copying.</source>
-        <translation>同时查找措辞被改动（同义词替换、分句调序）但句意与另一篇文档相同的段落，与逐字抄袭分开显示。</translation>
+        <source>Also find passages whose words were changed (synonyms, reordered clauses) but whose sentences say the same as another document's, shown apart from word-for-word copying. Off by default: in an archive of related documents most of what it finds is documents saying similar things; turn it on for a class.</source>
+        <translation>同时查找措辞被改动（同义词替换、分句调序）但句意与另一篇文档相同的段落，与逐字抄袭分开显示。默认关闭：在相关文档组成的档案中，找到的多是内容相近的文档；检查一个班的作文时请打开。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="257" />
+        <location filename="../../app/panels/params.py" line="258" />
         <source>Also find passages of a Chinese document that translate an English one, or the reverse, shown apart from word-for-word copying.</source>
         <translation>同时查找中文文档中译自英文文档的段落（或反之），与逐字抄袭分开显示。</translation>
     </message>

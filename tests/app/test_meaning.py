@@ -36,6 +36,7 @@ TOOLTIP = Qt.ItemDataRole.ToolTipRole
 @pytest.fixture
 def scanned(qtbot, window, tmp_path) -> MainWindow:
     write_meaning_corpus(tmp_path / "class")
+    window.params._paraphrase.setChecked(True)  # off by default: a teacher turns it on
     window.folders.add_paths([str(tmp_path / "class")])
     window.resize(1400, 900)
     scan_and_wait(qtbot, window)
@@ -76,13 +77,13 @@ def recompare(qtbot, window: MainWindow, box) -> None:
 
 def test_the_check_boxes_are_the_engines_defaults_and_say_what_they_find(window):
     params = window.params
-    assert params.paraphrase() and params.translation()
+    assert not params.paraphrase() and params.translation()
     assert params._paraphrase.text() == "Paraphrased passages"
     assert params._translation.text() == "Translated passages (Chinese ↔ English)"
     for box in (params._paraphrase, params._translation):
         assert "evidence for a person to read, not proof" in box.toolTip()
     passages = window.scan_options().passages
-    assert passages.paraphrase and passages.translation
+    assert not passages.paraphrase and passages.translation
 
 
 def test_the_documents_tab_shows_each_kind_with_its_sources(scanned):
@@ -227,6 +228,7 @@ def test_clicking_a_fragment_selects_its_other_side(qtbot, scanned):
 
 
 def test_the_choices_are_remembered(qtbot, window, settings, catalog):
+    window.params._paraphrase.setChecked(True)
     window.params._translation.setChecked(False)
     window.save_settings()
     again = Settings(QSettings(settings._store.fileName(), QSettings.Format.IniFormat))

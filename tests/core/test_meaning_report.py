@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from simsift.core.cli import main
+from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 from simsift.core.report.essay import EssayLabels, essay_html, meaning_labels
@@ -44,6 +45,9 @@ OWN_DAN = (
 )
 
 
+BOTH = PassageOptions(paraphrase=True)  # paraphrase is off by default
+
+
 def write_class(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "ana.txt").write_text(f"{OTHER}\n\n{SOURCE}\n\n{OWN_ANA}\n", encoding="utf-8")
@@ -60,7 +64,7 @@ def folder(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def result(folder):
-    return scan(ScanOptions(roots=(str(folder),), workers=0))
+    return scan(ScanOptions(roots=(str(folder),), workers=0, passages=BOTH))
 
 
 def read_csv(path: Path) -> list[dict]:
@@ -137,7 +141,7 @@ def test_excerpts_that_start_like_a_formula_are_neutralised(tmp_path):
     folder.mkdir()
     (folder / "ana.txt").write_text(f"{OTHER}\n\n{SOURCE}\n", encoding="utf-8")
     (folder / "ben.txt").write_text(f"{SAME_TOPIC}\n\n={PARAPHRASE}\n", encoding="utf-8")
-    found = scan(ScanOptions(roots=(str(folder),), workers=0))
+    found = scan(ScanOptions(roots=(str(folder),), workers=0, passages=BOTH))
     m = found.passages.meaning
     assert len(m)
     # make the fragment start at the "=": what a spreadsheet would run as a formula
@@ -165,20 +169,19 @@ def run(folder: Path, out: Path, *flags: str, capsys) -> tuple[str, list[dict]]:
 
 
 def test_the_summary_names_the_kinds_and_the_flags_switch_each_layer(folder, tmp_path, capsys):
-    said, rows = run(folder, tmp_path / "all", capsys=capsys)
+    said, rows = run(folder, tmp_path / "all", "--paraphrase", capsys=capsys)
     line = next(x for x in said.splitlines() if x.startswith("by meaning"))
     assert re.search(r"1 paraphrased passage in 1 pair", line)
     assert re.search(r"\d+ translated passages? in \d+ pairs?", line)
     assert {"paraphrased", "translated"} <= {r["kind"] for r in rows}
 
-    said, rows = run(folder, tmp_path / "no-tr", "--no-translation", capsys=capsys)
+    said, rows = run(folder, tmp_path / "no-tr", "--paraphrase", "--no-translation", capsys=capsys)
     assert "translated: not looked for (--no-translation)" in said
     assert "translated" not in {r["kind"] for r in rows}
     assert "paraphrased" in {r["kind"] for r in rows}
 
-    said, rows = run(folder, tmp_path / "none", "--no-paraphrase", "--no-translation",
-                     capsys=capsys)  # fmt: skip
-    assert "paraphrased: not looked for (--no-paraphrase)" in said
+    said, rows = run(folder, tmp_path / "none", "--no-translation", capsys=capsys)
+    assert "paraphrased: not looked for (--paraphrase to look)" in said
     assert {r["kind"] for r in rows} == {"verbatim"}  # word for word is still found
     documents = {named(r["path"]) for r in read_csv(tmp_path / "none" / "documents.csv")}
     assert "ben.txt" not in documents and "dan.txt" in documents
@@ -188,7 +191,7 @@ def test_help_says_what_each_layer_finds(capsys):
     with pytest.raises(SystemExit):
         main(["scan", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "--no-paraphrase" in text and "in other words" in text
+    assert "--paraphrase" in text and "in other words" in text
     assert "--no-translation" in text and "between Chinese and English" in text
 
 
@@ -216,7 +219,7 @@ def test_html_report_in_chinese_says_the_kinds_in_chinese(result):
 
 
 def test_html_report_says_a_kind_was_not_looked_for(folder):
-    options = ScanOptions(roots=(str(folder),), workers=0)
+    options = ScanOptions(roots=(str(folder),), workers=0, passages=BOTH)
     options = replace(options, passages=replace(options.passages, translation=False))
     found = scan(options)
     page = render_html_report(found, found.clusters(8))
@@ -265,8 +268,10 @@ def test_check_finds_paraphrase_and_translation_of_archive_documents(tmp_path):
         f"我喜欢在周末和朋友一起去图书馆看书，然后在附近的小饭馆吃面条。\n\n{TRANSLATION}\n",
         encoding="utf-8",
     )
-    add_folders(tmp_path / "archive", ScanOptions(roots=(str(old),), workers=0))
-    checked = check(Archive.open(tmp_path / "archive"), ScanOptions(roots=(str(new),), workers=0))
+    add_folders(tmp_path / "archive", ScanOptions(roots=(str(old),), workers=0, passages=BOTH))
+    checked = check(
+        Archive.open(tmp_path / "archive"), ScanOptions(roots=(str(new),), workers=0, passages=BOTH)
+    )
     write_report(checked, 8, tmp_path / "out")
     rows = read_csv(tmp_path / "out" / "meaning.csv")
     kinds = {(named(r["a"]), named(r["b"]), r["kind"]) for r in rows}
@@ -288,10 +293,10 @@ def test_a_large_archive_is_searched_only_where_the_check_looks(tmp_path, monkey
     new.mkdir()
     (old / "ana.txt").write_text(f"{OTHER}\n\n{SOURCE}\n", encoding="utf-8")
     (new / "ben.txt").write_text(f"{SAME_TOPIC}\n\n{PARAPHRASE}\n", encoding="utf-8")
-    add_folders(tmp_path / "archive", ScanOptions(roots=(str(old),), workers=0))
+    add_folders(tmp_path / "archive", ScanOptions(roots=(str(old),), workers=0, passages=BOTH))
     monkeypatch.setattr(check_module, "MEANING_ARCHIVE_DOCS", 0)
     checked = check_module.check(
-        Archive.open(tmp_path / "archive"), ScanOptions(roots=(str(new),), workers=0)
+        Archive.open(tmp_path / "archive"), ScanOptions(roots=(str(new),), workers=0, passages=BOTH)
     )
     assert len(checked.passages.meaning) == 0  # ana shares nothing else with ben
     [notice] = checked.notices

@@ -45,7 +45,9 @@ def write_class(folder: Path) -> None:
 
 
 def options(folder: Path, **passages) -> ScanOptions:
-    return ScanOptions(roots=(str(folder),), workers=0, passages=PassageOptions(**passages))
+    """Both kinds looked for unless `passages` says otherwise (paraphrase is off by default)."""
+    chosen = {"paraphrase": True} | passages
+    return ScanOptions(roots=(str(folder),), workers=0, passages=PassageOptions(**chosen))
 
 
 def number(result, name: str) -> int:

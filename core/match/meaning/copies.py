@@ -8,7 +8,7 @@ import numpy as np
 from simsift.core.match.meaning.align import AlignParameters, MeaningFragment, align
 from simsift.core.match.meaning.candidates import CandidateParameters, candidate_pairs
 from simsift.core.match.meaning.frequencies import DocumentFrequencies, document_frequencies
-from simsift.core.match.meaning.sketch import MeaningSketch
+from simsift.core.match.meaning.sketch import CHINESE, ENGLISH, MeaningSketch
 from simsift.core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
 
 STAGE = "meaning"
@@ -24,14 +24,19 @@ def find_meaning_copies(
     frequencies: DocumentFrequencies | None = None,
     candidates: CandidateParameters = DEFAULT_CANDIDATES,
     alignment: AlignParameters = DEFAULT_ALIGNMENT,
+    across_languages_only: bool = False,
 ) -> list[tuple[int, int, tuple[MeaningFragment, ...]]]:
     """(i, j, fragments) for each pair of documents i < j that share fragments in
     meaning, in order of (i, j); a document is never paired with itself. `frequencies`
-    defaults to those of `sketches`. Raises `Cancelled` when `cancel` is set."""
+    defaults to those of `sketches`. With `across_languages_only` (translations alone are
+    wanted), only pairs of which one holds Chinese and the other English are aligned.
+    Raises `Cancelled` when `cancel` is set."""
     steps = StepProgress(STAGE, _STEPS, progress or no_progress, cancel)
     if frequencies is None:
         frequencies = document_frequencies(sketches, steps.step("frequencies"))
     left, right = candidate_pairs(sketches, frequencies, candidates, steps.step("candidates"))
+    if across_languages_only:
+        left, right = _across_languages(sketches, left, right, alignment.min_size)
     report = steps.step("aligning")
     found, cache = [], {}
     last = _last_uses(left, right, len(sketches))
@@ -46,6 +51,15 @@ def find_meaning_copies(
                 cache.pop(id(x), None)
     report(len(left), len(left))
     return found
+
+
+def _across_languages(sketches, left, right, min_size: float):
+    """The pairs of which one document holds at least `min_size` of Chinese and the other
+    at least as much of English (a fragment needs that much on each side)."""
+    chinese = np.array([s.size[s.language == CHINESE].sum() >= min_size for s in sketches])
+    english = np.array([s.size[s.language == ENGLISH].sum() >= min_size for s in sketches])
+    keep = (chinese[left] & english[right]) | (english[left] & chinese[right])
+    return left[keep], right[keep]
 
 
 def _last_uses(left: np.ndarray, right: np.ndarray, n: int) -> np.ndarray:

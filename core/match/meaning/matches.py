@@ -10,6 +10,7 @@ share is a share of the same own text the verbatim figures count.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,6 +25,9 @@ from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_pr
 KINDS = (PARAPHRASED, TRANSLATED)  # a fragment's `kind` is its place here
 SKETCHING = "sentences"  # the progress stage of `document_sketches`
 _SEPARATOR = 2  # characters between paragraphs in the display text ("\n\n")
+# a sentence's worth of each language: a translation needs one on each side
+_CHINESE = re.compile(r"[\u4e00-\u9fff]{8}")
+_ENGLISH = re.compile(r"(?:[A-Za-z]{2,}[ ,;:'-]+){6}[A-Za-z]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,19 +72,24 @@ def meaning_matches(
     runs,
     kinds: tuple[str, ...] = KINDS,
     *,
+    left_out: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     sketches: Sequence[MeaningSketch] | None = None,
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
 ) -> MeaningMatches:
     """The paraphrased and translated fragments of `documents` (those of `kinds`), with
-        fragments holding one of `runs` (the scan's `SharedRuns`) and pairs of two reference
-        documents or with one left out, and fragments that say what a reference document says
-    (template text). `sketches` are the documents' own (made when None)."""
-    if not kinds or len(documents) < 2:
+            fragments holding one of `runs` (the scan's `SharedRuns`) and pairs of two reference
+            documents or with one left out, and fragments that say what a reference document says
+        (template text), or whose text is mostly left out on either side (`left_out`: the
+    global token ranges that never count, sorted and apart, and each document's first global
+    token: common text, boilerplate, quotations). `sketches` are the documents' own (made when
+    None)."""
+    translations_only = PARAPHRASED not in kinds
+    if not kinds or len(documents) < 2 or (translations_only and not two_languages(documents)):
         return MeaningMatches.empty()
     if sketches is None:
         sketches = document_sketches(documents, progress, cancel)
-    found = find_meaning_copies(sketches, progress, cancel)
+    found = find_meaning_copies(sketches, progress, cancel, across_languages_only=translations_only)
     template = _template_spans(found, is_reference)
     rows = []
     for i, j, fragments in found:
@@ -99,7 +108,10 @@ def meaning_matches(
             for name, c in zip(_FIELDS, columns, strict=True)
         )
     )
-    return matches.subset(~_holds_a_run(matches, runs))
+    keep = ~_holds_a_run(matches, runs)
+    if left_out is not None:
+        keep &= ~_mostly_left_out(matches, *left_out)
+    return matches.subset(keep)
 
 
 def _template_spans(found, is_reference: np.ndarray) -> dict[int, list[tuple[int, int]]]:
@@ -122,6 +134,16 @@ def _in_template(template: dict, i: int, j: int, f: MeaningFragment) -> bool:
         for doc, begin, end in sides
         for start, stop in template.get(doc, ())
     )
+
+
+def two_languages(documents: Sequence[FileRecord]) -> bool:
+    """Whether one document holds Chinese sentences and another English ones: else no
+    translation can be found, and documents need not be sketched for it. A first match
+    of each pattern ends the search, so this reads little of most documents."""
+    chinese = [any(_CHINESE.search(p) for p in d.paragraphs) for d in documents]
+    english = [any(_ENGLISH.search(p) for p in d.paragraphs) for d in documents]
+    english_documents = sum(english)
+    return any(c and english_documents - e > 0 for c, e in zip(chinese, english, strict=True))
 
 
 def document_sketches(
@@ -169,6 +191,29 @@ def _token_at(char: int, offsets, lengths, starts, stops) -> int:
     within = min(max(char - int(offsets[p]), 0), int(lengths[p]))
     share = within / lengths[p] if lengths[p] else 0.0
     return int(starts[p] + round(share * (stops[p] - starts[p])))
+
+
+def _mostly_left_out(matches: MeaningMatches, starts, stops, offsets) -> np.ndarray:
+    """Per fragment: more than half of either side is text that never counts (a page
+    footer or option boilerplate says the same in every page: not copying, reworded or not)."""
+    if not len(starts):
+        return np.zeros(len(matches), bool)
+    before = np.r_[0, np.cumsum(stops - starts)]
+
+    def left_out_before(at: np.ndarray) -> np.ndarray:
+        k = np.searchsorted(stops, at, side="right")  # ranges ending at or before `at`
+        inside = np.maximum(at - starts[np.minimum(k, len(starts) - 1)], 0)
+        return before[k] + np.where(k < len(starts), inside, 0)
+
+    mostly = np.zeros(len(matches), bool)
+    for doc, lo, hi in (
+        (matches.left, matches.token_start_left, matches.token_stop_left),
+        (matches.right, matches.token_start_right, matches.token_stop_right),
+    ):
+        base = offsets[doc]
+        out = left_out_before(base + hi) - left_out_before(base + lo)
+        mostly |= 2 * out > np.maximum(hi - lo, 1)
+    return mostly
 
 
 def _holds_a_run(matches: MeaningMatches, runs) -> np.ndarray:
