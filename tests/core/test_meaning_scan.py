@@ -189,3 +189,41 @@ def test_packed_sketches_come_back_as_they_were():
         arrays = pack_sketches(sketches)
         arrays["concepts"] = arrays["concepts"][:-1]
         unpack_sketches(arrays)
+
+
+def test_translation_alone_never_sketches_a_collection_in_one_language(tmp_path, monkeypatch):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "source.txt").write_text("\n\n".join((OWN["source"], SOURCE)), encoding="utf-8")
+    (folder / "paraphrase.txt").write_text(
+        "\n\n".join((OWN["paraphrase"], PARAPHRASE)), encoding="utf-8"
+    )
+
+    def never(paragraphs):
+        raise AssertionError("sketched")
+
+    monkeypatch.setattr(matches_module, "sketch", never)
+    result = scan(options(folder, paraphrase=False))
+    assert len(result.documents) == 2 and not len(result.passages.meaning)
+
+
+def test_translation_alone_aligns_only_documents_in_two_languages(class_folder):
+    from simsift.core.match.meaning import find_meaning_copies, sketch
+
+    sketches = [sketch(p) for p in ((SOURCE, OTHER), (PARAPHRASE, SAME_TOPIC), (TRANSLATION,))]
+    every = {(i, j) for i, j, _ in find_meaning_copies(sketches)}
+    across = {(i, j) for i, j, _ in find_meaning_copies(sketches, across_languages_only=True)}
+    assert (0, 1) in every and (0, 2) in every
+    assert across == {(0, 2), (1, 2)} & every
+
+
+def test_a_paraphrase_of_common_text_is_not_copying(tmp_path):
+    folder = tmp_path / "class"
+    write_class(folder)
+    for i in range(12):  # the source's passage is boilerplate of a dozen pages
+        (folder / f"page{i}.txt").write_text(
+            f"Page {i} of the handbook, on its own subject number {i}.\n\n{SOURCE}",
+            encoding="utf-8",
+        )
+    result = scan(options(folder))
+    assert not [f for f in fragments(result) if "paraphrase" in f[:2] and f[2] == "paraphrased"]
