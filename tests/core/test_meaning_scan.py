@@ -218,6 +218,7 @@ def test_translation_alone_aligns_only_documents_in_two_languages(class_folder):
 
 
 def test_a_paraphrase_of_common_text_is_not_copying(tmp_path):
+    """Text a dozen pages hold is boilerplate, reworded or not."""
     folder = tmp_path / "class"
     write_class(folder)
     for i in range(12):  # the source's passage is boilerplate of a dozen pages
@@ -225,5 +226,33 @@ def test_a_paraphrase_of_common_text_is_not_copying(tmp_path):
             f"Page {i} of the handbook, on its own subject number {i}.\n\n{SOURCE}",
             encoding="utf-8",
         )
+
     result = scan(options(folder))
     assert not [f for f in fragments(result) if "paraphrase" in f[:2] and f[2] == "paraphrased"]
+
+
+def test_fragments_mostly_in_text_that_never_counts_are_found_as_a_mask_would():
+    """`_mostly_left_out` sums left-out ranges by search; a brute-force mask is its oracle."""
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        mask = np.zeros(200, bool)
+        for _ in range(rng.integers(0, 8)):
+            at = rng.integers(0, 200)
+            mask[at : at + rng.integers(1, 30)] = True
+        edges = np.flatnonzero(np.diff(np.r_[0, mask.astype(int), 0]))
+        offsets = np.array([0, 100, 200])
+        n = 20
+        lo_a, lo_b = rng.integers(0, 100, n), rng.integers(0, 100, n)
+        hi_a = np.minimum(lo_a + rng.integers(0, 60, n), 100)
+        hi_b = np.minimum(lo_b + rng.integers(0, 60, n), 100)
+        zero = np.zeros(n, np.int64)
+        found = matches_module.MeaningMatches(
+            zero, zero + 1, zero, zero * 0.0, zero, zero, zero, zero, lo_a, hi_a, lo_b, hi_b
+        )
+        got = matches_module._mostly_left_out(found, edges[::2], edges[1::2], offsets)
+
+        def mostly(at: int, lo: int, hi: int, mask=mask) -> bool:
+            return 2 * mask[at + lo : at + hi].sum() > max(hi - lo, 1)
+
+        want = [mostly(0, lo_a[i], hi_a[i]) or mostly(100, lo_b[i], hi_b[i]) for i in range(n)]
+        assert got.tolist() == want
