@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 from simsift.core.progress import Progress
@@ -123,11 +124,22 @@ def change_some(corpus: Path, share: float, seed: int = 1) -> int:
     return len(chosen)
 
 
-def scan_bench(corpus: Path, workers: int) -> None:
+def meaning_options(meaning: str) -> PassageOptions:
+    """The copying-by-meaning layers a run looks for: the defaults (translation), none, or
+    both (paraphrase too)."""
+    if meaning == "off":
+        return PassageOptions(paraphrase=False, translation=False)
+    return PassageOptions(paraphrase=meaning == "both")
+
+
+def scan_bench(corpus: Path, workers: int, meaning: str = "default") -> None:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / "corpus"
         shutil.copytree(corpus, work)
-        options = ScanOptions(roots=(str(work),), workers=workers)
+        options = ScanOptions(
+            roots=(str(work),), workers=workers, passages=meaning_options(meaning)
+        )
+        print(f"meaning layers: {meaning}", flush=True)
         catalog = Path(tmp) / "catalog.sqlite"
         cold = timed_scan(options, catalog, "cold")
         warm = timed_scan(options, catalog, "unchanged")
@@ -176,6 +188,12 @@ def main() -> None:
     s = sub.add_parser("scan")
     s.add_argument("--corpus", type=Path, required=True)
     s.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    s.add_argument(
+        "--meaning",
+        choices=("default", "off", "both"),
+        default="default",
+        help="copying by meaning: the defaults (translation), none, or paraphrase too",
+    )
     c = sub.add_parser("cancel")
     c.add_argument("--corpus", type=Path, required=True)
     c.add_argument("--workers", type=int, default=os.cpu_count() or 2)
@@ -185,7 +203,7 @@ def main() -> None:
     elif args.command == "cancel":
         cancel_bench(args.corpus, args.workers)
     else:
-        scan_bench(args.corpus, args.workers)
+        scan_bench(args.corpus, args.workers, args.meaning)
 
 
 if __name__ == "__main__":
