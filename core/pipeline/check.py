@@ -22,7 +22,7 @@ the result's notices say so. Fragments of two archive documents are never report
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 from simsift.core.arrays import pair_keys, ragged_arange, sorted_unique, split_keys
@@ -30,8 +30,14 @@ from simsift.core.document import FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.packed import PackedIndex
 from simsift.core.match.grams import OutsideGrams, kept_grams
+from simsift.core.match.meaning.align import PARAPHRASED
 from simsift.core.match.meaning.copies import find_meaning_copies
-from simsift.core.match.meaning.matches import MeaningMatches, meaning_matches
+from simsift.core.match.meaning.matches import (
+    SKETCHING,
+    MeaningMatches,
+    meaning_matches,
+    two_languages,
+)
 from simsift.core.match.meaning.sketch import sketch
 from simsift.core.match.passages import (
     OutsideCounts,
@@ -181,14 +187,21 @@ def _meaning_neighbours(
     if not kinds or not ordinary or len(archive) > MEANING_ARCHIVE_DOCS:
         return np.zeros(0, np.int64)
     docs = np.setdiff1d(np.arange(len(archive)), same)
-    sketches = [sketch(r.paragraphs) for r in ordinary]
+    texts = []
     for i, doc in enumerate(docs.tolist()):
         if i % 64 == 0:
             cancel.check()
-            progress(Progress("meaning", i, len(docs)))
-        sketches.append(sketch(archive.text(doc)[1]))
+            progress(Progress(SKETCHING, i, len(docs)))
+        texts.append(archive.text(doc)[1])
+    translations_only = PARAPHRASED not in kinds
+    if translations_only and not two_languages([*ordinary, *(_Text(t) for t in texts)]):
+        return np.zeros(0, np.int64)
+    sketches = [sketch(r.paragraphs) for r in ordinary] + [sketch(t) for t in texts]
     found = set()
-    for i, j, fragments in find_meaning_copies(sketches, progress, cancel):
+    copies = find_meaning_copies(
+        sketches, progress, cancel, across_languages_only=translations_only
+    )
+    for i, j, fragments in copies:
         if (i < len(ordinary)) != (j < len(ordinary)) and any(f.kind in kinds for f in fragments):
             found.add(int(docs[max(i, j) - len(ordinary)]))
     return np.array(sorted(found), np.int64)
@@ -210,11 +223,19 @@ def _check_meaning(
         np.asarray(is_reference)[rows],
         _runs_among(passages.runs, rows, len(documents)),
         kinds,
+        left_out=(passages.left_out_start, passages.left_out_stop, passages.passages.offsets[rows]),
         progress=progress,
         cancel=cancel,
     )
     found = replace(found, left=rows[found.left], right=rows[found.right])
     return found.subset(~(is_archive[found.left] & is_archive[found.right]))
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """An archive document's paragraphs, where `two_languages` takes records."""
+
+    paragraphs: tuple[str, ...]
 
 
 def _runs_among(runs, rows: np.ndarray, n_docs: int):
