@@ -16,6 +16,7 @@ from dataclasses import replace
 import numpy as np
 from simsift.core.document import FileRecord
 from simsift.core.index.pair_graph import PairSearch, search_pairs
+from simsift.core.match.meaning.align import PARAPHRASED
 from simsift.core.match.meaning.matches import document_sketches, two_languages
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions
@@ -220,7 +221,7 @@ def _sketches(cache, documents, doc_ids, options: ScanOptions, progress, cancel)
     """Each document's sentences and concepts for the meaning layer: the last scan's for
     documents that did not change, made for the others (None with the layer off)."""
     kinds = options.passages.meaning_kinds
-    if not kinds or ("paraphrased" not in kinds and not two_languages(documents)):
+    if not kinds or (PARAPHRASED not in kinds and not two_languages(documents)):
         return None
     sketches = cache.sketches(doc_ids)
     missing = [i for i, s in enumerate(sketches) if s is None]
