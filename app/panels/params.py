@@ -1,13 +1,17 @@
 """Scan parameters: the k slider (instant re-clustering), what counts as copying (the
 shortest match, common text, quotations, the bibliography, paraphrased and translated
-passages) and the feature weights."""
+passages) and the feature weights.
+
+The panel lives in a scroll area: the wheel scrolls it, and changes a slider, spin box
+or list only once the user has clicked or tabbed into it (a wheel turned to scroll the
+panel set the title boost from 1 to 0 and started a recompute no one asked for)."""
 
 from __future__ import annotations
 
 import html
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -56,6 +60,16 @@ class ParamsPanel(QWidget):
         self._weights_timer.timeout.connect(lambda: self.weights_changed.emit(self.weights()))
         self._layout_widgets()
         self._connect_weight_controls()
+        self._wheel_guard = _WheelNeedsFocus(self)
+        for editor in (
+            self._k,
+            self._shortest,
+            self._common_docs,
+            self._title_boost,
+            self._tf,
+            self._shingle,
+        ):
+            self._wheel_guard.guard(editor)
         self.retranslate()
         self._on_k(self._k.value())
 
@@ -424,6 +438,22 @@ class ParamsPanel(QWidget):
             if term and weight >= 0:
                 terms.append((term, weight))
         return tuple(terms)
+
+
+class _WheelNeedsFocus(QObject):
+    """Event filter: a guarded editor turns with the wheel only while it has keyboard
+    focus; otherwise the wheel goes on to the widgets around it (the scroll area)."""
+
+    def guard(self, editor: QWidget) -> None:
+        # not Qt.WheelFocus (spin boxes' and sliders' default): the wheel must not focus them
+        editor.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        editor.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Wheel and not watched.hasFocus():
+            event.ignore()  # ignored, the event propagates to the parent
+            return True
+        return False
 
 
 def _wrapped(tip: str) -> str:
