@@ -251,7 +251,6 @@ class MainWindow(QMainWindow):
         self.controller.failed.connect(self._on_failed)
         self.scan_status.cancel_requested.connect(self.controller.cancel)
         self.editor.result_changed.connect(self._show_result)
-        self.editor.result_changed.connect(lambda _: self.undo_keys.action_done())
         self.editor.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.editor.problem.connect(
             lambda title, text: QMessageBox.warning(self, title, plain(text))
