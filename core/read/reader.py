@@ -45,16 +45,20 @@ def read_file(task: ReadTask) -> FileRecord:
     """Extract and tokenize one file; every per-file problem becomes an error record."""
     base = FileRecord(task.path, task.size, task.mtime_ns, STATUS_ERROR)
     from simsift.core.read.extract import extract  # keeps GUI start-up free of parser imports
+    from simsift.core.read.extract.ocr import read_by_ocr
 
     try:
         extracted = extract(Path(task.path), max_bytes=task.max_bytes, ocr=task.ocr)
         content_hash = _file_hash(task.path)
     except Exception as error:  # parsers raise anything on hostile input
         return _failed(base, error)
+    # text read by OCR: its quotation marks may be specks and misread apostrophes
+    ocr = read_by_ocr(extracted.warnings)
     tokens = document_tokens(
         extracted.title,
         extracted.paragraphs,
         traditional_to_simplified=task.traditional_to_simplified,
+        ocr=ocr,
     )
     if len(tokens.body) == 0:
         return replace(base, format=extracted.format, message="no words found in the text")
@@ -70,7 +74,7 @@ def read_file(task: ReadTask) -> FileRecord:
         ),
         paragraphs=extracted.paragraphs,
         tokens=tokens,
-        flags=integrity_flags(extracted) + set_apart_flags(tokens.body),
+        flags=integrity_flags(extracted, ocr=ocr) + set_apart_flags(tokens.body),
         # pictures of text not read (OCR off): read again once OCR is on, so never cached
         retry=extracted.unread_pictures > 0,
     )

@@ -88,8 +88,10 @@ _WORD_SPACE = re.compile(f"(?<=[{_SCRIPT_LETTER}])[ {_ODD_SPACES}](?=[{_SCRIPT_L
 _ANY_ODD_SPACE = re.compile(f"[{_ODD_SPACES}]")  # a quick first look, without lookarounds
 
 
-def integrity_flags(extracted: ExtractedText) -> tuple[str, ...]:
-    """The flags of one extracted document, most telling first (empty: nothing seen)."""
+def integrity_flags(extracted: ExtractedText, *, ocr: bool = False) -> tuple[str, ...]:
+    """The flags of one extracted document, most telling first (empty: nothing seen).
+    `ocr`: its text was read by OCR, whose stray quotation marks (specks, misread
+    apostrophes) are no sign of disguise: they are not flagged."""
     texts = (extracted.title, *extracted.paragraphs)
     # look-alike letters, invisible characters and odd blanks are all outside ASCII, and the
     # first two are told cheaply (`may_be_disguised`): most paragraphs need no search for
@@ -102,7 +104,7 @@ def integrity_flags(extracted: ExtractedText) -> tuple[str, ...]:
         invisible_flag(suspect),
         spaced_letters_flag(texts),
         odd_spaces_flag(texts) if any(map(_ANY_ODD_SPACE.search, unusual)) else "",
-        stray_quotes_flag(unusual),
+        "" if ocr else stray_quotes_flag(unusual),
     )
     return tuple(f for f in flags if f)
 

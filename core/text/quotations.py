@@ -23,6 +23,17 @@ Quotations (`find_quotations`), within one paragraph:
 * Marks that open or close nothing are counted (`QuoteScan.unbalanced`) so that a
   document full of them can be flagged; a lone ’ is an apostrophe and not counted.
 
+Text read by OCR (`ocr=True`: a scan, a picture of text) is judged apart: Tesseract reads
+specks as „ or " and apostrophes as " or ”, so its marks are no sign of anything and a
+quotation must look like one (`_ocr_quotations`). A mark opens only at the start of a
+word (no letter or digit before it, something after it) and closes only at the end of one
+(something before it, no letter or digit after it); a mark that can do neither (a speck
+between spaces, an apostrophe between letters) is no mark. The kinds of double marks
+("“”„) are one kind, as Tesseract mixes them up. A pair is a quotation only when it holds
+a word, is at most `MAX_OCR_QUOTE_WORDS` words and at most `MAX_OCR_QUOTE_SHARE` of its
+paragraph: a paragraph that is one quotation, or a quotation of most of one, counts as
+the writer's own. Nothing is counted as unbalanced.
+
 The bibliography (`bibliography_ranges`) starts at a heading paragraph ("References",
 "Works cited", "参考文献", ... with optional numbering and a colon) and runs to the next
 appendix heading ("Appendix A", "附录") or the end of the document, or stops earlier
@@ -54,6 +65,11 @@ BIBLIOGRAPHY = 2
 
 MAX_QUOTE_WORDS = 80
 MAX_QUOTE_CHARS = 1500
+# In text read by OCR: a quotation longer than this is set off as a block quotation (APA's
+# 40 words) in a typed essay, and one longer than this share of its paragraph would give
+# away most of it on the word of marks that may be specks.
+MAX_OCR_QUOTE_WORDS = 40
+MAX_OCR_QUOTE_SHARE = 0.5
 # At most this many marks of its kind are looked at for a closing mark: a text of nothing
 # but opening marks costs linear time.
 _MAX_MARKS_SCANNED = 64
@@ -102,9 +118,10 @@ def may_hold_quotations(text: str) -> bool:
     return any(mark in text for mark in _QUOTE_CHARS)
 
 
-def find_quotations(text: str, *, whole_paragraph: bool = True) -> QuoteScan:
+def find_quotations(text: str, *, whole_paragraph: bool = True, ocr: bool = False) -> QuoteScan:
     """The quotations of one paragraph (or a piece of one: `whole_paragraph=False` turns
-    off the rule for a paragraph that is one quotation). See the module's rules.
+    off the rule for a paragraph that is one quotation); `ocr`: the text was read by OCR,
+    its marks judged by the rules for OCR text. See the module's rules.
 
     Examples:
         >>> text = "He said “don’t go” and left. The students’ essays"
@@ -115,6 +132,8 @@ def find_quotations(text: str, *, whole_paragraph: bool = True) -> QuoteScan:
     """
     if not may_hold_quotations(text):
         return QuoteScan()
+    if ocr:
+        return QuoteScan(_ocr_quotations(text))
     closers_of = _REVERSED_CLOSERS if _guillemets_reversed(text) else _CLOSERS
     spans: list[tuple[int, int]] = []
     unbalanced = 0
@@ -219,6 +238,60 @@ def _within_cap(text: str, start: int, end: int) -> bool:
     words = len(_WORD.findall(text, start, end))
     cjk = len(_CJK_CHAR.findall(text, start, end))
     return 5 * words + 2 * cjk <= 5 * MAX_QUOTE_WORDS
+
+
+# -- quotations in text read by OCR ----------------------------------------------------
+
+# kind of each mark: double marks are one kind (Tesseract mixes them up), so are single
+# ones; 「」『』 open or close only
+_OCR_KIND = {
+    **dict.fromkeys('"＂“”„‟', '"'),
+    **dict.fromkeys("‘’‚‛", "'"),
+    **dict.fromkeys("«»", "«"),
+    "「": "「",
+    "」": "「",
+    "『": "『",
+    "』": "『",
+}
+_OCR_MARK = re.compile(f"[{''.join(_OCR_KIND)}]")
+_OPEN_ONLY, _CLOSE_ONLY = "「『", "」』"
+# a letter or digit of a word written with spaces: no quotation mark stands next to one on
+# its outer side (a CJK character may: Chinese has no spaces)
+_WORD_CHAR = re.compile(rf"[^\W_{_CJK}]")
+
+
+def _ocr_quotations(text: str) -> tuple[tuple[int, int], ...]:
+    """The quotations of a paragraph read by OCR (the module's rules), in order."""
+    open_at: dict[str, list[int]] = {}
+    pairs: list[tuple[int, int]] = []
+    for found in _OCR_MARK.finditer(text):
+        at, mark = found.start(), found.group()
+        kind = _OCR_KIND[mark]
+        before = text[at - 1] if at else " "
+        after = text[at + 1] if at + 1 < len(text) else " "
+        opens = mark not in _CLOSE_ONLY and not _WORD_CHAR.match(before) and not after.isspace()
+        closes = mark not in _OPEN_ONLY and not before.isspace() and not _WORD_CHAR.match(after)
+        waiting = open_at.get(kind)
+        if closes and waiting:
+            pairs.append((waiting.pop(), at + 1))
+        elif opens:
+            open_at.setdefault(kind, []).append(at)
+    if not pairs:
+        return ()
+    paragraph = _weight(text, 0, len(text))
+    spans: list[tuple[int, int]] = []
+    for start, end in sorted(pairs, key=lambda pair: (pair[0], -pair[1])):
+        if spans and start < spans[-1][1]:
+            continue  # inside (or across) a quotation kept
+        weight = _weight(text, start, end)
+        if 0 < weight <= 5 * MAX_OCR_QUOTE_WORDS and weight <= MAX_OCR_QUOTE_SHARE * paragraph:
+            spans.append((start, end))
+    return tuple(spans)
+
+
+def _weight(text: str, start: int, end: int) -> int:
+    """Five times the words of text[start:end], a CJK character counting 2/5 of a word."""
+    return 5 * len(_WORD.findall(text, start, end)) + 2 * len(_CJK_CHAR.findall(text, start, end))
 
 
 # -- the bibliography -----------------------------------------------------------------

@@ -183,9 +183,11 @@ def token_stream(
     traditional_to_simplified: bool = True,
     chunk_chars: int = CHUNK_CHARS,
     marks: bool = True,
+    ocr: bool = False,
 ) -> TokenStream:
     """Tokenize and hash paragraphs into one stream, recording where each paragraph starts
-    and, with `marks`, which tokens are quotation or bibliography.
+    and, with `marks`, which tokens are quotation or bibliography (`ocr`: the text was read
+    by OCR, its quotations judged as such, `find_quotations`).
 
     Paragraphs are normalized together, about `chunk_chars` at a time (`normalize_texts`:
     a Chinese text's short lines cost a call each otherwise), long ones in pieces of about
@@ -209,7 +211,7 @@ def token_stream(
         whole = len(paragraph) <= chunk_chars
         for norm in norms:
             if find and may_hold_quotations(norm):
-                unbalanced += _append_quoted_tokens(norm, whole, hashes, digits, quoted)
+                unbalanced += _append_quoted_tokens(norm, whole, hashes, digits, quoted, ocr)
             else:
                 _append_tokens(norm, hashes, digits)
     return TokenStream(
@@ -256,7 +258,12 @@ def _paragraph_flags(count: int, ranges: list[tuple[int, int]]) -> bytearray:
 
 
 def _append_quoted_tokens(
-    norm: str, whole_paragraph: bool, hashes: array, digits: bytearray, quoted: array
+    norm: str,
+    whole_paragraph: bool,
+    hashes: array,
+    digits: bytearray,
+    quoted: array,
+    ocr: bool = False,
 ) -> int:
     """`_append_tokens` of normalized text, cut at its quotations, whose token ranges go to
     `quoted`; returns the count of unbalanced quotation marks. A quotation begins and ends
@@ -265,7 +272,7 @@ def _append_quoted_tokens(
     joined first: their quotation marks, spaced out too, would cut them into pieces too
     short to be joined."""
     norm = join_spaced_letters(norm)
-    scan = find_quotations(norm, whole_paragraph=whole_paragraph)
+    scan = find_quotations(norm, whole_paragraph=whole_paragraph, ocr=ocr)
     done = 0
     for start, end in scan.spans:
         _append_tokens(norm[done:start], hashes, digits)
@@ -383,14 +390,19 @@ def _append_mixed_tokens(norm: str, hashes: array, digits: bytearray) -> None:
 
 
 def document_tokens(
-    title: str, paragraphs: Sequence[str], *, traditional_to_simplified: bool = True
+    title: str,
+    paragraphs: Sequence[str],
+    *,
+    traditional_to_simplified: bool = True,
+    ocr: bool = False,
 ) -> DocumentTokens:
-    """Token streams of a document's title and body; only the body's tokens are marked."""
+    """Token streams of a document's title and body; only the body's tokens are marked
+    (`ocr`: text read by OCR, its quotations judged as such)."""
     return DocumentTokens(
         title=token_stream(
             [title] if title else [],
             traditional_to_simplified=traditional_to_simplified,
             marks=False,
         ),
-        body=token_stream(paragraphs, traditional_to_simplified=traditional_to_simplified),
+        body=token_stream(paragraphs, traditional_to_simplified=traditional_to_simplified, ocr=ocr),
     )

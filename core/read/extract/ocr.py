@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
@@ -41,6 +41,7 @@ __all__ = [
     "OcrUnavailable",
     "TesseractFailed",
     "ocr_summary",
+    "read_by_ocr",
     "read_pages",
     "tesseract_path",
 ]
@@ -232,6 +233,18 @@ def _out_of_time(done: int, count: int) -> ExtractionError:
         f"no extractable text (scanned PDF: OCR took longer than {OCR_SECONDS:.0f} s, "
         f"{done} of {count} pages read)"
     )
+
+
+# What a file's warning says of text OCR read: "read by OCR: 2 pages, …" (`ocr_summary`),
+# "text of 3 pictures read by OCR, …" (`pictures.PictureReader.warnings`); never "not read
+# by OCR".
+_READ_BY_OCR = re.compile(r"(?<!not )\bread by OCR\b")
+
+
+def read_by_ocr(warnings: Iterable[str]) -> bool:
+    """Whether a file's `warnings` (`ExtractedText.warnings`) say some of its text was read
+    by OCR: its quotation marks are then judged as OCR's (`quotations.find_quotations`)."""
+    return any(_READ_BY_OCR.search(warning) for warning in warnings)
 
 
 def ocr_summary(pages: Sequence[OcrPage]) -> str:
