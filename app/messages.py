@@ -99,6 +99,15 @@ _MESSAGES: tuple[tuple[str, Callable[[], str]], ...] = (
     (r"a picture too small to hold text", lambda: QCoreApplication.translate("Messages", "a picture too small to hold text")),
     (r"a picture without text \(read by OCR\)", lambda: QCoreApplication.translate("Messages", "a picture without text (read by OCR)")),
     (r"read by OCR: 1 picture, mean confidence (\d\.\d\d)", lambda: QCoreApplication.translate("Messages", "read by OCR: 1 picture, mean confidence %1")),
+    # integrity flags (core/text/integrity.py), their evidence kept as written
+    (r"(?s)hidden text: (\d+) words the file does not show, in 1 place, e\.g\. “(.*)”", lambda: QCoreApplication.translate("Messages", "hidden text: %1 words the file does not show, in 1 place, e.g. “%2”")),
+    (r"(?s)hidden text: (\d+) words the file does not show, in (\d+) places, e\.g\. “(.*)”", lambda: QCoreApplication.translate("Messages", "hidden text: %1 words the file does not show, in %2 places, e.g. “%3”")),
+    (r"(?s)look-alike letters: (\d+) (.+?) letters in (\d+) Latin words \((.*)\), e\.g\. “(.*)”", lambda: QCoreApplication.translate("Messages", "look-alike letters: %1 %2 letters in %3 Latin words (%4), e.g. “%5”")),
+    (r"(?s)invisible characters: (\d+) \((.*)\) between the letters of words in (\d+) places, e\.g\. “(.*)” \(· marks one\)", lambda: QCoreApplication.translate("Messages", "invisible characters: %1 (%2) between the letters of words in %3 places, e.g. “%4” (· marks one)")),
+    (r"(?s)letters spaced out: (\d+) letters written one by one with spaces between, in (\d+) places, e\.g\. “(.*)”", lambda: QCoreApplication.translate("Messages", "letters spaced out: %1 letters written one by one with spaces between, in %2 places, e.g. “%3”")),
+    (r"spaces replaced: (\d+) of (\d+) spaces between words are other blanks \((.*)\)", lambda: QCoreApplication.translate("Messages", "spaces replaced: %1 of %2 spaces between words are other blanks (%3)")),
+    (r"(?s)stray quotation marks: (\d+) open no quotation, so the text after them counts as the writer's own, e\.g\. “(.*)…”", lambda: QCoreApplication.translate("Messages", "stray quotation marks: %1 open no quotation, so the text after them counts as the writer's own, e.g. “%2…”")),
+    (r"mostly quoted: (\d+)% of the text is in quotation marks", lambda: QCoreApplication.translate("Messages", "mostly quoted: %1% of the text is in quotation marks")),
 )  # fmt: skip
 _COMPILED = tuple((re.compile(pattern), text) for pattern, text in _MESSAGES)
 

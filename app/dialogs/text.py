@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from simsift.app.messages import translated
 from simsift.app.readable import readable
 from simsift.core.document import FileRecord
 from simsift.core.text.counts import text_counts
@@ -58,7 +59,7 @@ class ExtractedTextDialog(QDialog):
             warning = self.tr("Warning: %1").replace("%1", record.warning)
             lines.append(f"<span style='color:#b00020'>{html.escape(warning)}</span>")
         for flag in record.flags:
-            text = self.tr("Integrity flag: %1").replace("%1", flag)
+            text = self.tr("Integrity flag: %1").replace("%1", translated(flag))
             lines.append(f"<span style='color:#b00020'>{html.escape(text)}</span>")
         return "<br>".join(lines)
 

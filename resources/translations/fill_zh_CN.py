@@ -394,6 +394,14 @@ ZH = {
     "translated from {name}: the same meaning in the other language": "译自 {name}：用另一种语言表达同样的意思",
     "paraphrased (found by meaning)": "改写（按意思发现）", "translated (found by meaning)": "翻译（按意思发现）",
     "A paraphrased or translated passage is evidence for a person to read, not proof: compare it with the source passage beside it before deciding.": "改写或翻译的段落是供人阅读的证据，而非定论：请先与旁边的来源段落比较再作判断。",
+    "hidden text: %1 words the file does not show, in 1 place, e.g. “%2”": "隐藏文字：文件中有 %1 个词不显示，共 1 处，例如“%2”",
+    "hidden text: %1 words the file does not show, in %2 places, e.g. “%3”": "隐藏文字：文件中有 %1 个词不显示，共 %2 处，例如“%3”",
+    "look-alike letters: %1 %2 letters in %3 Latin words (%4), e.g. “%5”": "形近字母：%3 个拉丁字母单词中混有 %1 个 %2 字母（%4），例如“%5”",
+    "invisible characters: %1 (%2) between the letters of words in %3 places, e.g. “%4” (· marks one)": "不可见字符：%1 个（%2）夹在单词的字母之间，共 %3 处，例如“%4”（· 表示一个）",
+    "letters spaced out: %1 letters written one by one with spaces between, in %2 places, e.g. “%3”": "字母被空格隔开：%1 个字母逐个书写、中间夹有空格，共 %2 处，例如“%3”",
+    "spaces replaced: %1 of %2 spaces between words are other blanks (%3)": "空格被替换：单词之间的 %2 个空格中有 %1 个是其他空白字符（%3）",
+    "stray quotation marks: %1 open no quotation, so the text after them counts as the writer's own, e.g. “%2…”": "多余的引号：%1 个引号没有引出任何引文，因此其后的文字算作作者自己的文字，例如“%2…”",
+    "mostly quoted: %1% of the text is in quotation marks": "大部分为引文：%1% 的文字在引号中",
     "In this document:": "本文档中：", "In {name} ({kind}, score {score}):": "{name} 中（{kind}，得分 {score}）：",
 }  # fmt: skip
 

@@ -178,37 +178,37 @@
 <context>
     <name>ClustersPanel</name>
     <message>
-        <location filename="../../app/panels/clusters.py" line="64" />
+        <location filename="../../app/panels/clusters.py" line="67" />
         <source>Filter by file name, folder or title…</source>
         <translation>按文件名、文件夹或标题筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/clusters.py" line="71" />
+        <location filename="../../app/panels/clusters.py" line="74" />
         <source>Clusters</source>
         <translation>重复组</translation>
     </message>
     <message>
-        <location filename="../../app/panels/clusters.py" line="98" />
+        <location filename="../../app/panels/clusters.py" line="107" />
         <source>Marked 1 file: all but its cluster's original.</source>
         <translation>已标记 1 个文件：除其所在簇的原件外全部。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/clusters.py" line="100" />
+        <location filename="../../app/panels/clusters.py" line="109" />
         <source>Marked %1 files: all but each cluster's original.</source>
         <translation>已标记 %1 个文件：除各簇的原件外全部。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/clusters.py" line="106" />
+        <location filename="../../app/panels/clusters.py" line="115" />
         <source>%1 files within k of a marked file but farther than k from every original are in no cluster and were not marked.</source>
         <translation>%1 个文件与某个已标记文件的距离在 k 以内，但与所有原件的距离都超过 k，不属于任何簇，未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/clusters.py" line="112" />
+        <location filename="../../app/panels/clusters.py" line="121" />
         <source>%1 files farther than k from their cluster's original were not marked.</source>
         <translation>%1 个与本组原件距离超过 k 的文件未被标记。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/clusters.py" line="116" />
+        <location filename="../../app/panels/clusters.py" line="125" />
         <source>%1 files in reference or archive folders were not marked.</source>
         <translation>%1 个位于参考文件夹或存档文件夹中的文件未被标记。</translation>
     </message>
@@ -423,12 +423,12 @@
 <context>
     <name>DocumentPicker</name>
     <message>
-        <location filename="../../app/dialogs/text.py" line="77" />
+        <location filename="../../app/dialogs/text.py" line="78" />
         <source>Show extracted text</source>
         <translation>显示提取的文本</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="80" />
+        <location filename="../../app/dialogs/text.py" line="81" />
         <source>Type part of the file name or folder…</source>
         <translation>输入文件名或文件夹的一部分…</translation>
     </message>
@@ -436,113 +436,113 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="188" />
+        <location filename="../../app/panels/documents.py" line="189" />
         <source>Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)</source>
         <translation>完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="193" />
+        <location filename="../../app/panels/documents.py" line="194" />
         <source>Share of the document's own text found word for word in any other document (template and common text excluded)</source>
         <translation>本文档自身文本逐字出现在任何其他文档中的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="198" />
+        <location filename="../../app/panels/documents.py" line="199" />
         <source>Share of the document's own text that says what another document says in other words (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
         <translation>文档自身文本中用别的话说出另一篇文档内容的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="204" />
+        <location filename="../../app/panels/documents.py" line="205" />
         <source>Share of the document's own text translated from another document, Chinese ↔ English (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
         <translation>文档自身文本中译自另一篇文档（中文 ↔ 英文）的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="211" />
+        <location filename="../../app/panels/documents.py" line="212" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="212" />
+        <location filename="../../app/panels/documents.py" line="213" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="213" />
+        <location filename="../../app/panels/documents.py" line="214" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="214" />
+        <location filename="../../app/panels/documents.py" line="215" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="215" />
+        <location filename="../../app/panels/documents.py" line="216" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="216" />
+        <location filename="../../app/panels/documents.py" line="217" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="217" />
+        <location filename="../../app/panels/documents.py" line="218" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="218" />
+        <location filename="../../app/panels/documents.py" line="219" />
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="219" />
+        <location filename="../../app/panels/documents.py" line="220" />
         <source>Paraphrased</source>
         <translation>改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="220" />
+        <location filename="../../app/panels/documents.py" line="221" />
         <source>Translated</source>
         <translation>翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="256" />
+        <location filename="../../app/panels/documents.py" line="257" />
         <source>%1 (+%2 excluded)</source>
         <translation>%1（另排除 %2）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="292" />
-        <location filename="../../app/panels/documents.py" line="311" />
+        <location filename="../../app/panels/documents.py" line="293" />
+        <location filename="../../app/panels/documents.py" line="312" />
         <source>%1 verbatim</source>
         <translation>%1 逐字相同</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="297" />
+        <location filename="../../app/panels/documents.py" line="298" />
         <source>%1 in all</source>
         <translation>合计 %1</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="301" />
+        <location filename="../../app/panels/documents.py" line="302" />
         <source>%1 paraphrased</source>
         <translation>%1 改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="301" />
+        <location filename="../../app/panels/documents.py" line="302" />
         <source>%1 translated</source>
         <translation>%1 翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="315" />
+        <location filename="../../app/panels/documents.py" line="316" />
         <source>%1 from %2</source>
         <translation>%1 来自 %2</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="322" />
+        <location filename="../../app/panels/documents.py" line="323" />
         <source>1 source excluded: it does not count in the similarity index</source>
         <translation>已排除 1 个来源：不计入相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="323" />
+        <location filename="../../app/panels/documents.py" line="324" />
         <source>%1 sources excluded: they do not count in the similarity index</source>
         <translation>已排除 %1 个来源：不计入相似度指数</translation>
     </message>
@@ -550,337 +550,337 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="511" />
+        <location filename="../../app/panels/documents.py" line="521" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="514" />
+        <location filename="../../app/panels/documents.py" line="524" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="517" />
+        <location filename="../../app/panels/documents.py" line="527" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="518" />
+        <location filename="../../app/panels/documents.py" line="528" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="524" />
+        <location filename="../../app/panels/documents.py" line="534" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="526" />
+        <location filename="../../app/panels/documents.py" line="536" />
         <source>Exclude a source</source>
         <translation>排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="529" />
+        <location filename="../../app/panels/documents.py" line="539" />
         <source>Leave a source out of this document's similarity index (the student's own draft, a shared reading): the pair is marked “not a duplicate”, so the text the two share counts for neither, here, in the other tabs and in later scans. Include again, or Edit ▸ Undo, brings it back.</source>
         <translation>将某个来源排除在本文档的相似度指数之外（例如学生自己的草稿、共同的阅读材料）：这对文档会被标记为“不是重复”，两者的共有文本对双方都不再计入，在此处、其他标签页以及以后的扫描中都是如此。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="535" />
+        <location filename="../../app/panels/documents.py" line="545" />
         <source>Include a source again</source>
         <translation>重新计入来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="618" />
+        <location filename="../../app/panels/documents.py" line="628" />
         <source>Include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="622" />
+        <location filename="../../app/panels/documents.py" line="632" />
         <source>Compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="625" />
+        <location filename="../../app/panels/documents.py" line="635" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="650" />
+        <location filename="../../app/panels/documents.py" line="660" />
         <source>No text of this document counts: every document it was found in is an excluded source.</source>
         <translation>本文档没有计入的文本：出现过其内容的文档都已被排除为来源。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="657" />
+        <location filename="../../app/panels/documents.py" line="667" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="658" />
+        <location filename="../../app/panels/documents.py" line="668" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="659" />
+        <location filename="../../app/panels/documents.py" line="669" />
         <source>Sources</source>
         <translation>来源数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="660" />
+        <location filename="../../app/panels/documents.py" line="670" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="654" />
+        <location filename="../../app/panels/documents.py" line="664" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="661" />
+        <location filename="../../app/panels/documents.py" line="671" />
         <source>compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="664" />
+        <location filename="../../app/panels/documents.py" line="674" />
         <source>Shared runs of fewer than {run} words never count as copying, nor does template text or common text (found in more than {common} documents, or in more than {share} of them and at least {min_docs}).</source>
         <translation>少于 {run} 个词的共有连续文字一律不计为抄袭，模板文本和常见文本（出现在超过 {common} 篇文档中，或出现在超过 {share} 的文档中且至少 {min_docs} 篇）也不计。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="669" />
+        <location filename="../../app/panels/documents.py" line="679" />
         <source>Nor does boilerplate: a short paragraph of its own at the start or end of at least {edge} documents (a course footer, an honour-code statement).</source>
         <translation>套话也不计入：在至少 {edge} 篇文档开头或结尾单独成段的简短段落（如课程页脚、诚信声明）。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="691" />
+        <location filename="../../app/panels/documents.py" line="701" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="692" />
+        <location filename="../../app/panels/documents.py" line="702" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="693" />
+        <location filename="../../app/panels/documents.py" line="703" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="694" />
+        <location filename="../../app/panels/documents.py" line="704" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="696" />
+        <location filename="../../app/panels/documents.py" line="706" />
         <source>Integrity flags ({count}): signs the text was disguised to slip past a checker</source>
         <translation>完整性标记（{count}）：文本经过伪装以逃避检测的迹象</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="699" />
+        <location filename="../../app/panels/documents.py" line="709" />
         <source>The disguise was undone before comparing; read the document itself.</source>
         <translation>比较前已还原伪装；请阅读文档本身。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="672" />
+        <location filename="../../app/panels/documents.py" line="682" />
         <source>Quotations count as copying.</source>
         <translation>引文计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="519" />
+        <location filename="../../app/panels/documents.py" line="529" />
         <source>Save reports for the class…</source>
         <translation>为全班保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="521" />
+        <location filename="../../app/panels/documents.py" line="531" />
         <source>Save one report per essay into a folder, to hand over, as PDF or HTML</source>
         <translation>把每篇作文的报告分别保存到一个文件夹，用于分发，格式为 PDF 或 HTML</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="673" />
+        <location filename="../../app/panels/documents.py" line="683" />
         <source>Quotations are shown but not counted.</source>
         <translation>引文仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="674" />
+        <location filename="../../app/panels/documents.py" line="684" />
         <source>The bibliography counts as copying.</source>
         <translation>参考文献计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="675" />
+        <location filename="../../app/panels/documents.py" line="685" />
         <source>The bibliography is shown but not counted.</source>
         <translation>参考文献仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="676" />
+        <location filename="../../app/panels/documents.py" line="686" />
         <source>In the text:</source>
         <translation>正文中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="677" />
+        <location filename="../../app/panels/documents.py" line="687" />
         <source>quoted (not counted)</source>
         <translation>引文（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="678" />
+        <location filename="../../app/panels/documents.py" line="688" />
         <source>quoted, cited (not counted)</source>
         <translation>引用，已注明出处（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="679" />
+        <location filename="../../app/panels/documents.py" line="689" />
         <source>quoted from {name} (not counted)</source>
         <translation>引自 {name}（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="680" />
+        <location filename="../../app/panels/documents.py" line="690" />
         <source>quoted from {name}, cited (not counted)</source>
         <translation>引自 {name}，已注明出处（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="681" />
+        <location filename="../../app/panels/documents.py" line="691" />
         <source>bibliography (not counted)</source>
         <translation>参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="682" />
+        <location filename="../../app/panels/documents.py" line="692" />
         <source>template text, also in a reference document (not counted)</source>
         <translation>模板文本，也出现在参考文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="683" />
+        <location filename="../../app/panels/documents.py" line="693" />
         <source>common text, found in many documents (not counted)</source>
         <translation>常见文本，出现在许多文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="684" />
+        <location filename="../../app/panels/documents.py" line="694" />
         <source>common text, found in {n} documents (not counted)</source>
         <translation>常见文本，出现在 {n} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="685" />
+        <location filename="../../app/panels/documents.py" line="695" />
         <source>common text, found in {low} to {high} documents (not counted)</source>
         <translation>常见文本，出现在 {low} 至 {high} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="687" />
+        <location filename="../../app/panels/documents.py" line="697" />
         <source>Here, with {total} documents compared, text found in {n} or more of them is common.</source>
         <translation>本次共比较 {total} 篇文档，出现在其中 {n} 篇或以上的文本即为常见文本。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="690" />
+        <location filename="../../app/panels/documents.py" line="700" />
         <source>(line hidden: it may name the writer)</source>
         <translation>（此行已隐藏：可能含有作者姓名）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="701" />
+        <location filename="../../app/panels/documents.py" line="711" />
         <source>disguised text (see the integrity flags)</source>
         <translation>伪装的文字（见完整性标记）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="702" />
+        <location filename="../../app/panels/documents.py" line="712" />
         <source>All kinds {total}: {parts}</source>
         <translation>各类合计 {total}：{parts}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="703" />
+        <location filename="../../app/panels/documents.py" line="713" />
         <source>{share} verbatim</source>
         <translation>{share} 逐字相同</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="704" />
+        <location filename="../../app/panels/documents.py" line="714" />
         <source>{share} paraphrased</source>
         <translation>{share} 改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="705" />
+        <location filename="../../app/panels/documents.py" line="715" />
         <source>{share} translated</source>
         <translation>{share} 翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="706" />
+        <location filename="../../app/panels/documents.py" line="716" />
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="707" />
+        <location filename="../../app/panels/documents.py" line="717" />
         <source>Found by meaning</source>
         <translation>按意思发现</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="708" />
+        <location filename="../../app/panels/documents.py" line="718" />
         <source>paraphrased from {name}: the same meaning in other words</source>
         <translation>改写自 {name}：用别的话表达同样的意思</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="710" />
+        <location filename="../../app/panels/documents.py" line="720" />
         <source>translated from {name}: the same meaning in the other language</source>
         <translation>译自 {name}：用另一种语言表达同样的意思</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="712" />
+        <location filename="../../app/panels/documents.py" line="722" />
         <source>paraphrased (found by meaning)</source>
         <translation>改写（按意思发现）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="713" />
+        <location filename="../../app/panels/documents.py" line="723" />
         <source>translated (found by meaning)</source>
         <translation>翻译（按意思发现）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="715" />
+        <location filename="../../app/panels/documents.py" line="725" />
         <source>A paraphrased or translated passage is evidence for a person to read, not proof: compare it with the source passage beside it before deciding.</source>
         <translation>改写或翻译的段落是供人阅读的证据，而非定论：请先与旁边的来源段落比较再作判断。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="718" />
+        <location filename="../../app/panels/documents.py" line="728" />
         <source>In this document:</source>
         <translation>本文档中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="719" />
+        <location filename="../../app/panels/documents.py" line="729" />
         <source>In {name} ({kind}, score {score}):</source>
         <translation>{name} 中（{kind}，得分 {score}）：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="720" />
+        <location filename="../../app/panels/documents.py" line="730" />
         <source>paraphrased</source>
         <translation>改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="721" />
+        <location filename="../../app/panels/documents.py" line="731" />
         <source>translated</source>
         <translation>翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="744" />
+        <location filename="../../app/panels/documents.py" line="754" />
         <source>exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="739" />
+        <location filename="../../app/panels/documents.py" line="749" />
         <source>Excluded sources (not counted)</source>
         <translation>已排除的来源（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="741" />
+        <location filename="../../app/panels/documents.py" line="751" />
         <source>Marked “not a duplicate” (say the student's own draft, or a shared reading): the text shared with them does not count.</source>
         <translation>已标记为“不是重复”（例如学生自己的草稿或共同的阅读材料）：与其共有的文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="745" />
+        <location filename="../../app/panels/documents.py" line="755" />
         <source>include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="779" />
+        <location filename="../../app/panels/documents.py" line="789" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="781" />
+        <location filename="../../app/panels/documents.py" line="791" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="790" />
+        <location filename="../../app/panels/documents.py" line="800" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -888,22 +888,22 @@
 <context>
     <name>ExtractedTextDialog</name>
     <message>
-        <location filename="../../app/dialogs/text.py" line="31" />
+        <location filename="../../app/dialogs/text.py" line="32" />
         <source>Extracted text — %1</source>
         <translation>提取的文本 — %1</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="51" />
+        <location filename="../../app/dialogs/text.py" line="52" />
         <source>Read as %1 · %2 paragraphs · %3 characters · %4 words</source>
         <translation>按 %1 读取 · %2 段 · %3 个字符 · %4 个词</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="58" />
+        <location filename="../../app/dialogs/text.py" line="59" />
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="61" />
+        <location filename="../../app/dialogs/text.py" line="62" />
         <source>Integrity flag: %1</source>
         <translation>完整性标记：%1</translation>
     </message>
@@ -1028,294 +1028,294 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="269" />
+        <location filename="../../app/main_window.py" line="273" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="270" />
-        <location filename="../../app/main_window.py" line="285" />
+        <location filename="../../app/main_window.py" line="274" />
+        <location filename="../../app/main_window.py" line="289" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="274" />
+        <location filename="../../app/main_window.py" line="278" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="275" />
+        <location filename="../../app/main_window.py" line="279" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="276" />
+        <location filename="../../app/main_window.py" line="280" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="277" />
+        <location filename="../../app/main_window.py" line="281" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="278" />
+        <location filename="../../app/main_window.py" line="282" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="279" />
+        <location filename="../../app/main_window.py" line="283" />
         <source>Open first</source>
         <translation>优先打开</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="280" />
+        <location filename="../../app/main_window.py" line="284" />
         <source>Documents (teacher)</source>
         <translation>文档（教师）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="285" />
         <source>Clusters (editor)</source>
         <translation>重复组（编辑）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="282" />
+        <location filename="../../app/main_window.py" line="286" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="284" />
+        <location filename="../../app/main_window.py" line="288" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="286" />
+        <location filename="../../app/main_window.py" line="290" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="287" />
+        <location filename="../../app/main_window.py" line="291" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="288" />
+        <location filename="../../app/main_window.py" line="292" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="289" />
+        <location filename="../../app/main_window.py" line="293" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="290" />
+        <location filename="../../app/main_window.py" line="294" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="291" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="292" />
+        <location filename="../../app/main_window.py" line="296" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="293" />
+        <location filename="../../app/main_window.py" line="297" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="294" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>Mark all but the original</source>
         <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="295" />
+        <location filename="../../app/main_window.py" line="299" />
         <source>Make original</source>
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="300" />
+        <location filename="../../app/main_window.py" line="304" />
         <source>Move or copy checked to a folder…</source>
         <translation>将勾选的文件移动或复制到文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="730" />
+        <location filename="../../app/main_window.py" line="777" />
         <source>%1 essays compared; the other files read are reference documents or garbled.</source>
         <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="740" />
+        <location filename="../../app/main_window.py" line="787" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="296" />
+        <location filename="../../app/main_window.py" line="300" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="297" />
+        <location filename="../../app/main_window.py" line="301" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="298" />
+        <location filename="../../app/main_window.py" line="302" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="299" />
+        <location filename="../../app/main_window.py" line="303" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="302" />
+        <location filename="../../app/main_window.py" line="306" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="303" />
+        <location filename="../../app/main_window.py" line="307" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="310" />
+        <location filename="../../app/main_window.py" line="314" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="316" />
+        <location filename="../../app/main_window.py" line="320" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="521" />
+        <location filename="../../app/main_window.py" line="525" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="613" />
+        <location filename="../../app/main_window.py" line="655" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="687" />
+        <location filename="../../app/main_window.py" line="734" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="718" />
+        <location filename="../../app/main_window.py" line="765" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="738" />
+        <location filename="../../app/main_window.py" line="785" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="742" />
+        <location filename="../../app/main_window.py" line="789" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="744" />
+        <location filename="../../app/main_window.py" line="791" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="301" />
-        <location filename="../../app/main_window.py" line="952" />
+        <location filename="../../app/main_window.py" line="305" />
+        <location filename="../../app/main_window.py" line="1002" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="471" />
+        <location filename="../../app/main_window.py" line="475" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="504" />
+        <location filename="../../app/main_window.py" line="508" />
         <source>Scanning… clusters appear when the scan finishes.</source>
         <translation>正在扫描…扫描完成后将显示重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="536" />
+        <location filename="../../app/main_window.py" line="540" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="545" />
+        <location filename="../../app/main_window.py" line="549" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="554" />
+        <location filename="../../app/main_window.py" line="558" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="683" />
+        <location filename="../../app/main_window.py" line="730" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="692" />
+        <location filename="../../app/main_window.py" line="739" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="694" />
+        <location filename="../../app/main_window.py" line="741" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="847" />
+        <location filename="../../app/main_window.py" line="897" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="849" />
+        <location filename="../../app/main_window.py" line="899" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="852" />
+        <location filename="../../app/main_window.py" line="902" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="855" />
+        <location filename="../../app/main_window.py" line="905" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="885" />
+        <location filename="../../app/main_window.py" line="935" />
         <source>Move or copy checked files to</source>
         <translation>将勾选的文件移动或复制到</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="896" />
+        <location filename="../../app/main_window.py" line="946" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="906" />
+        <location filename="../../app/main_window.py" line="956" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="908" />
+        <location filename="../../app/main_window.py" line="958" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="953" />
+        <location filename="../../app/main_window.py" line="1003" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -1732,6 +1732,46 @@
         <source>read by OCR: 1 picture, mean confidence %1</source>
         <translation>由 OCR 读取：1 张图片，平均置信度 %1</translation>
     </message>
+    <message>
+        <location filename="../../app/messages.py" line="103" />
+        <source>hidden text: %1 words the file does not show, in 1 place, e.g. “%2”</source>
+        <translation>隐藏文字：文件中有 %1 个词不显示，共 1 处，例如“%2”</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="104" />
+        <source>hidden text: %1 words the file does not show, in %2 places, e.g. “%3”</source>
+        <translation>隐藏文字：文件中有 %1 个词不显示，共 %2 处，例如“%3”</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="105" />
+        <source>look-alike letters: %1 %2 letters in %3 Latin words (%4), e.g. “%5”</source>
+        <translation>形近字母：%3 个拉丁字母单词中混有 %1 个 %2 字母（%4），例如“%5”</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="106" />
+        <source>invisible characters: %1 (%2) between the letters of words in %3 places, e.g. “%4” (· marks one)</source>
+        <translation>不可见字符：%1 个（%2）夹在单词的字母之间，共 %3 处，例如“%4”（· 表示一个）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="107" />
+        <source>letters spaced out: %1 letters written one by one with spaces between, in %2 places, e.g. “%3”</source>
+        <translation>字母被空格隔开：%1 个字母逐个书写、中间夹有空格，共 %2 处，例如“%3”</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="108" />
+        <source>spaces replaced: %1 of %2 spaces between words are other blanks (%3)</source>
+        <translation>空格被替换：单词之间的 %2 个空格中有 %1 个是其他空白字符（%3）</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="109" />
+        <source>stray quotation marks: %1 open no quotation, so the text after them counts as the writer's own, e.g. “%2…”</source>
+        <translation>多余的引号：%1 个引号没有引出任何引文，因此其后的文字算作作者自己的文字，例如“%2…”</translation>
+    </message>
+    <message>
+        <location filename="../../app/messages.py" line="110" />
+        <source>mostly quoted: %1% of the text is in quotation marks</source>
+        <translation>大部分为引文：%1% 的文字在引号中</translation>
+    </message>
 </context>
 <context>
     <name>OverviewPanel</name>
@@ -1804,202 +1844,202 @@
 <context>
     <name>ParamsPanel</name>
     <message>
-        <location filename="../../app/panels/params.py" line="154" />
+        <location filename="../../app/panels/params.py" line="168" />
         <source>Distance k (0 = identical fingerprints)</source>
         <translation>距离 k（0 = 指纹完全相同）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="155" />
+        <location filename="../../app/panels/params.py" line="169" />
         <source>Weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="156" />
+        <location filename="../../app/panels/params.py" line="170" />
         <source>What counts as copying</source>
         <translation>哪些算作抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="157" />
+        <location filename="../../app/panels/params.py" line="171" />
         <source>Title boost</source>
         <translation>标题加权</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="157" />
+        <location filename="../../app/panels/params.py" line="171" />
         <source>Term frequency</source>
         <translation>词频方式</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="157" />
+        <location filename="../../app/panels/params.py" line="171" />
         <source>Shingle size</source>
         <translation>词组长度</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="162" />
+        <location filename="../../app/panels/params.py" line="176" />
         <source>Common text above</source>
         <translation>常见文本阈值</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="162" />
+        <location filename="../../app/panels/params.py" line="176" />
         <source>Shortest match</source>
         <translation>最短匹配</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="167" />
+        <location filename="../../app/panels/params.py" line="181" />
         <source>raw count</source>
         <translation>原始计数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="167" />
+        <location filename="../../app/panels/params.py" line="181" />
         <source>logarithmic</source>
         <translation>对数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="167" />
+        <location filename="../../app/panels/params.py" line="181" />
         <source>binary</source>
         <translation>二值</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="169" />
+        <location filename="../../app/panels/params.py" line="183" />
         <source>Inverse document frequency (idf)</source>
         <translation>逆文档频率（idf）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="170" />
+        <location filename="../../app/panels/params.py" line="184" />
         <source>Ignore digits (dates, counters)</source>
         <translation>忽略数字（日期、计数器）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="171" />
+        <location filename="../../app/panels/params.py" line="185" />
         <source>Remove stopwords</source>
         <translation>去除停用词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="172" />
+        <location filename="../../app/panels/params.py" line="186" />
         <source>Term</source>
         <translation>词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="172" />
+        <location filename="../../app/panels/params.py" line="186" />
         <source>Weight</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="174" />
+        <location filename="../../app/panels/params.py" line="188" />
         <source>Weight 0 removes a template word; above 1 boosts a topic word</source>
         <translation>权重 0 去除模板词；大于 1 则加强主题词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="216" />
+        <location filename="../../app/panels/params.py" line="230" />
         <source>Not available while an archive folder is in the list: the archive keeps fingerprints made without idf, so the other folders are checked the same way</source>
         <translation>列表中有存档文件夹时不可用：存档保存的是不含 idf 的指纹，因此其他文件夹也以同样方式检查</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="221" />
+        <location filename="../../app/panels/params.py" line="235" />
         <source> words</source>
         <translation> 个词</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="222" />
+        <location filename="../../app/panels/params.py" line="236" />
         <source> documents</source>
         <translation> 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="223" />
+        <location filename="../../app/panels/params.py" line="237" />
         <source>Count quotations as copying</source>
         <translation>引文计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="224" />
+        <location filename="../../app/panels/params.py" line="238" />
         <source>Count the bibliography as copying</source>
         <translation>参考文献计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="225" />
+        <location filename="../../app/panels/params.py" line="239" />
         <source>Paraphrased passages</source>
         <translation>改写的段落</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="226" />
+        <location filename="../../app/panels/params.py" line="240" />
         <source>Translated passages (Chinese ↔ English)</source>
         <translation>翻译的段落（中文 ↔ 英文）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="228" />
+        <location filename="../../app/panels/params.py" line="242" />
         <source>Shared runs of fewer words than this never count as copying. Two documents sharing a run of this many words or more (Chinese: words as segmented) are a partial copy, however small a share of either it is. Lower finds shorter borrowed phrases, and more coincidences.</source>
         <translation>共有的连续词语少于此数时，一律不计为抄袭。两篇文档共有连续达到此数（中文按分词计）或更多的词语时，即为部分抄袭，无论其占比多小。数值越低，越能发现较短的借用语句，巧合也越多。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="234" />
+        <location filename="../../app/panels/params.py" line="248" />
         <source>Passages found in more documents than this (licences, boilerplate, a shared prompt) are common text and never count as copying</source>
         <translation>出现在超过此数量文档中的段落（许可证、样板文字、共同的题目）视为常见文本，不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="238" />
+        <location filename="../../app/panels/params.py" line="252" />
         <source>Text in quotation marks (“…”, "…", «…», 「…」, 『…』) and paragraphs that are one quotation (block quotes) are shown, but not counted as copying unless this is checked</source>
         <translation>引号内的文字（“…”、"…"、«…»、「…」、『…』）以及整段引文（块引用）会显示，但除非勾选此项，否则不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="243" />
+        <location filename="../../app/panels/params.py" line="257" />
         <source>The references section (a heading such as References, Bibliography, Works cited or 参考文献, followed by a list of references, to the end of the essay or an appendix) is shown, but not counted as copying unless this is checked</source>
         <translation>参考文献部分（以“参考文献”、References、Bibliography、Works cited 等标题开头、其后为文献列表，直到文末或附录）会显示，但除非勾选此项，否则不计为抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="248" />
+        <location filename="../../app/panels/params.py" line="262" />
         <source>Such a match is evidence for a person to read, not proof: compare the two passages side by side before deciding.</source>
         <translation>这样的匹配是供人阅读的证据，而非定论：请先并排比较两段文字再作判断。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="252" />
+        <location filename="../../app/panels/params.py" line="266" />
         <source>Also find passages whose words were changed (synonyms, reordered clauses) but whose sentences say the same as another document's, shown apart from word-for-word copying. Off by default: in an archive of related documents most of what it finds is documents saying similar things; turn it on for a class.</source>
         <translation>同时查找措辞被改动（同义词替换、分句调序）但句意与另一篇文档相同的段落，与逐字抄袭分开显示。默认关闭：在相关文档组成的档案中，找到的多是内容相近的文档；检查一个班的作文时请打开。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="258" />
+        <location filename="../../app/panels/params.py" line="272" />
         <source>Also find passages of a Chinese document that translate an English one, or the reverse, shown apart from word-for-word copying.</source>
         <translation>同时查找中文文档中译自英文文档的段落（或反之），与逐字抄袭分开显示。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="176" />
+        <location filename="../../app/panels/params.py" line="190" />
         <source>Add term</source>
         <translation>添加词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="177" />
+        <location filename="../../app/panels/params.py" line="191" />
         <source>Remove term</source>
         <translation>删除词语</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="180" />
+        <location filename="../../app/panels/params.py" line="194" />
         <source>Hamming distance: in how many of the 64 bits two documents' fingerprints may differ and still be near duplicates. 0: the same words; 8 (default): light edits and re-posts; above 10 unrelated texts on one topic start to pair.</source>
         <translation>汉明距离：两篇文档的 64 位指纹最多可有多少位不同仍算近似重复。0：用词相同；8（默认）：轻度改写与转载；超过 10 时，同一主题的不同文章开始配对。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="187" />
+        <location filename="../../app/panels/params.py" line="201" />
         <source>How much more a word of the title counts than a word of the body (1: the same)</source>
         <translation>标题中的词比正文中的词重要多少（1：相同）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="190" />
+        <location filename="../../app/panels/params.py" line="204" />
         <source>How a word repeated in a document counts: each time (raw count), less and less (logarithmic), or once (binary)</source>
         <translation>文档中重复出现的词如何计数：每次都计（原始计数）、递减（对数）或只计一次（二值）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="194" />
+        <location filename="../../app/panels/params.py" line="208" />
         <source>Words per feature: 1 compares vocabularies; 2 or more also word order (stricter; reordered copies then differ more)</source>
         <translation>每个特征包含的词数：1 只比较用词；2 或以上也比较词序（更严格；调换顺序的抄袭差别会更大）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="212" />
+        <location filename="../../app/panels/params.py" line="226" />
         <source>Weigh words by how rare they are across the scanned documents: common words count less (every fingerprint then depends on the whole folder)</source>
         <translation>按词在所扫描文档中的罕见程度加权：常见词权重更低（此时每个指纹都取决于整个文件夹）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="199" />
+        <location filename="../../app/panels/params.py" line="213" />
         <source>Leave numbers out of the fingerprints, so dates, counters and page numbers do not make copies look different</source>
         <translation>指纹中不计数字，使日期、计数器和页码不会让抄袭显得不同</translation>
     </message>
     <message>
-        <location filename="../../app/panels/params.py" line="203" />
+        <location filename="../../app/panels/params.py" line="217" />
         <source>Leave out words like 'the', 'and', '的', '了' that every text uses</source>
         <translation>不计“the”“and”“的”“了”这类每篇文本都用的词</translation>
     </message>
@@ -2125,17 +2165,17 @@
 <context>
     <name>PartialPanel</name>
     <message>
-        <location filename="../../app/panels/partial.py" line="65" />
+        <location filename="../../app/panels/partial.py" line="68" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/partial.py" line="68" />
+        <location filename="../../app/panels/partial.py" line="71" />
         <source>Partial copies (%1)</source>
         <translation>部分抄袭（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/partial.py" line="71" />
+        <location filename="../../app/panels/partial.py" line="74" />
         <source>Pairs sharing passages that Clusters does not already show (beyond k)</source>
         <translation>共享段落、且未在重复组中显示的文档对（距离超过 k）</translation>
     </message>
@@ -2209,111 +2249,111 @@
 <context>
     <name>ResultEditor</name>
     <message>
-        <location filename="../../app/result_editor.py" line="143" />
-        <location filename="../../app/result_editor.py" line="181" />
+        <location filename="../../app/result_editor.py" line="148" />
+        <location filename="../../app/result_editor.py" line="186" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="151" />
+        <location filename="../../app/result_editor.py" line="156" />
         <source>Source excluded: the text the two documents share no longer counts, for either. Include again, or Edit ▸ Undo, brings it back.</source>
         <translation>已排除来源：两篇文档的共有文本对双方都不再计入。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="157" />
+        <location filename="../../app/result_editor.py" line="162" />
         <source>Pair marked as not a duplicate. Edit ▸ Undo brings it back.</source>
         <translation>已将此对标记为不是重复。可用“编辑 ▸ 撤销”恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="170" />
-        <location filename="../../app/result_editor.py" line="330" />
+        <location filename="../../app/result_editor.py" line="175" />
+        <location filename="../../app/result_editor.py" line="335" />
         <source>Source included again: it counts as before.</source>
         <translation>已重新计入来源：与之前一样计入。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="248" />
+        <location filename="../../app/result_editor.py" line="253" />
         <source>Verdict not remembered</source>
         <translation>结论未能保存</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="278" />
+        <location filename="../../app/result_editor.py" line="283" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="279" />
+        <location filename="../../app/result_editor.py" line="284" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="282" />
+        <location filename="../../app/result_editor.py" line="287" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="284" />
-        <location filename="../../app/result_editor.py" line="305" />
+        <location filename="../../app/result_editor.py" line="289" />
+        <location filename="../../app/result_editor.py" line="310" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="304" />
+        <location filename="../../app/result_editor.py" line="309" />
         <source>Moved 1 file to %2.</source>
         <translation>已将 1 个文件移动到 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="304" />
+        <location filename="../../app/result_editor.py" line="309" />
         <source>Moved %1 files to %2.</source>
         <translation>已将 %1 个文件移动到 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="307" />
+        <location filename="../../app/result_editor.py" line="312" />
         <source>Copied 1 file to %2.</source>
         <translation>已将 1 个文件复制到 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="307" />
+        <location filename="../../app/result_editor.py" line="312" />
         <source>Copied %1 files to %2.</source>
         <translation>已将 %1 个文件复制到 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="308" />
+        <location filename="../../app/result_editor.py" line="313" />
         <source>Some files were not copied</source>
         <translation>部分文件未能复制</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="332" />
+        <location filename="../../app/result_editor.py" line="337" />
         <source>The pair is shown again.</source>
         <translation>此对已重新显示。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="343" />
+        <location filename="../../app/result_editor.py" line="348" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="344" />
+        <location filename="../../app/result_editor.py" line="349" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="347" />
+        <location filename="../../app/result_editor.py" line="352" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="366" />
-        <location filename="../../app/result_editor.py" line="390" />
+        <location filename="../../app/result_editor.py" line="371" />
+        <location filename="../../app/result_editor.py" line="395" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="394" />
+        <location filename="../../app/result_editor.py" line="399" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="405" />
+        <location filename="../../app/result_editor.py" line="410" />
         <source>Could not finish</source>
         <translation>未能完成</translation>
     </message>

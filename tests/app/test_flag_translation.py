@@ -1,0 +1,63 @@
+"""The integrity flags read in the UI language (issue 43): every sentence the engine writes
+(`core/text/integrity.py`) has a pattern in `app/messages.py` and a Chinese translation,
+its evidence kept as written."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from simsift.core.document import ExtractedText
+from simsift.core.text import integrity
+from simsift.core.text.tokens import token_stream
+
+CJK = re.compile("[\u4e00-\u9fff]")
+
+
+def every_flag() -> list[str]:
+    """One flag of each kind, as the engine writes them."""
+    stray = "He said “ " + "the river runs to the sea " * 30
+    flags = [
+        integrity.hidden_text_flag(("words nobody sees " * 6,)),
+        integrity.hidden_text_flag(("words nobody sees " * 3, "and more hidden here " * 3)),
+        integrity.lookalike_flag(["Тhе соmmіttее rеvіеwеd thе аnnuаl rероrt"]),
+        integrity.invisible_flag(["es\u200bsay wri\u200bting " * 5]),
+        integrity.spaced_letters_flag(["t h e   r i v e r   g i v e s   a n d   t a k e s"]),
+        integrity.odd_spaces_flag(["the\u2800river\u2800runs\u2800to\u2800the\u2800sea " * 5]),
+        integrity.stray_quotes_flag([stray, stray]),
+        *integrity.set_apart_flags(token_stream(["“" + "the river runs to the sea " * 10 + "”"])),
+    ]
+    assert all(flags), flags
+    kinds = {flag.split(":")[0] for flag in flags}
+    assert len(kinds) == 7, kinds  # every kind the engine has
+    return flags
+
+
+@pytest.fixture
+def chinese(qapp):
+    from simsift.app.i18n import Translations
+
+    translations = Translations()
+    assert translations.install("zh_CN")
+    yield
+    translations.install("en")
+
+
+def test_every_integrity_flag_reads_in_chinese(chinese):
+    from simsift.app.messages import translated
+
+    for flag in every_flag():
+        shown = translated(flag)
+        assert shown != flag and CJK.search(shown.split("：")[0]), flag
+        evidence = re.findall(r"“([^”]*)”", flag)
+        assert all(e in shown for e in evidence), (flag, shown)
+        assert all(n in shown for n in re.findall(r"\d+", flag)), (flag, shown)
+
+
+def test_a_flag_of_a_document_in_english_stays_english(qapp):
+    from simsift.app.messages import translated
+
+    flags = integrity.integrity_flags(
+        ExtractedText("", ("He said “ " + "the river runs to the sea " * 30,) * 2, "txt")
+    )
+    assert translated(flags[0]) == flags[0]
