@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 from simsift.app.column_widths import ColumnFitter
 from simsift.app.dialogs.batch_report import report_suffix, save_class_reports, show_report_saved
 from simsift.app.dialogs.verdict import FolderNames, verdict_data, verdict_rank
+from simsift.app.messages import translated
 from simsift.app.models.clusters import TextFilterProxy, text_ranks
 from simsift.app.models.roles import DocRole
 from simsift.app.plain_tooltips import PlainTooltips
@@ -325,7 +326,8 @@ class DocumentsModel(QAbstractTableModel):
         )
 
     def flags_of(self, doc: int) -> tuple[str, ...]:
-        """Document `doc`'s integrity flags (one English sentence each, from the engine)."""
+        """Document `doc`'s integrity flags (one English sentence each, from the engine;
+        `messages.translated` shows them in the UI language)."""
         return self._result.documents[doc].flags
 
     def _flags_data(self, doc: int, role: int):
@@ -336,7 +338,7 @@ class DocumentsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"⚠ {len(flags)}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return plain("\n".join(f"• {flag}" for flag in flags))
+            return plain("\n".join(f"• {translated(flag)}" for flag in flags))
         if role == Qt.ItemDataRole.ForegroundRole:
             return _FLAG_COLOUR
         if role == Qt.ItemDataRole.TextAlignmentRole:
