@@ -61,3 +61,17 @@ def test_a_flag_of_a_document_in_english_stays_english(qapp):
         ExtractedText("", ("He said “ " + "the river runs to the sea " * 30,) * 2, "txt")
     )
     assert translated(flags[0]) == flags[0]
+
+
+def test_the_extracted_text_dialog_shows_a_flag_in_chinese(qtbot, chinese):
+    import html
+
+    from simsift.app.dialogs.text import ExtractedTextDialog
+    from simsift.core.document import FileRecord
+
+    flag = integrity.stray_quotes_flag(["He said “ " + "the river runs to the sea " * 30] * 2)
+    record = FileRecord("/class/essay.txt", 1, 0, "ok", paragraphs=("x",), flags=(flag,))
+    dialog = ExtractedTextDialog(record)
+    qtbot.addWidget(dialog)
+    header = html.unescape(dialog.header.text())
+    assert "多余的引号：2 个引号没有引出任何引文" in header and "stray" not in header
