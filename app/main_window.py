@@ -9,6 +9,8 @@ thread, when a result arrives by signal.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -86,6 +88,9 @@ class MainWindow(QMainWindow):
         self.archive_texts = ArchiveTexts(catalog)  # of the archive the result was checked with
         self._job_kind = "scan"  # of the background job running or last run
         self._results_cleared = False  # every folder was removed: the result is not shown
+        self._side_by_side: tuple[str, str] | None = None  # paths of the pair in the pane
+        self._side_by_side_of: ScanResult | None = None  # the result the pane shows it from
+        self._renewing = False  # the views are being filled from a new result (or k)
         self.controller = ScanController(catalog, self)
         self.editor = ResultEditor(catalog, self)
         self._build_widgets()
@@ -559,6 +564,7 @@ class MainWindow(QMainWindow):
         everywhere: results can be shown on a projector."""
         NAMES.anonymous = anonymous
         self.anonymize_action.setChecked(anonymous)
+        self._side_by_side_of = None  # the side-by-side pane is filled again, names too
         if self.result is not None:
             self._show_result(self.result)
 
@@ -567,14 +573,50 @@ class MainWindow(QMainWindow):
         if self._results_cleared:  # files put back by Undo after every folder was removed
             self._update_actions()
             return
-        NAMES.set_paths(d.path for d in result.documents)
-        self.common_panel.set_result(result)
-        self.partial_panel.set_roots((*result.options.roots, *result.options.reference_roots))
-        self.documents_panel.set_result(result, self.editor.excluded_sources())
-        self._show_verdicts(self.editor.verdicts)
-        self.show_clusters(self.params.k())
+        with self._renewing_views():
+            NAMES.set_paths(d.path for d in result.documents)
+            self.common_panel.set_result(result)
+            self.documents_panel.set_result(result, self.editor.excluded_sources())
+            self._show_verdicts(self.editor.verdicts)
+            self.show_clusters(self.params.k())
         self._update_actions()
         self._update_page()
+
+    @contextmanager
+    def _renewing_views(self) -> Iterator[None]:
+        """While the views are filled from a new result (or k), their selections (each
+        panel keeps its own, by path) do not open or close the side-by-side pane; after,
+        it shows the same two documents again, if both are still there, else what the
+        cluster selection says."""
+        if self._renewing:
+            yield
+            return
+        self._renewing = True
+        try:
+            yield
+        finally:
+            self._renewing = False
+        pair = self._side_by_side_numbers()
+        if pair is None:
+            self._on_selection()
+        elif self._side_by_side_of is not self.result:  # the same result: left as it is
+            self._show_pair(*pair)
+
+    @property
+    def side_by_side(self) -> tuple[str, str] | None:
+        """Paths of the two documents shown side by side, or None when the pane is closed."""
+        return self._side_by_side
+
+    def _side_by_side_numbers(self) -> tuple[int, int] | None:
+        """The numbers in the shown result of the two documents side by side, or None."""
+        if self._side_by_side is None or self.result is None:
+            return None
+        wanted = set(self._side_by_side)
+        number = {d.path: i for i, d in enumerate(self.result.documents) if d.path in wanted}
+        pair = tuple(number.get(path) for path in self._side_by_side)
+        if None in pair or any(self.editor.moved_away(doc) for doc in pair):
+            return None
+        return pair
 
     def _show_verdicts(self, verdicts) -> None:
         self.partial_panel.set_verdicts(verdicts)
@@ -618,19 +660,22 @@ class MainWindow(QMainWindow):
             return
         k = min(k, self.result.k_max)
         clusters = self.result.clusters(k)
-        self.clusters_panel.show_clusters(self.result.documents, clusters, self.result.is_reference)
-        similarity = self.documents_panel.model.similarity
-        self.partial_panel.show_result(self.result, clusters.k, similarity)
-        self.overview_panel.set_result(self.result, self.documents_panel.model.similarity, k)
-        self._update_tab_texts()
-        self._update_summary()
-        self._on_selection()
+        with self._renewing_views():
+            self.clusters_panel.show_clusters(
+                self.result.documents, clusters, self.result.is_reference
+            )
+            similarity = self.documents_panel.model.similarity
+            self.partial_panel.show_result(self.result, clusters.k, similarity)
+            self.overview_panel.set_result(self.result, self.documents_panel.model.similarity, k)
+            self._update_tab_texts()
+            self._update_summary()
+            self._update_actions()
         self.result_shown.emit()
 
     def _on_partial_selection(self, *_args) -> None:
         self._update_actions()
         pair = self.partial_panel.selected_pair()
-        if pair is not None:
+        if pair is not None and not self._renewing:
             self.compare(*pair)
 
     def open_document(self, doc: int) -> None:
@@ -648,6 +693,8 @@ class MainWindow(QMainWindow):
         """Documents a and b side by side, with the measures that made them a pair."""
         result = self.result
         left, right = self.record_with_text(a), self.record_with_text(b)
+        self._side_by_side = (left.path, right.path)
+        self._side_by_side_of = result
         self.diff_view.show()
         self.diff_view.set_pair(
             left,
@@ -791,6 +838,8 @@ class MainWindow(QMainWindow):
 
     def _on_selection(self, *_args) -> None:
         self._update_actions()
+        if self._renewing:
+            return
         pair = self.selected_pair()
         if pair is None or self.result is None:
             self._hide_pair()
@@ -799,6 +848,7 @@ class MainWindow(QMainWindow):
 
     def _hide_pair(self) -> None:
         """No pair chosen: the side-by-side view is emptied and gives its height back."""
+        self._side_by_side = self._side_by_side_of = None
         self.diff_view.clear()
         self.diff_view.hide()
 

@@ -112,6 +112,11 @@ class ResultEditor(QObject):
         self.result = shown
         self.result_changed.emit(shown)
 
+    def moved_away(self, doc: int) -> bool:
+        """Whether document `doc` of `result` was moved to the trash or into a folder (it
+        keeps its number there, in no pair)."""
+        return bool(self._removed[doc])
+
     def paths(self, docs: list[int]) -> list[str]:
         return [self.result.documents[d].path for d in docs] if self.result else []
 

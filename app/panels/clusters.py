@@ -1,7 +1,9 @@
 """The Clusters tab: a filter box, a one-line summary and the tree of clusters.
 
 The panel owns the cluster model, its filter proxy and the tree; the window fills the
-summary (it spans the folders, the scan and the problems) and acts on the selection.
+summary (it spans the folders, the scan and the problems) and acts on the selection. New
+clusters (another k, a recompute, files trashed) keep the members selected that are
+still there, found by path.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class ClustersPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = ClusterModel(self)
+        self._documents: Sequence[FileRecord] = ()  # those of the clusters shown
         self.proxy = ClusterFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self.tree = _make_tree(self.proxy)
@@ -80,10 +83,16 @@ class ClustersPanel(QWidget):
         protected: np.ndarray | None = None,
     ) -> None:
         """Show `clusters` of `documents`, fully open when there are few; `protected` (bool
-        per document: in a reference folder) are never marked."""
-        self.model.set_clusters(documents, clusters, protected)
+        per document: in a reference folder) are never marked. The selected members still
+        in `documents` stay selected."""
+        selected = [self._documents[d].path for d in self.selected_documents()]
+        self.model.set_clusters(documents, clusters, protected)  # resets the selection
+        self._documents = documents
         if len(clusters) <= _OPEN_ALL_UP_TO:
             self.tree.expandAll()
+        if selected:
+            number = {d.path: i for i, d in enumerate(documents)}
+            self.select_documents([number[p] for p in selected if p in number])
         self.columns.schedule()  # the rows opened are measured too
 
     def mark_all_but_original(self) -> str:
@@ -126,14 +135,15 @@ class ClustersPanel(QWidget):
         return [d for d in docs if d is not None and d >= 0]
 
     def select_documents(self, docs: list[int]) -> None:
-        """Select the member rows of `docs`."""
+        """Select the member rows of `docs`, the first scrolled to (its cluster opened)."""
         selection = self.tree.selectionModel()
         selection.clearSelection()
         flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
-        for doc in docs:
-            index = self.proxy_index_of(doc)
-            if index.isValid():
-                selection.select(index, flags)
+        shown = [index for index in map(self.proxy_index_of, docs) if index.isValid()]
+        for index in shown:
+            selection.select(index, flags)
+        if shown:
+            self.tree.scrollTo(shown[0])
 
     def proxy_index_of(self, doc: int) -> QModelIndex:
         """The proxy index of document `doc`'s member row, invalid when not shown."""

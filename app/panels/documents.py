@@ -471,14 +471,15 @@ class DocumentsPanel(QWidget):
         excluded: dict[int, list[tuple[int, float]]] | None = None,
     ) -> None:
         """Show `result`. `excluded`: per document, its excluded sources (source, share).
-        An edit of the same scan (a source excluded, a pair dismissed, files trashed)
-        keeps the selected document, the sort and where its text was scrolled to."""
+        The selected document stays selected, and its text scrolled where it was, while it
+        is in `result` (a recompute, a source excluded, a pair dismissed, files trashed);
+        an edit of the same scan keeps the sort too."""
         same_scan = (
             result is not None
             and self._result is not None
             and result.documents is self._result.documents
         )
-        keep = self._doc if same_scan else None
+        keep = self._kept_document(result)
         scrolled = self.text.verticalScrollBar().value()
         self._result = result
         self._excluded = dict(excluded or {})
@@ -499,7 +500,7 @@ class DocumentsPanel(QWidget):
         self.batch_button.setEnabled(result is not None and bool(result.documents))
         self._doc = None
         self.save_button.setEnabled(False)
-        if keep is not None and keep < len(result.documents):
+        if keep is not None:
             self.select_document(keep)  # shows it, unless the filter hides its row
             if self._doc is None:
                 self._doc = keep
@@ -508,6 +509,13 @@ class DocumentsPanel(QWidget):
                 self.text.setHtml(self._document_html(keep))
             self.text.verticalScrollBar().setValue(scrolled)
         self._update_source_actions()
+
+    def _kept_document(self, result: ScanResult | None) -> int | None:
+        """The number in `result` of the document selected now, found by path, or None."""
+        if result is None or self._result is None or self._doc is None:
+            return None
+        path = self._result.documents[self._doc].path
+        return next((i for i, d in enumerate(result.documents) if d.path == path), None)
 
     def tab_title(self) -> str:
         return self.tr("Documents (%1)").replace("%1", f"{self.model.rowCount():,}")

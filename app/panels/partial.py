@@ -3,7 +3,8 @@
 Which pairs are listed is core's rule (`core.analysis.partial_pairs`), applied to the
 pairs copied word for word and to those found by meaning only (paraphrased, translated);
 the panel owns the table, its sorting proxy and its filter box, and says which pair is
-selected.
+selected; a new list (another k, a recompute) keeps that pair selected when it is still
+listed, found by its documents' paths.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from simsift.app.row_height import fit_rows_to_names
 from simsift.core.analysis.partial_pairs import beyond_k, partial_pairs_beyond_k
 from simsift.core.analysis.similarity import DocumentSimilarity
 from simsift.core.arrays import pair_keys, split_keys
+from simsift.core.document import FileRecord
 from simsift.core.match.meaning.matches import KINDS
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.store.verdicts import Verdicts
@@ -46,6 +48,7 @@ class PartialPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = PartialModel(self)
+        self._documents: Sequence[FileRecord] = ()  # those of the pairs listed
         self.proxy = PartialProxy(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setFilterKeyColumn(-1)  # any column: names, folders, verdicts
@@ -70,9 +73,6 @@ class PartialPanel(QWidget):
     def tab_tip(self) -> str:
         return self.tr("Pairs sharing passages that Clusters does not already show (beyond k)")
 
-    def set_roots(self, roots: Sequence[str]) -> None:
-        self.model.set_roots(roots)
-
     def set_verdicts(self, verdicts: Verdicts) -> None:
         self.model.set_verdicts(verdicts)
 
@@ -81,7 +81,11 @@ class PartialPanel(QWidget):
     ) -> None:
         """List `result`'s partial copies that the clusters at `k` do not show: those
         copied word for word, and those found by meaning only, each with its kind (the
-        shares by meaning from `similarity`, computed when None)."""
+        shares by meaning from `similarity`, computed when None). The selected pair stays
+        selected if listed again."""
+        selected = self.selected_pair()
+        kept = None if selected is None else {self._documents[d].path for d in selected}
+        self.model.set_roots((*result.options.roots, *result.options.reference_roots))
         found = result.partial_pairs()
         pairs, distance = partial_pairs_beyond_k(found, result.distance(found.left, found.right), k)
         n = max(len(result.documents), 1)
@@ -115,9 +119,21 @@ class PartialPanel(QWidget):
             meaning_ab=np.array(ab, np.float64),
             meaning_ba=np.array(ba, np.float64),
         )
+        self._documents = result.documents
         one_folder = self.model.folder_count() < 2  # the Folder columns would all be alike
         self.view.setColumnHidden(COL_FOLDER_A, one_folder)
         self.view.setColumnHidden(COL_FOLDER_B, one_folder)
+        if kept is not None:
+            self._select_pair_of(kept)
+
+    def _select_pair_of(self, paths: set[str]) -> None:
+        """Select the row of the pair of documents at `paths`, if listed."""
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            if {self._documents[d].path for d in self.proxy.data(index, PairRole)} == paths:
+                self.view.selectRow(row)
+                self.view.scrollTo(index)
+                return
 
     def selected_pair(self) -> tuple[int, int] | None:
         rows = self.view.selectionModel().selectedRows()

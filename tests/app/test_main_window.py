@@ -677,9 +677,7 @@ def test_rows_are_tall_enough_for_chinese_names_with_underscores(qtbot, window, 
     assert window.documents_panel.table.verticalHeader().defaultSectionSize() >= needed
 
 
-def test_ctrl_z_in_a_filter_box_undoes_the_trash_whenever_typed(
-    qtbot, window, corpus, monkeypatch
-):
+def test_ctrl_z_in_a_filter_box_undoes_the_trash_whenever_typed(qtbot, window, corpus, monkeypatch):
     """Ctrl+Z undoes the last file action wherever the focus is, even in a filter box
     typed in before or after it (README); with no file action left, the typing."""
     root, _ = corpus
