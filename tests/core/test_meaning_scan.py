@@ -256,3 +256,18 @@ def test_fragments_mostly_in_text_that_never_counts_are_found_as_a_mask_would():
 
         want = [mostly(0, lo_a[i], hi_a[i]) or mostly(100, lo_b[i], hi_b[i]) for i in range(n)]
         assert got.tolist() == want
+
+
+def test_translation_alone_in_a_larger_collection_pairs_only_across_languages():
+    """Past the size aligned pair by pair, candidates come from keys held on both sides."""
+    from simsift.core.match.meaning import find_meaning_copies, sketch
+
+    texts = [(SOURCE, OTHER), (PARAPHRASE, SAME_TOPIC), (TRANSLATION, OTHER_CHINESE)]
+    texts += [
+        (f"Report {i} on the harbour, the ferries and the fish market of town {i}. " * 6,)
+        for i in range(30)
+    ]
+    sketches = [sketch(t) for t in texts]
+    across = {(i, j) for i, j, _ in find_meaning_copies(sketches, across_languages_only=True)}
+    assert (0, 2) in across
+    assert all(2 in pair for pair in across)  # the one Chinese document is in every pair

@@ -125,13 +125,18 @@ def candidate_pairs(
     frequencies: DocumentFrequencies,
     parameters: CandidateParameters = CandidateParameters(),
     check: Callable[[int, int], None] = lambda done, total: None,
+    sides: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(left, right) document indices, left < right, of the pairs whose shared keys add
     up to `min_shared` (rare keys count more); `check(done, total)` is called between
-    bounded pieces of work (it may raise `Cancelled`)."""
+    bounded pieces of work (it may raise `Cancelled`). With `sides` (two bool masks, e.g.
+    the documents holding Chinese and those holding English) only pairs across them are
+    made, from keys held on both sides: a translation-only search costs what the keys the
+    two languages share cost, not what every pair of English pages does."""
     n = len(sketches)
     if n * (n - 1) // 2 <= parameters.all_pairs_up_to:
-        return np.triu_indices(n, 1)
+        left, right = np.triu_indices(n, 1)
+        return _across(left, right, sides)
     keys, holders = [], []
     for i, sketch in enumerate(sketches):
         check(i, 2 * n)
@@ -146,13 +151,28 @@ def candidate_pairs(
     sizes = np.diff(np.r_[starts, len(key)]).astype(np.int64)
     most = max(parameters.max_holders, int(parameters.max_holders_share * n))
     kept = (sizes >= 2) & (sizes <= most)
+    if sides is not None and len(key):
+        on_both = [np.add.reduceat(side[holder].astype(np.int64), starts) > 0 for side in sides]
+        kept &= on_both[0] & on_both[1]
     least, most = parameters.min_shared, parameters.max_partners
-    return _shared_keys(holder, starts[kept], sizes[kept], n, least, most, check)
+    return _shared_keys(holder, starts[kept], sizes[kept], n, least, most, check, sides)
 
 
-def _shared_keys(holder, starts, sizes, n: int, min_shared: float, max_partners: int, check):
-    """Pairs of holders of the same key, with the evidence of all keys they share, kept
-    when `min_shared` and among the best `max_partners` of one of the two."""
+def _across(left: np.ndarray, right: np.ndarray, sides) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of which one document is on one side and the other on the other."""
+    if sides is None:
+        return left, right
+    a, b = sides
+    keep = (a[left] & b[right]) | (b[left] & a[right])
+    return left[keep], right[keep]
+
+
+def _shared_keys(
+    holder, starts, sizes, n: int, min_shared: float, max_partners: int, check, sides=None
+):
+    """Pairs of holders of the same key (across `sides` when given), with the evidence of
+    all keys they share, kept when `min_shared` and among the best `max_partners` of one
+    of the two."""
     counted_keys, counted = [], []
     runs = bounded_runs(sizes * sizes, _PAIRS_AT_ONCE)
     for step, (lo, hi) in enumerate(runs):
@@ -164,6 +184,10 @@ def _shared_keys(holder, starts, sizes, n: int, min_shared: float, max_partners:
         base = starts[lo:hi][group[below]]
         left, right = holder[base + x[below]], holder[base + y[below]]
         weight = 1.0 / np.log2(size[below])
+        if sides is not None:
+            a, b = sides
+            cross = (a[left] & b[right]) | (b[left] & a[right])
+            left, right, weight = left[cross], right[cross], weight[cross]
         pair, count = _counts(np.minimum(left, right) * n + np.maximum(left, right), weight)
         counted_keys.append(pair)
         counted.append(count)

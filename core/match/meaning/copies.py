@@ -34,9 +34,10 @@ def find_meaning_copies(
     steps = StepProgress(STAGE, _STEPS, progress or no_progress, cancel)
     if frequencies is None:
         frequencies = document_frequencies(sketches, steps.step("frequencies"))
-    left, right = candidate_pairs(sketches, frequencies, candidates, steps.step("candidates"))
-    if across_languages_only:
-        left, right = _across_languages(sketches, left, right, alignment.min_size)
+    sides = _languages(sketches, alignment.min_size) if across_languages_only else None
+    left, right = candidate_pairs(
+        sketches, frequencies, candidates, steps.step("candidates"), sides
+    )
     report = steps.step("aligning")
     found, cache = [], {}
     last = _last_uses(left, right, len(sketches))
@@ -53,13 +54,12 @@ def find_meaning_copies(
     return found
 
 
-def _across_languages(sketches, left, right, min_size: float):
-    """The pairs of which one document holds at least `min_size` of Chinese and the other
-    at least as much of English (a fragment needs that much on each side)."""
+def _languages(sketches, min_size: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which documents hold at least `min_size` of Chinese, and which of English (a
+    translated fragment needs that much on each side)."""
     chinese = np.array([s.size[s.language == CHINESE].sum() >= min_size for s in sketches])
     english = np.array([s.size[s.language == ENGLISH].sum() >= min_size for s in sketches])
-    keep = (chinese[left] & english[right]) | (english[left] & chinese[right])
-    return left[keep], right[keep]
+    return chinese, english
 
 
 def _last_uses(left: np.ndarray, right: np.ndarray, n: int) -> np.ndarray:
