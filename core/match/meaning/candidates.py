@@ -138,11 +138,22 @@ def candidate_pairs(
         left, right = np.triu_indices(n, 1)
         return _across(left, right, sides)
     keys, holders = [], []
-    for i, sketch in enumerate(sketches):
-        check(i, 2 * n)
-        own = sentence_keys(sketch, frequencies, parameters)
+    if sides is not None and sides[0].sum() > sides[1].sum():
+        sides = (sides[1], sides[0])  # the smaller side's keys are gathered first
+    first = np.flatnonzero(sides[0]) if sides is not None else np.arange(n)
+    for done, i in enumerate(first.tolist()):
+        check(done, 2 * n)
+        own = sentence_keys(sketches[i], frequencies, parameters)
         keys.append(own)
         holders.append(np.full(len(own), i, np.int64))
+    if sides is not None:  # the other side's keys matter only where the first holds them
+        held = np.unique(np.concatenate(keys)) if keys else np.zeros(0, np.uint64)
+        for done, i in enumerate(np.flatnonzero(sides[1] & ~sides[0]).tolist()):
+            check(len(first) + done, 2 * n)
+            own = sentence_keys(sketches[i], frequencies, parameters)
+            own = own[np.isin(own, held, assume_unique=True)]
+            keys.append(own)
+            holders.append(np.full(len(own), i, np.int64))
     key = np.concatenate(keys) if keys else np.zeros(0, np.uint64)
     holder = np.concatenate(holders) if holders else np.zeros(0, np.int64)
     order = np.argsort(key, kind="stable")
