@@ -1,4 +1,4 @@
-"""The integrity flags read in the UI language (issue 43): every sentence the engine writes
+"""The integrity flags read in the UI language: every sentence the engine writes
 (`core/text/integrity.py`) has a pattern in `app/messages.py` and a Chinese translation,
 its evidence kept as written."""
 

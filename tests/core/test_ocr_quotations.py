@@ -1,4 +1,4 @@
-"""Quotation marks in text read by OCR (issue 43): Tesseract reads specks as „ or “ and
+"""Quotation marks in text read by OCR: Tesseract reads specks as „ or “ and
 apostrophes as " or ”, so a scanned essay's marks are no sign of disguise (no stray-quote
 flag) and set apart only a real quotation; the same marks in a typed file still do."""
 

@@ -170,7 +170,7 @@ def test_a_page_of_too_many_boxes_to_group_is_read_as_one_group() -> None:
 
 @needs_c
 def test_a_page_of_20000_one_letter_lines_is_laid_out_in_little_time_and_memory() -> None:
-    """Every pair of 20,000 boxes took 6.1 GB and a minute (issue 46)."""
+    """Every pair of 20,000 boxes took 6.1 GB and a minute."""
     text, bounds = _letters_apart(200, 100)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     texts = pdf_layout.page_texts(text, bounds, (0.0, 0.0, 1200.0, 1000.0))
