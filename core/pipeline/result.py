@@ -13,7 +13,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
-from simsift.core.analysis.cluster import Clusters, build_clusters, pair_kinds
+from simsift.core.analysis.cluster import (
+    KIND_NEAR,
+    KIND_SAME_TEMPLATE,
+    Clusters,
+    build_clusters,
+    pair_kinds,
+    same_template,
+)
 from simsift.core.analysis.similarity import document_similarity
 from simsift.core.arrays import pair_keys
 from simsift.core.document import FileRecord
@@ -176,11 +183,13 @@ class ScanResult:
         return self.passages.overlap_many(left, right)
 
     def clusters(self, k: int) -> Clusters:
-        """Clusters at distance k (0 <= k <= k_max), from the stored pairs."""
+        """Clusters at distance k (0 <= k <= k_max), from the stored pairs; pairs of the same
+        template with different content (`pair_kinds`) join no cluster."""
         if not 0 <= k <= self.k_max:
             raise ValueError(f"k must be between 0 and {self.k_max}, not {k}")
+        close = self.pairs.within(k)
         return build_clusters(
-            self.pairs,
+            close.subset(self.pair_kinds(close) != KIND_SAME_TEMPLATE),
             k,
             self.fingerprints,
             self.content_codes,
@@ -189,7 +198,28 @@ class ScanResult:
         )
 
     def pair_kinds(self, pairs: Matches) -> np.ndarray:
-        return pair_kinds(pairs.left, pairs.right, self.content_codes, self.text_codes)
+        """Kind code of each pair (`core.analysis.cluster`): exact, same text, near, or same
+        template: a near pair sharing hardly any content outside template and common text
+        (`same_template`), which is no duplicate to trash."""
+        kinds = pair_kinds(pairs.left, pairs.right, self.content_codes, self.text_codes)
+        near = np.flatnonzero(kinds == KIND_NEAR)
+        if not len(near):
+            return kinds
+        left, right = pairs.left[near], pairs.right[near]
+        low, high = np.minimum(left, right), np.maximum(left, right)
+        c_low, c_high, _ = self.overlap_many(low, high)
+        own = self.passages.passages.doc_lengths() - self.passages.excluded_tokens
+        template = same_template(
+            kinds[near],
+            c_low,
+            c_high,
+            self.passages.longest_runs(low, high),
+            own[low],
+            own[high],
+            self.options.passages.shortest_run,
+        )
+        kinds[near[template]] = KIND_SAME_TEMPLATE
+        return kinds
 
     def without_files(self, removed: np.ndarray) -> ScanResult:
         """This result as if the documents flagged in `removed` (bool per document) were gone.

@@ -344,7 +344,9 @@ _MEASURES = (
     (
         "Kind",
         "exact: the same bytes; same text: the same text in another format or markup; "
-        "near: fingerprints within k; partial: passages of one document found in the other; "
+        "near: fingerprints within k; same template: fingerprints within k but hardly any "
+        "text of their own in common (pages of one template), in no cluster; "
+        "partial: passages of one document found in the other; "
         "paraphrased, translated: passages found by meaning only (in the CSV export's pairs "
         "and meaning files, and under Found by meaning).",
     ),

@@ -46,6 +46,9 @@ def pair_rows(result: ScanResult, k: int, partial_threshold: float | None = None
     """Pairs within k, then partial pairs not within k, then pairs found only by meaning,
     as rows.
 
+    A pair within k of the same template with different content (little containment, no
+    run of the shortest match) has kind "same template": listed, but in no cluster.
+
     Every row has full paths, the kind name, the fingerprints' Hamming distance,
     containment of a in b and of b in a, their overlap (shares rounded to 3 digits), the
     longest run of words they share verbatim, and `by_meaning`: the kinds of the fragments
