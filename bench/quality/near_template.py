@@ -16,6 +16,7 @@ near), with and without the rule, and the unrelated pairs within k the rule take
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import tempfile
 import time
@@ -95,8 +96,9 @@ def measure(corpus: Path, labels: bool, workers: int, show: int) -> dict:
     for i in template[:show].tolist():
         a, b = int(close.left[i]), int(close.right[i])
         ab, ba, _ = result.overlap(a, b)
+        run = result.passages.longest_run(a, b)
         print(
-            f"  d={int(close.distance[i])} {ab:.3f}/{ba:.3f} run={result.passages.longest_run(a, b)}"
+            f"  d={int(close.distance[i])} {ab:.3f}/{ba:.3f} run={run}"
             f" {Path(docs[a].path).name} | {Path(docs[b].path).name}"
         )
     if labels:
@@ -119,7 +121,7 @@ def breakdown(result, close, before) -> dict:
     own = result.passages.passages.doc_lengths() - result.passages.excluded_tokens
     low = larger < SAME_TEMPLATE_SHARE
     counts, _ = np.histogram(larger, BINS)
-    labels = [f"[{a:g},{b:g})" for a, b in zip(BINS[:-1], BINS[1:], strict=True)]
+    labels = [f"[{a:g},{b:g})" for a, b in itertools.pairwise(BINS)]
     return {
         "near_by_containment": dict(zip(labels, counts.tolist(), strict=True)),
         "low_kept_own_0": int((low & ((own[left] == 0) | (own[right] == 0))).sum()),
@@ -153,8 +155,9 @@ def score(corpus: Path, result, close, before, after) -> dict:
     out["unrelated_same_template"] = int((~related & ~duplicate).sum())
     out["related_same_template"] = int((related & ~duplicate).sum())
     near = (before == KIND_NEAR) & related
-    lo, hi = np.minimum(close.left[near], close.right[near]), np.maximum(
-        close.left[near], close.right[near]
+    lo, hi = (
+        np.minimum(close.left[near], close.right[near]),
+        np.maximum(close.left[near], close.right[near]),
     )
     ab, ba, _ = result.overlap_many(lo, hi)
     larger = np.sort(np.maximum(ab, ba))
