@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -187,15 +188,20 @@ class ScanResult:
         template with different content (`pair_kinds`) join no cluster."""
         if not 0 <= k <= self.k_max:
             raise ValueError(f"k must be between 0 and {self.k_max}, not {k}")
-        close = self.pairs.within(k)
+        keep = (self.pairs.distance <= k) & ~self._same_template
         return build_clusters(
-            close.subset(self.pair_kinds(close) != KIND_SAME_TEMPLATE),
+            self.pairs.subset(keep),
             k,
             self.fingerprints,
             self.content_codes,
             self.text_codes,
             self.original_rank,
         )
+
+    @cached_property
+    def _same_template(self) -> np.ndarray:
+        """bool per stored pair: the same template (worked out once: k changes often)."""
+        return self.pair_kinds(self.pairs) == KIND_SAME_TEMPLATE
 
     def pair_kinds(self, pairs: Matches) -> np.ndarray:
         """Kind code of each pair (`core.analysis.cluster`): exact, same text, near, or same
