@@ -3,7 +3,9 @@ and trash all live in the test's temporary folder (never the user's)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,9 +37,23 @@ def isolated_user_dirs(tmp_path, monkeypatch):
     """Point XDG dirs (trash, data) and QSettings into tmp_path."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    _trash_in(tmp_path / "xdg-data", monkeypatch)
     QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path))
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
     return tmp_path
+
+
+def _trash_in(data: Path, monkeypatch) -> None:
+    """send2trash reads $XDG_DATA_HOME once, when first imported: the first test that
+    trashed a file would otherwise set every later test's trash."""
+    if not sys.platform.startswith("linux"):
+        return
+    from send2trash import plat_other
+
+    home = os.fsencode(data)
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", home)
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.path.join(home, b"Trash"))
+    monkeypatch.setattr(plat_other, "HOMETRASH", os.fsdecode(os.path.join(home, b"Trash")))
 
 
 @pytest.fixture(autouse=True)
