@@ -64,8 +64,9 @@ class CommonTextModel(QAbstractTableModel):
             if column == COL_DOCUMENTS:
                 return f"{self._documents(is_run, item):,}"
             if column == COL_OCCURRENCES:
-                times = self._result.passages.common_text.occurrences
-                return "" if is_run else f"{int(times[item]):,}"
+                p = self._result.passages
+                times = (p.common_runs if is_run else p.common_text).occurrences
+                return f"{int(times[item]):,}"
             return readable(os.path.basename(self._example(is_run, item)))
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == COL_TEXT:

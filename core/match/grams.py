@@ -106,19 +106,21 @@ class OutsideGrams:
 @dataclass(frozen=True, slots=True)
 class CommonRuns:
     """Stretches of common text to list, one per distinct text, most widespread first:
-    an example (document, start in its stream, length) and how many documents hold it."""
+    an example (document, start in its stream, length), how many documents hold it and
+    how many times it stands in them."""
 
     doc: np.ndarray  # int64
     start: np.ndarray  # int64
     length: np.ndarray  # int64
     documents: np.ndarray  # int64
+    occurrences: np.ndarray  # int64
 
     def __len__(self) -> int:
         return len(self.doc)
 
     @classmethod
     def empty(cls) -> CommonRuns:
-        return cls(*(np.zeros(0, np.int64) for _ in range(4)))
+        return cls(*(np.zeros(0, np.int64) for _ in range(5)))
 
 
 @dataclass(frozen=True)
@@ -579,6 +581,7 @@ def common_words(
         begin[example] - offsets[doc],
         stop[example] - begin[example],
         holders[key[example]].astype(np.int64),
+        _times_each(key, key[example]),
     )
     return mask, listed
 
@@ -694,11 +697,16 @@ def boilerplate(
     order = np.lexsort((runs.length[rows], group_edge[rows]))
     rows = rows[order[np.r_[True, group_edge[rows][order][1:] != group_edge[rows][order][:-1]]]]
     doc = runs.left[rows]
+    # a paragraph of its own in each document holding it as an edge, plus the others
+    times = np.bincount(label, minlength=len(nodes)) + np.bincount(
+        also // n_docs, minlength=len(nodes)
+    )
     return mask, CommonRuns(
         doc,
         runs.start_left[rows] - offsets[doc],
         runs.length[rows],
         held[group_edge[rows]].astype(np.int64),
+        times[group_edge[rows]].astype(np.int64),
     )
 
 
@@ -867,7 +875,19 @@ def _common_runs(
     example = order[np.r_[True, key[order][1:] != key[order][:-1]]]
     example = example[np.argsort(-documents[example], kind="stable")]
     doc = np.searchsorted(offsets, begin[example], side="right") - 1
-    return CommonRuns(doc, begin[example] - offsets[doc], length[example], documents[example])
+    return CommonRuns(
+        doc,
+        begin[example] - offsets[doc],
+        length[example],
+        documents[example],
+        _times_each(key, key[example]),
+    )
+
+
+def _times_each(keys: np.ndarray, listed: np.ndarray) -> np.ndarray:
+    """How many of `keys` (one per stretch of common text) equal each of `listed`."""
+    distinct, counts = np.unique(keys, return_counts=True)
+    return counts[np.searchsorted(distinct, listed)].astype(np.int64)
 
 
 def stretches(

@@ -287,7 +287,7 @@ def excluded_rows(result: ScanResult) -> list[dict]:
 
 def common_rows(result: ScanResult) -> list[dict]:
     """All common text (passages and runs of words found in many documents), most
-    widespread first; runs have no count of times."""
+    widespread first."""
     common = result.passages.common_text
     docs = result.passages.passages.doc
     rows = [
@@ -306,7 +306,7 @@ def common_rows(result: ScanResult) -> list[dict]:
         {
             "text": result.common_run_text(row),
             "documents": int(runs.documents[row]),
-            "occurrences": "",
+            "occurrences": int(runs.occurrences[row]),
             "example": result.documents[int(runs.doc[row])].path,
         }
         for row in range(len(runs))

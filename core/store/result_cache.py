@@ -41,7 +41,8 @@ from simsift.core.match.passages import (
 # 11: a passage matched to one left out in its own document counts for neither
 # 12: boilerplate (a short paragraph of its own at the start or end of 3+ documents) is common
 # 13: paraphrased and translated fragments (`PassageResult.meaning`)
-RESULT_FORMAT = 13
+# 14: how many times each listed common run stands in the documents
+RESULT_FORMAT = 14
 KEEP_FOLDER_SETS = 8  # caches of the folder sets scanned most recently; older ones go
 _PARTS = {
     "passages": Passages,

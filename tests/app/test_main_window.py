@@ -365,6 +365,7 @@ def test_common_text_tab_lists_shared_boilerplate_with_its_document_count(qtbot,
     model = window.common_panel.model
     assert model.rowCount() >= 1
     assert model.index(0, 1).data() == "8"
+    assert model.index(0, 2).data() == "8"  # times it stands in them
     assert model.index(0, 0).data()[:30] == english[140][:30]
     assert window.tabs.tabText(3).endswith(f"({model.rowCount()})")
     assert window.partial_panel.model.rowCount() == 0

@@ -182,6 +182,7 @@ def test_a_scan_shows_boilerplate_as_common_text_in_every_view(tmp_path, words):
     assert len(result.partial_pairs()) == 0
     rows = common_rows(result)
     assert [row["documents"] for row in rows] == [4]
+    assert [row["occurrences"] for row in rows] == [4]
     assert "entirely my own work" in rows[0]["text"]
     for doc in range(4):
         stretches = document_stretches(result, doc, [])

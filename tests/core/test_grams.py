@@ -131,7 +131,20 @@ def test_a_sentence_in_many_documents_is_common_text_and_pairs_none(words):
     assert result.common[first][window_for(15) - 1 : 1 - window_for(15)].all()
     listed = result.common_runs  # one text to list, in all 12 documents
     assert len(listed) == 1 and listed.documents[0] == 12
+    assert listed.occurrences[0] == 12
     assert 200 <= listed.start[0] < listed.start[0] + listed.length[0] <= 200 + len(notice)
+
+
+def test_common_text_counts_each_time_it_stands_in_a_document(words):
+    """The Common text table's "Times": a notice twice in three of twelve documents."""
+    rng = random.Random(12)
+    notice = " ".join(essay(words, rng, 26)).split()
+    docs = [[*essay(words, rng, 200), *notice, *essay(words, rng, 200)] for _ in range(12)]
+    for doc in docs[:3]:
+        doc += [*essay(words, rng, 100), *notice, *essay(words, rng, 50)]
+    listed = runs_of(docs).common_runs
+    assert listed.documents.tolist() == [12]
+    assert listed.occurrences.tolist() == [15]
 
 
 def test_text_shared_with_a_reference_document_is_template_and_pairs_none(words):
@@ -466,6 +479,7 @@ def test_boilerplate_is_common_text_only_given_the_paragraphs_and_the_rule(words
     np.testing.assert_array_equal(edge.common, footers)
     assert edge.common_runs.documents.tolist() == [3]
     assert edge.common_runs.length.tolist() == [25]
+    assert edge.common_runs.occurrences.tolist() == [3]
 
 
 def test_kept_grams_sorted_a_bucket_at_a_time_are_in_the_stable_order(monkeypatch):
