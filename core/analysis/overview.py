@@ -99,8 +99,9 @@ def copy_graph(
 
 
 def _links(result: ScanResult, k: int, threshold: float | None):
-    """(a, b, strength) of every pair that counts as copying, references left out."""
-    near = result.pairs.within(k)
+    """(a, b, strength) of every pair that counts as copying, references and pairs of the
+    same template left out."""
+    near = result.near_pairs(k)
     partial = result.partial_pairs(threshold)
     a = np.r_[near.left, partial.left].astype(np.int64)
     b = np.r_[near.right, partial.right].astype(np.int64)

@@ -188,15 +188,19 @@ class ScanResult:
         template with different content (`pair_kinds`) join no cluster."""
         if not 0 <= k <= self.k_max:
             raise ValueError(f"k must be between 0 and {self.k_max}, not {k}")
-        keep = (self.pairs.distance <= k) & ~self._same_template
         return build_clusters(
-            self.pairs.subset(keep),
+            self.near_pairs(k),
             k,
             self.fingerprints,
             self.content_codes,
             self.text_codes,
             self.original_rank,
         )
+
+    def near_pairs(self, k: int) -> Matches:
+        """The stored pairs within k that share content: near duplicates, not the same
+        template."""
+        return self.pairs.subset((self.pairs.distance <= k) & ~self._same_template)
 
     @cached_property
     def _same_template(self) -> np.ndarray:

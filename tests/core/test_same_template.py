@@ -1,4 +1,4 @@
-"""A near duplicate shares content, not only a template (issue 42, item 3).
+"""A near duplicate shares content, not only a template.
 
 Pages of one template (the same headings and boilerplate, each with a paragraph of its
 own) have fingerprints within k of each other yet share none of their own text: they are
@@ -22,6 +22,7 @@ from simsift.core.analysis.cluster import (
     SAME_TEMPLATE_SHARE,
     same_template,
 )
+from simsift.core.analysis.overview import overview
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
 from simsift.core.report.tables import pair_rows
@@ -110,3 +111,15 @@ def test_the_rule_in_figures():
     # shares little; shares 6%; shares a 15-word run; neither has 15 words of its own;
     # one all template, the other 40 words found nowhere in it; exact copies stay exact
     assert got.tolist() == [True, True, False, False, False, True, False]
+
+
+def test_the_overview_draws_no_link_between_pages_of_one_template(template_pages):
+    result, doc = template_pages
+    graph = overview(result, result.similarity(), k=K).graph
+    linked = {
+        frozenset((int(graph.nodes[a]), int(graph.nodes[b])))
+        for a, b in zip(graph.edge_a, graph.edge_b, strict=True)
+    }
+    assert frozenset((doc["page00.txt"], doc["repost.txt"])) in linked
+    pages = {doc[f"page{i:02d}.txt"] for i in range(1, PAGES)}
+    assert not any(pair <= pages for pair in linked)
