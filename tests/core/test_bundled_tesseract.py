@@ -1,4 +1,4 @@
-"""Issue 28: the frozen bundle carries its OCR engine. packaging/simsift.spec puts Tesseract in
+"""The frozen bundle carries its OCR engine. packaging/simsift.spec puts Tesseract in
 `_internal/tesseract/` (with `tessdata/`) and its libraries in `_internal/`; a frozen app runs
 that copy with the bundle's libraries first on the library path and the bundle's language
 data, and the system's Tesseract (no bundled copy) with the library path the app was started

@@ -1,4 +1,4 @@
-"""Issue 28's bad inputs for OCR, each in a real scan of a folder that also holds two good
+"""The bad inputs for OCR, each in a real scan of a folder that also holds two good
 text files, near-duplicates of each other: the bad file gets a clear result of its own
 (an error or a warning), the good pair is still found, nothing else is lost.
 

@@ -1,4 +1,4 @@
-"""Issue 28: how scanned pages are read. A mostly Chinese file is read with Chinese alone at
+"""How scanned pages are read. A mostly Chinese file is read with Chinese alone at
 200 dpi (Simplified or Traditional, chosen on its first page); English and mixed pages with
 English and Chinese at 300 dpi; a page whose page segmentation lost most of its text (a
 photographed page on a desk) is read again as one block of text.

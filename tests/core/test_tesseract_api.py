@@ -1,4 +1,4 @@
-"""Issue 28: Tesseract kept loaded in the reader (`tesseract_api`) reads a page as the
+"""Tesseract kept loaded in the reader (`tesseract_api`) reads a page as the
 `tesseract` program does (the same TSV, the same turn of a page), stops a page at its
 budget, and is what a scan's readers read with; outside a reader the program reads."""
 

@@ -1,4 +1,4 @@
-"""cut_chinese with rjieba's word graph and route (issue 29): the words of jieba's own
+"""cut_chinese with rjieba's word graph and route: the words of jieba's own
 `lcut(run, HMM=True)` on every run of Chinese characters of the repository's Chinese texts
 and of the Chinese text this machine holds (man pages, programs' messages, the editor
 benchmark's archive, when present), on runs made to be hard (dictionary words glued

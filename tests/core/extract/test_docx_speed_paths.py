@@ -1,4 +1,4 @@
-"""The DOCX reader's shortcuts (issue 29) against reading each file afresh: a styles part
+"""The DOCX reader's shortcuts against reading each file afresh: a styles part
 is not inflated again when the zip stores it exactly as one read before, and the zip the
 format sniff opened is handed on to the reader. Where a shortcut could go wrong (styles
 with the same CRC-32 and size, a file replaced after the sniff), the answer is the one

@@ -1,4 +1,4 @@
-"""The HTML reader's fast paths (issue 29) against the plain code they replace, on tricky
+"""The HTML reader's fast paths against the plain code they replace, on tricky
 pages (nested tables, hidden styles, <br> runs, entities, permalinks, code blocks, labels,
 broken markup, a GBK page) and on random ones: each path must leave the tree, or give the
 text, that the plain code does."""
