@@ -709,6 +709,7 @@ class DocumentsPanel(QWidget):
                 "The disguise was undone before comparing; read the document itself."
             ),
             disguised=self.tr("disguised text (see the integrity flags)"),
+            flag_text=translated,
             all_kinds=self.tr("All kinds {total}: {parts}"),
             verbatim_share=self.tr("{share} verbatim"),
             paraphrased_share=self.tr("{share} paraphrased"),

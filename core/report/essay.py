@@ -21,6 +21,7 @@ import html
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -140,6 +141,7 @@ class EssayLabels:
     flags: str = "Integrity flags ({count}): signs the text was disguised to slip past a checker"
     flags_note: str = "The disguise was undone before comparing; read the document itself."
     disguised: str = "disguised text (see the integrity flags)"
+    flag_text: Callable[[str], str] = str  # an engine's flag sentence in this language
     # found by meaning (paraphrased, translated): shown apart from word-for-word copying
     all_kinds: str = "All kinds {total}: {parts}"
     verbatim_share: str = "{share} verbatim"
@@ -417,10 +419,10 @@ def _verdict_html(verdict: Verdict, labels: EssayLabels) -> str:
 
 
 def _flags_html(flags: tuple[str, ...], labels: EssayLabels) -> str:
-    """The document's integrity flags, one per line, under a red label (the sentences come
-    from the engine, in English, with their evidence)."""
+    """The document's integrity flags, one per line, under a red label (the engine's
+    sentences in the labels' language, their evidence as written)."""
     title = labels.flags.format(count=len(flags))
-    items = "".join(f"<li>{_e(flag)}</li>" for flag in flags)
+    items = "".join(f"<li>{_e(labels.flag_text(flag))}</li>" for flag in flags)
     return (
         f"<p><span style='color:#c92a2a'><b>{_e(title)}</b></span><br>"
         f"<small>{_e(labels.flags_note)}</small></p><ul>{items}</ul>"

@@ -595,8 +595,8 @@ def _sources_html(result: ScanResult, sim, doc: int, w: ReportLanguage) -> str:
 
 
 def _flags_part(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> str:
-    """Every document carrying integrity flags, each flag on its own line (the sentences
-    come from the engine, in English, with their evidence)."""
+    """Every document carrying integrity flags, each flag on its own line in the report's
+    language, its evidence as written."""
     flagged = flagged_documents(result)
     if not flagged:
         return ""
@@ -610,7 +610,7 @@ def _flags_part(result: ScanResult, verdicts: Verdicts, w: ReportLanguage) -> st
     out.append(_header_row(w, "File", "Flags", "Verdict"))
     for doc in flagged[:MAX_PAIR_ROWS]:
         record = result.documents[doc]
-        flags = "<br>".join(_e(flag) for flag in record.flags)
+        flags = "<br>".join(_e(w.flag(flag)) for flag in record.flags)
         out.append(
             f'<tr><td class="path">{_p(record.path)}</td><td>{flags}</td>'
             f"{_verdict_cell(verdicts.of_document(record.path), w)}</tr>"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -17,6 +18,50 @@ from simsift.core.paths import resource_path
 
 ENGLISH = "en"
 LANGUAGES = (ENGLISH, "zh_CN")
+
+# The integrity flags' sentences (`core.text.integrity`) as English templates: {1}, {2}…
+# are their evidence, kept as written.
+FLAG_TEMPLATES = (
+    (
+        r"(?s)hidden text: (\d+) words the file does not show, in 1 place, e\.g\. “(.*)”",
+        "hidden text: {1} words the file does not show, in 1 place, e.g. “{2}”",
+    ),
+    (
+        r"(?s)hidden text: (\d+) words the file does not show, in (\d+) places, e\.g\. “(.*)”",
+        "hidden text: {1} words the file does not show, in {2} places, e.g. “{3}”",
+    ),
+    (
+        r"(?s)look-alike letters: (\d+) (.+?) letters in (\d+) Latin words \((.*)\), e\.g\. “(.*)”",
+        "look-alike letters: {1} {2} letters in {3} Latin words ({4}), e.g. “{5}”",
+    ),
+    (
+        r"(?s)invisible characters: (\d+) \((.*)\) between the letters of words in (\d+) "
+        r"places, e\.g\. “(.*)” \(· marks one\)",
+        "invisible characters: {1} ({2}) between the letters of words in {3} places, "
+        "e.g. “{4}” (· marks one)",
+    ),
+    (
+        r"(?s)letters spaced out: (\d+) letters written one by one with spaces between, in "
+        r"(\d+) places, e\.g\. “(.*)”",
+        "letters spaced out: {1} letters written one by one with spaces between, in {2} "
+        "places, e.g. “{3}”",
+    ),
+    (
+        r"spaces replaced: (\d+) of (\d+) spaces between words are other blanks \((.*)\)",
+        "spaces replaced: {1} of {2} spaces between words are other blanks ({3})",
+    ),
+    (
+        r"(?s)stray quotation marks: (\d+) open no quotation, so the text after them counts "
+        r"as the writer's own, e\.g\. “(.*)…”",
+        "stray quotation marks: {1} open no quotation, so the text after them counts as "
+        "the writer's own, e.g. “{2}…”",
+    ),
+    (
+        r"mostly quoted: (\d+)% of the text is in quotation marks",
+        "mostly quoted: {1}% of the text is in quotation marks",
+    ),
+)
+_FLAGS = tuple((re.compile(pattern), template) for pattern, template in FLAG_TEMPLATES)
 
 
 @dataclass(frozen=True)
@@ -29,6 +74,15 @@ class ReportLanguage:
     def __call__(self, text: str, **values: object) -> str:
         translated = self.table.get(text, text)
         return translated.format(**values) if values else translated
+
+    def flag(self, text: str) -> str:
+        """An integrity flag in this language, its evidence as written (a flag of
+        unknown form as written)."""
+        for pattern, template in _FLAGS:
+            found = pattern.fullmatch(text)
+            if found:
+                return self.table.get(template, template).format(None, *found.groups())
+        return text
 
     def count(self, n: int, one: str, many: str) -> str:
         """`one` or `many` (each with an {n} placeholder) as English counts them."""

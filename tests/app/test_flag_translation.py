@@ -9,28 +9,10 @@ import re
 import pytest
 from simsift.core.document import ExtractedText
 from simsift.core.text import integrity
-from simsift.core.text.tokens import token_stream
+
+from tests.core.test_integrity import every_flag
 
 CJK = re.compile("[\u4e00-\u9fff]")
-
-
-def every_flag() -> list[str]:
-    """One flag of each kind, as the engine writes them."""
-    stray = "He said “ " + "the river runs to the sea " * 30
-    flags = [
-        integrity.hidden_text_flag(("words nobody sees " * 6,)),
-        integrity.hidden_text_flag(("words nobody sees " * 3, "and more hidden here " * 3)),
-        integrity.lookalike_flag(["Тhе соmmіttее rеvіеwеd thе аnnuаl rероrt"]),
-        integrity.invisible_flag(["es\u200bsay wri\u200bting " * 5]),
-        integrity.spaced_letters_flag(["t h e   r i v e r   g i v e s   a n d   t a k e s"]),
-        integrity.odd_spaces_flag(["the\u2800river\u2800runs\u2800to\u2800the\u2800sea " * 5]),
-        integrity.stray_quotes_flag([stray, stray]),
-        *integrity.set_apart_flags(token_stream(["“" + "the river runs to the sea " * 10 + "”"])),
-    ]
-    assert all(flags), flags
-    kinds = {flag.split(":")[0] for flag in flags}
-    assert len(kinds) == 7, kinds  # every kind the engine has
-    return flags
 
 
 @pytest.fixture
@@ -75,3 +57,12 @@ def test_the_extracted_text_dialog_shows_a_flag_in_chinese(qtbot, chinese):
     qtbot.addWidget(dialog)
     header = html.unescape(dialog.header.text())
     assert "多余的引号：2 个引号没有引出任何引文" in header and "stray" not in header
+
+
+def test_the_essay_report_shows_a_flag_in_chinese(qtbot, chinese):
+    from simsift.app.panels.documents import DocumentsPanel
+
+    panel = DocumentsPanel()
+    qtbot.addWidget(panel)
+    flag = integrity.hidden_text_flag(("words nobody sees " * 6,))
+    assert panel._labels(False).flag_text(flag).startswith("隐藏文字：文件中有 18 个词不显示")

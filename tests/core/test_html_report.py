@@ -398,7 +398,9 @@ def test_flagged_documents_are_listed_with_their_flags_in_either_language(scanne
     assert row_with(flags, str(paths["essay"]))
     zh = render_html_report(flagged, flagged.clusters(3), language="zh_CN")
     assert "完整性标记（2）" in zh and "2 篇文档带有完整性标记" in zh and "<th>标记</th>" in zh
-    assert html.escape(FLAG) in zh  # the sentence itself stays English
+    # the sentence in Chinese, its evidence as written and still text, never markup
+    assert html.escape("隐藏文字：文件中有 212 个词不显示，共 3 处，例如“<b>white</b> & co”") in zh
+    assert "look-alike letters: 9" in zh  # a sentence of unknown form as written
     assert 'id="flags"' not in render_html_report(result, result.clusters(3))
 
 

@@ -13,7 +13,7 @@ import pytest
 from simsift.core.document import ExtractedText
 from simsift.core.text import integrity
 from simsift.core.text.integrity import integrity_flags
-from simsift.core.text.tokens import document_tokens
+from simsift.core.text.tokens import document_tokens, token_stream
 
 from tests.core.corpus import chinese_paragraphs, long_texts
 from tests.core.test_confusables import ENGLISH, REAL
@@ -243,3 +243,22 @@ def test_the_quick_look_for_spaced_runs_never_drops_one(monkeypatch: pytest.Monk
     monkeypatch.setattr(integrity, "_SPACED_RUN_INSIDE", re.compile(""))  # every text searched
     assert fast == [[m.span() for m in integrity.spaced_runs(text)] for text in texts]
     assert sum(map(bool, fast)) > 500  # runs were found, in many texts
+
+
+def every_flag() -> list[str]:
+    """One flag of each kind, as the engine writes them."""
+    stray = "He said “ " + "the river runs to the sea " * 30
+    flags = [
+        integrity.hidden_text_flag(("words nobody sees " * 6,)),
+        integrity.hidden_text_flag(("words nobody sees " * 3, "and more hidden here " * 3)),
+        integrity.lookalike_flag(["Тhе соmmіttее rеvіеwеd thе аnnuаl rероrt"]),
+        integrity.invisible_flag(["es\u200bsay wri\u200bting " * 5]),
+        integrity.spaced_letters_flag(["t h e   r i v e r   g i v e s   a n d   t a k e s"]),
+        integrity.odd_spaces_flag(["the\u2800river\u2800runs\u2800to\u2800the\u2800sea " * 5]),
+        integrity.stray_quotes_flag([stray, stray]),
+        *integrity.set_apart_flags(token_stream(["“" + "the river runs to the sea " * 10 + "”"])),
+    ]
+    assert all(flags), flags
+    kinds = {flag.split(":")[0] for flag in flags}
+    assert len(kinds) == 7, kinds  # every kind the engine has
+    return flags

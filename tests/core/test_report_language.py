@@ -11,8 +11,16 @@ import pytest
 import simsift.core.report.essay as essay
 import simsift.core.report.html as html_report
 from simsift.core.analysis.cluster import KIND_NAMES
-from simsift.core.report.language import LANGUAGES, environment_language, report_language
+from simsift.core.report.language import (
+    FLAG_TEMPLATES,
+    LANGUAGES,
+    environment_language,
+    report_language,
+)
 from simsift.core.text.features import TF_SCHEMES
+from simsift.core.text.integrity import lookalike_flag
+
+from tests.core.test_integrity import every_flag
 
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 
@@ -35,7 +43,8 @@ def report_strings() -> set[str]:
     found |= {name for _, name in html_report._SECTIONS}
     found |= {text for pair in html_report._MEASURES for text in pair}
     found |= {text for title, column, _ in _file_lists() for text in (title, column)}
-    return found | set(KIND_NAMES) | set(TF_SCHEMES) | essay_meaning_strings()
+    flags = {template for _, template in FLAG_TEMPLATES}
+    return found | set(KIND_NAMES) | set(TF_SCHEMES) | essay_meaning_strings() | flags
 
 
 def essay_meaning_strings() -> set[str]:
@@ -97,3 +106,19 @@ def test_the_essay_labels_of_copying_by_meaning_are_translated():
     assert labels.all_kinds == "各类合计 {total}：{parts}"
     assert labels.shares(0.09, 0.06, 0.03) == "逐字 9%，改写 6%，翻译 3%"
     assert essay.meaning_labels("en")["evidence"] == essay.EssayLabels().evidence
+
+
+def test_every_integrity_flag_reads_in_each_language_with_its_evidence_as_written():
+    """Each template, filled as the engine fills it, is recognised and translated."""
+    evidence = ("12", "34", "56", "а→a ×3, {n} %1", "p{а}ss\\1")
+    for code in TRANSLATED:
+        words = report_language(code)
+        for _, template in FLAG_TEMPLATES:
+            filled = template.format(None, *evidence)
+            out = words.flag(filled)
+            assert out == words.table[template].format(None, *evidence) != filled
+    for flag in every_flag():
+        assert report_language("zh_CN").flag(flag) != flag
+        assert report_language("en").flag(flag) == flag
+    flag = lookalike_flag(["The pаssаge wаs cоpied frоm sоmewhere"])
+    assert report_language("zh_CN").flag(flag).startswith("形近字母：5 个拉丁字母单词中混有 6 个")
