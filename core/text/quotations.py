@@ -361,15 +361,20 @@ _CITATION = re.compile(
     r"|\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]"
 )
 _CITATION_REACH = 80  # characters before or after a quotation searched for its citation
+_SENTENCE_END = re.compile(r"(?<!\bal)(?<!\bp)(?<!\bpp)[.!?]\s|[。！？]")  # "et al.", "p." go on
 
 
 def is_cited(paragraph: str, start: int, end: int) -> bool:
-    """Whether the quotation at `paragraph[start:end]` names its source: a citation right
-    after it ("…” (Smith, 2019).") or in the words that bring it in ("As Smith (2019)
-    puts it, “…”")."""
-    after = paragraph[end : end + _CITATION_REACH].lstrip(" ,.;:，。；：")
+    """Whether the quotation at `paragraph[start:end]` names its source: a citation after
+    it in the same sentence ("…” (Smith, 2019).", "…,” Smith writes (2019).") or in the
+    words that bring it in ("As Smith (2019) puts it, “…”")."""
+    after = paragraph[end : end + _CITATION_REACH]
     before = paragraph[max(0, start - _CITATION_REACH) : start]
-    return bool(_CITATION.match(after) or _CITATION.search(before))
+    if _CITATION.match(after.lstrip(" ,.;:，。；：")) or _CITATION.search(before):
+        return True
+    later = _CITATION.search(after)
+    ends_a_sentence = _SENTENCE_END.match(paragraph[end - 2 : end - 1] + " ")
+    return bool(later and not ends_a_sentence and not _SENTENCE_END.search(after, 0, later.start()))
 
 
 def is_bibliography_heading(paragraph: str) -> bool:

@@ -94,7 +94,7 @@ ZH = {
     "Put %1 files back from the trash.": "已从回收站放回 %1 个文件。", "Some files were not put back": "部分文件未能放回", "… and %1 more": "……以及另外 %1 个",
     "%1 files farther than k from their cluster's original were not marked.":
         "%1 个与本组原件距离超过 k 的文件未被标记。", "Type part of the file name or folder…": "输入文件名或文件夹的一部分…",
-    "Document": "文档", "Similarity index": "相似度指数", "Sources": "来源数", "Largest source": "最大来源",
+    "Document": "文档", "Similarity index": "相似度指数", "Sources": "来源", "Largest source": "最大来源",
     "Its share": "其占比", "compare side by side": "并排比较", "Documents (%1)": "文档（%1）",
     "Filter by file name or folder…": "按文件名或文件夹筛选…",
     "Working on files: %1 of %2…": "正在处理文件：%1 / %2…", "Undo not a duplicate": "撤销“不是重复”", "Undo": "撤销",

@@ -422,8 +422,12 @@ def test_an_archived_document_has_the_marks_it_was_read_with(tmp_path):
         ("张三（2019）指出：“预算主要用于教学”。", True),
         ("“we rise” [12].", True),
         ("“we rise” (p. 4)", True),
+        ("“We rise,” Lee writes (2025), “and fall.”", True),
+        ("“We rise,” Smith et al. argue (2019).", True),
         ("She wrote “we rise” and left.", False),
         ("In 2019 he said “we rise”.", False),
+        ("He said “we rise.” Then he left (Lee, 2025).", False),
+        ("他说“我们崛起”。后来他走了（李，2025）。", False),
     ],
 )
 def test_a_citation_beside_a_quotation_is_seen(text, cited):
