@@ -562,9 +562,16 @@ class DiffView(QWidget):
         for kind in kinds_found(self._fragments):
             n = sum(f.kind == kind for f in self._fragments)
             counts.append(self._passages_of_kind(kind, n))
-        return self.tr(
+        found = self.tr(
             "Found by meaning: {passages}. The words differ: read both sides before deciding."
         ).format(passages=", ".join(counts))
+        evidence = self._evidence
+        if evidence is None or not (evidence.meaning_ab or evidence.meaning_ba):
+            return found
+        shares = self.tr("By meaning: A in B {ab} · B in A {ba}").format(
+            ab=f"{evidence.meaning_ab:.0%}", ba=f"{evidence.meaning_ba:.0%}"
+        )
+        return f"{shares}\n{found}"
 
     def _passages_of_kind(self, kind: str, n: int) -> str:
         if kind == TRANSLATED:

@@ -113,6 +113,27 @@ def document_similarity(passages: PassageResult, is_reference: np.ndarray) -> Do
     )
 
 
+def pair_meaning_shares(
+    passages: PassageResult, is_reference: np.ndarray, a: int, b: int
+) -> tuple[float, float]:
+    """(share of a's own text, share of b's) found by meaning in the other, paraphrased
+    and translated together: `DocumentSimilarity.sources`' figures for this pair, worked
+    out from its fragments alone."""
+    m = passages.meaning
+    rows = ((m.left == a) & (m.right == b)) | ((m.left == b) & (m.right == a))
+    if not rows.any():
+        return 0.0, 0.0
+    own = np.maximum(passages.passages.doc_lengths() - passages.excluded_tokens, 0)
+    n = passages.passages.n_docs
+    _, by_meaning = _meaning_shares(
+        passages, m.subset(rows), _credited_mask(passages), own, is_reference[:n]
+    )
+    return (
+        float(sum(by_meaning.get(a, {}).get(b, (0.0,)))),
+        float(sum(by_meaning.get(b, {}).get(a, (0.0,)))),
+    )
+
+
 def _credited_mask(passages: PassageResult) -> np.ndarray:
     """Global mask of the own tokens inside a passage matched in another document, or a
     shared run, of a pair that is still reported (ignored and removed pairs no longer

@@ -10,6 +10,8 @@ The measures, each with one name across code, CSV, HTML report and window (the R
   longest of them in words;
 * words in a row: the longest run of words A and B share verbatim (what makes a pair a
   partial copy whatever its share);
+* by meaning: share of A's own text paraphrased or translated from B (no word-for-word
+  run), and of B's from A;
 * rarest shared terms: words both documents use that few other documents of the scan use
   (document frequency over the scan): the evidence a reader checks first.
 """
@@ -49,12 +51,15 @@ class PairEvidence:
     shared_passages: int
     longest_passage: int  # tokens of a's longest run inside matched passages
     longest_run: int = 0  # tokens both share in a row, verbatim
+    meaning_ab: float = 0.0  # of a paraphrased or translated from b
+    meaning_ba: float = 0.0  # of b paraphrased or translated from a
 
     @classmethod
     def of(cls, result, a: int, b: int) -> PairEvidence:
         """The evidence for documents a and b of a `core.pipeline.scan.ScanResult`."""
         ab, ba, _ = result.overlap(a, b)
         runs = _merged_runs([link.tokens_a for link in result.passages.links(a, b)])
+        meaning_ab, meaning_ba = result.meaning_shares(a, b)
         return cls(
             distance=int(result.distance(a, b)),
             containment_ab=ab,
@@ -62,6 +67,8 @@ class PairEvidence:
             shared_passages=len(runs),
             longest_passage=max((stop - start for start, stop in runs), default=0),
             longest_run=result.passages.longest_run(a, b),
+            meaning_ab=meaning_ab,
+            meaning_ba=meaning_ba,
         )
 
 

@@ -22,7 +22,7 @@ from simsift.core.analysis.cluster import (
     pair_kinds,
     same_template,
 )
-from simsift.core.analysis.similarity import document_similarity
+from simsift.core.analysis.similarity import document_similarity, pair_meaning_shares
 from simsift.core.arrays import pair_keys
 from simsift.core.document import FileRecord
 from simsift.core.index.matches import Matches, hamming
@@ -93,6 +93,11 @@ class ScanResult:
         """Per document: similarity index and sources (`DocumentSimilarity`); reference and
         archive documents are sources only (index 0)."""
         return document_similarity(self.passages, ~self.is_essay)
+
+    def meaning_shares(self, a: int, b: int) -> tuple[float, float]:
+        """(share of a's own text, share of b's) paraphrased or translated from the other
+        (`similarity.pair_meaning_shares`)."""
+        return pair_meaning_shares(self.passages, ~self.is_essay, a, b)
 
     @property
     def is_archive(self) -> np.ndarray:

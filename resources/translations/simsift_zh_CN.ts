@@ -313,96 +313,101 @@
     </message>
     <message>
         <location filename="../../app/diff/view.py" line="571" />
+        <source>By meaning: A in B {ab} · B in A {ba}</source>
+        <translation>按意思：A 在 B 中 {ab} · B 在 A 中 {ba}</translation>
+    </message>
+    <message>
+        <location filename="../../app/diff/view.py" line="578" />
         <source>1 translated passage</source>
         <translation>1 段翻译的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="571" />
+        <location filename="../../app/diff/view.py" line="578" />
         <source>{n} translated passages</source>
         <translation>{n} 段翻译的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="573" />
+        <location filename="../../app/diff/view.py" line="580" />
         <source>1 paraphrased passage</source>
         <translation>1 段改写的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="575" />
+        <location filename="../../app/diff/view.py" line="582" />
         <source>{n} paraphrased passages</source>
         <translation>{n} 段改写的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="587" />
+        <location filename="../../app/diff/view.py" line="594" />
         <source>Translated passage: these sentences say the same in Chinese and English. Evidence to read, not proof: compare the two sides before deciding.</source>
         <translation>翻译的段落：这些句子用中文和英文说了同样的内容。这是供阅读的证据，而非定论：请比较两边再作判断。</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="592" />
+        <location filename="../../app/diff/view.py" line="599" />
         <source>Paraphrased passage: these sentences say the same in other words. Evidence to read, not proof: compare the two sides before deciding.</source>
         <translation>改写的段落：这些句子用别的话说了同样的内容。这是供阅读的证据，而非定论：请比较两边再作判断。</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="640" />
+        <location filename="../../app/diff/view.py" line="647" />
         <source>Paraphrased passage: evidence to read, not proof (click to see both sides)</source>
         <translation>改写的段落：供阅读的证据，而非定论（点击查看两边）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="643" />
+        <location filename="../../app/diff/view.py" line="650" />
         <source>Translated passage: evidence to read, not proof (click to see both sides)</source>
         <translation>翻译的段落：供阅读的证据，而非定论（点击查看两边）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="651" />
+        <location filename="../../app/diff/view.py" line="658" />
         <source>same sentence</source>
         <translation>相同的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="652" />
+        <location filename="../../app/diff/view.py" line="659" />
         <source>similar sentence</source>
         <translation>相似的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="653" />
+        <location filename="../../app/diff/view.py" line="660" />
         <source>moved sentence</source>
         <translation>移动过的句子</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="654" />
+        <location filename="../../app/diff/view.py" line="661" />
         <source>changed words</source>
         <translation>改动的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="655" />
+        <location filename="../../app/diff/view.py" line="662" />
         <source>inserted words</source>
         <translation>插入的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="656" />
+        <location filename="../../app/diff/view.py" line="663" />
         <source>deleted words</source>
         <translation>删除的词</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="659" />
+        <location filename="../../app/diff/view.py" line="666" />
         <source>paraphrased passage</source>
         <translation>改写的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="661" />
+        <location filename="../../app/diff/view.py" line="668" />
         <source>translated passage</source>
         <translation>翻译的段落</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="663" />
+        <location filename="../../app/diff/view.py" line="670" />
         <source>quoted, references, template or common text (not counted)</source>
         <translation>引文、参考文献、模板或常见文本（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="666" />
+        <location filename="../../app/diff/view.py" line="673" />
         <source>quoted or bibliography (not counted)</source>
         <translation>引文或参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/diff/view.py" line="670" />
+        <location filename="../../app/diff/view.py" line="677" />
         <source>Words are compared from the left document to the right one: deleted words are struck through on the left, inserted words underlined on the right.</source>
         <translation>词语从左侧文档与右侧文档比较：删除的词在左侧加删除线，插入的词在右侧加下划线。</translation>
     </message>
@@ -473,7 +478,7 @@
     <message>
         <location filename="../../app/panels/documents.py" line="215" />
         <source>Sources</source>
-        <translation>来源数</translation>
+        <translation>来源</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="216" />
@@ -622,7 +627,7 @@
     <message>
         <location filename="../../app/panels/documents.py" line="669" />
         <source>Sources</source>
-        <translation>来源数</translation>
+        <translation>来源</translation>
     </message>
     <message>
         <location filename="../../app/panels/documents.py" line="670" />
@@ -775,112 +780,112 @@
         <translation>伪装的文字（见完整性标记）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="712" />
+        <location filename="../../app/panels/documents.py" line="713" />
         <source>All kinds {total}: {parts}</source>
         <translation>各类合计 {total}：{parts}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="713" />
+        <location filename="../../app/panels/documents.py" line="714" />
         <source>{share} verbatim</source>
         <translation>{share} 逐字相同</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="714" />
+        <location filename="../../app/panels/documents.py" line="715" />
         <source>{share} paraphrased</source>
         <translation>{share} 改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="715" />
+        <location filename="../../app/panels/documents.py" line="716" />
         <source>{share} translated</source>
         <translation>{share} 翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="716" />
+        <location filename="../../app/panels/documents.py" line="717" />
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="717" />
+        <location filename="../../app/panels/documents.py" line="718" />
         <source>Found by meaning</source>
         <translation>按意思发现</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="718" />
+        <location filename="../../app/panels/documents.py" line="719" />
         <source>paraphrased from {name}: the same meaning in other words</source>
         <translation>改写自 {name}：用别的话表达同样的意思</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="720" />
+        <location filename="../../app/panels/documents.py" line="721" />
         <source>translated from {name}: the same meaning in the other language</source>
         <translation>译自 {name}：用另一种语言表达同样的意思</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="722" />
+        <location filename="../../app/panels/documents.py" line="723" />
         <source>paraphrased (found by meaning)</source>
         <translation>改写（按意思发现）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="723" />
+        <location filename="../../app/panels/documents.py" line="724" />
         <source>translated (found by meaning)</source>
         <translation>翻译（按意思发现）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="725" />
+        <location filename="../../app/panels/documents.py" line="726" />
         <source>A paraphrased or translated passage is evidence for a person to read, not proof: compare it with the source passage beside it before deciding.</source>
         <translation>改写或翻译的段落是供人阅读的证据，而非定论：请先与旁边的来源段落比较再作判断。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="728" />
+        <location filename="../../app/panels/documents.py" line="729" />
         <source>In this document:</source>
         <translation>本文档中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="729" />
+        <location filename="../../app/panels/documents.py" line="730" />
         <source>In {name} ({kind}, score {score}):</source>
         <translation>{name} 中（{kind}，得分 {score}）：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="730" />
+        <location filename="../../app/panels/documents.py" line="731" />
         <source>paraphrased</source>
         <translation>改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="731" />
+        <location filename="../../app/panels/documents.py" line="732" />
         <source>translated</source>
         <translation>翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="754" />
+        <location filename="../../app/panels/documents.py" line="755" />
         <source>exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="749" />
+        <location filename="../../app/panels/documents.py" line="750" />
         <source>Excluded sources (not counted)</source>
         <translation>已排除的来源（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="751" />
+        <location filename="../../app/panels/documents.py" line="752" />
         <source>Marked “not a duplicate” (say the student's own draft, or a shared reading): the text shared with them does not count.</source>
         <translation>已标记为“不是重复”（例如学生自己的草稿或共同的阅读材料）：与其共有的文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="755" />
+        <location filename="../../app/panels/documents.py" line="756" />
         <source>include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="789" />
+        <location filename="../../app/panels/documents.py" line="790" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="791" />
+        <location filename="../../app/panels/documents.py" line="792" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="800" />
+        <location filename="../../app/panels/documents.py" line="801" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>
@@ -1144,12 +1149,12 @@
         <translation>将勾选的文件移动或复制到文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="777" />
+        <location filename="../../app/main_window.py" line="776" />
         <source>%1 essays compared; the other files read are reference documents or garbled.</source>
         <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="787" />
+        <location filename="../../app/main_window.py" line="786" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
@@ -1199,38 +1204,38 @@
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="655" />
+        <location filename="../../app/main_window.py" line="654" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="734" />
+        <location filename="../../app/main_window.py" line="733" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="765" />
+        <location filename="../../app/main_window.py" line="764" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="785" />
+        <location filename="../../app/main_window.py" line="784" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="789" />
+        <location filename="../../app/main_window.py" line="788" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="791" />
+        <location filename="../../app/main_window.py" line="790" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../app/main_window.py" line="305" />
-        <location filename="../../app/main_window.py" line="1002" />
+        <location filename="../../app/main_window.py" line="1001" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
@@ -1260,62 +1265,62 @@
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="730" />
+        <location filename="../../app/main_window.py" line="729" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="739" />
+        <location filename="../../app/main_window.py" line="738" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="741" />
+        <location filename="../../app/main_window.py" line="740" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="897" />
+        <location filename="../../app/main_window.py" line="896" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="899" />
+        <location filename="../../app/main_window.py" line="898" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="902" />
+        <location filename="../../app/main_window.py" line="901" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="905" />
+        <location filename="../../app/main_window.py" line="904" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="935" />
+        <location filename="../../app/main_window.py" line="934" />
         <source>Move or copy checked files to</source>
         <translation>将勾选的文件移动或复制到</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="946" />
+        <location filename="../../app/main_window.py" line="945" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="956" />
+        <location filename="../../app/main_window.py" line="955" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="958" />
+        <location filename="../../app/main_window.py" line="957" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1003" />
+        <location filename="../../app/main_window.py" line="1002" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>

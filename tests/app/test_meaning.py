@@ -5,6 +5,7 @@ the side-by-side view highlights each fragment on both sides and links them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -195,6 +196,8 @@ def test_the_compare_view_highlights_and_links_a_translated_passage(qtbot, scann
     assert "translated passage" in view.legend_label.text()
     assert "paraphrased passage" not in view.legend_label.text()
     assert "Found by meaning: 1 translated passage." in view.summary_label.text()
+    by_meaning = re.search(r"By meaning: A in B (\d+)% · B in A (\d+)%", view.summary_label.text())
+    assert by_meaning and int(by_meaning[1]) > 20 and int(by_meaning[2]) > 20
     # Next match selects the fragment in both panes and names its kind
     assert not view.meaning_label.isVisibleTo(view)
     view.next_match()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from simsift.core.match.evidence import PairEvidence
 from simsift.core.match.meaning import matches as matches_module
 from simsift.core.match.meaning.matches import KINDS
 from simsift.core.match.passages import PassageOptions
@@ -83,6 +84,13 @@ def test_a_paraphrase_and_a_translation_are_found_and_counted_apart(class_folder
     assert similarity.translated[trans] > 0.4 and similarity.paraphrased[trans] == 0.0
     (by,) = [s for s in similarity.sources(para) if s.doc == source]
     assert by.share == 0.0 and by.paraphrased == pytest.approx(similarity.paraphrased[para])
+    # the compare view's figures for the pair are the Documents tab's
+    evidence = PairEvidence.of(result, para, source)
+    assert evidence.containment_ab == 0.0
+    assert evidence.meaning_ab == pytest.approx(by.paraphrased)
+    (back,) = [s for s in similarity.sources(source) if s.doc == para]
+    assert evidence.meaning_ba == pytest.approx(back.paraphrased + back.translated)
+    assert evidence.meaning_ba > 0
 
 
 def test_each_kind_is_switched_by_its_option(class_folder):
