@@ -72,7 +72,7 @@ def make_many(folder: Path, n: int) -> None:
         (folder / f"e{i:06}.txt").write_text("\n\n".join(text), encoding="utf-8")
 
 
-# the passage stage's steps and their shares of its progress (core/match/passages.py)
+# the passage stage's steps and their shares of its progress (core/match/passages/analyze.py)
 PASSAGE_STEPS = {"fingerprints": 3, "index": 4, "extend": 2, "grams": 1, "seeds": 1, "runs": 1}
 
 

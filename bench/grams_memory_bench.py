@@ -38,21 +38,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 _STEPS = {
-    "simsift.core.match.passages": (
-        "_passages_reusing",
-        "_find_matches",
-        "_extend_matches",
+    "simsift.core.match.passages.analyze": (
+        "passages_reusing",
+        "find_matches",
+        "extend_matches",
         "set_apart_mask",
-        "_kept_reusing",
+        "kept_reusing",
         "concatenated",
         "winnow",
         "_gram_layer",
         "shared_runs",
         "stretches",
         "counted_pieces",
-        "_pair_overlaps",
+        "pair_overlaps",
         "credit_same_text",
-        "_with_runs",
+        "with_runs",
     ),
     "simsift.core.match.grams": (
         "concatenated",

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from simsift.core.text.tokens import TokenStream
 
-if TYPE_CHECKING:  # passages.py imports this module
+if TYPE_CHECKING:  # match/passages/ imports this module
     from simsift.core.match.passages import PairOverlaps
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from simsift.app.models.documents import COL_FOLDER as DOC_FOLDER
+from simsift.app.models.documents import COL_NAME as DOC_NAME
 from simsift.app.models.partial import COL_FOLDER_A, COL_NAME_A, COL_NAME_B
-from simsift.app.panels.documents import COL_FOLDER as DOC_FOLDER
-from simsift.app.panels.documents import COL_NAME as DOC_NAME
 from simsift.app.readable import NAMES
 
 from tests.app.conftest import scan_and_wait

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import numpy as np
 from pdfminer.high_level import extract_text
 from PySide6.QtCore import Qt, QUrl
+from simsift.app.models.documents import COL_INDEX, COL_NAME, COL_SOURCES, DocumentsModel
 from simsift.app.models.roles import DocRole
-from simsift.app.panels.documents import COL_INDEX, COL_NAME, COL_SOURCES, DocumentsModel
 from simsift.core.analysis.similarity import Source
 from simsift.core.document import FileRecord
 
@@ -128,7 +128,7 @@ def test_ten_thousand_documents_sort_fast(qtbot):
     model = DocumentsModel()
     started = time.perf_counter()
     model.set_result(Result())  # type: ignore[arg-type]
-    from simsift.app.panels.documents import DocumentsProxy
+    from simsift.app.models.documents import DocumentsProxy
 
     proxy = DocumentsProxy()
     proxy.setSourceModel(model)

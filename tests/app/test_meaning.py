@@ -13,11 +13,7 @@ from PySide6.QtCore import QSettings, Qt
 from simsift.app.diff.meaning import PARAPHRASED, TRANSLATED
 from simsift.app.diff.view import DiffView
 from simsift.app.main_window import MainWindow
-from simsift.app.models.partial import COL_CONTAINMENT_AB, COL_KIND
-from simsift.app.models.partial import COL_NAME_A as PAIR_NAME_A
-from simsift.app.models.partial import COL_NAME_B as PAIR_NAME_B
-from simsift.app.models.roles import DocRole
-from simsift.app.panels.documents import (
+from simsift.app.models.documents import (
     COL_INDEX,
     COL_LARGEST,
     COL_LARGEST_SHARE,
@@ -26,6 +22,10 @@ from simsift.app.panels.documents import (
     COL_SOURCES,
     COL_TRANSLATED,
 )
+from simsift.app.models.partial import COL_CONTAINMENT_AB, COL_KIND
+from simsift.app.models.partial import COL_NAME_A as PAIR_NAME_A
+from simsift.app.models.partial import COL_NAME_B as PAIR_NAME_B
+from simsift.app.models.roles import DocRole
 from simsift.app.settings import Settings
 
 from tests.app.conftest import scan_and_wait

@@ -10,7 +10,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import Qt as QtGui_Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QGraphicsItem, QLabel
-from simsift.app.panels.documents import COL_FLAGS, COL_NAME, COL_SOURCES
+from simsift.app.models.documents import COL_FLAGS, COL_NAME, COL_SOURCES
 from simsift.app.readable import NAMES, plain, plain_label, readable
 from simsift.core.report.visible import visible_controls
 
@@ -180,12 +180,8 @@ def test_extracted_text_dialog_lists_the_flags_as_text(qtbot):
 
 
 def test_the_flags_column_stands_beside_the_similarity_index(qtbot):
-    from simsift.app.panels.documents import (
-        COL_INDEX,
-        COL_PARAPHRASED,
-        COL_TRANSLATED,
-        DocumentsPanel,
-    )
+    from simsift.app.models.documents import COL_INDEX, COL_PARAPHRASED, COL_TRANSLATED
+    from simsift.app.panels.documents import DocumentsPanel
 
     panel = DocumentsPanel()
     qtbot.addWidget(panel)

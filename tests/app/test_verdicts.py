@@ -7,8 +7,8 @@ import csv
 
 from PySide6.QtWidgets import QDialog, QFileDialog
 from simsift.app.dialogs.verdict import VerdictDialog
+from simsift.app.models.documents import COL_VERDICT as DOC_VERDICT
 from simsift.app.models.partial import COL_FOLDER_A, COL_VERDICT
-from simsift.app.panels.documents import COL_VERDICT as DOC_VERDICT
 from simsift.core.store.verdicts import COPYING, NOT_COPYING, Verdict
 
 from tests.app.conftest import scan_and_wait

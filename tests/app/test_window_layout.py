@@ -10,7 +10,7 @@ import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QTableView
-from simsift.app.panels.documents import COL_INDEX, COL_LARGEST, COL_NAME, COL_SOURCES
+from simsift.app.models.documents import COL_INDEX, COL_LARGEST, COL_NAME, COL_SOURCES
 from simsift.app.panels.overview import GraphView
 from simsift.app.sort_arrows import SortArrowStyle
 from simsift.core.analysis.overview import CopyGraph

@@ -1,9 +1,9 @@
-"""`passages._paragraphs` from one concatenation gives what a loop over documents gave."""
+"""`passages.cutting.paragraphs` from one concatenation gives what a loop over documents gave."""
 
 from __future__ import annotations
 
 import numpy as np
-from simsift.core.match.passages import _paragraphs
+from simsift.core.match.passages.cutting import paragraphs
 from simsift.core.text.tokens import TokenStream
 
 
@@ -51,6 +51,6 @@ def test_paragraphs_of_many_documents_are_those_of_the_loop():
         lengths = np.array([len(s) for s in streams], dtype=np.int64)
         offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
         wanted = reference(streams, offsets)
-        for got, want in zip(_paragraphs(streams, offsets), wanted, strict=True):
+        for got, want in zip(paragraphs(streams, offsets), wanted, strict=True):
             assert got.dtype == want.dtype
             assert np.array_equal(got, want)

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import simsift.core.match.passages as passages_module
+import simsift.core.match.passages.common as common_module
+import simsift.core.match.passages.fingerprints as fingerprints_module
+import simsift.core.match.passages.matching as matching_module
+import simsift.core.match.passages.overlaps as overlaps_module
 from simsift.core.arrays import bounded_runs
 from simsift.core.match.passages import (
     PassageOptions,
@@ -234,7 +237,7 @@ def test_fingerprints_do_not_depend_on_the_step_size(monkeypatch):
     streams = [token_stream(paragraphs[i : i + 4]) for i in range(0, 12, 4)]
     passages = cut_passages(streams, PassageOptions())
     whole = passage_fingerprints(streams, passages, FeatureWeights(), 2)
-    monkeypatch.setattr(passages_module, "_FINGERPRINT_CHUNK", 50)
+    monkeypatch.setattr(fingerprints_module, "_FINGERPRINT_CHUNK", 50)
     stepped = passage_fingerprints(streams, passages, FeatureWeights(), 2)
     assert len(passages) > 10
     np.testing.assert_array_equal(whole[0], stepped[0])
@@ -308,13 +311,13 @@ def test_passage_found_in_more_than_max_docs_documents_is_common_text(english):
 def test_extension_work_follows_matches_not_document_lengths(english, monkeypatch):
     """Two long documents sharing one paragraph compare a window around it, not all pairs."""
     compared = []
-    original = passages_module._neighbour_matches
+    original = matching_module._neighbour_matches
 
     def counting(passages, fingerprints, keys, ignore, k):
         compared.append(len(keys))
         return original(passages, fingerprints, keys, ignore, k)
 
-    monkeypatch.setattr(passages_module, "_neighbour_matches", counting)
+    monkeypatch.setattr(matching_module, "_neighbour_matches", counting)
     shared = english[5]
     long_a, long_b = english[20:220], english[400:600]
     result = analyze([[*long_a[:100], shared, *long_a[100:]], [*long_b[:50], shared, *long_b[50:]]])
@@ -371,7 +374,7 @@ def test_containment_does_not_depend_on_the_step_size(english, chinese, monkeypa
     whole = analyze_passages(
         streams, np.zeros(len(streams), bool), FeatureWeights(), PassageOptions()
     )
-    monkeypatch.setattr(passages_module, "_OVERLAP_CHUNK", 3)
+    monkeypatch.setattr(overlaps_module, "_OVERLAP_CHUNK", 3)
     stepped = analyze_passages(
         streams, np.zeros(len(streams), bool), FeatureWeights(), PassageOptions()
     )
@@ -418,9 +421,9 @@ def test_distinct_near_counts_each_document_once():
             len(set(held[v]).union(*(held[w] for a, b in pairs for w in (a, b) if v in (a, b))))
             for v in range(n_values)
         ]
-        assert passages_module.distinct_near(ptr, docs, left, right).tolist() == expected
+        assert common_module.distinct_near(ptr, docs, left, right).tolist() == expected
         wanted = rng.random(n_values) < rng.choice([0.1, 0.5, 0.9])  # few, or most, counted
-        some = passages_module.distinct_near(ptr, docs, left, right, wanted)
+        some = common_module.distinct_near(ptr, docs, left, right, wanted)
         assert some.tolist() == [e if w else 0 for e, w in zip(expected, wanted, strict=True)]
 
 
@@ -439,5 +442,5 @@ def test_neighbour_sums_packed_in_one_pass_equal_two_passes():
             + np.bincount(right, x[left], 50).astype(np.int64)
             for x in (a, b)
         ]
-        got = passages_module._with_neighbours(a, b, found)
+        got = common_module._with_neighbours(a, b, found)
         assert [g.tolist() for g in got] == [e.tolist() for e in expected]

@@ -177,7 +177,7 @@ def test_cache_keeps_only_the_most_recent_folder_sets(tmp_path, monkeypatch):
 
 
 def test_rescan_after_a_change_fingerprints_only_the_changed_documents(tmp_path, monkeypatch):
-    import simsift.core.match.passages as passages_module
+    import simsift.core.match.passages.reuse as reuse_module
 
     root = write_folder(tmp_path / "essays", 10, 8)
     with Catalog(tmp_path / "catalog.sqlite3") as catalog:
@@ -185,7 +185,7 @@ def test_rescan_after_a_change_fingerprints_only_the_changed_documents(tmp_path,
         documents, passages = [], []
         real_docs, real_passages = (
             scan_module.fingerprint_documents,
-            passages_module.passage_fingerprints,
+            reuse_module.passage_fingerprints,
         )
 
         def count_docs(docs, *args, **kwargs):
@@ -199,7 +199,7 @@ def test_rescan_after_a_change_fingerprints_only_the_changed_documents(tmp_path,
         # the scan calls it, and it calls itself for the documents it does not know
         monkeypatch.setattr(scan_module, "fingerprint_documents", count_docs)
         monkeypatch.setattr(stages_module, "fingerprint_documents", count_docs)
-        monkeypatch.setattr(passages_module, "passage_fingerprints", count_passages)
+        monkeypatch.setattr(reuse_module, "passage_fingerprints", count_passages)
         write_essay(root / "e3.txt", random.Random(42))
         result = scan(options(root), catalog=catalog)
     assert documents[-1] == 1 and passages == [1]  # the changed essay alone
