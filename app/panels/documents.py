@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 from simsift.app.column_widths import ColumnFitter
 from simsift.app.dialogs.batch_report import report_suffix, save_class_reports, show_report_saved
+from simsift.app.messages import translated
 from simsift.app.models.documents import (
     COL_FLAGS,
     COL_FOLDER,
