@@ -127,7 +127,8 @@ def stray_quotes_flag(texts: Iterable[str]) -> str:
     for text in texts:
         if text.isascii() or not _TYPOGRAPHIC_OPENER.search(text):
             continue
-        spans = find_quotations(text).spans
+        scan = find_quotations(text)
+        spans = scan.spans + scan.terms
         for match in _TYPOGRAPHIC_OPENER.finditer(text):
             if not any(start <= match.start() < end for start, end in spans):
                 stray += 1

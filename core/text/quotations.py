@@ -20,6 +20,10 @@ Quotations (`find_quotations`), within one paragraph:
   is no quotation. The exception is a paragraph that is one quotation, however long: it
   opens with the mark and ends with its closing mark (punctuation and a citation in
   parentheses may follow).
+* A quoted term is no quotation (`QuoteScan.terms`): at most `MAX_TERM_WORDS` words in
+  marks (the “stable” and “testing” branches, a “smart phone”) name or distance words
+  of the writer's own sentence, unless a colon or comma brings them in or a citation
+  names their source; their marks open and close, so they are not stray.
 * Marks that open or close nothing are counted (`QuoteScan.unbalanced`) so that a
   document full of them can be flagged; a lone ’ is an apostrophe and not counted.
 
@@ -64,6 +68,7 @@ QUOTATION = 1
 BIBLIOGRAPHY = 2
 
 MAX_QUOTE_WORDS = 80
+MAX_TERM_WORDS = 2
 MAX_QUOTE_CHARS = 1500
 # In text read by OCR: a quotation longer than this is set off as a block quotation (APA's
 # 40 words) in a typed essay, and one longer than this share of its paragraph would give
@@ -103,10 +108,12 @@ _TAIL = re.compile(rf"\s*{_PUNCTUATION}\s*(?:[(（][^()（）]{{0,200}}[)）])?\
 @dataclass(frozen=True, slots=True)
 class QuoteScan:
     """The quotations of a text: `spans` are (start, end) character offsets, marks
-    included, in order; `unbalanced` counts the marks that open or close nothing."""
+    included, in order; `unbalanced` counts the marks that open or close nothing;
+    `terms` are the quoted terms, the writer's own text."""
 
     spans: tuple[tuple[int, int], ...] = ()
     unbalanced: int = 0
+    terms: tuple[tuple[int, int], ...] = ()
 
 
 def may_hold_quotations(text: str) -> bool:
@@ -124,9 +131,10 @@ def find_quotations(text: str, *, whole_paragraph: bool = True, ocr: bool = Fals
     its marks judged by the rules for OCR text. See the module's rules.
 
     Examples:
-        >>> text = "He said “don’t go” and left. The students’ essays"
-        >>> [text[a:b] for a, b in find_quotations(text).spans]
-        ['“don’t go”']
+        >>> text = "He said “don’t go there” and left. The students’ “final” essays"
+        >>> scan = find_quotations(text)
+        >>> [text[a:b] for a, b in scan.spans], [text[a:b] for a, b in scan.terms]
+        (['“don’t go there”'], ['“final”'])
         >>> find_quotations("《红楼梦》是小说。他说：「好。").unbalanced
         1
     """
@@ -164,7 +172,26 @@ def find_quotations(text: str, *, whole_paragraph: bool = True, ocr: bool = Fals
             unbalanced += mark != "’"  # a lone ’ is an apostrophe
         first = False
         found = search(text, max(pos, close) + 1)
-    return QuoteScan(tuple(spans), unbalanced)
+    terms = tuple(span for span in spans if _quoted_term(text, *span))
+    if terms:
+        spans = [span for span in spans if span not in terms]
+    return QuoteScan(tuple(spans), unbalanced, terms)
+
+
+_BROUGHT_IN = re.compile(r"[:,：，]\s*\Z")
+
+
+def _quoted_term(text: str, start: int, end: int) -> bool:
+    """Whether the quotation at text[start:end] (marks included) is a quoted term: a word
+    or two of the writer's own sentence, not brought in by a colon or comma, no citation
+    naming a source."""
+    if end - start > 20 * MAX_TERM_WORDS:  # longer than any term: the quick answer
+        return False
+    if _weight(text, start, end) > 5 * MAX_TERM_WORDS:
+        return False
+    if _BROUGHT_IN.search(text, max(0, start - 3), start):
+        return False
+    return not is_cited(text, start, end)
 
 
 def _guillemets_reversed(text: str) -> bool:

@@ -282,9 +282,9 @@ def test_a_run_copied_inside_ones_own_paragraph_is_coloured_alone(tmp_path):
 
 
 def test_set_apart_spans_are_what_the_tokenizer_sets_apart():
-    paragraphs = ["He said “go home” and left.", "Plain text.", *REFERENCES]
+    paragraphs = ["He said “go home now” and left.", "Plain text.", *REFERENCES]
     both = set_apart_spans(paragraphs, (QUOTATION, BIBLIOGRAPHY))
-    assert both[0] == (0, 8, 17, QUOTED) and paragraphs[0][8:17] == "“go home”"
+    assert both[0] == (0, 8, 21, QUOTED) and paragraphs[0][8:21] == "“go home now”"
     assert [(i, kind) for i, _, _, kind in both[1:]] == [(i, LISTED) for i in range(2, 6)]
     assert set_apart_spans(paragraphs, (BIBLIOGRAPHY,))[0][0] == 2
     assert set_apart_spans(paragraphs, ()) == []

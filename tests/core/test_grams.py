@@ -306,16 +306,23 @@ def test_a_stray_quotation_mark_does_not_hide_a_copied_run(words):
     assert partial_pairs(streams) == {(0, 1)}
 
 
-def test_a_quoted_term_inside_a_copied_run_does_not_break_it(words):
+@pytest.mark.parametrize(
+    "quoted, counted",
+    [
+        (["“three", "quoted", "words”"], 28),  # a quotation: its words do not count
+        (["“stable”"], 29),  # a quoted term: the writer's own words
+    ],
+)
+def test_a_short_quotation_inside_a_copied_run_does_not_break_it(words, quoted, counted):
     rng = random.Random(23)
-    copied = [*essay(words, rng, 14), "“two", "words”", *essay(words, rng, 14)]
+    copied = [*essay(words, rng, 14), *quoted, *essay(words, rng, 14)]
     streams = [
         token_stream([" ".join([*essay(words, rng, 100), *copied, *essay(words, rng, 100)])]),
         token_stream([" ".join([*essay(words, rng, 100), "zqx", *copied, "zqy"])]),
     ]
     result = analyze_passages(streams, np.zeros(2, bool), FeatureWeights(), PassageOptions())
-    # the two quoted words do not count, and do not cut the 30 words in two
-    assert result.longest_run(0, 1) == 28
+    # the quoted words do not cut the run in two
+    assert result.longest_run(0, 1) == counted
     assert len(result.partial()) == 1
 
 

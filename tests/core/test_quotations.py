@@ -79,19 +79,21 @@ def test_words_inside_quotation_marks_are_quotation_and_the_rest_own_text():
 
 
 def test_straight_double_quotes_pair_in_order():
-    assert quoted('He said "yes" first, then "no" and "maybe" later.') == ["yes", "no", "maybe"]
+    text = 'He said "yes we can" first, then "no we cannot" and "maybe we can" later.'
+    assert quoted(text) == ["yes", "we", "can", "no", "we", "cannot", "maybe", "we", "can"]
 
 
 def test_an_apostrophe_is_not_a_quotation_mark():
-    text = "Don’t panic: the students’ essays were ‘mostly original’, she said. It’s fine."
-    assert quoted(text) == ["mostly", "original"]
+    text = "Don’t panic: the students’ essays were ‘mostly their own’, she said. It’s fine."
+    assert quoted(text) == ["mostly", "their", "own"]
     assert unbalanced(text) == 0
     # a possessive s’ inside a single-quoted quotation does not end it
     assert quoted("‘The students’ work is good,’ he said.") == [
         *("the", "students", "work", "is", "good")
     ]
     # ...but closes it when nothing else does
-    assert quoted("‘Yes’ he said, and the boys’ essays were ‘fine’.") == ["yes", "fine"]
+    text = "‘Yes we can’ he said, and the boys’ essays were ‘fine and good’."
+    assert quoted(text) == ["yes", "we", "can", "fine", "and", "good"]
     # straight single quotes are apostrophes, feet and primes, never quotations
     assert quoted("It's the 'best' plan, 6' tall.") == []
 
@@ -105,9 +107,24 @@ def test_nested_quotations_are_one_quotation():
 
 
 def test_chinese_quotation_marks():
-    text = "他说“我们明天去北京”，然后「离开」了。"
-    assert quoted(text) == tokenize("我们明天去北京") + tokenize("离开")
+    text = "他说“我们明天去北京”，然后「离开这个城市」了。"
+    assert quoted(text) == tokenize("我们明天去北京") + tokenize("离开这个城市")
     assert words_with([text], OWN_TEXT) == tokenize("他说，然后了。")
+
+
+def test_a_quoted_term_is_the_writers_own_text():
+    """A word or two in marks names a term in one's own sentence; brought in by a colon
+    or a comma, or cited, it is a quotation."""
+    text = "Debian keeps a “stable” and a “testing” branch; a “smart phone” is no phone."
+    assert quoted(text) == []
+    scan = find_quotations(text)
+    assert [text[a:b] for a, b in scan.terms] == ["“stable”", "“testing”", "“smart phone”"]
+    assert scan.unbalanced == 0
+    assert quoted("He answered: “never again”.") == ["never", "again"]
+    assert quoted("She wrote, “never again”.") == ["never", "again"]
+    assert quoted("The word “resilience” (Lee, 2025) is overused.") == ["resilience"]
+    assert quoted("他们把它叫作“稳定”版。") == []
+    assert quoted("He said “we will never go back”.") == ["we", "will", "never", "go", "back"]
 
 
 def test_title_marks_are_not_quotations():
@@ -118,14 +135,19 @@ def test_title_marks_are_not_quotations():
 
 
 def test_guillemets_either_way():
-    assert quoted("Il a dit « oui » hier.") == ["oui"]
-    assert quoted("»Nein«, sagte er, „niemals“.") == ["nein", "niemals"]
+    assert quoted("Il a dit « oui, bien sûr » hier.") == ["oui", "bien", "sûr"]
+    assert quoted("»Nein, nicht heute«, sagte er, „niemals“.") == [
+        "nein",
+        "nicht",
+        "heute",
+        "niemals",
+    ]
 
 
 def test_a_stray_opening_mark_does_not_swallow_the_essay():
     rest = " ".join(PROSE)
-    paragraph = f"He said “ and then {rest} until the “end” came."
-    assert quoted(paragraph) == ["end"]
+    paragraph = f"He said “ and then {rest} until the “end of it all” came."
+    assert quoted(paragraph) == ["end", "of", "it", "all"]
     assert unbalanced(paragraph) == 1
     # the closing mark of a stray opening mark is far away: neither is a quotation
     far = f"An “opening mark, then {rest} and a closing” mark."
@@ -188,9 +210,9 @@ def test_simple_quotations_found_at_once_are_those_the_full_rules_find(text):
 
 
 def test_quotation_spans_are_character_offsets_marks_included():
-    text = "He said “don’t go” and left."
+    text = "He said “don’t go there” and left."
     scan = find_quotations(text)
-    assert [text[a:b] for a, b in scan.spans] == ["“don’t go”"]
+    assert [text[a:b] for a, b in scan.spans] == ["“don’t go there”"]
 
 
 # -- the bibliography ---------------------------------------------------------------------
