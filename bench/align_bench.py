@@ -1,7 +1,7 @@
 """Time `core.match.align.align` (and, with --gui, DiffView from set_pair to painted)
 on 50-page pairs.
 
-Run: python bench/align_bench.py [--gui] [--pages 50]
+Run: python -m bench.align_bench [--gui] [--pages 50]
 
 English text is Python's own documentation (docstrings of the standard library), Chinese
 text is drawn from jieba's dictionary by word frequency; a page is about 500 words.
@@ -18,9 +18,6 @@ import re
 import sys
 import time
 import warnings
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from simsift.core.match.align import align
 

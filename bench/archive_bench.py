@@ -1,8 +1,8 @@
 """The archive on a real collection: add it, add again unchanged, add 1% more, check new
 documents against it, and (with --verify) compare with a full scan.
 
-    python bench/man_pages_bench.py render --out /tmp/man_txt   # once: groff every page
-    python bench/archive_bench.py --corpus /tmp/man_txt --new 224 [--verify]
+    python -m bench.man_pages_bench render --out /tmp/man_txt   # once: groff every page
+    python -m bench.archive_bench --corpus /tmp/man_txt --new 224 [--verify]
 
 A hard-linked copy of the corpus is split: `--new` random pages move to a folder of new
 documents, the rest is archived. Times are wall clock on this machine (2 cores shared);
@@ -16,15 +16,11 @@ import os
 import random
 import resource
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from simsift.core.index.memory import HammingIndex
 from simsift.core.pipeline.archiving import add_folders
 from simsift.core.pipeline.check import (

@@ -1,6 +1,6 @@
 """Folders that used to make the compare stage explode, scanned end to end.
 
-    python bench/bad_input_bench.py [--copies 50000] [--big-mb 200] [--only huge]
+    python -m bench.bad_input_bench [--copies 50000] [--big-mb 200] [--only huge]
 
 1. one passage in every document (2,000 essays sharing a paragraph);
 2. many identical files (50,000 copies of one essay);
@@ -29,7 +29,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 
 def english_sentences() -> list[str]:
@@ -192,7 +191,8 @@ def main() -> None:
             folder = Path(tempfile.mkdtemp(prefix=f"simsift-bad-{name}-"))
             make(folder)
         try:
-            command = [sys.executable, __file__, "--case", name, "--folder", str(folder)]
+            command = [sys.executable, "-m", "bench.bad_input_bench", "--case", name]
+            command += ["--folder", str(folder)]
             subprocess.run(
                 command + ["--stages"] * args.stages,
                 check=False,

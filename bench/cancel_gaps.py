@@ -6,7 +6,7 @@ used because it depends little on other load (wall time on a loaded machine is 2
 it). Reading is cached by the catalog; delete FILE.cache/ first so that the comparison
 stages run again.
 
-    rm -rf /tmp/cat.sqlite.cache && python bench/cancel_gaps.py /tmp/man_txt /tmp/cat.sqlite
+    rm -rf /tmp/cat.sqlite.cache && python -m bench.cancel_gaps /tmp/man_txt /tmp/cat.sqlite
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Clusters at scale: a scan on a Dask cluster against this machine's process pool, and
 rebuilding the clusters of near-duplicates when k changes.
 
-    python bench/man_pages_bench.py render --out /tmp/man_txt      # once
-    python bench/cluster_bench.py scan --corpus /tmp/man_txt [--workers 2]
-    python bench/cluster_bench.py pairs --n 10000000 --k 3 [--workers 2]
-    python bench/cluster_bench.py rebuild --docs 100000 [--rounds 7]
+    python -m bench.man_pages_bench render --out /tmp/man_txt      # once
+    python -m bench.cluster_bench scan --corpus /tmp/man_txt [--workers 2]
+    python -m bench.cluster_bench pairs --n 10000000 --k 3 [--workers 2]
+    python -m bench.cluster_bench rebuild --docs 100000 [--rounds 7]
 
 `scan`: cold scans (no catalog) of the corpus, local pool and a LocalCluster of as many
 single-threaded worker processes, alternated (local, cluster, local, cluster) so machine
@@ -23,12 +23,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from itertools import pairwise
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan

@@ -1,6 +1,6 @@
 """The cluster tree at scale: showing, sorting, filtering and checking 100,000 documents.
 
-    QT_QPA_PLATFORM=offscreen python bench/cluster_tree_bench.py [--docs 100000]
+    QT_QPA_PLATFORM=offscreen python -m bench.cluster_tree_bench [--docs 100000]
 
 Documents fall into clusters of 2-5 (about 22,000 clusters at 100,000 documents), shown in
 the main window's tree view (model + filter proxy) at 900 x 600. Each step is timed until
@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
-from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 from PySide6.QtCore import Qt

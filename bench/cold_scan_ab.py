@@ -1,11 +1,11 @@
 """Cold scans of one corpus with an older engine and this tree's, alternated in one run.
 
-    python bench/cold_scan_ab.py /tmp/man_txt --before dbe9466 --rounds 2
+    python -m bench.cold_scan_ab /tmp/man_txt --before dbe9466 --rounds 2
 
 Each round copies the corpus, scans the copy cold into a fresh catalog in a new process,
-once with `--before`'s engine (a git worktree, imported as `simsift` ahead of this tree)
-and once with this tree's, and prints the wall time, the scan process's CPU and its
-readers' (`process_tree.ProcessTree`: the fork server's readers are not its children).
+once with `--before`'s engine (`bench.engine_at`) and once with this tree's, and prints
+the wall time, the scan process's CPU and its readers' (`process_tree.ProcessTree`: the
+fork server's readers are not its children).
 Compare CPU: wall time on a shared machine follows the load.
 """
 
@@ -20,18 +20,17 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+from bench.engine_at import engine_at
 
 
 def cold_scan(corpus: Path, label: str) -> None:
     """One cold scan of a copy of `corpus` with whichever `simsift` imports first."""
-    sys.path.insert(0, str(HERE))
     import simsift.core
-    from process_tree import ProcessTree
     from simsift.core.pipeline.options import ScanOptions
     from simsift.core.pipeline.scan import scan
     from simsift.core.store.catalog import Catalog
+
+    from bench.process_tree import ProcessTree
 
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / "corpus"
@@ -61,31 +60,12 @@ def main() -> int:
     if args.one:
         cold_scan(args.corpus, args.one)
         return 0
-    with tempfile.TemporaryDirectory() as tmp:
-        tree, package = Path(tmp) / "engine", Path(tmp) / "package"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "-f", "--detach", str(tree), args.before],
-            check=True,
-            capture_output=True,
-        )
-        package.mkdir()
-        (package / "simsift").symlink_to(tree)
-        try:
-            for _ in range(args.rounds):
-                for label, path in (("before", str(package)), ("now", "")):
-                    env = dict(os.environ, PYTHONPATH=path)
-                    command = [
-                        sys.executable,
-                        __file__,
-                        str(args.corpus),
-                        "--before",
-                        args.before,
-                        "--one",
-                        label,
-                    ]
-                    subprocess.run(command, env=env, check=True)
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)])
+    engines = {"before": engine_at(args.before), "now": engine_at("installed")}
+    for _ in range(args.rounds):
+        for label, engine in engines.items():
+            command = [sys.executable, "-m", "bench.cold_scan_ab", str(args.corpus)]
+            command += ["--before", args.before, "--one", label]
+            subprocess.run(command, env=engine.env(), check=True)
     return 0
 
 

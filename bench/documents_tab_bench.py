@@ -1,6 +1,6 @@
 """The Documents tab at scale: 10,000 documents shown, sorted and filtered.
 
-    QT_QPA_PLATFORM=offscreen python bench/documents_tab_bench.py [--docs 10000]
+    QT_QPA_PLATFORM=offscreen python -m bench.documents_tab_bench [--docs 10000]
 
 A synthetic result (similarity indices, sources) is shown in the real panel at 1000 x 600;
 each step is timed until the view has painted. Target: shown and re-sorted in
@@ -13,22 +13,15 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
-from simsift.app.panels.documents import (
-    COL_FOLDER,
-    COL_INDEX,
-    COL_NAME,
-    COL_VERDICT,
-    DocumentsPanel,
-)
+from simsift.app.models.documents import COL_FOLDER, COL_INDEX, COL_NAME, COL_VERDICT
+from simsift.app.panels.documents import DocumentsPanel
 from simsift.core.document import FileRecord
 
 

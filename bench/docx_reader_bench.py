@@ -2,9 +2,9 @@
 same files, in one process (so the ratio holds on a shared machine), with the floor of
 reading the bytes and unzipping every member.
 
-    python bench/docx_reader_bench.py make DIR [--count 300]   # corpus from man pages
-    python bench/docx_reader_bench.py small DIR OUT          # the same, only the styles used
-    python bench/docx_reader_bench.py run DIR [DIR ...] [--repeat 3]
+    python -m bench.docx_reader_bench make DIR [--count 300]   # corpus from man pages
+    python -m bench.docx_reader_bench small DIR OUT          # the same, only the styles used
+    python -m bench.docx_reader_bench run DIR [DIR ...] [--repeat 3]
 
 `make` writes DOCX files with python-docx from the rendered man pages under
 /tmp/man_txt (titles, headings, tables with nested tables, footnotes, content controls,
@@ -18,15 +18,13 @@ results are equal, and prints files/s and the ratio.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import re
-import subprocess
-import sys
 import time
-import types
 import zipfile
 from pathlib import Path
+
+from bench.engine_at import modules_at
 
 ROOT = Path(__file__).resolve().parents[1]
 MAN_TEXT = Path("/tmp/man_txt")
@@ -363,26 +361,6 @@ def small(folder: Path, out: Path) -> None:
 # ---------------------------------------------------------------- timing
 
 
-def old_module(name: str) -> types.ModuleType:
-    """The module `core/read/extract/{name}.py` as of HEAD, loaded under another name
-    (its own imports of package.py taken from HEAD too)."""
-    if name != "package" and "simsift_old_package" not in sys.modules:
-        sys.modules["simsift_old_package"] = old_module("package")
-    source = subprocess.run(
-        ["git", "show", f"HEAD:core/read/extract/{name}.py"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    source = source.replace("simsift.core.read.extract.package", "simsift_old_package")
-    spec = importlib.util.spec_from_loader(f"simsift_old_{name}", loader=None)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    exec(compile(source, f"HEAD:{name}.py", "exec"), module.__dict__)
-    return module
-
-
 def result_of(reader, path: Path):
     from simsift.core.document import MAX_FILE_BYTES, ExtractionError
 
@@ -414,7 +392,8 @@ def run(folders: list[Path], repeat: int) -> None:
     from simsift.core.read.extract import docx as new_docx
     from simsift.core.read.extract import odt as new_odt
 
-    old_docx, old_odt = old_module("docx"), old_module("odt")
+    old = modules_at("HEAD", "core/read/extract", ("package", "docx", "odt"), "simsift_old")
+    old_docx, old_odt = old["docx"], old["odt"]
 
     def unshared(path: Path, max_bytes: int):
         """The DOCX reader with no style sheet kept from the file before."""
@@ -476,7 +455,6 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "small":
         small(args.folder, args.out)
     else:
-        sys.path.insert(0, str(ROOT))
         run(args.folders, args.repeat)
 
 

@@ -1,13 +1,13 @@
-"""The editor's case (issue 29): an archive of about 2,500 real files in mixed formats,
+"""The editor's case: an archive of about 2,500 real files in mixed formats,
 scanned cold by an earlier engine and by today's, and each format's reading rate beside
 the physical floor on this machine.
 
-    python bench/editor_bench.py make DIR [--files 2500] [--seed 29]
-    python bench/editor_bench.py run DIR --before 1fc2ae8 [--rounds 2] [--workers 2]
-    python bench/editor_bench.py rates DIR --before 1fc2ae8 [--rounds 1] [--parts 8]
-    python bench/editor_bench.py table DIR            # the last rates run's tables again
-    python bench/editor_bench.py profile DIR          # cProfile of a cold scan, read in-process
-    python bench/editor_bench.py grow DIR [--shares 0.25 0.5 1]
+    python -m bench.editor_bench make DIR [--files 2500] [--seed 29]
+    python -m bench.editor_bench run DIR --before 1fc2ae8 [--rounds 2] [--workers 2]
+    python -m bench.editor_bench rates DIR --before 1fc2ae8 [--rounds 1] [--parts 8]
+    python -m bench.editor_bench table DIR            # the last rates run's tables again
+    python -m bench.editor_bench profile DIR          # cProfile of a cold scan, read in-process
+    python -m bench.editor_bench grow DIR [--shares 0.25 0.5 1]
 
 make: copies into DIR about 30% PDF (every distinct real PDF on this machine that holds
 text, then man pages typeset by `groff -Tps | ps2pdf`), 20% DOCX and ODT (written from
@@ -66,10 +66,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.append(str(ROOT))  # after PYTHONPATH: an engine put there comes first
+from bench.engine_at import Engine, engine_at
 
-ENGINES = Path("/tmp/simsift-editor-engine")
+ROOT = Path(__file__).resolve().parents[1]
+
 MAN_TEXT = Path("/tmp/man_txt")
 MAN_SOURCES = Path("/usr/share/man")
 RUST_DOCS = Path.home() / ".rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html"
@@ -377,72 +377,21 @@ def describe(folder: Path) -> None:
 # ---------------------------------------------------------------- engines
 
 
-def git(*args: str) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
-
-
-def engine(source: str) -> tuple[Path, str]:
-    """(a folder to put on PYTHONPATH whose `simsift` is the engine, a description):
-    `source` is a commit (git archive, made once) or "worktree" (core/ and resources/ of
-    the work tree copied now)."""
-    if source == "worktree":
-        ENGINES.mkdir(exist_ok=True)
-        base = Path(tempfile.mkdtemp(prefix="worktree-", dir=ENGINES))
-        for part in ("core", "resources"):
-            shutil.copytree(
-                ROOT / part, base / "src" / part, ignore=shutil.ignore_patterns("__pycache__")
-            )
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "core", "resources"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.splitlines()
-        what = f"work tree on {git('rev-parse', '--short=9', 'HEAD')}"
-        if dirty:
-            what += f" ({len(dirty)} files changed in core/resources: "
-            what += ", ".join(line[3:] for line in dirty) + ")"
-    else:
-        full = git("rev-parse", source)
-        base = ENGINES / full[:12]
-        what = f"commit {full[:9]}"
-        if not (base / "shim" / "simsift" / "core").exists():
-            shutil.rmtree(base, ignore_errors=True)
-            (base / "src").mkdir(parents=True)
-            archive = subprocess.run(
-                ["git", "archive", full, "core", "resources"],
-                cwd=ROOT,
-                capture_output=True,
-                check=True,
-            ).stdout
-            subprocess.run(["tar", "-x", "-C", str(base / "src")], input=archive, check=True)
-    shim = base / "shim" / "simsift"
-    if not shim.exists():
-        shim.mkdir(parents=True)  # a namespace package, as installed
-        (shim / "core").symlink_to(base / "src" / "core")
-        (shim / "resources").symlink_to(base / "src" / "resources")
-    return base / "shim", what
-
-
-def child(shim: Path, *args: str) -> dict:
-    """Run this script's `args` in a fresh process whose simsift is the one under `shim`;
-    the JSON it writes."""
+def child(engine: Engine, *args: str) -> dict:
+    """Run this script's `args` in a fresh process whose simsift is `engine`; the JSON it
+    writes."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as out:
         pass
-    env = {**os.environ, "PYTHONPATH": str(shim)}
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), *args, "--out", out.name],
-        env=env,
+        [sys.executable, "-m", "bench.editor_bench", *args, "--out", out.name],
+        env=engine.env(),
         cwd="/tmp",
     )
     if done.returncode:
-        raise SystemExit(f"{' '.join(args)} with {shim} failed ({done.returncode})")
+        raise SystemExit(f"{' '.join(args)} with {engine.shim} failed ({done.returncode})")
     data = json.loads(Path(out.name).read_text())
     os.unlink(out.name)
-    expected = (shim / "simsift" / "core").resolve()
+    expected = (engine.shim / "simsift" / "core").resolve()
     if Path(data["engine_path"]) != expected:
         raise SystemExit(f"the child imported {data['engine_path']}, not {expected}")
     return data
@@ -531,16 +480,16 @@ def show_scan(label: str, data: dict) -> None:
 
 
 def run(folder: Path, before: str, now: str, rounds: int, workers: int) -> None:
-    engines = {"before": engine(before), "now": engine(now)}
-    for name, (shim, what) in engines.items():
-        print(f"{name}: {what}  ({shim})")
+    engines = {"before": engine_at(before), "now": engine_at(now)}
+    for name, engine in engines.items():
+        print(f"{name}: {engine.description}  ({engine.shim})")
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")
     results: dict[str, list[dict]] = {"before": [], "now": []}
     for r in range(rounds):
         order = ("before", "now") if r % 2 == 0 else ("now", "before")
         print(f"round {r + 1} (load {os.getloadavg()[0]:.1f})", flush=True)
         for name in order:
-            data = child(engines[name][0], "_scan", str(folder), "--workers", str(workers))
+            data = child(engines[name], "_scan", str(folder), "--workers", str(workers))
             results[name].append(data)
             show_scan(name, data)
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
@@ -697,9 +646,9 @@ def rates(folder: Path, before: str, now: str, rounds: int, parts: int = 1) -> N
     readings lie seconds apart, not a whole archive's reading, so a stretch of a busy
     shared machine slows both alike."""
     entries = load_manifest(folder)
-    engines = {"before": engine(before), "now": engine(now)}
-    for name, (_, what) in engines.items():
-        print(f"{name}: {what}")
+    engines = {"before": engine_at(before), "now": engine_at(now)}
+    for name, engine in engines.items():
+        print(f"{name}: {engine.description}")
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")
     best: dict[str, dict[str, dict]] = {"before": {}, "now": {}}
     bottom: dict[str, dict[str, tuple[float, float]]] = {}
@@ -712,7 +661,7 @@ def rates(folder: Path, before: str, now: str, rounds: int, parts: int = 1) -> N
             for name in order:
                 start = time.perf_counter()
                 which = ("--part", f"{part}/{parts}")
-                rows = child(engines[name][0], "_read", str(folder), *which)["rows"]
+                rows = child(engines[name], "_read", str(folder), *which)["rows"]
                 spent[name] += time.perf_counter() - start
                 _keep_best(best[name], rows)
         print(
@@ -726,7 +675,7 @@ def rates(folder: Path, before: str, now: str, rounds: int, parts: int = 1) -> N
                 bottom[path][key] = (min(old[0], w), min(old[1], c))
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     saved = {
-        "engines": {name: what for name, (_, what) in engines.items()},
+        "engines": {name: engine.description for name, engine in engines.items()},
         "rounds": rounds,
         "best": best,
         "floor": bottom,
@@ -883,9 +832,10 @@ def profile_child(folder: Path, out: Path) -> None:
 
 
 def profile(folder: Path, now: str) -> None:
-    shim, what = engine(now)
-    print(f"engine: {what}; workers=0, cProfile (its overhead inflates Python-heavy code)")
-    data = child(shim, "_profile", str(folder))
+    engine = engine_at(now)
+    print(f"engine: {engine.description}; workers=0, cProfile (its overhead inflates", end=" ")
+    print("Python-heavy code)")
+    data = child(engine, "_profile", str(folder))
     print(f"{data['documents']} documents, {data['wall']:.1f} s under cProfile")
     began = sorted(data["began"].items(), key=lambda kv: kv[1])
     for k, (stage, at) in enumerate(began):
@@ -903,9 +853,9 @@ def profile(folder: Path, now: str) -> None:
 
 
 def grow(folder: Path, now: str, shares: list[float], workers: int, seed: int) -> None:
-    shim, what = engine(now)
+    engine = engine_at(now)
     entries = load_manifest(folder)
-    print(f"engine: {what}; {workers} reader processes, a fresh process per part")
+    print(f"engine: {engine.description}; {workers} reader processes, a fresh process per part")
     rng = random.Random(seed)
     order = {kind: [e for e in entries if e["kind"] == kind] for kind in KINDS}
     for files in order.values():
@@ -921,7 +871,7 @@ def grow(folder: Path, now: str, shares: list[float], workers: int, seed: int) -
                     target.parent.mkdir(parents=True, exist_ok=True)
                     os.link(folder / e["path"], target)
         mb = sum(p.stat().st_size for p in part.rglob("*") if p.is_file()) / 2**20
-        data = child(shim, "_scan", str(part), "--workers", str(workers))
+        data = child(engine, "_scan", str(part), "--workers", str(workers))
         per = 1000 / max(1, data["documents"] + data["garbled"])
         print(f"share {share:g}: {mb:.0f} MB (load {os.getloadavg()[0]:.1f})")
         show_scan("now", data)

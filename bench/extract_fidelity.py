@@ -1,8 +1,8 @@
 """HTML extraction fidelity: how much of each page's text an extractor keeps, against w3m.
 
-    python bench/extract_fidelity.py                                 # SimSift, every page
-    python bench/extract_fidelity.py --extractor simsift --extractor alltext --extractor trafilatura
-    python bench/extract_fidelity.py --root /some/site --worst 20 --json /tmp/fidelity.json
+    python -m bench.extract_fidelity                                 # SimSift, every page
+    python -m bench.extract_fidelity --extractor simsift --extractor alltext --extractor trafilatura
+    python -m bench.extract_fidelity --root /some/site --worst 20 --json /tmp/fidelity.json
 
 Pages: every .html/.htm file under --root (default /usr/share/doc; directory symlinks not
 followed). Reference: `w3m -dump -T text/html` of the same page, i.e. what a reader sees,
@@ -26,17 +26,15 @@ import os
 import re
 import statistics
 import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from simsift.core.document import ExtractionError
 
-from simsift.core.document import ExtractionError  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _WORD = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")

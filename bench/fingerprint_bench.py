@@ -1,6 +1,6 @@
 """Fingerprinting speed on a real collection: document and passage SimHashes from cached tokens.
 
-    python bench/fingerprint_bench.py --corpus /tmp/man_txt --catalog /tmp/fp_catalog.sqlite
+    python -m bench.fingerprint_bench --corpus /tmp/man_txt --catalog /tmp/fp_catalog.sqlite
 
 The first run reads the corpus into the catalog (a normal scan); later runs take the tokens
 from it, so only fingerprinting is timed (best of --repeat runs).
@@ -9,14 +9,10 @@ from it, so only fingerprinting is timed (best of --repeat runs).
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from simsift.core.match.passages import PassageOptions, cut_passages, passage_fingerprints
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan

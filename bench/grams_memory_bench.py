@@ -1,8 +1,8 @@
 """Where the gram layer's memory and time go: a scan in this process, its steps timed.
 
-    python bench/grams_memory_bench.py profile FOLDER
-    python bench/grams_memory_bench.py dump OUT.pkl [--man DIR] [--streams S.pkl] [--pieces N]
-    python bench/grams_memory_bench.py compare BEFORE.pkl AFTER.pkl
+    python -m bench.grams_memory_bench profile FOLDER
+    python -m bench.grams_memory_bench dump OUT.pkl [--man DIR] [--streams S.pkl] [--pieces N]
+    python -m bench.grams_memory_bench compare BEFORE.pkl AFTER.pkl
 
 `profile` scans FOLDER (no catalog) with the passage stage's steps wrapped: for each, the
 RSS when it starts and the largest while it runs (sampled every 5 ms), the memory the
@@ -35,7 +35,6 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 _STEPS = {
     "simsift.core.match.passages.analyze": (

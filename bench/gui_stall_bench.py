@@ -1,6 +1,6 @@
 """GUI responsiveness during a scan: the longest GUI-thread stall while scanning N files.
 
-    QT_QPA_PLATFORM=offscreen python bench/gui_stall_bench.py --files 10000
+    QT_QPA_PLATFORM=offscreen python -m bench.gui_stall_bench --files 10000
 
 A 5 ms QTimer runs on the GUI thread while the main window scans a folder of N text essays
 (random sentences of Python's module documentation, bench/ingest_bench.py) with 2 readers;
@@ -15,21 +15,20 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from ingest_bench import sentence_essays  # noqa: E402
-from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-from simsift.app.main_window import MainWindow  # noqa: E402
-from simsift.app.settings import Settings  # noqa: E402
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
+from PySide6.QtWidgets import QApplication
+from simsift.app.main_window import MainWindow
+from simsift.app.settings import Settings
+
+from bench.ingest_bench import sentence_essays
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def measure_scan(window: MainWindow, files: int) -> None:

@@ -1,6 +1,6 @@
 """Hostile files and folders, scanned end to end by the command line, each case judged.
 
-    python bench/hostile_bench.py [--keep DIR] [--no-cluster] [--no-memory-limits]
+    python -m bench.hostile_bench [--keep DIR] [--no-cluster] [--no-memory-limits]
                                   [--only NAME] [--worker-memory 2GiB]
 
 Every case is run with `simsift scan` (or `archive add` / `check`) on this machine's
@@ -43,14 +43,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the tests' PDF writers and corpora
+from tests.core.corpus import long_texts
+from tests.core.extract.test_page_boxes import BOXES, lines, pdf_of_pages, type3_page
+from tests.core.pdf_writer import pdf_bytes, stream
+from tests.core.test_pdf_bombs import nested_forms
+from tests.core.test_shortage import million_paragraph_docx
 
-from tests.core.corpus import long_texts  # noqa: E402
-from tests.core.extract.test_page_boxes import BOXES, lines, pdf_of_pages, type3_page  # noqa: E402
-from tests.core.pdf_writer import pdf_bytes, stream  # noqa: E402
-from tests.core.test_pdf_bombs import nested_forms  # noqa: E402
-from tests.core.test_shortage import million_paragraph_docx  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SAMPLES = ROOT / "tests" / "data" / "extract"
 # 250, 251 (UTF-8) and 255 bytes: 255 is the longest name a file can have

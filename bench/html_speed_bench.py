@@ -1,14 +1,14 @@
-"""HTML reading speed (issue 29): `extract` of every HTML page by the engine of a commit and
+"""HTML reading speed: `extract` of every HTML page by the engine of a commit and
 by the work tree, in one run, with the text out compared page by page.
 
-    python bench/html_speed_bench.py                        # HEAD against the work tree
-    python bench/html_speed_bench.py --before 1fc2ae8       # the issue's baseline too
-    python bench/html_speed_bench.py --root /tmp/editor/archive --rounds 3
+    python -m bench.html_speed_bench                        # HEAD against the work tree
+    python -m bench.html_speed_bench --before 1fc2ae8       # an older commit too
+    python -m bench.html_speed_bench --root /tmp/editor/archive --rounds 3
 
 Pages: the .html/.htm/.xhtml files under each --root (default /tmp/editor/archive and
 /usr/share/doc). Each engine runs in a process of its own whose `simsift` is that engine:
-a commit's core/ and resources/ from `git archive` (made once under /tmp/eng_html), the work
-tree's copied at the start of the run (edits made meanwhile do not mix in). A process reads
+`bench.engine_at`'s engine of a commit, or of the work tree copied at the start of the run
+(edits made meanwhile do not mix in). A process reads
 one page untimed (imports), then every page with `extract(path, ocr=False)` (the baseline
 had no OCR), timing each by CPU time (the machine is shared: compare the ratios, not the
 milliseconds, across runs); engines alternate within a round and each page keeps its best.
@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,8 +30,8 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-ENGINES = Path("/tmp/eng_html")
+from bench.engine_at import Engine, engine_at
+
 DEFAULT_ROOTS = (Path("/tmp/editor/archive"), Path("/usr/share/doc"))
 SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 
@@ -44,44 +43,6 @@ def pages(roots: list[Path]) -> list[Path]:
             if path.suffix.lower() in SUFFIXES and path.is_file() and not path.is_symlink():
                 found.add(path)
     return sorted(found)
-
-
-def git(*args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
-def shim_for(src: Path) -> Path:
-    """A folder for PYTHONPATH whose `simsift` package is core/ and resources/ under `src`."""
-    shim = src.parent / "shim"
-    package = shim / "simsift"
-    if not package.exists():
-        package.mkdir(parents=True)  # a namespace package, as installed
-        for part in ("core", "resources"):
-            (package / part).symlink_to(src / part)
-    return shim
-
-
-def engine(source: str) -> tuple[Path, str]:
-    """(shim folder, description) of a commit's engine or of the work tree ("worktree")."""
-    ENGINES.mkdir(exist_ok=True)
-    if source == "worktree":
-        base = Path(tempfile.mkdtemp(prefix="worktree-", dir=ENGINES))
-        for part in ("core", "resources"):
-            shutil.copytree(
-                ROOT / part, base / "src" / part, ignore=shutil.ignore_patterns("__pycache__")
-            )
-        return shim_for(base / "src"), f"work tree on {git('rev-parse', '--short=9', 'HEAD')}"
-    full = git("rev-parse", source)
-    base = ENGINES / full[:12]
-    if not (base / "src" / "core").exists():
-        shutil.rmtree(base, ignore_errors=True)
-        (base / "src").mkdir(parents=True)
-        archive = subprocess.run(
-            ["git", "archive", full, "core", "resources"], cwd=ROOT, capture_output=True, check=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(base / "src")], input=archive, check=True)
-    return shim_for(base / "src"), f"commit {full[:9]}"
 
 
 def read_child(listing: Path, out: Path) -> None:
@@ -112,15 +73,14 @@ def read_child(listing: Path, out: Path) -> None:
     out.write_text(json.dumps({"engine": engine_dir, "results": results, "seconds": seconds}))
 
 
-def run_engine(shim: Path, listing: Path) -> dict:
+def run_engine(engine: Engine, listing: Path) -> dict:
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as out:
         pass
-    env = {**os.environ, "PYTHONPATH": str(shim)}
-    command = [sys.executable, str(Path(__file__).resolve()), "child", str(listing), out.name]
-    subprocess.run(command, env=env, cwd="/tmp", check=True)
+    command = [sys.executable, "-m", "bench.html_speed_bench", "child", str(listing), out.name]
+    subprocess.run(command, env=engine.env(), cwd="/tmp", check=True)
     data = json.loads(Path(out.name).read_text())
     os.unlink(out.name)
-    expected = str((shim / "simsift" / "core").resolve())
+    expected = str((engine.shim / "simsift" / "core").resolve())
     if data["engine"] != expected:
         raise SystemExit(f"the child imported {data['engine']}, not {expected}")
     return data
@@ -156,15 +116,15 @@ def main() -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as listing:
         listing.write("\n".join(map(str, paths)))
     names = ["HEAD", *args.before, "worktree"]
-    engines = {name: engine(name) for name in names}
-    for name, (_, what) in engines.items():
-        print(f"{name:10s} {what}")
+    engines = {name: engine_at(name) for name in names}
+    for name, engine in engines.items():
+        print(f"{name:10s} {engine.description}")
     print(f"{len(paths)} pages under {', '.join(map(str, roots))}")
     best: dict[str, list[float]] = {}
     results: dict[str, list[dict]] = {}
     for round_ in range(args.rounds):
         for name in names if round_ % 2 == 0 else reversed(names):
-            data = run_engine(engines[name][0], Path(listing.name))
+            data = run_engine(engines[name], Path(listing.name))
             results.setdefault(name, data["results"])
             seconds = best.setdefault(name, data["seconds"])
             best[name] = [min(a, b) for a, b in zip(seconds, data["seconds"], strict=True)]

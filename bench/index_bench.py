@@ -1,7 +1,7 @@
 """HammingIndex benchmark: all pairs within k and batch queries, against baselines, in one run.
 
-    python bench/index_bench.py                 # N = 10k, 100k, 1M at k = 3
-    python bench/index_bench.py --sizes 100000 --k 3 6
+    python -m bench.index_bench                 # N = 10k, 100k, 1M at k = 3
+    python -m bench.index_bench --sizes 100000 --k 3 6
 
 Fingerprints are random 64-bit values plus planted near-duplicates (10% of N, 0–k+1 bits
 flipped) and some exact copies. Baselines run in the same process on the same data, so
@@ -19,15 +19,10 @@ from __future__ import annotations
 import argparse
 import logging
 import resource
-import sys
 import time
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from simsift.core.index.memory import HammingIndex
 from simsift.core.index.plan import BRUTE_FORCE
 

@@ -1,7 +1,7 @@
 """Ingest benchmark: documents/s and MB/s per format, on 1 and 2 reader processes, cold and warm.
 
-    python bench/ingest_bench.py         # 300 files per format, then a 10,000-file rescan
-    python bench/ingest_bench.py --per-format 100 --rescan-files 2000
+    python -m bench.ingest_bench         # 300 files per format, then a 10,000-file rescan
+    python -m bench.ingest_bench --per-format 100 --rescan-files 2000
 
 Corpus (built in a temporary folder from real text):
 - txt: Python standard-library module documentation, shuffled into ~600-word essays;
@@ -25,12 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.store.catalog import Catalog
 
-from simsift.core.pipeline.options import ScanOptions  # noqa: E402
-from simsift.core.pipeline.scan import scan  # noqa: E402
-from simsift.core.store.catalog import Catalog  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SEEDS = ROOT / "tests" / "data" / "zh_text"
 CHROME = (

@@ -1,6 +1,6 @@
 """Loading jieba's dictionary while another thread wants to run (the window, during a scan).
 
-    python bench/jieba_load_bench.py
+    python -m bench.jieba_load_bench
 
 Each loader runs in a fresh process, on a second thread, while the main thread sleeps 2 ms
 at a time and records how long it actually waited (time the loader held the GIL).
@@ -16,7 +16,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 PROBE = """
 import sys, threading, time
-sys.path.insert(0, {root!r})
 def load():
     if {ours}:
         from simsift.core.text.word_segmenter import jieba_module

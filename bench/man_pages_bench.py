@@ -1,8 +1,8 @@
 """A real archive: every man page on this machine rendered to text, scanned cold and rescanned.
 
-    python bench/man_pages_bench.py render --out /tmp/man_txt   # once: groff every page
-    python bench/man_pages_bench.py scan --corpus /tmp/man_txt  # cold, unchanged, 1% changed
-    python bench/man_pages_bench.py cancel --corpus /tmp/man_txt  # Cancel latency, passages
+    python -m bench.man_pages_bench render --out /tmp/man_txt   # once: groff every page
+    python -m bench.man_pages_bench scan --corpus /tmp/man_txt  # cold, unchanged, 1% changed
+    python -m bench.man_pages_bench cancel --corpus /tmp/man_txt  # Cancel latency, passages
 
 Man pages are full of shared boilerplate (licence blocks, "Report bugs to ...", section
 skeletons, translations of the same page), which is what a real archive looks like.
@@ -20,13 +20,10 @@ import random
 import resource
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions

@@ -1,9 +1,9 @@
 """PackedIndex benchmark: an archive index built once, saved, loaded and queried.
 
-    python bench/packed_index_bench.py  # 1,000,000 fingerprints, k=8
-    python bench/packed_index_bench.py packed --sizes 10000 100000 1000000 --k 3 8 10
-    python bench/packed_index_bench.py layouts  # the classic 4/10/20-table layouts at k=3
-    python bench/packed_index_bench.py codes  # bits per entry: EF vs Rice vs h(n)+Huffman
+    python -m bench.packed_index_bench  # 1,000,000 fingerprints, k=8
+    python -m bench.packed_index_bench packed --sizes 10000 100000 1000000 --k 3 8 10
+    python -m bench.packed_index_bench layouts  # the classic 4/10/20-table layouts at k=3
+    python -m bench.packed_index_bench codes  # bits per entry: EF vs Rice vs h(n)+Huffman
 
 Fingerprints are bench/index_bench.py's (random, 10% planted near-duplicates, 1% exact
 copies); queries are 10,000 indexed fingerprints with one bit flipped. Load is timed in a
@@ -23,15 +23,12 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 import simsift.core.index.packed as packed_index
-from index_bench import planted
 from simsift.core.index.memory import HammingIndex
 from simsift.core.index.packed import PackedIndex, _decode_groups, _extract, choose_packed_plan
 from simsift.core.index.plan import make_plan
+
+from bench.index_bench import planted
 
 
 def queries_for(fps: np.ndarray, n: int) -> np.ndarray:

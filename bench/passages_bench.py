@@ -1,8 +1,8 @@
 """Passage matching on real text: distance histograms, a planted set, 10,000-document timing.
 
-    python bench/passages_bench.py distances   # edited vs unrelated passage distances
-    python bench/passages_bench.py planted     # precision/recall of partial pairs
-    python bench/passages_bench.py scale --docs 10000
+    python -m bench.passages_bench distances   # edited vs unrelated passage distances
+    python -m bench.passages_bench planted     # precision/recall of partial pairs
+    python -m bench.passages_bench scale --docs 10000
 
 English text is Python's own documentation (pydoc topics and module docstrings),
 Chinese text the seed documents (tests/data/zh_text); essays are paragraphs of that
@@ -17,12 +17,8 @@ import random
 import re
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from simsift.core.index.matches import hamming
 from simsift.core.match.passages import (
     PassageOptions,

@@ -3,10 +3,10 @@ pdfminer where PDFium does not read a file as pdfminer does) and of poppler's `p
 on the same PDFs in one run; with --before, also of SimSift's PDF reader at earlier
 commits, and whether they give the same paragraphs and hidden text as today's.
 
-    python bench/pdf_reader_bench.py DIR [DIR ...]        # every .pdf under the folders
-    python bench/pdf_reader_bench.py --repeat 3 /tmp/pdfs
-    python bench/pdf_reader_bench.py --before 1fc2ae8 --before HEAD~3 --rounds 3 /tmp/pdfs
-    python bench/pdf_reader_bench.py --before /tmp/old_reader /tmp/pdfs   # pdf.py, pdfium.py...
+    python -m bench.pdf_reader_bench DIR [DIR ...]        # every .pdf under the folders
+    python -m bench.pdf_reader_bench --repeat 3 /tmp/pdfs
+    python -m bench.pdf_reader_bench --before 1fc2ae8 --before HEAD~3 --rounds 3 /tmp/pdfs
+    python -m bench.pdf_reader_bench --before /tmp/old_reader /tmp/pdfs   # pdf.py, pdfium.py...
 
 pdfminer: `pdf.pdfminer_paragraphs` (pdfminer's interpreter, the shared layout, hidden
 text), the reader of files PDFium does not suit. simsift: `pdf.extract_pdf`, as a scan
@@ -23,23 +23,21 @@ compare within a run). Files a reader fails on count, and are listed.
 from __future__ import annotations
 
 import argparse
-import importlib
 import inspect
 import shutil
 import statistics
 import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from simsift.core.read.extract import pdf, pdfium
 
-from simsift.core.read.extract import pdf, pdfium  # noqa: E402
+from bench.engine_at import modules_at
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def read_pdfminer(path: Path) -> None:
@@ -59,33 +57,10 @@ def extract(module: ModuleType, path: Path) -> tuple[tuple[str, ...], tuple[str,
 
 def reader_at(source: str, package_name: str = "simsift_before") -> ModuleType:
     """The `pdf` module as it is at commit `source` (or as the copy in folder `source`), with
-    its `pdfium` and `pdf_layout` if it had them, loaded from a temporary package
+    its `pdfium` and `pdf_layout` if it had them, loaded as a package of its own
     (`package_name`) so several versions run in one process."""
-    folder = Path(tempfile.mkdtemp(prefix="pdf_before_"))
-    package = folder / package_name
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    for name in ("pdf", "pdfium", "pdf_layout"):
-        if Path(source).is_dir():
-            copy = Path(source) / f"{name}.py"
-            if not copy.is_file():
-                continue
-            text = copy.read_text()
-        else:
-            shown = subprocess.run(
-                ["git", "-C", str(ROOT), "show", f"{source}:core/read/extract/{name}.py"],
-                capture_output=True,
-                text=True,
-            )
-            if shown.returncode:  # not there yet (pdfminer alone read PDFs before PDFium)
-                continue
-            text = shown.stdout
-        text = text.replace(
-            "from simsift.core.read.extract import pdfium", f"from {package_name} import pdfium"
-        ).replace("from simsift.core.read.extract.pdf_layout", f"from {package_name}.pdf_layout")
-        (package / f"{name}.py").write_text(text)
-    sys.path.insert(0, str(folder))
-    return importlib.import_module(f"{package_name}.pdf")
+    names = ("pdf", "pdfium", "pdf_layout")
+    return modules_at(source, "core/read/extract", names, package_name)["pdf"]
 
 
 def differing(before: ModuleType, paths: list[Path]) -> list[str]:

@@ -2,15 +2,14 @@
 with the work tree, in one run; whether both give the same result for each file, and the
 CPU each takes per document, next to poppler's `pdftotext`.
 
-    python bench/pdf_speed_bench.py                          # /tmp/editor/archive
-    python bench/pdf_speed_bench.py --rounds 3 DIR [DIR ...]  # every .pdf under the folders
-    python bench/pdf_speed_bench.py --base 1fc2ae8 --no-compare DIR   # time an older engine
+    python -m bench.pdf_speed_bench                          # /tmp/editor/archive
+    python -m bench.pdf_speed_bench --rounds 3 DIR [DIR ...]  # every .pdf under the folders
+    python -m bench.pdf_speed_bench --base 1fc2ae8 --no-compare DIR   # time an older engine
 
-The committed engine (--base, HEAD by default) is `git archive BASE core resources`
-unpacked under --engine-dir (src/), with a package `simsift` of symlinks to it (shim/),
-imported by a subprocess run with PYTHONPATH=shim; the work tree is imported by a
-subprocess run without it. Each subprocess reads every file once unmeasured (imports,
-tables built on first use, the files in the page cache), then once timed, a file at a time:
+The committed engine (--base, HEAD by default) is `bench.engine_at`'s engine of that
+commit, imported by a subprocess; the work tree is imported, as installed, by another.
+Each subprocess reads every file once unmeasured (imports, tables built on first use, the
+files in the page cache), then once timed, a file at a time:
 CPU seconds (`time.process_time`) of `extract(path, ocr=False)` (OCR is not what is measured;
 an engine without the option is called without it). The engines take turns, --rounds times;
 the figures are medians of the rounds, the ratio the median of each round's ratio.
@@ -27,7 +26,6 @@ import argparse
 import dataclasses
 import difflib
 import inspect
-import os
 import pickle
 import resource
 import shutil
@@ -38,9 +36,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.engine_at import Engine, engine_at
+
 DEFAULT_DIRS = [Path("/tmp/editor/archive")]
-DEFAULT_ENGINE_DIR = Path("/tmp/eng_pdf")
 
 
 def pdf_files(dirs: list[Path]) -> list[Path]:
@@ -85,37 +83,12 @@ def outcome(extract: object, path: Path, options: dict) -> tuple:
 # --- the parent: engines in subprocesses, pdftotext, comparison
 
 
-def committed_engine(base: str, engine_dir: Path) -> Path:
-    """The shim folder whose `simsift` package is the engine at commit `base` (made anew)."""
-    folder = engine_dir if base == "HEAD" else engine_dir / base
-    src, shim = folder / "src", folder / "shim"
-    shutil.rmtree(src, ignore_errors=True)
-    shutil.rmtree(shim, ignore_errors=True)
-    src.mkdir(parents=True)
-    (shim / "simsift").mkdir(parents=True)
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", base, "core", "resources"],
-        capture_output=True,
-        check=True,
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
-    for name in ("core", "resources"):
-        (shim / "simsift" / name).symlink_to(src / name)
-    return shim
-
-
-def run_engine(
-    shim: Path | None, list_file: Path, work: Path, script: Path = Path(__file__)
-) -> dict:
-    """One worker subprocess of `script` (this bench, or another with the same `--worker`
-    interface): the committed engine when `shim` is given, else the work tree."""
+def run_engine(engine: Engine, list_file: Path, work: Path) -> dict:
+    """One worker subprocess of this bench whose `simsift` is `engine`."""
     out_file = Path(tempfile.mkstemp(suffix=".pkl", dir=work)[1])
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    if shim is not None:
-        env["PYTHONPATH"] = str(shim)
+    env = engine.env()
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
-    command = [sys.executable, str(script.resolve()), "--worker", str(list_file)]
+    command = [sys.executable, "-m", "bench.pdf_speed_bench", "--worker", str(list_file)]
     subprocess.run([*command, str(out_file)], env=env, cwd=work, check=True)
     data = pickle.loads(out_file.read_bytes())
     out_file.unlink()
@@ -168,7 +141,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dirs", nargs="*", type=Path, default=DEFAULT_DIRS)
     parser.add_argument("--base", default="HEAD", help="commit of the committed engine")
-    parser.add_argument("--engine-dir", type=Path, default=DEFAULT_ENGINE_DIR)
     parser.add_argument("--rounds", type=int, default=1, help="time it all N times: medians")
     parser.add_argument("--show", type=int, default=20, help="differences shown at most")
     parser.add_argument("--no-compare", action="store_true", help="time only")
@@ -183,7 +155,7 @@ def main() -> None:
         sys.exit("no PDF files found")
     megabytes = sum(p.stat().st_size for p in paths) / 2**20
     print(f"{len(paths)} PDFs, {megabytes:.1f} MB, {args.rounds} round(s)")
-    shim = committed_engine(args.base, args.engine_dir)
+    committed, installed = engine_at(args.base), engine_at("installed")
     use_pdftotext = not args.no_pdftotext and shutil.which("pdftotext")
     with tempfile.TemporaryDirectory(prefix="pdf_speed_") as folder:
         work = Path(folder)
@@ -192,8 +164,8 @@ def main() -> None:
         old_cpu, new_cpu, ratios, tool_cpu = [], [], [], []
         old = new = {}
         for _ in range(args.rounds):
-            old = run_engine(shim, list_file, work)
-            new = run_engine(None, list_file, work)
+            old = run_engine(committed, list_file, work)
+            new = run_engine(installed, list_file, work)
             old_cpu.append(sum(old["cpu"]))
             new_cpu.append(sum(new["cpu"]))
             ratios.append(old_cpu[-1] / new_cpu[-1])

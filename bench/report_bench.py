@@ -1,6 +1,6 @@
 """Reports to hand over: the time to make one essay's PDF, and a class's (one per essay).
 
-    QT_QPA_PLATFORM=offscreen python bench/report_bench.py [--essays 30] [--repeat 3]
+    QT_QPA_PLATFORM=offscreen python -m bench.report_bench [--essays 30] [--repeat 3]
 
 A class of essays of 8 own paragraphs and 4 copied from the two essays before it (English
 ~3,500 characters, ~600 words; Chinese ~2,700 characters, its 139-paragraph pool reused
@@ -10,7 +10,7 @@ Documents tab's `ReportPages` and written: one essay's PDF as "Save report…" w
 them (`essay_reports_work`: the PDFs printed by a process of their own, its start
 included), and HTML. Times are the median of `--repeat` runs, with the slowest beside it.
 
-    QT_QPA_PLATFORM=offscreen python bench/report_bench.py --window [--classes 30 200]
+    QT_QPA_PLATFORM=offscreen python -m bench.report_bench --window [--classes 30 200]
 
 The window's responsiveness meanwhile: a class's reports are written as Documents ▸ "Save
 reports for the class…" writes them (`ClassReports`: the background job, its progress
@@ -31,13 +31,11 @@ import itertools
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # The PDF printer is a spawned process, which imports the main module (as "__mp_main__"):
 # for it this one must be as light as the app's, or the printer starts seconds late.

@@ -5,11 +5,11 @@ spacing,quotations,confusables,integrity}.py`, `git show REV:...`, HEAD by defau
 written to a temporary package and imported beside the working tree's, so both run in one
 process on the same extracted text:
 
-    python bench/tokens_bench.py collect            # extract the corpora once (~30 s)
-    python bench/tokens_bench.py compare            # every array of every document
-    python bench/tokens_bench.py time --rounds 5    # CPU ms a document (tokens, flags)
-    python bench/tokens_bench.py cut --rounds 7     # CPU ms a zh document in cut_chinese
-    python bench/tokens_bench.py load --rounds 2    # loading the Chinese dictionary
+    python -m bench.tokens_bench collect            # extract the corpora once (~30 s)
+    python -m bench.tokens_bench compare            # every array of every document
+    python -m bench.tokens_bench time --rounds 5    # CPU ms a document (tokens, flags)
+    python -m bench.tokens_bench cut --rounds 7     # CPU ms a zh document in cut_chinese
+    python -m bench.tokens_bench load --rounds 2    # loading the Chinese dictionary
 
 Kinds: `en` (man pages as text, /tmp/man_txt), `zh` (Chinese text files: the archive's
 .txt files with 50 Chinese characters or more, tests/data/zh_text), `html` and `docx`
@@ -28,11 +28,9 @@ call: what a window would freeze for), and the memory the process gains (RSS, PS
 from __future__ import annotations
 
 import argparse
-import atexit
 import importlib
 import pickle
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,6 +38,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from bench.engine_at import modules_at
 
 ROOT = Path(__file__).resolve().parents[1]
 # the tokenizer and what the integrity flags need: what a reader does after extracting
@@ -86,24 +86,7 @@ def collect(man_pages: int, out: Path) -> None:
 def old_modules(rev: str):
     """The committed tokenizer modules as a package of their own (`_old_text`), importing
     one another, so old and new share no cache."""
-    folder = Path(tempfile.mkdtemp(prefix="tokens_bench_"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    package = folder / "_old_text"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    for name in MODULES:
-        source = subprocess.run(
-            ["git", "show", f"{rev}:core/text/{name}.py"],
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        for other in MODULES:
-            source = source.replace(f"simsift.core.text.{other} ", f"_old_text.{other} ")
-        (package / f"{name}.py").write_text(source)
-    sys.path.insert(0, str(folder))
-    return {name: importlib.import_module(f"_old_text.{name}") for name in MODULES}
+    return modules_at(rev, "core/text", MODULES, "_old_text")
 
 
 def new_modules():
@@ -309,7 +292,8 @@ def load_timing(rev: str, rounds: int) -> None:
     for r in range(rounds):
         for which in ("old", "new") if r % 2 == 0 else ("new", "old"):
             out = subprocess.run(
-                [sys.executable, __file__, "_load", which, "--rev", rev],
+                [sys.executable, "-m", "bench.tokens_bench", "_load", which, "--rev", rev],
+                cwd=ROOT,
                 check=True,
                 capture_output=True,
                 text=True,

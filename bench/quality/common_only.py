@@ -1,7 +1,7 @@
 """Partial pairs that share nothing but widespread text, on real documentation.
 
-    python bench/quality/common_only.py --corpus /tmp/man23             # the work tree
-    python bench/quality/common_only.py --corpus /tmp/man23 --engine-commit 2a5b6fd
+    python -m bench.quality.common_only --corpus /tmp/man23             # the work tree
+    python -m bench.quality.common_only --corpus /tmp/man23 --engine-commit 2a5b6fd
 
 One cold scan of `--corpus` (a fresh catalog: reading and comparing, timed), then for
 every partial pair the engine reports: the tokens the two documents share (every 8-token
@@ -17,7 +17,6 @@ match (15). Also the cluster pairs at the default k whose content containment is
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -25,7 +24,6 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
 
 GRAM = 8
 _MUL = np.uint64(0x9E3779B97F4A7C15)
@@ -101,9 +99,9 @@ def main() -> None:
     parser.add_argument("--template-share", type=float, default=0.05)
     parser.add_argument("--engine-commit", help="scan with the engine of this commit")
     args = parser.parse_args()
-    from bench.quality.evasion import use_engine, work_tree_engine
+    from bench.engine_at import use_engine_at
 
-    engine = use_engine(args.engine_commit) if args.engine_commit else work_tree_engine()
+    engine = use_engine_at(args.engine_commit)
     found = measure(args.corpus, args.min_docs, args.workers, args.template_share)
     print(engine, " ".join(f"{k}={v}" for k, v in found.items()), flush=True)
 

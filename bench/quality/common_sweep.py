@@ -1,7 +1,7 @@
 """Precision and recall at the default k for several common-text thresholds, one scan.
 
-    python bench/quality/run.py --size small --no-cli    # generates the corpus once
-    python bench/quality/common_sweep.py /tmp/simsift-quality/small
+    python -m bench.quality.run --size small --no-cli    # generates the corpus once
+    python -m bench.quality.common_sweep /tmp/simsift-quality/small
 
 Each value re-runs only passage matching on the scanned documents.
 """
@@ -12,15 +12,14 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parents[1]))
+from simsift.core.match.passages import PassageOptions
+from simsift.core.pipeline.options import DEFAULT_K, ScanOptions
+from simsift.core.pipeline.scan import scan
+from simsift.core.pipeline.stages import find_passages
 
-from score import load_truth, sweep_distances  # noqa: E402
-from simsift.core.match.passages import PassageOptions  # noqa: E402
-from simsift.core.pipeline.options import DEFAULT_K, ScanOptions  # noqa: E402
-from simsift.core.pipeline.scan import scan  # noqa: E402
-from simsift.core.pipeline.stages import find_passages  # noqa: E402
+from bench.quality.score import load_truth, sweep_distances
+
+HERE = Path(__file__).resolve().parent
 
 
 def main() -> None:

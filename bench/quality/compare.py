@@ -1,8 +1,8 @@
 """Two quality runs side by side: precision and recall by kind at the default settings.
 
-    python bench/quality/run.py --size small --no-cli --out /tmp/q-before   # on the old commit
-    python bench/quality/run.py --size small --no-cli --out /tmp/q-after
-    python bench/quality/compare.py /tmp/q-before /tmp/q-after --size small
+    python -m bench.quality.run --size small --no-cli --out /tmp/q-before   # on the old commit
+    python -m bench.quality.run --size small --no-cli --out /tmp/q-after
+    python -m bench.quality.compare /tmp/q-before /tmp/q-after --size small
 
 Rows: whole documents with partial copies at the default k, and partial copies alone at
 the default containment threshold. A kind whose recall dropped is marked "LOST".
@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from simsift.core.match.passages import PassageOptions
+from simsift.core.pipeline.options import DEFAULT_K
 
-from simsift.core.match.passages import PassageOptions  # noqa: E402
-from simsift.core.pipeline.options import DEFAULT_K  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 KINDS = ("exact", "format", "repost", "edit", "partial", "duplicates")
 

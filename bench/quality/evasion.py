@@ -1,7 +1,7 @@
 """Disguised whole copies: does SimSift still find them, and does it flag the disguise?
 
-    python bench/quality/evasion.py --size small --label after
-    python bench/quality/evasion.py --size small --label before --engine-commit 00e1256
+    python -m bench.quality.evasion --size small --label after
+    python -m bench.quality.evasion --size small --label before --engine-commit 00e1256
 
 A corpus of real documentation text (the sources of the quality bench) in which each
 original has one *disguised* whole copy, by variant:
@@ -28,8 +28,8 @@ Scored: a pair (original, copy) is found *whole* when its distance is within the
 k, *as a partial copy* when only the partial-copy pairs hold it; a copy is *flagged* when
 its `FileRecord.flags` is not empty, and flagged *right* when a flag names its disguise.
 Results: docs/quality/evasion-<size>.json (every run, by --label) and .md.
-`--engine-commit C` scans with the engine of commit C (exported with `git archive` to
-/tmp, nothing in the work tree changes), for figures before a change.
+`--engine-commit C` scans with the engine of commit C (`bench.engine_at`: nothing in the
+work tree changes), for figures before a change.
 """
 
 from __future__ import annotations
@@ -39,11 +39,9 @@ import datetime
 import gettext
 import html
 import json
-import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 import time
 import zlib
@@ -51,12 +49,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.engine_at import use_engine_at
+from bench.quality.render import FIXED_DATE, Text, write_docx, write_html, write_txt
+from bench.quality.sources import BaseDoc, base_documents
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-
-from render import FIXED_DATE, Text, write_docx, write_html, write_txt  # noqa: E402
-from sources import BaseDoc, base_documents  # noqa: E402
 
 SIZES = {"small": 1, "large": 2}  # the English text runs out above 2
 PER_VARIANT = 12  # disguised copies per variant and scale step
@@ -579,40 +577,6 @@ def _copy_writer(variant: str, text: Text, fmt: str, lang: str, take, rng, doc: 
 # ---------------------------------------------------------------- engine and scoring
 
 
-def use_engine(commit: str) -> str:
-    """Import `simsift` from the tree of `commit` (git archive to /tmp): the work tree is
-    not touched. Returns a description of the engine."""
-    full = subprocess.run(
-        ["git", "rev-parse", commit], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    base = Path(f"/tmp/simsift-evasion-engine/{full[:12]}")
-    if not (base / "shim" / "simsift" / "core").exists():
-        shutil.rmtree(base, ignore_errors=True)
-        (base / "src").mkdir(parents=True)
-        archive = subprocess.run(
-            ["git", "archive", full, "core", "resources"], cwd=ROOT, capture_output=True, check=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(base / "src")], input=archive, check=True)
-        (base / "shim" / "simsift").mkdir(parents=True)  # a namespace package, as installed
-        (base / "shim" / "simsift" / "core").symlink_to(base / "src" / "core")
-        (base / "shim" / "simsift" / "resources").symlink_to(base / "src" / "resources")
-    sys.path.insert(0, str(base / "shim"))
-    os.environ["PYTHONPATH"] = str(base / "shim") + os.pathsep + os.environ.get("PYTHONPATH", "")
-    return f"commit {full[:9]}"
-
-
-def work_tree_engine() -> str:
-    head = subprocess.run(
-        ["git", "rev-parse", "--short=9", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
-    dirty = subprocess.run(
-        ["git", "status", "--short", "core", "resources"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.splitlines()
-    return f"work tree on {head}" + (
-        f" ({len(dirty)} files changed in core/resources)" if dirty else ""
-    )
-
-
 def flag_kind(sentence: str) -> str:
     """The disguise a flag sentence names (the earliest of FLAG_WORDS in it), or "other"."""
     low = sentence.lower()
@@ -752,7 +716,7 @@ def _false_flags(clean: list[dict], flags: dict, group) -> dict:
 
 def quality_corpus_false_flags(size: str, seed: int, workers: int) -> dict:
     """False flags on the quality bench's own corpus (every document there is clean)."""
-    import generate
+    from bench.quality import generate
 
     corpus = Path(f"/tmp/simsift-quality/{size}")
     labels_path = corpus / "labels.json"
@@ -784,7 +748,7 @@ def markdown(data: dict) -> str:
     lines = [
         f"# Evasion: disguised whole copies ({data['size']} corpus)",
         "",
-        f"`python bench/quality/evasion.py --size {data['size']}` (see the module docstring). "
+        f"`python -m bench.quality.evasion --size {data['size']}` (see the module docstring). "
         f"{first['documents']} documents, seed {data['seed']}; default k = {first['default_k']}. "
         "Each variant: one disguised whole copy per original (half English, half Chinese "
         "where the disguise applies to both). *whole*: pair within the default k; "
@@ -864,7 +828,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    engine = use_engine(args.engine_commit) if args.engine_commit else work_tree_engine()
+    engine = use_engine_at(args.engine_commit)
     corpus = Path(f"/tmp/simsift-evasion/{args.size}")
     labels_path = corpus / "labels.json"
     if (
@@ -874,7 +838,7 @@ def main(argv: list[str] | None = None) -> int:
     ):
         build(corpus, args.size, args.seed)
     run = {"engine": engine, "when": datetime.datetime.now().strftime("%Y-%m-%d %H:%M")}
-    run["command"] = " ".join(["python bench/quality/evasion.py", *(argv or sys.argv[1:])])
+    run["command"] = " ".join(["python -m bench.quality.evasion", *(argv or sys.argv[1:])])
     run.update(evaluate(corpus, args.workers))
     import simsift.core
 

@@ -1,6 +1,6 @@
 """Same text in two formats: how many labeled format pairs get identical fingerprints.
 
-    python bench/quality/format_pairs.py [--size small] [--show 10]
+    python -m bench.quality.format_pairs [--size small] [--show 10]
 
 Scans the generated corpus (run `bench/quality/run.py` first; with LibreOffice it has PDFs)
 and prints, per format combination, the share of format pairs at Hamming distance 0 and with
@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
+from simsift.core.pipeline.options import ScanOptions
+from simsift.core.pipeline.scan import scan
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from simsift.core.pipeline.options import ScanOptions  # noqa: E402
-from simsift.core.pipeline.scan import scan  # noqa: E402
 
 
 def first_difference(a: str, b: str, context: int = 40) -> str:

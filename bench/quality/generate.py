@@ -1,6 +1,6 @@
 """Labeled near-duplicate corpus from real text, deterministic from a seed.
 
-    python bench/quality/generate.py --size small --out /tmp/simsift-quality/small [--no-pdf]
+    python -m bench.quality.generate --size small --out /tmp/simsift-quality/small [--no-pdf]
 
 Relations (positive pairs in labels.json, kind):
 - exact: the same file bytes under another name;
@@ -40,9 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from render import (
+from bench.quality.render import (
     Site,
     Text,
     docx_to_pdf,
@@ -53,7 +51,7 @@ from render import (
     write_html,
     write_txt,
 )
-from sources import BaseDoc, base_documents, short_labels
+from bench.quality.sources import BaseDoc, base_documents, short_labels
 
 SIZES = {"small": 1, "large": 10}
 # Units per scale step: families of each relation, template groups x members, standalones.

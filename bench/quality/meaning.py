@@ -1,9 +1,9 @@
-"""Copying of meaning: translated and paraphrased passages planted in essays of other text
-(issue 41, point 6), scored with the engine of `simsift.core.match.meaning`.
+"""Copying of meaning: translated and paraphrased passages planted in essays of other text,
+scored with the engine of `simsift.core.match.meaning`.
 
-    python bench/quality/meaning.py build --out /tmp/simsift-meaning/corpus
-    python bench/quality/meaning.py score --corpus /tmp/simsift-meaning/corpus [--tier T]
-    python bench/quality/meaning.py sample --n 30        # aligned paragraphs, to read
+    python -m bench.quality.meaning build --out /tmp/simsift-meaning/corpus
+    python -m bench.quality.meaning score --corpus /tmp/simsift-meaning/corpus [--tier T]
+    python -m bench.quality.meaning sample --n 30        # aligned paragraphs, to read
 
 Two tiers, each a collection of documents (paragraphs of real man pages) and cases:
 
@@ -47,10 +47,9 @@ from dataclasses import asdict, dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from bench.quality import meaning_corpus as mc
 
-import meaning_corpus as mc  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 SEED = 41
 DEFAULT_OUT = Path("/tmp/simsift-meaning/corpus")

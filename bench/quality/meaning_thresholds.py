@@ -1,7 +1,7 @@
 """How the meaning layer's alignment thresholds trade recall on the meaning tiers against
 what it reports on a real archive of related documents, each setting in one run.
 
-    python bench/quality/meaning_thresholds.py --archive /tmp/man4k \\
+    python -m bench.quality.meaning_thresholds --archive /tmp/man4k \\
         --corpus /tmp/simsift-meaning/corpus
 
 `--archive` is a folder of text files (e.g. 4,000 man pages rendered by
@@ -12,15 +12,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import meaning as tiers
 from simsift.core.match import meaning
 from simsift.core.match.meaning import AlignParameters, copies
+
+from bench.quality import meaning as tiers
 
 SETTINGS = {
     "as tuned": {},

@@ -1,7 +1,7 @@
 """Near pairs that share a template but no content: how many, and what the rule costs.
 
-    python bench/quality/near_template.py --corpus /tmp/man1_3000            # real pages
-    python bench/quality/near_template.py --corpus /tmp/simsift-quality/small --labels
+    python -m bench.quality.near_template --corpus /tmp/man1_3000            # real pages
+    python -m bench.quality.near_template --corpus /tmp/simsift-quality/small --labels
 
 One cold scan of `--corpus` (its `docs/` folder when `--labels`), then at the default k:
 the pairs within k by kind, with the rule (`ScanResult.pair_kinds`: "same template") and
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -26,8 +25,6 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
-sys.path.insert(0, str(HERE))
 
 
 def measure(corpus: Path, labels: bool, workers: int, show: int) -> dict:
@@ -136,8 +133,9 @@ def breakdown(result, close, before) -> dict:
 
 
 def score(corpus: Path, result, close, before, after) -> dict:
-    from score import POSITIVE_KINDS, load_truth
     from simsift.core.analysis.cluster import KIND_NEAR, KIND_SAME_TEMPLATE
+
+    from bench.quality.score import POSITIVE_KINDS, load_truth
 
     truth = load_truth(corpus, [d.path for d in result.documents])
     keys = truth.keys(close.left, close.right)

@@ -13,10 +13,10 @@ With `--ocr FILE` given twice or more, each file is read by each of these versio
 `--repeat` times; each version's CPU s a page is printed, and how many files it reads to
 another text than the first version does.
 
-    python bench/quality/ocr_page_cost.py --work /tmp/simsift-scanned/small-120-7-1
-    python bench/quality/ocr_page_cost.py --work /tmp/ss28/small-120-7-1 --runs --language zh
+    python -m bench.quality.ocr_page_cost --work /tmp/simsift-scanned/small-120-7-1
+    python -m bench.quality.ocr_page_cost --work /tmp/ss28/small-120-7-1 --runs --language zh
     git show HEAD:core/read/extract/ocr.py > /tmp/ocr_before.py
-    python bench/quality/ocr_page_cost.py --work /tmp/ss28/small-120-7-1 \\
+    python -m bench.quality.ocr_page_cost --work /tmp/ss28/small-120-7-1 \\
         --ocr /tmp/ocr_before.py --ocr core/read/extract/ocr.py --repeat 2
 """
 

@@ -3,8 +3,8 @@
 tokens in a row, whatever its share), one scan with the prompts as reference, the word
 SimHash pairs at k=8 included as the defaults report them.
 
-    python bench/quality/run.py --size small --no-cli    # generates the corpus once
-    python bench/quality/partial_sweep.py /tmp/simsift-quality/small
+    python -m bench.quality.run --size small --no-cli    # generates the corpus once
+    python -m bench.quality.partial_sweep /tmp/simsift-quality/small
 """
 
 from __future__ import annotations
@@ -13,15 +13,14 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parents[1]))
+import numpy as np
+from simsift.core.pipeline.options import DEFAULT_K, ScanOptions
+from simsift.core.pipeline.scan import scan
 
-import numpy as np  # noqa: E402
-import reuse  # noqa: E402
-from score import load_truth, score_pairs  # noqa: E402
-from simsift.core.pipeline.options import DEFAULT_K, ScanOptions  # noqa: E402
-from simsift.core.pipeline.scan import scan  # noqa: E402
+from bench.quality import reuse
+from bench.quality.score import load_truth, score_pairs
+
+HERE = Path(__file__).resolve().parent
 
 RUNS = (0, 10, 12, 15, 18, 20, 25, 30, 40)
 

@@ -21,7 +21,8 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
-from score import Truth
+
+from bench.quality.score import Truth
 
 REUSE_WORDS = 15
 SENSITIVITY = (10, 15, 20, 25)

@@ -1,7 +1,7 @@
 """Run the whole quality evaluation: corpus, SimSift sweeps, baselines, CLI check, report.
 
-    python bench/quality/run.py --size small     # ~300 documents, about a minute on 2 cores
-    python bench/quality/run.py --size large     # ~3,000 documents
+    python -m bench.quality.run --size small     # ~300 documents, about a minute on 2 cores
+    python -m bench.quality.run --size large     # ~3,000 documents
     (--no-pdf without LibreOffice; --no-cli skips the end-to-end CLI check)
 
 Writes docs/quality/results-<size>.md, results-<size>.json and quality-<size>.png.
@@ -23,21 +23,16 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from simsift.core.pipeline.options import DEFAULT_K, ScanOptions
+from simsift.core.pipeline.result import ScanResult
+from simsift.core.pipeline.scan import reweight, scan
+from simsift.core.text.features import FeatureWeights
+
+from bench.quality import baselines, generate, report, reuse
+from bench.quality.score import Scores, Truth, load_truth, recall_by_bucket, sweep_distances
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
-
-import baselines  # noqa: E402
-import generate  # noqa: E402
-import report  # noqa: E402
-import reuse  # noqa: E402
-from score import Scores, Truth, load_truth, recall_by_bucket, sweep_distances  # noqa: E402
-from simsift.core.pipeline.options import DEFAULT_K, ScanOptions  # noqa: E402
-from simsift.core.pipeline.result import ScanResult  # noqa: E402
-from simsift.core.pipeline.scan import reweight, scan  # noqa: E402
-from simsift.core.text.features import FeatureWeights  # noqa: E402
 
 K_MAX = 12
 KS = list(range(K_MAX + 1))
@@ -179,7 +174,7 @@ def all_text_documents(result: ScanResult) -> tuple:
 
 def baseline_curves(result: ScanResult, truth: Truth) -> dict[str, dict]:
     """The simhash package over k, and MinHash over Jaccard thresholds."""
-    from score import all_pairs_within
+    from bench.quality.score import all_pairs_within
 
     texts = [baselines.document_text(d.title, d.paragraphs) for d in result.documents]
     fps = baselines.simhash_fingerprints(texts)

@@ -1,11 +1,11 @@
 """Scanned tier of the quality bench: the generated corpus's documents as text PDFs and as
 scans of those PDFs, read and compared by SimSift.
 
-    python bench/quality/scanned.py                    # 120 documents of the small corpus
-    python bench/quality/scanned.py --documents 60     # quicker
-    python bench/quality/scanned.py --documents 0      # every document (~380: 3 times the work)
-    python bench/quality/scanned.py --json /tmp/simsift-scanned/scanned-small-120.json
-    python bench/quality/scanned.py --from-json /tmp/simsift-scanned/scanned-small-120.json
+    python -m bench.quality.scanned                    # 120 documents of the small corpus
+    python -m bench.quality.scanned --documents 60     # quicker
+    python -m bench.quality.scanned --documents 0      # every document (~380: 3 times the work)
+    python -m bench.quality.scanned --json /tmp/simsift-scanned/scanned-small-120.json
+    python -m bench.quality.scanned --from-json /tmp/simsift-scanned/scanned-small-120.json
 
 A sample of the corpus of `generate.py` (whole groups of documents joined by labeled
 relations, every relation kind in turn, plus a template group and standalone documents
@@ -66,11 +66,10 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.quality.score import POSITIVE_KINDS
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-
-from score import POSITIVE_KINDS  # noqa: E402
 
 DEGRADATIONS = ("clean-300", "clean-200", "rotated", "blur", "noise", "photo")
 DPI = {"clean-200": 200, "photo": 200}  # others: 300
@@ -191,7 +190,7 @@ def choose_sample(
 def build_sample(size: str, seed: int, n: int, plan_seed: int) -> dict:
     """The corpus of `generate.build` cut to a sample: labels in score.py's form (file names
     docs/dNNNNN.pdf), known texts, languages, exact copies' sources."""
-    import generate
+    from bench.quality import generate
 
     corpus = generate.build(seed, generate.SIZES[size], False)
     number = {id(e): i for i, e in enumerate(corpus.entries)}
@@ -405,7 +404,7 @@ def build(work: Path, size: str, seed: int, n: int, plan_seed: int, workers: int
     """Text PDFs in work/text/docs, scans in work/scanned/docs, labels of each tier
     (work/text/labels.json, work/scanned/labels.json, work/labels.json for mixed) and
     work/plan.json (known texts, degradations, pages). Returns the plan."""
-    from render import Text, docx_to_pdf, write_docx
+    from bench.quality.render import Text, docx_to_pdf, write_docx
 
     if work.exists():
         shutil.rmtree(work)
@@ -528,9 +527,10 @@ def file_seconds(
 
 
 def run_scan(roots: list[str], catalog, workers: int):
-    import run
     from simsift.core.pipeline.options import ScanOptions
     from simsift.core.pipeline.scan import scan
+
+    from bench.quality import run
 
     times = ReadTimes()
     started = time.monotonic()
@@ -542,9 +542,10 @@ def run_scan(roots: list[str], catalog, workers: int):
 def score_tier(base: Path, result) -> dict:
     """Precision and recall by kind at the default k (whole-document pairs, and with the
     partial-copy pairs), as run.py scores; files not compared count as found in no pair."""
-    import run
-    from score import load_truth
     from simsift.core.pipeline.options import DEFAULT_K
+
+    from bench.quality import run
+    from bench.quality.score import load_truth
 
     labels = json.loads((base / "labels.json").read_text(encoding="utf-8"))
     compared = [d.path for d in result.documents]
@@ -911,40 +912,6 @@ def page_summary(plan: dict, seconds: dict[str, dict]) -> dict:
 # ---------------------------------------------------------------- main
 
 
-def overlay_engine(commit: str, files: list[str]) -> str:
-    """Import `simsift` from the tree of `commit` with `files` of the work tree put over it
-    (as evasion.use_engine, in its own folder under /tmp: neither the work tree nor
-    evasion.py's copies of commits are touched). Returns a description of the engine."""
-    import hashlib
-    import subprocess
-
-    for name in files:
-        if Path(name).parts[0] not in ("core", "resources") or not (ROOT / name).is_file():
-            raise SystemExit(f"--engine-files: {name} is no file under core/ or resources/")
-    full = subprocess.run(
-        ["git", "rev-parse", commit], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    digest = hashlib.sha1()
-    for name in sorted(files):
-        digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
-    base = Path(f"/tmp/simsift-scanned-engine/{full[:12]}-{digest.hexdigest()[:10]}")
-    if not (base / "shim" / "simsift" / "core").exists():
-        shutil.rmtree(base, ignore_errors=True)
-        (base / "src").mkdir(parents=True)
-        archive = subprocess.run(
-            ["git", "archive", full, "core", "resources"], cwd=ROOT, capture_output=True, check=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(base / "src")], input=archive, check=True)
-        for name in files:
-            shutil.copyfile(ROOT / name, base / "src" / name)
-        (base / "shim" / "simsift").mkdir(parents=True)  # a namespace package, as installed
-        (base / "shim" / "simsift" / "core").symlink_to(base / "src" / "core")
-        (base / "shim" / "simsift" / "resources").symlink_to(base / "src" / "resources")
-    sys.path.insert(0, str(base / "shim"))
-    os.environ["PYTHONPATH"] = str(base / "shim") + os.pathsep + os.environ.get("PYTHONPATH", "")
-    return f"commit {full[:9]} with {', '.join(files)} of the work tree"
-
-
 def evaluate(work: Path, plan: dict, workers: int, probe: int) -> dict:
     from simsift.core.store.catalog import Catalog
 
@@ -1062,20 +1029,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_json:
         print(markdown(json.loads(args.from_json.read_text(encoding="utf-8"))))
         return 0
-    from generate import soffice
+    from bench.quality.generate import soffice
 
     if soffice() is None:
         parser.error("LibreOffice (soffice) is needed for the text PDFs")
-    import evasion
+    from bench.engine_at import use_engine_at
 
     if args.engine_files and not args.engine_commit:
         parser.error("--engine-files needs --engine-commit")
-    if args.engine_files:
-        engine = overlay_engine(args.engine_commit, args.engine_files)
-    elif args.engine_commit:
-        engine = evasion.use_engine(args.engine_commit)
-    else:
-        engine = evasion.work_tree_engine()
+    engine = use_engine_at(args.engine_commit, args.engine_files or ())
     started = time.monotonic()
     work = args.work / f"{args.size}-{args.documents}-{args.seed}-{args.plan_seed}"
     if args.reuse and (work / "plan.json").exists():
@@ -1086,7 +1048,7 @@ def main(argv: list[str] | None = None) -> int:
         "engine": engine,
         "when": time.strftime("%Y-%m-%d %H:%M"),
         "command": " ".join(
-            ["python bench/quality/scanned.py", *(argv if argv is not None else sys.argv[1:])]
+            ["python -m bench.quality.scanned", *(argv if argv is not None else sys.argv[1:])]
         ),
         "work": str(work),
     }

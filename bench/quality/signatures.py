@@ -1,8 +1,8 @@
 """The alternative signatures (segment, keyword MD5, sentence, punctuation) against the weighted
 word SimHash, by relation kind.
 
-    python bench/quality/signatures.py --size small     # corpus of run.py, generated if missing
-    python bench/quality/signatures.py --size large
+    python -m bench.quality.signatures --size small     # corpus of run.py, generated if missing
+    python -m bench.quality.signatures --size large
 
 One scan with today's defaults; every other signature is computed from the scan's
 documents (title, paragraphs, tokens). A signature with a threshold is shown at the
@@ -17,28 +17,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from simsift.core.pipeline.options import DEFAULT_K, ScanOptions
+from simsift.core.pipeline.result import ScanResult
+from simsift.core.pipeline.scan import scan
+from simsift.core.pipeline.stages import find_passages, fingerprint_documents
+from simsift.core.text.features import corpus_features
+from simsift.core.text.simhash import simhash_features
+
+from bench.quality import generate
+from bench.quality import signatures_lib as sig
+from bench.quality.score import Scores, Truth, all_pairs_within, load_truth, score_pairs
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
-
-import generate  # noqa: E402
-import signatures_lib as sig  # noqa: E402
-from score import Scores, Truth, all_pairs_within, load_truth, score_pairs  # noqa: E402
-from simsift.core.pipeline.options import DEFAULT_K, ScanOptions  # noqa: E402
-from simsift.core.pipeline.result import ScanResult  # noqa: E402
-from simsift.core.pipeline.scan import scan  # noqa: E402
-from simsift.core.pipeline.stages import find_passages, fingerprint_documents  # noqa: E402
-from simsift.core.text.features import corpus_features  # noqa: E402
-from simsift.core.text.simhash import simhash_features  # noqa: E402
 
 
 def simhash_batch(vectors):
@@ -288,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         f"# Signatures by relation kind: {args.size} corpus",
         "",
-        f"`python bench/quality/signatures.py --size {args.size}`; {len(result.documents)} "
+        f"`python -m bench.quality.signatures --size {args.size}`; {len(result.documents)} "
         f"documents; scan {t_scan:.0f} s, total {time.monotonic() - started:.0f} s.",
         "",
         f"## Whole-document signatures (today's precision: {doc_floor:.3f})",

@@ -1,7 +1,7 @@
 """Copying at the grain of sentences: runs of words spliced into an essay's own paragraphs.
 
-    python bench/quality/splice.py --size small --label after
-    python bench/quality/splice.py --size small --label before --engine-commit dbe9466
+    python -m bench.quality.splice --size small --label after
+    python -m bench.quality.splice --size small --label before --engine-commit dbe9466
 
 A corpus of essays (300-800 words; Chinese words are jieba tokens) made of the real text
 of the quality bench's sources (consecutive base documents of one topic group joined), in
@@ -36,8 +36,8 @@ reuse judge but the planted pairs counted as false.
 
 Corpus in /tmp/simsift-splice/<size> (docs/, labels.json), regenerated when the seed or
 the generator version differs. Results by --label in docs/quality/splice-<size>.json and
-.md; `--engine-commit C` scans with the engine of commit C (`git archive` to /tmp, as
-evasion.py does: nothing in the work tree changes).
+.md; `--engine-commit C` scans with the engine of commit C (`bench.engine_at`: nothing in
+the work tree changes).
 """
 
 from __future__ import annotations
@@ -57,13 +57,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.engine_at import use_engine_at
+from bench.quality.render import Text, write_docx, write_txt
+from bench.quality.sources import BaseDoc, _title, base_documents
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-
-from evasion import use_engine, work_tree_engine  # noqa: E402
-from render import Text, write_docx, write_txt  # noqa: E402
-from sources import BaseDoc, _title, base_documents  # noqa: E402
 
 VERSION = 3  # of the generator: a corpus of another version is regenerated
 SIZES = {"small": 1, "large": 3}
@@ -219,7 +218,7 @@ def essays_from(docs: Iterable[BaseDoc]) -> dict[str, list[BaseDoc]]:
 def _shingles(paragraphs: Sequence[str], lang: str) -> set[int]:
     """Hashes of the runs of `reuse.REUSE_WORDS` words of the text (the reuse judge's words:
     a CJK character is one, counting half, so a run is twice as many characters)."""
-    from reuse import REUSE_WORDS, words_of
+    from bench.quality.reuse import REUSE_WORDS, words_of
 
     words = words_of(paragraphs)
     n = 2 * REUSE_WORDS if lang == "zh" else REUSE_WORDS
@@ -523,7 +522,8 @@ def ensure_corpus(size: str, seed: int, regenerate: bool) -> Path:
 def _truth(n: int, families: Sequence[int], links: Iterable[tuple[int, int]]):
     """A `score.Truth` for the reuse judge: one family per document, splices linked."""
     import numpy as np
-    from score import Truth
+
+    from bench.quality.score import Truth
 
     return Truth(
         n=n,
@@ -542,9 +542,10 @@ def _share(n: int, d: int) -> str:
 
 def evaluate(corpus: Path, workers: int) -> dict:
     import numpy as np
-    import reuse
     from simsift.core.pipeline.options import DEFAULT_K, ScanOptions
     from simsift.core.pipeline.scan import scan
+
+    from bench.quality import reuse
 
     labels_data = json.loads((corpus / "labels.json").read_text(encoding="utf-8"))
     started = time.monotonic()
@@ -707,7 +708,7 @@ def markdown(data: dict) -> str:
     lines = [
         f"# Splice: copying at the grain of sentences ({data['size']} corpus)",
         "",
-        f"`python bench/quality/splice.py --size {data['size']}` (see the module docstring). "
+        f"`python -m bench.quality.splice --size {data['size']}` (see the module docstring). "
         f"{first['documents']} documents ({languages}), "
         f"seed {data['seed']}; reported = whole-document pairs within the default k "
         f"({first['default_k']}) + partial pairs. Recall: labeled (source, copy) pairs of "
@@ -807,10 +808,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "quality")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    engine = use_engine(args.engine_commit) if args.engine_commit else work_tree_engine()
+    engine = use_engine_at(args.engine_commit)
     corpus = ensure_corpus(args.size, args.seed, args.regenerate)
     run = {"engine": engine, "when": datetime.datetime.now().strftime("%Y-%m-%d %H:%M")}
-    run["command"] = " ".join(["python bench/quality/splice.py", *(argv or sys.argv[1:])])
+    run["command"] = " ".join(["python -m bench.quality.splice", *(argv or sys.argv[1:])])
     run.update(evaluate(corpus, args.workers))
     import simsift.core
 

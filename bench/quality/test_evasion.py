@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import evasion
-from render import Text
+from bench.quality import evasion
+from bench.quality.render import Text
 
 
 def test_lookalike_rates():

@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import generate
+from bench.quality import generate
 
 
 def _fingerprint(corpus: Path) -> dict[str, str]:

@@ -7,15 +7,11 @@ python -m pytest bench/quality/test_scanned.py
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import scanned
+from bench.quality import scanned
 
 
 def _levenshtein(a: str, b: str) -> int:

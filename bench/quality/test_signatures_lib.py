@@ -7,11 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import signatures_lib as sig
-from signatures_lib import FeatureVector, as_features, per_document
 from simsift.core.text.features import FeatureWeights, document_features
 from simsift.core.text.simhash import simhash_features
 from simsift.core.text.tokens import document_tokens
+
+from bench.quality import signatures_lib as sig
+from bench.quality.signatures_lib import FeatureVector, as_features, per_document
 
 ZH = ("今天天气很好，我们一起去公园散步。公园里有很多人在跑步！", "晚上我们回家吃饭，然后看书。")
 EN = (

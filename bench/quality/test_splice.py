@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import splice
-from sources import BaseDoc
+from bench.quality import splice
+from bench.quality.sources import BaseDoc
 
 ZH_WORDS = ("数据", "系统", "文件", "用户", "程序", "网络", "服务", "配置", "安装", "错误", "信息")
 PLAN = {"splice": 6, "quotation": 2, "references": 1, "boilerplate": 1}
