@@ -102,7 +102,7 @@ class StepProgress:
 
 
 # A scan's stages in the order they run, each with its rough share of a cold scan's time
-# (2,500 and 10,000 essays with 2 readers, `python bench/reweight_bench.py`: reading 65%,
+# (2,500 and 10,000 essays with 2 readers, `python -m bench.reweight_bench`: reading 65%,
 # passages 20-26%, fingerprinting 5-9%, comparing 4%). A stage that does not run takes no
 # share: nothing to read (every file in the catalog), no reading at all (a re-weighting).
 # The archive's stages count only once seen, and a check against an archive runs the

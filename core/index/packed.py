@@ -28,7 +28,7 @@ adapted so numpy can decode them in bulk):
   Elias–Fano rather than the seed's h(n) + Huffman: all probes of a table are decoded
   with a few whole-array numpy operations (unpackbits, flatnonzero, shifts), with no
   sequential bit parsing; it costs ~1.5 bits per entry more, heads included
-  (`python bench/packed_index_bench.py codes` measures both).
+  (`python -m bench.packed_index_bench codes` measures both).
 
 File: one `packed_index.bin` per directory: magic, format version, a JSON header with
 every array's offset, length, type and CRC-32, then the arrays (64-byte aligned). Saving
