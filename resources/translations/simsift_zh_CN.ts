@@ -441,113 +441,113 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="189" />
+        <location filename="../../app/models/documents.py" line="139" />
         <source>Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)</source>
         <translation>完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="194" />
+        <location filename="../../app/models/documents.py" line="144" />
         <source>Share of the document's own text found word for word in any other document (template and common text excluded)</source>
         <translation>本文档自身文本逐字出现在任何其他文档中的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="199" />
+        <location filename="../../app/models/documents.py" line="149" />
         <source>Share of the document's own text that says what another document says in other words (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
         <translation>文档自身文本中用别的话说出另一篇文档内容的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="205" />
+        <location filename="../../app/models/documents.py" line="155" />
         <source>Share of the document's own text translated from another document, Chinese ↔ English (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
         <translation>文档自身文本中译自另一篇文档（中文 ↔ 英文）的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="212" />
+        <location filename="../../app/models/documents.py" line="162" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="213" />
+        <location filename="../../app/models/documents.py" line="163" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="214" />
+        <location filename="../../app/models/documents.py" line="164" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="215" />
+        <location filename="../../app/models/documents.py" line="165" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="216" />
+        <location filename="../../app/models/documents.py" line="166" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="217" />
+        <location filename="../../app/models/documents.py" line="167" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="218" />
+        <location filename="../../app/models/documents.py" line="168" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="219" />
+        <location filename="../../app/models/documents.py" line="169" />
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="220" />
+        <location filename="../../app/models/documents.py" line="170" />
         <source>Paraphrased</source>
         <translation>改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="221" />
+        <location filename="../../app/models/documents.py" line="171" />
         <source>Translated</source>
         <translation>翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="257" />
+        <location filename="../../app/models/documents.py" line="207" />
         <source>%1 (+%2 excluded)</source>
         <translation>%1（另排除 %2）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="293" />
-        <location filename="../../app/panels/documents.py" line="312" />
+        <location filename="../../app/models/documents.py" line="243" />
+        <location filename="../../app/models/documents.py" line="262" />
         <source>%1 verbatim</source>
         <translation>%1 逐字相同</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="298" />
+        <location filename="../../app/models/documents.py" line="248" />
         <source>%1 in all</source>
         <translation>合计 %1</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="302" />
+        <location filename="../../app/models/documents.py" line="252" />
         <source>%1 paraphrased</source>
         <translation>%1 改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="302" />
+        <location filename="../../app/models/documents.py" line="252" />
         <source>%1 translated</source>
         <translation>%1 翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="316" />
+        <location filename="../../app/models/documents.py" line="266" />
         <source>%1 from %2</source>
         <translation>%1 来自 %2</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="323" />
+        <location filename="../../app/models/documents.py" line="273" />
         <source>1 source excluded: it does not count in the similarity index</source>
         <translation>已排除 1 个来源：不计入相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="324" />
+        <location filename="../../app/models/documents.py" line="274" />
         <source>%1 sources excluded: they do not count in the similarity index</source>
         <translation>已排除 %1 个来源：不计入相似度指数</translation>
     </message>
@@ -555,337 +555,337 @@
 <context>
     <name>DocumentsPanel</name>
     <message>
-        <location filename="../../app/panels/documents.py" line="521" />
+        <location filename="../../app/panels/documents.py" line="192" />
         <source>Documents (%1)</source>
         <translation>文档（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="524" />
+        <location filename="../../app/panels/documents.py" line="195" />
         <source>Each document found in part in others: how much, and where from</source>
         <translation>每篇在其他文档中部分出现的文档：占多少、来自哪里</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="527" />
+        <location filename="../../app/panels/documents.py" line="198" />
         <source>Filter by file name or folder…</source>
         <translation>按文件名或文件夹筛选…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="528" />
+        <location filename="../../app/panels/documents.py" line="199" />
         <source>Save report…</source>
         <translation>保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="534" />
+        <location filename="../../app/panels/documents.py" line="205" />
         <source>Save the selected document's report, to hand over, as PDF or HTML</source>
         <translation>将所选文档的报告保存为 PDF 或 HTML，便于交付</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="536" />
+        <location filename="../../app/panels/documents.py" line="207" />
         <source>Exclude a source</source>
         <translation>排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="539" />
+        <location filename="../../app/panels/documents.py" line="210" />
         <source>Leave a source out of this document's similarity index (the student's own draft, a shared reading): the pair is marked “not a duplicate”, so the text the two share counts for neither, here, in the other tabs and in later scans. Include again, or Edit ▸ Undo, brings it back.</source>
         <translation>将某个来源排除在本文档的相似度指数之外（例如学生自己的草稿、共同的阅读材料）：这对文档会被标记为“不是重复”，两者的共有文本对双方都不再计入，在此处、其他标签页以及以后的扫描中都是如此。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="545" />
+        <location filename="../../app/panels/documents.py" line="216" />
         <source>Include a source again</source>
         <translation>重新计入来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="628" />
+        <location filename="../../app/panels/documents.py" line="299" />
         <source>Include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="632" />
+        <location filename="../../app/panels/documents.py" line="303" />
         <source>Compare side by side</source>
         <translation>并排比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="635" />
+        <location filename="../../app/panels/documents.py" line="306" />
         <source>Exclude this source</source>
         <translation>排除此来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="660" />
+        <location filename="../../app/panels/documents.py" line="331" />
         <source>No text of this document counts: every document it was found in is an excluded source.</source>
         <translation>本文档没有计入的文本：出现过其内容的文档都已被排除为来源。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="667" />
+        <location filename="../../app/panels/documents.py" line="338" />
         <source>Similarity index {index}: found in {count} other documents</source>
         <translation>相似度指数 {index}：见于另外 {count} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="668" />
+        <location filename="../../app/panels/documents.py" line="339" />
         <source>Similarity index {index}: found in 1 other document</source>
         <translation>相似度指数 {index}：见于另外 1 篇文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="669" />
+        <location filename="../../app/panels/documents.py" line="340" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="670" />
+        <location filename="../../app/panels/documents.py" line="341" />
         <source>Share of this document</source>
         <translation>占本文档的比例</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="664" />
+        <location filename="../../app/panels/documents.py" line="335" />
         <source>No passage of this document was found in another document.</source>
         <translation>本文档没有段落出现在其他文档中。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="671" />
+        <location filename="../../app/panels/documents.py" line="342" />
         <source>compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="674" />
+        <location filename="../../app/panels/documents.py" line="345" />
         <source>Shared runs of fewer than {run} words never count as copying, nor does template text or common text (found in more than {common} documents, or in more than {share} of them and at least {min_docs}).</source>
         <translation>少于 {run} 个词的共有连续文字一律不计为抄袭，模板文本和常见文本（出现在超过 {common} 篇文档中，或出现在超过 {share} 的文档中且至少 {min_docs} 篇）也不计。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="679" />
+        <location filename="../../app/panels/documents.py" line="350" />
         <source>Nor does boilerplate: a short paragraph of its own at the start or end of at least {edge} documents (a course footer, an honour-code statement).</source>
         <translation>套话也不计入：在至少 {edge} 篇文档开头或结尾单独成段的简短段落（如课程页脚、诚信声明）。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="701" />
+        <location filename="../../app/panels/documents.py" line="360" />
+        <source>quoted, also in {name} (not counted)</source>
+        <translation>引文，亦见于 {name}（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="361" />
+        <source>quoted, cited, also in {name} (not counted)</source>
+        <translation>引文，已注明出处，亦见于 {name}（不计入）</translation>
+    </message>
+    <message>
+        <location filename="../../app/panels/documents.py" line="372" />
         <source>SimSift {version} · {date}</source>
         <translation>SimSift {version} · {date}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="702" />
+        <location filename="../../app/panels/documents.py" line="373" />
         <source>Verdict: {verdict} ({date})</source>
         <translation>结论：{verdict}（{date}）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="703" />
+        <location filename="../../app/panels/documents.py" line="374" />
         <source>copying confirmed</source>
         <translation>确认抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="704" />
+        <location filename="../../app/panels/documents.py" line="375" />
         <source>not copying</source>
         <translation>不是抄袭</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="706" />
+        <location filename="../../app/panels/documents.py" line="377" />
         <source>Integrity flags ({count}): signs the text was disguised to slip past a checker</source>
         <translation>完整性标记（{count}）：文本经过伪装以逃避检测的迹象</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="709" />
+        <location filename="../../app/panels/documents.py" line="380" />
         <source>The disguise was undone before comparing; read the document itself.</source>
         <translation>比较前已还原伪装；请阅读文档本身。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="682" />
+        <location filename="../../app/panels/documents.py" line="353" />
         <source>Quotations count as copying.</source>
         <translation>引文计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="529" />
+        <location filename="../../app/panels/documents.py" line="200" />
         <source>Save reports for the class…</source>
         <translation>为全班保存报告…</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="531" />
+        <location filename="../../app/panels/documents.py" line="202" />
         <source>Save one report per essay into a folder, to hand over, as PDF or HTML</source>
         <translation>把每篇作文的报告分别保存到一个文件夹，用于分发，格式为 PDF 或 HTML</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="683" />
+        <location filename="../../app/panels/documents.py" line="354" />
         <source>Quotations are shown but not counted.</source>
         <translation>引文仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="684" />
+        <location filename="../../app/panels/documents.py" line="355" />
         <source>The bibliography counts as copying.</source>
         <translation>参考文献计为抄袭。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="685" />
+        <location filename="../../app/panels/documents.py" line="356" />
         <source>The bibliography is shown but not counted.</source>
         <translation>参考文献仅显示，不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="686" />
+        <location filename="../../app/panels/documents.py" line="357" />
         <source>In the text:</source>
         <translation>正文中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="687" />
+        <location filename="../../app/panels/documents.py" line="358" />
         <source>quoted (not counted)</source>
         <translation>引文（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="688" />
+        <location filename="../../app/panels/documents.py" line="359" />
         <source>quoted, cited (not counted)</source>
         <translation>引用，已注明出处（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="689" />
-        <source>quoted from {name} (not counted)</source>
-        <translation>引自 {name}（不计入）</translation>
-    </message>
-    <message>
-        <location filename="../../app/panels/documents.py" line="690" />
-        <source>quoted from {name}, cited (not counted)</source>
-        <translation>引自 {name}，已注明出处（不计入）</translation>
-    </message>
-    <message>
-        <location filename="../../app/panels/documents.py" line="691" />
+        <location filename="../../app/panels/documents.py" line="362" />
         <source>bibliography (not counted)</source>
         <translation>参考文献（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="692" />
+        <location filename="../../app/panels/documents.py" line="363" />
         <source>template text, also in a reference document (not counted)</source>
         <translation>模板文本，也出现在参考文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="693" />
+        <location filename="../../app/panels/documents.py" line="364" />
         <source>common text, found in many documents (not counted)</source>
         <translation>常见文本，出现在许多文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="694" />
+        <location filename="../../app/panels/documents.py" line="365" />
         <source>common text, found in {n} documents (not counted)</source>
         <translation>常见文本，出现在 {n} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="695" />
+        <location filename="../../app/panels/documents.py" line="366" />
         <source>common text, found in {low} to {high} documents (not counted)</source>
         <translation>常见文本，出现在 {low} 至 {high} 篇文档中（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="697" />
+        <location filename="../../app/panels/documents.py" line="368" />
         <source>Here, with {total} documents compared, text found in {n} or more of them is common.</source>
         <translation>本次共比较 {total} 篇文档，出现在其中 {n} 篇或以上的文本即为常见文本。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="700" />
+        <location filename="../../app/panels/documents.py" line="371" />
         <source>(line hidden: it may name the writer)</source>
         <translation>（此行已隐藏：可能含有作者姓名）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="711" />
+        <location filename="../../app/panels/documents.py" line="382" />
         <source>disguised text (see the integrity flags)</source>
         <translation>伪装的文字（见完整性标记）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="713" />
+        <location filename="../../app/panels/documents.py" line="384" />
         <source>All kinds {total}: {parts}</source>
         <translation>各类合计 {total}：{parts}</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="714" />
+        <location filename="../../app/panels/documents.py" line="385" />
         <source>{share} verbatim</source>
         <translation>{share} 逐字相同</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="715" />
+        <location filename="../../app/panels/documents.py" line="386" />
         <source>{share} paraphrased</source>
         <translation>{share} 改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="716" />
+        <location filename="../../app/panels/documents.py" line="387" />
         <source>{share} translated</source>
         <translation>{share} 翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="717" />
+        <location filename="../../app/panels/documents.py" line="388" />
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="718" />
+        <location filename="../../app/panels/documents.py" line="389" />
         <source>Found by meaning</source>
         <translation>按意思发现</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="719" />
+        <location filename="../../app/panels/documents.py" line="390" />
         <source>paraphrased from {name}: the same meaning in other words</source>
         <translation>改写自 {name}：用别的话表达同样的意思</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="721" />
+        <location filename="../../app/panels/documents.py" line="392" />
         <source>translated from {name}: the same meaning in the other language</source>
         <translation>译自 {name}：用另一种语言表达同样的意思</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="723" />
+        <location filename="../../app/panels/documents.py" line="394" />
         <source>paraphrased (found by meaning)</source>
         <translation>改写（按意思发现）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="724" />
+        <location filename="../../app/panels/documents.py" line="395" />
         <source>translated (found by meaning)</source>
         <translation>翻译（按意思发现）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="726" />
+        <location filename="../../app/panels/documents.py" line="397" />
         <source>A paraphrased or translated passage is evidence for a person to read, not proof: compare it with the source passage beside it before deciding.</source>
         <translation>改写或翻译的段落是供人阅读的证据，而非定论：请先与旁边的来源段落比较再作判断。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="729" />
+        <location filename="../../app/panels/documents.py" line="400" />
         <source>In this document:</source>
         <translation>本文档中：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="730" />
+        <location filename="../../app/panels/documents.py" line="401" />
         <source>In {name} ({kind}, score {score}):</source>
         <translation>{name} 中（{kind}，得分 {score}）：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="731" />
+        <location filename="../../app/panels/documents.py" line="402" />
         <source>paraphrased</source>
         <translation>改写</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="732" />
+        <location filename="../../app/panels/documents.py" line="403" />
         <source>translated</source>
         <translation>翻译</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="755" />
+        <location filename="../../app/panels/documents.py" line="426" />
         <source>exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="750" />
+        <location filename="../../app/panels/documents.py" line="421" />
         <source>Excluded sources (not counted)</source>
         <translation>已排除的来源（不计入）</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="752" />
+        <location filename="../../app/panels/documents.py" line="423" />
         <source>Marked “not a duplicate” (say the student's own draft, or a shared reading): the text shared with them does not count.</source>
         <translation>已标记为“不是重复”（例如学生自己的草稿或共同的阅读材料）：与其共有的文本不计入。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="756" />
+        <location filename="../../app/panels/documents.py" line="427" />
         <source>include again</source>
         <translation>重新计入</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="790" />
+        <location filename="../../app/panels/documents.py" line="461" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="792" />
+        <location filename="../../app/panels/documents.py" line="463" />
         <source>PDF (*.pdf);;HTML page (*.html)</source>
         <translation>PDF (*.pdf);;HTML 网页 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/panels/documents.py" line="801" />
+        <location filename="../../app/panels/documents.py" line="472" />
         <source>Report not saved</source>
         <translation>报告未保存</translation>
     </message>

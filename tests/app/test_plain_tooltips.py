@@ -13,7 +13,7 @@ def test_a_title_holding_markup_shows_as_plain_text(qtbot):
     qtbot.addWidget(view)
     PlainTooltips(view)
     view.setHtml(
-        "<p><span title='quoted from &lt;b&gt;x&lt;/b&gt;.txt (not counted)'>"
+        "<p><span title='quoted, also in &lt;b&gt;x&lt;/b&gt;.txt (not counted)'>"
         + "quoted words " * 20
         + "</span></p>"
     )
@@ -24,6 +24,6 @@ def test_a_title_holding_markup_shows_as_plain_text(qtbot):
     event = QHelpEvent(QEvent.Type.ToolTip, at, view.viewport().mapToGlobal(at))
     QApplication.sendEvent(view.viewport(), event)
     shown = QToolTip.text()
-    assert "quoted from &lt;b&gt;x&lt;/b&gt;.txt (not counted)" in shown  # shows <b>x</b>
+    assert "quoted, also in &lt;b&gt;x&lt;/b&gt;.txt (not counted)" in shown  # shows <b>x</b>
     assert shown.startswith("<qt>")  # escaped inside Qt's rich-text mark: read literally
     QToolTip.hideText()

@@ -50,7 +50,7 @@ def test_the_essay_shows_quotation_and_bibliography_set_apart(qtbot, window, tmp
     show_ben(qtbot, window, tmp_path)
     document = window.documents_panel.text.document()
     for text, tip in (
-        (QUOTE[10:60], "quoted from ana.txt, cited (not counted)"),
+        (QUOTE[10:60], "quoted, cited, also in ana.txt (not counted)"),
         (REFERENCES[1], "bibliography (not counted)"),
     ):
         fmt = char_format_at(document, position_of(document, text))

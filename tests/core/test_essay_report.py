@@ -138,13 +138,13 @@ def test_a_quotation_says_where_its_words_are_found_and_whether_it_is_cited(scan
             rf"<span style='{re.escape(SET_APART_STYLE)}' title='([^']*)'>(.*?)</span>", page
         )
     )
-    assert titled[f"“{QUOTE}”"] == "quoted from ana.txt, cited (not counted)"
+    assert titled[f"“{QUOTE}”"] == "quoted, cited, also in ana.txt (not counted)"
     assert titled[SHORT_QUOTE] == "quoted (not counted)"  # 9 words, also in Ana's essay
     assert titled["“<b>bold</b> & more”"] == "quoted (not counted)"
     hidden = essay_html(
         result, result.similarity(), ben, name=lambda path: "E2", path_text=lambda path: ""
     )
-    assert "quoted from E2, cited (not counted)" in html.unescape(hidden)
+    assert "quoted, cited, also in E2 (not counted)" in html.unescape(hidden)
     assert "ana.txt" not in hidden  # anonymized names stay hidden
 
 
@@ -428,7 +428,7 @@ def test_an_uncited_quotation_of_a_classmate_names_the_classmate(tmp_path):
     paths["ben"].write_text(ben.replace("As Lopez writes, ", "Someone wrote "), "utf-8")
     result, docs = scan_class(tmp_path / "class")
     page = html.unescape(essay_html(result, result.similarity(), docs.index(str(paths["ben"]))))
-    assert f"title='quoted from ana.txt (not counted)'>“{QUOTE}”" in page
+    assert f"title='quoted, also in ana.txt (not counted)'>“{QUOTE}”" in page
 
 
 def test_a_classmate_who_quotes_the_source_is_no_source_of_the_copier(tmp_path):

@@ -118,4 +118,4 @@ def test_a_classmates_words_in_a_block_quote_are_not_a_partial_copy(tmp_path):
     docs = [d.path for d in result.documents]
     b = docs.index(str(folder / "ben.docx"))
     assert result.similarity().sources(b) == []
-    assert "quoted from ana.txt (not counted)" in essay_html(result, result.similarity(), b)
+    assert "quoted, also in ana.txt (not counted)" in essay_html(result, result.similarity(), b)
