@@ -20,6 +20,7 @@ from simsift.app.models.roles import DocRole
 from simsift.app.readable import NAMES, plain
 from simsift.core.analysis.similarity import Source
 from simsift.core.pipeline.result import ScanResult
+from simsift.core.report.text_kinds import quotes_found_elsewhere
 from simsift.core.store.verdicts import Verdict, Verdicts
 
 COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE, COL_VERDICT = range(7)
@@ -100,6 +101,7 @@ class DocumentsModel(QAbstractTableModel):
             found = np.flatnonzero(self._source_counts > 0)
             found = found[np.argsort(-sim.total[found], kind="stable")]
             telling = (self._flag_counts > 0) | (self._excluded_counts > 0)
+            telling |= quotes_found_elsewhere(result)  # a quotation never counts: open it
             others = np.flatnonzero(telling & (self._source_counts == 0))
             self._rows = np.r_[found, others].astype(np.int64)
         self.endResetModel()

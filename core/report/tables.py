@@ -25,6 +25,7 @@ from simsift.core.report.fragments import (
     excerpt,
     pair_meaning_kinds,
 )
+from simsift.core.report.text_kinds import quotes_found_elsewhere
 from simsift.core.store.verdicts import Verdicts, export_columns
 
 FORMATS = ("csv", "json")
@@ -164,8 +165,10 @@ def with_verdicts(rows: list[dict], verdicts: Verdicts) -> list[dict]:
 
 def document_rows(result: ScanResult) -> list[dict]:
     """Documents found in part elsewhere, highest similarity index first (the teacher's list),
-    then the documents found nowhere else that carry integrity flags: disguised text may be
-    why nothing was found. `flags` joins a document's flags with " | " ("" for none).
+    then the documents found nowhere else that carry integrity flags (disguised text may be
+    why nothing was found) or quote words another document holds (a quotation never
+    counts, but a reader may want to see it), in scan order. `flags` joins a document's
+    flags with " | " ("" for none).
 
     `similarity_index` is the share of the document's own text found word for word;
     `paraphrased` and `translated` the shares found in other words or another language
@@ -193,7 +196,10 @@ def document_rows(result: ScanResult) -> list[dict]:
             }
         )
     found = set(listed)
-    for doc in flagged_documents(result):
+    telling = np.zeros(len(docs), bool)
+    telling[flagged_documents(result)] = True
+    telling |= quotes_found_elsewhere(result)
+    for doc in np.flatnonzero(telling).tolist():
         if doc not in found:
             rows.append(
                 {

@@ -242,6 +242,32 @@ def _token_kinds(result, doc: int, sources: Sequence[int], tokens) -> tuple[np.n
     return kinds, counts
 
 
+def quotes_found_elsewhere(result) -> np.ndarray:
+    """bool per document: it quotes words another document holds (one of its kept word
+    grams lies inside a quotation and another document has it too), though a quotation
+    never counts: a teacher opens it to see what it quotes and from where."""
+    kept = result.passages.kept
+    out = np.zeros(len(result.documents), bool)
+    if kept is None or not len(kept.value):
+        return out
+    starts = np.flatnonzero(np.r_[True, kept.value[1:] != kept.value[:-1]])
+    size = np.diff(np.r_[starts, len(kept.value)])
+    lowest = np.minimum.reduceat(kept.doc, starts)
+    highest = np.maximum.reduceat(kept.doc, starts)
+    rows = np.flatnonzero(np.repeat(lowest != highest, size))
+    rows = rows[np.argsort(kept.doc[rows], kind="stable")]
+    docs = kept.doc[rows]
+    for doc, record in enumerate(result.documents):
+        marks = np.asarray(record.tokens.body.marks) if record.tokens is not None else ()
+        if not len(marks) or not (marks == QUOTATION).any():
+            continue
+        lo, hi = np.searchsorted(docs, [doc, doc + 1])
+        at = kept.position[rows[lo:hi]].astype(np.int64)
+        at = at[at + GRAM <= len(marks)]
+        out[doc] = bool(((marks[at] == QUOTATION) & (marks[at + GRAM - 1] == QUOTATION)).any())
+    return out
+
+
 def _quoted_sources(kept, doc: int, quoted: np.ndarray) -> np.ndarray:
     """Per quoted token of `doc`, the other document holding most of its quotation's kept
     word grams (`PassageResult.kept`: every shared run as long as the shortest match has

@@ -289,3 +289,24 @@ def test_excluded_sources_read_in_chinese(qtbot, window, tmp_path):
     finally:
         window.set_language("en")
     qtbot.waitUntil(lambda: "Excluded sources" in panel.text.toPlainText(), timeout=2000)
+
+
+def test_an_essay_whose_only_shared_text_is_a_quotation_can_be_opened(qtbot, window, tmp_path):
+    """Its index is 0% (a quotation never counts), yet a teacher can see what it quotes."""
+    root = tmp_path / "class"
+    root.mkdir()
+    pool = random.Random(8).sample(english_paragraphs()[100:], 12)
+    (root / "ana.txt").write_text("\n\n".join(pool[:5]))
+    quoted = " ".join(pool[2].split()[:30])
+    ben = [*pool[5:8], f"As Ana puts it, “{quoted}” and I agree with her.", *pool[8:10]]
+    (root / "ben.txt").write_text("\n\n".join(ben))
+    (root / "cy.txt").write_text("\n\n".join(pool[10:]))
+    window.folders.add_paths([str(root)])
+    scan_and_wait(qtbot, window)
+    proxy = window.documents_panel.proxy
+    names = [proxy.index(r, COL_NAME).data() for r in range(proxy.rowCount())]
+    assert names == ["ben.txt"]
+    assert proxy.index(0, COL_INDEX).data() == "0%"
+    window.documents_panel.table.selectRow(0)
+    page = window.documents_panel.report_pages().fragment(proxy.index(0, 0).data(DocRole), False)
+    assert "quoted, also in ana.txt" in page

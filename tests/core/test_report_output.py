@@ -247,3 +247,21 @@ def test_every_document_found_elsewhere_is_exported_whatever_its_index(result, m
     listed = [row["path"] for row in report.document_rows(result)]
     docs = result.documents
     assert listed[:3] == [docs[0].path, docs[2].path, docs[1].path]
+
+
+def test_documents_csv_lists_an_essay_that_only_quotes_another(tmp_path):
+    """Its index is 0% and it has no source, as the window's Documents tab lists it."""
+    import random
+
+    from tests.core.test_passages import english_paragraphs
+
+    pool = random.Random(8).sample(english_paragraphs()[100:], 12)
+    (tmp_path / "ana.txt").write_text("\n\n".join(pool[:5]))
+    quoted = " ".join(pool[2].split()[:30])
+    ben = [*pool[5:8], f"As Ana puts it, “{quoted}” and I agree with her.", *pool[8:10]]
+    (tmp_path / "ben.txt").write_text("\n\n".join(ben))
+    (tmp_path / "cy.txt").write_text("\n\n".join(pool[10:]))
+    result = scan(ScanOptions(roots=(str(tmp_path),), workers=0))
+    rows = report.document_rows(result)
+    assert [Path(row["path"]).name for row in rows] == ["ben.txt"]
+    assert rows[0]["similarity_index"] == 0.0 and rows[0]["sources"] == 0
