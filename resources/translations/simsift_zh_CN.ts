@@ -1028,294 +1028,334 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="273" />
+        <location filename="../../app/main_window.py" line="280" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="274" />
-        <location filename="../../app/main_window.py" line="289" />
+        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="296" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="278" />
+        <location filename="../../app/main_window.py" line="285" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="279" />
+        <location filename="../../app/main_window.py" line="286" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="280" />
+        <location filename="../../app/main_window.py" line="287" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="288" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="282" />
+        <location filename="../../app/main_window.py" line="289" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="283" />
+        <location filename="../../app/main_window.py" line="290" />
         <source>Open first</source>
         <translation>优先打开</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="284" />
+        <location filename="../../app/main_window.py" line="291" />
         <source>Documents (teacher)</source>
         <translation>文档（教师）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="285" />
+        <location filename="../../app/main_window.py" line="292" />
         <source>Clusters (editor)</source>
         <translation>重复组（编辑）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="286" />
+        <location filename="../../app/main_window.py" line="293" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="288" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="290" />
+        <location filename="../../app/main_window.py" line="297" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="291" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="292" />
+        <location filename="../../app/main_window.py" line="299" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="293" />
+        <location filename="../../app/main_window.py" line="300" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="294" />
+        <location filename="../../app/main_window.py" line="301" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="295" />
+        <location filename="../../app/main_window.py" line="302" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="296" />
+        <location filename="../../app/main_window.py" line="303" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="297" />
+        <location filename="../../app/main_window.py" line="304" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="298" />
+        <location filename="../../app/main_window.py" line="305" />
         <source>Mark all but the original</source>
         <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="299" />
+        <location filename="../../app/main_window.py" line="306" />
         <source>Make original</source>
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="304" />
+        <location filename="../../app/main_window.py" line="311" />
         <source>Move or copy checked to a folder…</source>
         <translation>将勾选的文件移动或复制到文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="777" />
+        <location filename="../../app/main_window.py" line="338" />
+        <source>Partial copies (…)</source>
+        <translation>部分抄袭（…）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="339" />
+        <source>Common text (…)</source>
+        <translation>常见文本（…）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="340" />
+        <source>Documents (…)</source>
+        <translation>文档（…）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="526" />
+        <source>Scanning… clusters appear as soon as the documents are compared.</source>
+        <translation>正在扫描…文档比较完成后即显示重复组。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="581" />
+        <source>Cancelled while matching passages: the clusters are shown, partial copying was not finished. Scan again to finish it.</source>
+        <translation>已在匹配段落时取消：重复组已显示，部分抄袭未匹配完。再次扫描即可完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="635" />
+        <source>Partial copying is still being matched: this tab fills when it ends. The clusters are ready now.</source>
+        <translation>仍在匹配部分抄袭：完成后此标签页即会填充。重复组现已可用。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="642" />
+        <source>Partial copying was not finished: the scan was cancelled while matching passages. Scan again to finish it (files already read are not read again).</source>
+        <translation>部分抄袭未匹配完：扫描在匹配段落时被取消。再次扫描即可完成（已读取的文件不会重新读取）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="831" />
+        <source>Partial copying is still being matched.</source>
+        <translation>仍在匹配部分抄袭。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="832" />
+        <source>Partial copying was not finished: scan again to finish it.</source>
+        <translation>部分抄袭未匹配完：再次扫描即可完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="857" />
         <source>%1 essays compared; the other files read are reference documents or garbled.</source>
         <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="787" />
+        <location filename="../../app/main_window.py" line="867" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="300" />
+        <location filename="../../app/main_window.py" line="307" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="301" />
+        <location filename="../../app/main_window.py" line="308" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="302" />
+        <location filename="../../app/main_window.py" line="309" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="303" />
+        <location filename="../../app/main_window.py" line="310" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="306" />
+        <location filename="../../app/main_window.py" line="313" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="307" />
+        <location filename="../../app/main_window.py" line="314" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="314" />
+        <location filename="../../app/main_window.py" line="322" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="320" />
+        <location filename="../../app/main_window.py" line="328" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="525" />
+        <location filename="../../app/main_window.py" line="554" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="655" />
+        <location filename="../../app/main_window.py" line="717" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="734" />
+        <location filename="../../app/main_window.py" line="805" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="765" />
+        <location filename="../../app/main_window.py" line="845" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="785" />
+        <location filename="../../app/main_window.py" line="865" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="789" />
+        <location filename="../../app/main_window.py" line="869" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="791" />
+        <location filename="../../app/main_window.py" line="871" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="305" />
-        <location filename="../../app/main_window.py" line="1002" />
+        <location filename="../../app/main_window.py" line="312" />
+        <location filename="../../app/main_window.py" line="1083" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="475" />
+        <location filename="../../app/main_window.py" line="492" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="508" />
-        <source>Scanning… clusters appear when the scan finishes.</source>
-        <translation>正在扫描…扫描完成后将显示重复组。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="540" />
+        <location filename="../../app/main_window.py" line="569" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="549" />
+        <location filename="../../app/main_window.py" line="586" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="558" />
+        <location filename="../../app/main_window.py" line="595" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="730" />
+        <location filename="../../app/main_window.py" line="801" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="739" />
+        <location filename="../../app/main_window.py" line="810" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="741" />
+        <location filename="../../app/main_window.py" line="812" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="897" />
+        <location filename="../../app/main_window.py" line="978" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="899" />
+        <location filename="../../app/main_window.py" line="980" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="902" />
+        <location filename="../../app/main_window.py" line="983" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="905" />
+        <location filename="../../app/main_window.py" line="986" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="935" />
+        <location filename="../../app/main_window.py" line="1016" />
         <source>Move or copy checked files to</source>
         <translation>将勾选的文件移动或复制到</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="946" />
+        <location filename="../../app/main_window.py" line="1027" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="956" />
+        <location filename="../../app/main_window.py" line="1037" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="958" />
+        <location filename="../../app/main_window.py" line="1039" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1003" />
+        <location filename="../../app/main_window.py" line="1084" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
