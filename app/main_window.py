@@ -828,8 +828,14 @@ class MainWindow(QMainWindow):
         if self.result.complete:
             return ""
         if self.controller.busy:
-            return " " + self.tr("Partial copying is still being matched.")
-        return " " + self.tr("Partial copying was not finished: scan again to finish it.")
+            return " " + self.tr(
+                "Partial copying is still being matched: near pairs that share only "
+                "template or common text leave the clusters when it ends."
+            )
+        return " " + self.tr(
+            "Partial copying was not finished: scan again to finish it (near pairs that "
+            "share only template or common text are still among the clusters)."
+        )
 
     def _folders_changed_since_scan(self) -> bool:
         """True when the listed folders are not those the shown result was scanned from."""

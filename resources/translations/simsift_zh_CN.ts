@@ -1179,22 +1179,12 @@
         <translation>部分抄袭未匹配完：扫描在匹配段落时被取消。再次扫描即可完成（已读取的文件不会重新读取）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="831" />
-        <source>Partial copying is still being matched.</source>
-        <translation>仍在匹配部分抄袭。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="832" />
-        <source>Partial copying was not finished: scan again to finish it.</source>
-        <translation>部分抄袭未匹配完：再次扫描即可完成。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="857" />
+        <location filename="../../app/main_window.py" line="863" />
         <source>%1 essays compared; the other files read are reference documents or garbled.</source>
         <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="867" />
+        <location filename="../../app/main_window.py" line="873" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
@@ -1254,28 +1244,28 @@
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="845" />
+        <location filename="../../app/main_window.py" line="851" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="865" />
+        <location filename="../../app/main_window.py" line="871" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="869" />
+        <location filename="../../app/main_window.py" line="875" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="871" />
+        <location filename="../../app/main_window.py" line="877" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../app/main_window.py" line="312" />
-        <location filename="../../app/main_window.py" line="1083" />
+        <location filename="../../app/main_window.py" line="1089" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
@@ -1315,47 +1305,57 @@
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="978" />
+        <location filename="../../app/main_window.py" line="832" />
+        <source>Partial copying is still being matched: near pairs that share only template or common text leave the clusters when it ends.</source>
+        <translation>仍在匹配部分抄袭：完成后，仅共有模板或常见文本的近似文档对将移出重复组。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="836" />
+        <source>Partial copying was not finished: scan again to finish it (near pairs that share only template or common text are still among the clusters).</source>
+        <translation>部分抄袭未匹配完：再次扫描即可完成（仅共有模板或常见文本的近似文档对仍在重复组中）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="984" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="980" />
+        <location filename="../../app/main_window.py" line="986" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="983" />
+        <location filename="../../app/main_window.py" line="989" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="986" />
+        <location filename="../../app/main_window.py" line="992" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1016" />
+        <location filename="../../app/main_window.py" line="1022" />
         <source>Move or copy checked files to</source>
         <translation>将勾选的文件移动或复制到</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1027" />
+        <location filename="../../app/main_window.py" line="1033" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1037" />
+        <location filename="../../app/main_window.py" line="1043" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1039" />
+        <location filename="../../app/main_window.py" line="1045" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1084" />
+        <location filename="../../app/main_window.py" line="1090" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>

@@ -83,7 +83,7 @@ def test_clusters_are_usable_while_partial_copying_runs(qtbot, window, corpus, h
         assert "still being matched" in window.pending.note_text(panel)
         assert window.tabs.tabText(window.tabs.indexOf(panel)).endswith("(…)")
     assert window.documents_panel.model.rowCount() == 0
-    assert "Partial copying is still being matched." in window.summary.text()
+    assert "Partial copying is still being matched" in window.summary.text()
     assert window.scan_status.isVisibleTo(window)  # its progress goes on in the status bar
     assert not window.export_csv_action.isEnabled()
 
