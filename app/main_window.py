@@ -49,6 +49,7 @@ from simsift.app.panels.folders import FolderList
 from simsift.app.panels.overview import OverviewPanel
 from simsift.app.panels.params import ParamsPanel
 from simsift.app.panels.partial import PartialPanel
+from simsift.app.panels.pending import PendingTabs
 from simsift.app.panels.problems import ProblemsPanel
 from simsift.app.panels.scan_status import ScanStatus
 from simsift.app.panels.welcome import WelcomePage
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
         self.translations = translations or Translations()
         self._workers = workers
         self._rarity: TermRarity | None = None  # word document frequencies of the result
+        self._rarity_complete = False  # whether they knew its template and common text
         self.archive_texts = ArchiveTexts(catalog)  # of the archive the result was checked with
         self._job_kind = "scan"  # of the background job running or last run
         self._results_cleared = False  # every folder was removed: the result is not shown
@@ -158,6 +160,10 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         for panel in self.tab_panels:
             self.tabs.addTab(panel, "")
+        # filled from partial copying, which a scan finds after its clusters
+        self.pending = PendingTabs(
+            (self.partial_panel, self.common_panel, self.documents_panel, self.overview_panel)
+        )
 
         self.diff_view = DiffView()
         self.diff_view.hide()  # until a pair is chosen: the tabs take the height
@@ -251,6 +257,7 @@ class MainWindow(QMainWindow):
         self.model.checks_changed.connect(self._update_actions)
         self.controller.started.connect(self._on_job_started)
         self.controller.progress.connect(self.scan_status.report)
+        self.controller.clusters_found.connect(self._on_clusters)
         self.controller.finished.connect(self._on_result)
         self.controller.cancelled.connect(self._on_cancelled)
         self.controller.failed.connect(self._on_failed)
@@ -309,6 +316,7 @@ class MainWindow(QMainWindow):
         for action, text in texts.items():
             action.setText(text)
         self._update_undo_text()
+        self._show_pending()
         self.verdict_action.setToolTip(
             self.tr(
                 "Record your verdict on the selected pair or document: copying confirmed or "
@@ -326,9 +334,17 @@ class MainWindow(QMainWindow):
     def _update_tab_texts(self) -> None:
         """Each tab's title and tooltip from its panel, found by widget, not position."""
         self.problems_panel.file_counts = self._file_counts()
+        waiting = {  # no count while partial copying is not found
+            self.partial_panel: self.tr("Partial copies (…)"),
+            self.common_panel: self.tr("Common text (…)"),
+            self.documents_panel: self.tr("Documents (…)"),
+        }
         for panel in self.tab_panels:
             index = self.tabs.indexOf(panel)
-            self.tabs.setTabText(index, panel.tab_title())
+            title = panel.tab_title()
+            if self.pending.covers(panel):
+                title = waiting.get(panel, title)
+            self.tabs.setTabText(index, title)
             self.tabs.setTabToolTip(index, panel.tab_tip())
 
     def changeEvent(self, event: QEvent) -> None:
@@ -389,6 +405,7 @@ class MainWindow(QMainWindow):
         self.documents_panel.set_result(None)
         self.overview_panel.set_result(None, None, self.params.k())
         self.problems_panel.set_records((), (), (), ())
+        self.pending.uncover()
         self._hide_pair()
         self._update_tab_texts()
         self._update_page()
@@ -505,12 +522,20 @@ class MainWindow(QMainWindow):
         self.scan_status.begin()
         self._update_page()
         if self.result is None:
-            self.summary.setText(self.tr("Scanning… clusters appear when the scan finishes."))
+            self.summary.setText(
+                self.tr("Scanning… clusters appear as soon as the documents are compared.")
+            )
         self.statusBar().clearMessage()
         self._update_actions()
 
-    def _on_result(self, result: ScanResult) -> None:
-        self.scan_status.end()
+    def _on_clusters(self, result: ScanResult) -> None:
+        """A scan's clusters, before its partial copying: shown and usable now; what the
+        user does to them is kept when the complete result of the same documents comes."""
+        self._take_result(result)
+        self.retranslate()
+        self._update_actions()
+
+    def _take_result(self, result: ScanResult) -> None:
         first = self.result is None  # after the welcome page: the user's tab opens
         self._results_cleared = False
         self.params.set_k_max(result.k_max)
@@ -520,6 +545,10 @@ class MainWindow(QMainWindow):
         self.editor.set_result(result)  # shown by _show_result
         if first:
             self._open_role_tab()
+
+    def _on_result(self, result: ScanResult) -> None:
+        self.scan_status.end()
+        self._take_result(result)
         if self._job_kind == "reweight":
             message = self.tr(
                 "Re-weighted: %1 documents fingerprinted and compared again, no file read."
@@ -545,10 +574,18 @@ class MainWindow(QMainWindow):
     def _on_cancelled(self) -> None:
         self.scan_status.end()
         self._update_page()
-        self.statusBar().showMessage(
-            self.tr("Cancelled. Files read so far are kept; the next scan continues from there."),
-            10000,
-        )
+        if self.result is not None and not self.result.complete:  # its clusters stay
+            self._show_pending()
+            self._update_summary()
+            message = self.tr(
+                "Cancelled while matching passages: the clusters are shown, partial copying "
+                "was not finished. Scan again to finish it."
+            )
+        else:
+            message = self.tr(
+                "Cancelled. Files read so far are kept; the next scan continues from there."
+            )
+        self.statusBar().showMessage(message, 10000)
         self._update_actions()
 
     def _on_failed(self, message: str) -> None:
@@ -575,12 +612,38 @@ class MainWindow(QMainWindow):
             return
         with self._renewing_views():
             NAMES.set_paths(d.path for d in result.documents)
-            self.common_panel.set_result(result)
-            self.documents_panel.set_result(result, self.editor.excluded_sources())
+            if result.complete:
+                self.common_panel.set_result(result)
+                self.documents_panel.set_result(result, self.editor.excluded_sources())
+            else:
+                self.common_panel.set_result(None)
+                self.documents_panel.set_result(None)
+            self._show_pending()
             self._show_verdicts(self.editor.verdicts)
             self.show_clusters(self.params.k())
         self._update_actions()
         self._update_page()
+
+    def _show_pending(self) -> None:
+        """Cover the tabs that partial copying fills while the result has none: it is
+        being matched, or the scan was cancelled before it was."""
+        if self.result is None or self.result.complete:
+            self.pending.uncover()
+        elif self.controller.busy:
+            self.pending.cover(
+                self.tr(
+                    "Partial copying is still being matched: this tab fills when it ends. "
+                    "The clusters are ready now."
+                )
+            )
+        else:
+            self.pending.cover(
+                self.tr(
+                    "Partial copying was not finished: the scan was cancelled while matching "
+                    "passages. Scan again to finish it (files already read are not read again)."
+                )
+            )
+        self._update_tab_texts()
 
     @contextmanager
     def _renewing_views(self) -> Iterator[None]:
@@ -664,9 +727,13 @@ class MainWindow(QMainWindow):
             self.clusters_panel.show_clusters(
                 self.result.documents, clusters, self.result.is_reference
             )
-            similarity = self.documents_panel.model.similarity
-            self.partial_panel.show_result(self.result, clusters.k, similarity)
-            self.overview_panel.set_result(self.result, self.documents_panel.model.similarity, k)
+            if self.result.complete:
+                similarity = self.documents_panel.model.similarity
+                self.partial_panel.show_result(self.result, clusters.k, similarity)
+                self.overview_panel.set_result(self.result, similarity, k)
+            else:
+                self.partial_panel.model.clear()
+                self.overview_panel.set_result(None, None, k)
             self._update_tab_texts()
             self._update_summary()
             self._update_actions()
@@ -718,10 +785,15 @@ class MainWindow(QMainWindow):
 
     def _term_rarity(self) -> TermRarity:
         """Document frequencies of the result's words, kept while its documents stay."""
-        documents = self.result.documents
-        if self._rarity is None or self._rarity.documents is not documents:
+        documents, complete = self.result.documents, self.result.complete
+        if (
+            self._rarity is None
+            or self._rarity.documents is not documents
+            or self._rarity_complete != complete
+        ):
             t2s = self.result.options.traditional_to_simplified
             self._rarity = TermRarity(documents, t2s, self.result.passages)
+            self._rarity_complete = complete
         return self._rarity
 
     def _update_summary(self) -> None:
@@ -747,7 +819,22 @@ class MainWindow(QMainWindow):
             .replace("%4", str(clusters.k))
             + " "
             + self._problem_counts_text()
+            + self._pending_text()
             + "".join(" " + notice for notice in self.result.notices)
+        )
+
+    def _pending_text(self) -> str:
+        """What the summary says of partial copying not found yet ("" when it was)."""
+        if self.result.complete:
+            return ""
+        if self.controller.busy:
+            return " " + self.tr(
+                "Partial copying is still being matched: near pairs that share only "
+                "template or common text leave the clusters when it ends."
+            )
+        return " " + self.tr(
+            "Partial copying was not finished: scan again to finish it (near pairs that "
+            "share only template or common text are still among the clusters)."
         )
 
     def _folders_changed_since_scan(self) -> bool:
@@ -795,8 +882,9 @@ class MainWindow(QMainWindow):
         files_free = has_result and not self.editor.busy
         self.scan_button.setEnabled(not busy and bool(self.folders.folders()))
         self.scan_action.setEnabled(self.scan_button.isEnabled())
+        complete = has_result and self.result.complete  # exports hold partial copying
         for action in (self.export_csv_action, self.export_json_action, self.export_html_action):
-            action.setEnabled(files_free)
+            action.setEnabled(files_free and complete)
         for action in (self.mark_action, self.unmark_action, self.show_text_action):
             action.setEnabled(has_result)
         selected = self.selected_documents()

@@ -141,6 +141,12 @@ class TimeLeft:
     of the way in `settle` seconds, and at most a tenth of itself and 1.5 s in a second),
     so no one report swings it far.
 
+    Nothing is told (None) until a stage after finding the files has made progress (a
+    walk says nothing of the pace of reading and comparing), nor while a stage is at its
+    end or has nothing to do: what comes next may be quick (taken from the result cache)
+    or slow, and no report says which until the next stage starts. The estimate goes on
+    being smoothed meanwhile, so it picks up where it was when that stage reports.
+
     Example:
         >>> left = TimeLeft()
         >>> left.update(Progress("reading", 0, 100), now=0.0) is None
@@ -167,7 +173,8 @@ class TimeLeft:
 
     def update(self, report: Progress, now: float) -> float | None:
         """The estimate after `report`, at monotonic time `now`; None until there is enough
-        to tell (a second of work, and 2% of it done)."""
+        to tell (a second of work, and 2% of it done past finding the files), and while
+        the stage reported is at its end."""
         if self._last is None:
             self._last = self._stage_started = now
         if report.stage != self._stage:
@@ -182,14 +189,15 @@ class TimeLeft:
             self._stage_share = max(self._stage_share, min(report.done / report.total, 1.0))
         raw = self._raw(now - self._stage_started)
         dt, self._last = max(now - self._last, 0.0), now
-        if self._shown is None or raw is None:
-            self._shown = raw if self._shown is None else max(self._shown - dt, 0.0)
+        if raw is None or self._shown is None:  # no figure of before is carried on alone
+            self._shown = raw
         else:
             countdown = max(self._shown - dt, 0.0)
             move = (1.0 - math.exp(-dt / self._settle)) * (raw - countdown)
             most = (_SWING_SHARE * countdown + _SWING_SECONDS) * dt
             self._shown = countdown + min(max(move, -most), most)
-        return self._shown
+        at_end = report.total <= 0 or report.done >= report.total
+        return None if at_end else self._shown
 
     def _cost_of(self, report: Progress) -> float:
         cost = self._costs.get(report.stage, 0.0)
@@ -207,8 +215,10 @@ class TimeLeft:
             for s in self._order[here + 1 :]
             if s not in _SEEN_ONLY or s in self._seen
         )
-        # finding files alone (1% of the cost) says little about the pace of the rest
-        if elapsed < 1.0 or done <= 0.0 or done < 0.02 * (done + cost * (1 - share) + later):
+        # finding files (walking folders, looking up the catalog) says nothing about the
+        # pace of the rest: an unchanged rescan reads and compares nothing after it
+        found = self._costs.get("finding", 0.0) if "finding" in self._seen else 0.0
+        if elapsed < 1.0 or done <= found or done < 0.02 * (done + cost * (1 - share) + later):
             return None
         pace = elapsed / done  # seconds per unit of cost
         expected = cost * pace  # the current stage's length at that pace ...

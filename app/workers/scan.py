@@ -63,8 +63,11 @@ class _Throttle:
             self._emit(report)
 
 
-def _scan_work(options: ScanOptions, ignored: set, archive_folders: tuple, catalog) -> Work:
-    """The work of a scan job: a scan, or with archive folders a check against them."""
+def _scan_work(
+    options: ScanOptions, ignored: set, archive_folders: tuple, catalog, on_clusters
+) -> Work:
+    """The work of a scan job: a scan, or with archive folders a check against them; a
+    scan hands `on_clusters` its result before partial copying (`scan`'s callback)."""
 
     def work(report: Report, cancel: CancelToken) -> ScanResult:
         if archive_folders:
@@ -80,7 +83,12 @@ def _scan_work(options: ScanOptions, ignored: set, archive_folders: tuple, catal
                 cancel=cancel,
             )
         return scan(
-            options, catalog=catalog, ignored=ignored, progress=_Throttle(report), cancel=cancel
+            options,
+            catalog=catalog,
+            ignored=ignored,
+            progress=_Throttle(report),
+            cancel=cancel,
+            on_clusters=on_clusters,
         )
 
     return work
@@ -126,6 +134,9 @@ class ScanController(QObject):
     the window's single entry point for scanning."""
 
     progress = Signal(object)  # simsift.core.progress.Progress
+    # a scan's ScanResult before its partial copying (not `complete`); then, as ever, one
+    # of finished (the complete result), cancelled or failed
+    clusters_found = Signal(object)
     finished = Signal(object)  # simsift.core.pipeline.result.ScanResult
     cancelled = Signal()
     failed = Signal(str)
@@ -158,7 +169,9 @@ class ScanController(QObject):
         if self.busy:
             return
         self.scans_started += 1
-        work = _scan_work(options, set(ignored), tuple(archive_folders), self._catalog)
+        work = _scan_work(
+            options, set(ignored), tuple(archive_folders), self._catalog, self._found_clusters
+        )
         self._start("scan", work)
 
     def start_reweight(
@@ -198,6 +211,12 @@ class ScanController(QObject):
         self._job = job
         self.started.emit(kind)
         job.start(self._pool)
+
+    def _found_clusters(self, result: ScanResult) -> None:
+        """On the job's thread: a signal of this object, queued to the GUI thread (after
+        the progress reports sent before it)."""
+        _spare_from_collection()
+        self.clusters_found.emit(result)
 
     @Slot(object)
     def _on_finished(self, result: ScanResult) -> None:

@@ -68,6 +68,11 @@ class ScanResult:
 
     `pairs` holds every pair of documents within `k_max` (reference-only pairs and
     ignored pairs removed); `clusters(k)` groups them for any k <= k_max.
+
+    A result that is not `complete` holds the pairs but not yet the partial copying
+    (its `passages` are `PassageResult.empty`): what a scan publishes before matching
+    passages, or all there is when that was cancelled. Its clusters join every near pair,
+    since which ones share only template text is known from the passages.
     """
 
     options: ScanOptions
@@ -84,6 +89,7 @@ class ScanResult:
     reused: int = 0  # files taken unchanged from the catalog
     notices: tuple[str, ...] = ()  # about the scan as a whole, e.g. the catalog was unusable
     garbled: tuple[FileRecord, ...] = ()  # read, but garbled: left out of the comparison
+    complete: bool = True  # False: partial copying not found yet (see above)
 
     @property
     def k_max(self) -> int:
@@ -218,7 +224,7 @@ class ScanResult:
         (`same_template`), which is no duplicate to trash."""
         kinds = pair_kinds(pairs.left, pairs.right, self.content_codes, self.text_codes)
         near = np.flatnonzero(kinds == KIND_NEAR)
-        if not len(near):
+        if not len(near) or not self.complete:
             return kinds
         left, right = pairs.left[near], pairs.right[near]
         low, high = np.minimum(left, right), np.maximum(left, right)

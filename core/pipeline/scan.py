@@ -10,7 +10,7 @@ re-reads a file, and `reweight` recomputes from them what other weights change.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -18,7 +18,7 @@ from simsift.core.document import FileRecord
 from simsift.core.index.pair_graph import PairSearch, search_pairs
 from simsift.core.match.meaning.align import PARAPHRASED
 from simsift.core.match.meaning.matches import document_sketches, two_languages
-from simsift.core.match.passages import PassageOptions
+from simsift.core.match.passages import PassageOptions, PassageResult
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.result import ScanResult
 from simsift.core.pipeline.stages import (
@@ -45,6 +45,7 @@ def scan(
     ignored: Iterable[frozenset[str]] = (),
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
+    on_clusters: Callable[[ScanResult], None] | None = None,
 ) -> ScanResult:
     """Scan the folders in `options` and find near-duplicate pairs up to k_max.
 
@@ -55,6 +56,10 @@ def scan(
         progress: called with `Progress` reports (stages "finding", "reading",
             "fingerprinting", "comparing", "passages").
         cancel: set it to stop; raises `Cancelled`. Files already read stay in the catalog.
+        on_clusters: called once pairs are found and before passages are matched (the
+            longer part of comparing), with a result that is not `complete`: its clusters
+            are final at any k, its partial copying still empty. Not called when the
+            comparison comes from the result cache whole.
     """
     cancel = cancel or CancelToken()
     guarded = GuardedCatalog(catalog)
@@ -68,16 +73,28 @@ def scan(
     is_reference = np.array(
         [under_any(d.path, options.reference_roots) for d in documents], dtype=bool
     )
-    result = build_result(
-        options,
-        documents,
-        [r for r in records if not is_compared(r, options)],
-        is_reference,
-        _compare(documents, is_reference, options, catalog, progress, cancel),
-        reused=reused,
-        notices=guarded.notices(),
-    )
-    return result.without_ignored(ignored)
+    not_compared = [r for r in records if not is_compared(r, options)]
+
+    def result_of(comparison, complete: bool = True) -> ScanResult:
+        result = build_result(
+            options,
+            documents,
+            not_compared,
+            is_reference,
+            comparison,
+            reused=reused,
+            notices=guarded.notices(),
+            complete=complete,
+        )
+        return result.without_ignored(ignored)
+
+    def publish(fingerprints: np.ndarray, pairs) -> None:
+        if on_clusters is not None:
+            lengths = np.array([len(d.tokens.body) for d in documents], np.int64)
+            passages = PassageResult.empty(options.passages, lengths)
+            on_clusters(result_of((fingerprints, pairs, passages), complete=False))
+
+    return result_of(_compare(documents, is_reference, options, catalog, progress, cancel, publish))
 
 
 def reweight(
@@ -151,7 +168,12 @@ def reweight(
         key = _comparison_key(documents, is_reference, options)
         cache.store(key, fingerprints, pairs, found, doc_ids, _reuse_key(options))
     edited = replace(
-        result, options=options, fingerprints=fingerprints, pairs=pairs, passages=found
+        result,
+        options=options,
+        fingerprints=fingerprints,
+        pairs=pairs,
+        passages=found,
+        complete=True,
     )
     return edited.without_ignored(ignored)
 
@@ -171,10 +193,11 @@ def _passage_key(options: ScanOptions) -> tuple:
     return features, sizes, (p.max_distance, p.extend_distance), options.traditional_to_simplified
 
 
-def _compare(documents, is_reference, options: ScanOptions, catalog, progress, cancel):
-    """Fingerprints, pairs and passages of the documents. With a catalog: the last scan's
-    results when nothing changed; otherwise its fingerprints of the unchanged documents
-    and its pair graphs, so that only what changed is computed and searched."""
+def _compare(documents, is_reference, options: ScanOptions, catalog, progress, cancel, on_pairs):
+    """Fingerprints, pairs and passages of the documents, with `on_pairs(fingerprints,
+    pairs)` called between pairs and passages. With a catalog: the last scan's results
+    when nothing changed; otherwise its fingerprints of the unchanged documents and its
+    pair graphs, so that only what changed is computed and searched."""
     cache = _cache_for(catalog, options)
     search = _from_scratch(options)
     if cache is None:
@@ -182,6 +205,7 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         pairs = find_pairs(
             fingerprints, options.k_max, is_reference, progress, cancel, pair_search=search
         )
+        on_pairs(fingerprints, pairs)
         passages = find_passages(
             documents, is_reference, options, progress, cancel, pair_search=search
         )
@@ -203,6 +227,7 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         cancel,
         pair_search=cache.pair_search("documents", search),
     )
+    on_pairs(fingerprints, pairs)
     passages = find_passages(
         documents,
         is_reference,

@@ -433,6 +433,7 @@ def build_result(
     first_as_original: np.ndarray | None = None,
     reused: int = 0,
     notices: tuple[str, ...] = (),
+    complete: bool = True,
 ) -> ScanResult:
     """The `ScanResult` of compared `documents` and the records `not_compared` (errors,
     skipped files, and read but garbled ones), from (fingerprints, pairs, passages).
@@ -440,6 +441,7 @@ def build_result(
     Args:
         first_as_original: bool per document, ranked first as a cluster's original
             (default: `is_reference`).
+        complete: False when `passages` are not found yet (`PassageResult.empty`).
     """
     fingerprints, pairs, passages = comparison
     first = is_reference if first_as_original is None else first_as_original
@@ -458,4 +460,5 @@ def build_result(
         passages=passages,
         notices=notices,
         garbled=tuple(r for r in not_compared if r.ok),
+        complete=complete,
     )

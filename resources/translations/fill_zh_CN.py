@@ -50,7 +50,7 @@ ZH = {
     "Cancelled. Files read so far are kept; the next scan continues from there.":
         "已取消。已读取的文件会被保留，下次扫描将从此处继续。",
     "Scan failed": "扫描失败",
-    "Scanning… clusters appear when the scan finishes.": "正在扫描…扫描完成后将显示重复组。",
+    "Scanning… clusters appear as soon as the documents are compared.": "正在扫描…文档比较完成后即显示重复组。",
     "Drop folders on the list at the left, then press Scan.": "将文件夹拖放到左侧列表，然后点击“扫描”。",
     "%1 clusters with %2 files among %3 documents (k = %4).":
         "%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。",
@@ -404,6 +404,12 @@ ZH = {
     "stray quotation marks: %1 open no quotation, so the text after them counts as the writer's own, e.g. “%2…”": "多余的引号：%1 个引号没有引出任何引文，因此其后的文字算作作者自己的文字，例如“%2…”",
     "mostly quoted: %1% of the text is in quotation marks": "大部分为引文：%1% 的文字在引号中",
     "In this document:": "本文档中：", "In {name} ({kind}, score {score}):": "{name} 中（{kind}，得分 {score}）：",
+    "Partial copies (…)": "部分抄袭（…）", "Common text (…)": "常见文本（…）", "Documents (…)": "文档（…）",
+    "Partial copying is still being matched: near pairs that share only template or common text leave the clusters when it ends.": "仍在匹配部分抄袭：完成后，仅共有模板或常见文本的近似文档对将移出重复组。",
+    "Partial copying was not finished: scan again to finish it (near pairs that share only template or common text are still among the clusters).": "部分抄袭未匹配完：再次扫描即可完成（仅共有模板或常见文本的近似文档对仍在重复组中）。",
+    "Partial copying is still being matched: this tab fills when it ends. The clusters are ready now.": "仍在匹配部分抄袭：完成后此标签页即会填充。重复组现已可用。",
+    "Partial copying was not finished: the scan was cancelled while matching passages. Scan again to finish it (files already read are not read again).": "部分抄袭未匹配完：扫描在匹配段落时被取消。再次扫描即可完成（已读取的文件不会重新读取）。",
+    "Cancelled while matching passages: the clusters are shown, partial copying was not finished. Scan again to finish it.": "已在匹配段落时取消：重复组已显示，部分抄袭未匹配完。再次扫描即可完成。",
 }  # fmt: skip
 
 # where one English word reads differently in one place: (context, source) -> translation

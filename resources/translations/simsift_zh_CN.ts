@@ -441,113 +441,113 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/models/documents.py" line="139" />
+        <location filename="../../app/models/documents.py" line="141" />
         <source>Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)</source>
         <translation>完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="144" />
+        <location filename="../../app/models/documents.py" line="146" />
         <source>Share of the document's own text found word for word in any other document (template and common text excluded)</source>
         <translation>本文档自身文本逐字出现在任何其他文档中的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="149" />
+        <location filename="../../app/models/documents.py" line="151" />
         <source>Share of the document's own text that says what another document says in other words (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
         <translation>文档自身文本中用别的话说出另一篇文档内容的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="155" />
+        <location filename="../../app/models/documents.py" line="157" />
         <source>Share of the document's own text translated from another document, Chinese ↔ English (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
         <translation>文档自身文本中译自另一篇文档（中文 ↔ 英文）的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="162" />
+        <location filename="../../app/models/documents.py" line="164" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="163" />
+        <location filename="../../app/models/documents.py" line="165" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="164" />
+        <location filename="../../app/models/documents.py" line="166" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="165" />
+        <location filename="../../app/models/documents.py" line="167" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="166" />
+        <location filename="../../app/models/documents.py" line="168" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="167" />
+        <location filename="../../app/models/documents.py" line="169" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="168" />
+        <location filename="../../app/models/documents.py" line="170" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="169" />
+        <location filename="../../app/models/documents.py" line="171" />
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="170" />
+        <location filename="../../app/models/documents.py" line="172" />
         <source>Paraphrased</source>
         <translation>改写</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="171" />
+        <location filename="../../app/models/documents.py" line="173" />
         <source>Translated</source>
         <translation>翻译</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="207" />
+        <location filename="../../app/models/documents.py" line="209" />
         <source>%1 (+%2 excluded)</source>
         <translation>%1（另排除 %2）</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="243" />
-        <location filename="../../app/models/documents.py" line="262" />
+        <location filename="../../app/models/documents.py" line="245" />
+        <location filename="../../app/models/documents.py" line="264" />
         <source>%1 verbatim</source>
         <translation>%1 逐字相同</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="248" />
+        <location filename="../../app/models/documents.py" line="250" />
         <source>%1 in all</source>
         <translation>合计 %1</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="252" />
+        <location filename="../../app/models/documents.py" line="254" />
         <source>%1 paraphrased</source>
         <translation>%1 改写</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="252" />
+        <location filename="../../app/models/documents.py" line="254" />
         <source>%1 translated</source>
         <translation>%1 翻译</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="266" />
+        <location filename="../../app/models/documents.py" line="268" />
         <source>%1 from %2</source>
         <translation>%1 来自 %2</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="273" />
+        <location filename="../../app/models/documents.py" line="275" />
         <source>1 source excluded: it does not count in the similarity index</source>
         <translation>已排除 1 个来源：不计入相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="274" />
+        <location filename="../../app/models/documents.py" line="276" />
         <source>%1 sources excluded: they do not count in the similarity index</source>
         <translation>已排除 %1 个来源：不计入相似度指数</translation>
     </message>
@@ -1033,294 +1033,334 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/main_window.py" line="273" />
+        <location filename="../../app/main_window.py" line="280" />
         <source>SimSift — near-duplicate and plagiarism checker</source>
         <translation>SimSift — 近似重复与抄袭检测</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="274" />
-        <location filename="../../app/main_window.py" line="289" />
+        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="296" />
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="278" />
+        <location filename="../../app/main_window.py" line="285" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="279" />
+        <location filename="../../app/main_window.py" line="286" />
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="280" />
+        <location filename="../../app/main_window.py" line="287" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="281" />
+        <location filename="../../app/main_window.py" line="288" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="282" />
+        <location filename="../../app/main_window.py" line="289" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="283" />
+        <location filename="../../app/main_window.py" line="290" />
         <source>Open first</source>
         <translation>优先打开</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="284" />
+        <location filename="../../app/main_window.py" line="291" />
         <source>Documents (teacher)</source>
         <translation>文档（教师）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="285" />
+        <location filename="../../app/main_window.py" line="292" />
         <source>Clusters (editor)</source>
         <translation>重复组（编辑）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="286" />
+        <location filename="../../app/main_window.py" line="293" />
         <source>Document {n}</source>
         <translation>文档 {n}</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="288" />
+        <location filename="../../app/main_window.py" line="295" />
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="290" />
+        <location filename="../../app/main_window.py" line="297" />
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="291" />
+        <location filename="../../app/main_window.py" line="298" />
         <source>Export JSON…</source>
         <translation>导出 JSON…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="292" />
+        <location filename="../../app/main_window.py" line="299" />
         <source>Export HTML report…</source>
         <translation>导出 HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="293" />
+        <location filename="../../app/main_window.py" line="300" />
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="294" />
+        <location filename="../../app/main_window.py" line="301" />
         <source>Open file</source>
         <translation>打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="295" />
+        <location filename="../../app/main_window.py" line="302" />
         <source>Reveal in folder</source>
         <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="296" />
+        <location filename="../../app/main_window.py" line="303" />
         <source>Copy path</source>
         <translation>复制路径</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="297" />
+        <location filename="../../app/main_window.py" line="304" />
         <source>Show extracted text…</source>
         <translation>显示提取的文本…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="298" />
+        <location filename="../../app/main_window.py" line="305" />
         <source>Mark all but the original</source>
         <translation>标记除原件外的全部</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="299" />
+        <location filename="../../app/main_window.py" line="306" />
         <source>Make original</source>
         <translation>设为原件</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="304" />
+        <location filename="../../app/main_window.py" line="311" />
         <source>Move or copy checked to a folder…</source>
         <translation>将勾选的文件移动或复制到文件夹…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="776" />
+        <location filename="../../app/main_window.py" line="338" />
+        <source>Partial copies (…)</source>
+        <translation>部分抄袭（…）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="339" />
+        <source>Common text (…)</source>
+        <translation>常见文本（…）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="340" />
+        <source>Documents (…)</source>
+        <translation>文档（…）</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="526" />
+        <source>Scanning… clusters appear as soon as the documents are compared.</source>
+        <translation>正在扫描…文档比较完成后即显示重复组。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="581" />
+        <source>Cancelled while matching passages: the clusters are shown, partial copying was not finished. Scan again to finish it.</source>
+        <translation>已在匹配段落时取消：重复组已显示，部分抄袭未匹配完。再次扫描即可完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="635" />
+        <source>Partial copying is still being matched: this tab fills when it ends. The clusters are ready now.</source>
+        <translation>仍在匹配部分抄袭：完成后此标签页即会填充。重复组现已可用。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="642" />
+        <source>Partial copying was not finished: the scan was cancelled while matching passages. Scan again to finish it (files already read are not read again).</source>
+        <translation>部分抄袭未匹配完：扫描在匹配段落时被取消。再次扫描即可完成（已读取的文件不会重新读取）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="832" />
+        <source>Partial copying is still being matched: near pairs that share only template or common text leave the clusters when it ends.</source>
+        <translation>仍在匹配部分抄袭：完成后，仅共有模板或常见文本的近似文档对将移出重复组。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="836" />
+        <source>Partial copying was not finished: scan again to finish it (near pairs that share only template or common text are still among the clusters).</source>
+        <translation>部分抄袭未匹配完：再次扫描即可完成（仅共有模板或常见文本的近似文档对仍在重复组中）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="863" />
         <source>%1 essays compared; the other files read are reference documents or garbled.</source>
         <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="786" />
+        <location filename="../../app/main_window.py" line="873" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="300" />
+        <location filename="../../app/main_window.py" line="307" />
         <source>Unmark all</source>
         <translation>取消全部标记</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="301" />
+        <location filename="../../app/main_window.py" line="308" />
         <source>Not a duplicate</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="302" />
+        <location filename="../../app/main_window.py" line="309" />
         <source>Verdict…</source>
         <translation>结论…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="303" />
+        <location filename="../../app/main_window.py" line="310" />
         <source>Move checked to trash…</source>
         <translation>将已勾选文件移到回收站…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="306" />
+        <location filename="../../app/main_window.py" line="313" />
         <source>User guide</source>
         <translation>使用指南</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="307" />
+        <location filename="../../app/main_window.py" line="314" />
         <source>Anonymize names</source>
         <translation>匿名显示名称</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="314" />
+        <location filename="../../app/main_window.py" line="322" />
         <source>Record your verdict on the selected pair or document: copying confirmed or not copying, with a note (kept across scans, exported with the results)</source>
         <translation>记录你对所选文档对或文档的结论：确认抄袭或不是抄袭，可附说明（跨扫描保留，随结果导出）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="320" />
+        <location filename="../../app/main_window.py" line="328" />
         <source>Remember that the selected pair is not a duplicate (select two files, or one and its original)</source>
         <translation>记住所选的一对文件不是重复（选择两个文件，或一个文件及其原件）</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="525" />
+        <location filename="../../app/main_window.py" line="554" />
         <source>Re-weighted: %1 documents fingerprinted and compared again, no file read.</source>
         <translation>已重新加权：%1 篇文档重新计算指纹并比较，未重新读取文件。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="654" />
+        <location filename="../../app/main_window.py" line="717" />
         <source>Working on files: %1 of %2…</source>
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="733" />
+        <location filename="../../app/main_window.py" line="805" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="764" />
+        <location filename="../../app/main_window.py" line="851" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="784" />
+        <location filename="../../app/main_window.py" line="871" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="788" />
+        <location filename="../../app/main_window.py" line="875" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="790" />
+        <location filename="../../app/main_window.py" line="877" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="305" />
-        <location filename="../../app/main_window.py" line="1001" />
+        <location filename="../../app/main_window.py" line="312" />
+        <location filename="../../app/main_window.py" line="1089" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="475" />
+        <location filename="../../app/main_window.py" line="492" />
         <source>Add a folder to scan first (drop it on the list).</source>
         <translation>请先添加要扫描的文件夹（拖放到列表中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="508" />
-        <source>Scanning… clusters appear when the scan finishes.</source>
-        <translation>正在扫描…扫描完成后将显示重复组。</translation>
-    </message>
-    <message>
-        <location filename="../../app/main_window.py" line="540" />
+        <location filename="../../app/main_window.py" line="569" />
         <source>Done: %1 documents, %2 unchanged files taken from the catalog.</source>
         <translation>完成：%1 个文档，其中 %2 个未改动的文件取自缓存目录。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="549" />
+        <location filename="../../app/main_window.py" line="586" />
         <source>Cancelled. Files read so far are kept; the next scan continues from there.</source>
         <translation>已取消。已读取的文件会被保留，下次扫描将从此处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="558" />
+        <location filename="../../app/main_window.py" line="595" />
         <source>Scan failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="729" />
+        <location filename="../../app/main_window.py" line="801" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="738" />
+        <location filename="../../app/main_window.py" line="810" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="740" />
+        <location filename="../../app/main_window.py" line="812" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="896" />
+        <location filename="../../app/main_window.py" line="984" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="898" />
+        <location filename="../../app/main_window.py" line="986" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="901" />
+        <location filename="../../app/main_window.py" line="989" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="904" />
+        <location filename="../../app/main_window.py" line="992" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="934" />
+        <location filename="../../app/main_window.py" line="1022" />
         <source>Move or copy checked files to</source>
         <translation>将勾选的文件移动或复制到</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="945" />
+        <location filename="../../app/main_window.py" line="1033" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="955" />
+        <location filename="../../app/main_window.py" line="1043" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="957" />
+        <location filename="../../app/main_window.py" line="1045" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1002" />
+        <location filename="../../app/main_window.py" line="1090" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>

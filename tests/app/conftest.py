@@ -98,8 +98,9 @@ def window(qtbot, settings, catalog, isolated_user_dirs) -> MainWindow:
 
 
 def scan_and_wait(qtbot, window: MainWindow, timeout: int = 30_000) -> None:
-    """Start a scan from the window and wait until its clusters are shown."""
-    with qtbot.waitSignal(window.result_shown, timeout=timeout):
+    """Start a scan from the window and wait until its complete result is shown (its
+    clusters come first, before partial copying: `finished` follows once it is found)."""
+    with qtbot.waitSignal(window.controller.finished, timeout=timeout):
         qtbot.mouseClick(window.scan_button, _left())
 
 

@@ -118,6 +118,7 @@ def test_ten_thousand_documents_sort_fast(qtbot):
 
     class Result:
         options = SimpleNamespace(roots=("/class",), reference_roots=())
+        passages = SimpleNamespace(kept=None)  # no word grams: nothing quoted elsewhere
 
         def __init__(self):
             self.documents = [FileRecord(f"/class/{i % 97}/e{i}.txt", 1, 0, "ok") for i in range(n)]

@@ -79,6 +79,32 @@ class PassageResult:
     left_out_stop: np.ndarray
     meaning: MeaningMatches = field(default_factory=MeaningMatches.empty)
 
+    @classmethod
+    def empty(cls, options: PassageOptions, doc_lengths: np.ndarray) -> PassageResult:
+        """Nothing matched and nothing left out, for documents of `doc_lengths` body
+        tokens: a scan's result before its partial copying is found."""
+        none = np.zeros(0, np.int64)
+        offsets = np.r_[0, np.cumsum(doc_lengths)].astype(np.int64)
+        no_share = np.zeros(0, np.float64)
+        return cls(
+            options,
+            Passages(none, none, none, none, none, none, offsets),
+            np.zeros(0, np.uint64),
+            np.zeros(0, bool),
+            np.zeros(len(doc_lengths), np.int64),
+            Matches.empty(),
+            PairOverlaps(none, none, none, none, no_share, no_share, no_share, none),
+            np.zeros(0, bool),
+            CommonText(none, none, none),
+            none,
+            SharedRuns.empty(),
+            np.zeros(len(doc_lengths), np.uint64),
+            CommonRuns.empty(),
+            KeptGrams(np.zeros(0, np.uint64), np.zeros(0, np.int32), np.zeros(0, np.int32)),
+            none,
+            none,
+        )
+
     @property
     def excluded_share(self) -> np.ndarray:
         """Share of each document's body tokens that is excluded text, template or common
