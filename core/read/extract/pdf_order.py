@@ -15,11 +15,11 @@ try:  # the grouping in C (setup.py builds it where a compiler is); else the Pyt
 except ImportError:
     pdf_loops = None
 
-# The tree holds every pair of boxes: memory grows with their square (16 bytes a pair, and
-# as much again for the groups' pairs: 16 MB at 1,000 boxes), time a little faster. A page of
-# more boxes (a table of thousands of cells, a page of scattered letters) is one group, its
-# boxes in the order pdfminer gives a group's members: the tree orders columns of
-# paragraphs, and a page of text has far fewer boxes (as `pdf_loops.MAX_GROUPED_BOXES`).
+# The tree is made from every pair of boxes: memory grows with their square (16 bytes a
+# pair, as much again for the groups' pairs), time a little faster. A page of more boxes (a
+# table of thousands of cells, a page of scattered letters) is one group, its boxes in the
+# order pdfminer gives a group's members: the tree orders columns of paragraphs, and a page
+# of text has far fewer boxes (as `pdf_loops.MAX_GROUPED_BOXES`).
 MAX_GROUPED_BOXES = 1000
 
 

@@ -174,6 +174,18 @@ def test_a_page_of_20000_one_letter_lines_is_laid_out_in_little_time_and_memory(
     assert len(texts) == 20_000
 
 
+@needs_c
+def test_a_page_of_50000_boxes_yields_each_box_in_the_order_of_one_group() -> None:
+    """Past `MAX_GROUPED_BOXES` boxes no pair of boxes is made: 50,000 one-letter boxes are
+    read, each one, in the order of LTTextGroupLRTB's key."""
+    text, bounds = _letters_apart(250, 200)
+    x0, y0, _, y1 = bounds
+    flow = np.lexsort((np.arange(len(text)), 0.5 * x0 - 1.5 * (y0 + y1)))
+    assert pdf_layout.page_texts(text, bounds, (0.0, 0.0, 1500.0, 1000.0)) == [
+        text[i] for i in flow.tolist()
+    ]
+
+
 def test_the_python_twin_boxes_many_lines_in_linear_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     """`_line_boxes` compares every pair of lines a block of query lines at a time."""
     monkeypatch.setattr(pdf_boxes, "_MATRIX_CELLS", 5000)
