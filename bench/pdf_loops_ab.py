@@ -12,14 +12,14 @@ import contextlib
 import time
 from pathlib import Path
 
-from simsift.core.read.extract import extract, pdf_layout, pdfium
+from simsift.core.read.extract import extract, pdf_boxes, pdf_layout, pdf_order, pdfium
 
 LOOPS = pdfium.pdf_loops
 
 
 def use_loops(on: bool) -> None:
-    pdfium.pdf_loops = LOOPS if on else None
-    pdf_layout.pdf_loops = LOOPS if on else None
+    for module in (pdfium, pdf_layout, pdf_boxes, pdf_order):
+        module.pdf_loops = LOOPS if on else None
 
 
 def cpu_seconds(path: Path) -> float:
