@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
-from simsift.core.read.extract import pdf, pdf_layout, pdfium
+from simsift.core.read.extract import pdf, pdf_boxes, pdf_lines, pdfium
 from simsift.core.read.extract.paragraphs import clean_paragraphs
 
 PAGE = (0.0, 0.0, 612.0, 792.0)
@@ -30,6 +30,22 @@ def _boxes(rnd: random.Random, n: int, odd: bool) -> np.ndarray:
     return np.array((x0, y0, x0 + width, y0 + height))
 
 
+def _cells(
+    x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, page: tuple
+) -> tuple[np.ndarray, ...]:
+    """The squares of pdfminer's `Plane` boxes cover, written plainly: `_line_cells`' oracle."""
+    off = (x1 <= page[0]) | (page[2] <= x0) | (y1 <= page[1]) | (page[3] <= y0)
+    cells = []
+    for low, high, low_edge, high_edge in ((x0, x1, page[0], page[2]), (y0, y1, page[1], page[3])):
+        start = np.trunc(np.maximum(low_edge, low)).astype(np.int64) // pdf_boxes.GRID
+        stop = (
+            np.trunc(np.minimum(high_edge, high) + pdf_boxes.GRID).astype(np.int64)
+            // pdf_boxes.GRID
+        )
+        cells += [np.where(off, 0, start), np.where(off, 0, stop)]
+    return tuple(cells)
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_line_cells_are_the_cells_of_lines_and_queries(seed: int) -> None:
     rnd = random.Random(seed)
@@ -40,35 +56,14 @@ def test_line_cells_are_the_cells_of_lines_and_queries(seed: int) -> None:
         margin = 0.5 * (y1 - y0)
         below, above = y0 - margin, y1 + margin
         expected = (
-            pdf_layout._cells(x0, y0, x1, y1, PAGE),
-            pdf_layout._cells(x0, below, x1, above, PAGE),
+            _cells(x0, y0, x1, y1, PAGE),
+            _cells(x0, below, x1, above, PAGE),
         )
-        found = pdf_layout._line_cells(lines, below, above, PAGE)
+        found = pdf_boxes._line_cells(lines, below, above, PAGE)
     for want, got in zip(expected, found, strict=True):
         for a, b in zip(want, got, strict=True):
             assert a.dtype == b.dtype
             assert np.array_equal(a, b)
-
-
-def _chars(rnd: random.Random, n: int) -> tuple[str, np.ndarray]:
-    """Characters on a line or two, some printed twice over themselves, some CJK."""
-    text = "".join(rnd.choice("ab 中.") for _ in range(n))
-    x0 = np.array([rnd.choice([rnd.uniform(0, 200), 10.0, 10.5]) for _ in range(n)])
-    y0 = np.array([rnd.choice([100.0, 100.2, 112.0]) for _ in range(n)])
-    return text, np.array((x0, y0, x0 + rnd.uniform(0, 8), y0 + 10.0))
-
-
-@pytest.mark.parametrize("seed", range(60))
-def test_a_line_made_at_once_is_the_line_made_one_character_at_a_time(seed: int) -> None:
-    rnd = random.Random(seed)
-    text, bounds = _chars(rnd, rnd.randint(1, 40))
-    indices = rnd.sample(range(len(text)), rnd.randint(1, len(text)))
-    cjk = pdf_layout.cjk_mask(np.frombuffer(text.encode("utf-32-le"), "<u4"))
-    for margin in (0.1, 0.0):
-        made = pdf_layout._one_line_at_once(text, indices, bounds, cjk, margin)
-        chars = (*bounds.tolist(), cjk.tolist())
-        if made is not None:
-            assert made == pdf_layout._one_line(text, indices, chars, margin)
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -81,7 +76,7 @@ def test_spaced_text_places_lines_as_a_spaced_copy_of_every_character(seed: int)
     space[breaks - 1] = False  # no space at a line break, as `visual_lines` has it
     starts = np.concatenate(([0], breaks)).astype(np.intp)
     ends = np.concatenate((breaks, [n])).astype(np.intp)
-    spaced, line_from, line_to = pdf_layout._spaced_text(
+    spaced, line_from, line_to = pdf_lines._spaced_text(
         text, np.flatnonzero(space) + 1, starts, ends
     )
     where, pieces = [], []

@@ -136,7 +136,7 @@ class OcrUnavailable(TransientError):
 
 @dataclass(frozen=True, slots=True)
 class OcrPage:
-    """One page read by OCR: its text boxes (lines apart, as `pdf_layout.box_texts` gives
+    """One page read by OCR: its text boxes (lines apart, as `pdf_layout.page_texts` gives
     them), the mean confidence of its words (0 to 1) and how many words it has."""
 
     boxes: tuple[str, ...]

@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 from pdfminer.converter import PDFPageAggregator
 from pdfminer.layout import (
-    LAParams,
     LTChar,
     LTComponent,
     LTCurve,
@@ -62,15 +62,8 @@ from simsift.core.read.extract.paragraphs import (
     clean_paragraphs,
     split_heading,
 )
-from simsift.core.read.extract.pdf_layout import (
-    VisualLinePage,
-    box_texts,
-    hidden_texts,
-    join_lines,
-    joined_paragraphs,
-    visible_area,
-    without_glyph_numbers,
-)
+from simsift.core.read.extract.pdf_layout import hidden_page_texts, one_code_each, page_texts
+from simsift.core.read.extract.pdf_text import join_lines, joined_paragraphs, without_glyph_numbers
 
 __all__ = ["extract_pdf", "join_lines", "joined_paragraphs"]
 
@@ -78,6 +71,8 @@ _NO_TEXT = "no extractable text (scanned/image-only PDF?)"
 PASSWORD_PROTECTED = "password protected PDF"
 NOT_A_PDF = "not a valid PDF (corrupt or truncated)"
 DAMAGED_FONT = "damaged font in the PDF (corrupt file); no text"
+
+Box = tuple[float, float, float, float]
 
 # Text render modes (PDF 32000 9.3.6): 3 draws nothing; 1 and 5 only stroke, 2 and 6 fill
 # and stroke (0, 4 and 7 fill, or clip: the fill colour is what shows)
@@ -200,20 +195,18 @@ def pdfminer_paragraphs(path: Path, hidden: list[str]) -> list[str]:
 def page_paragraphs(path: Path, hidden: list[str] | None = None) -> Iterator[str]:
     """Text boxes of every page read by pdfminer, in its reading order, lines still apart,
     page numbers dropped; a box whose font size changes (a heading above its text) is split
-    there. The text of characters the page does not show goes to `hidden`, one piece per box."""
-    unseen: list[LTPage] = []
-    for page in analyzed_pages(path, unseen):
-        yield from box_texts(page)
-        if hidden is not None:
-            hidden.extend(hidden_texts(unseen))
-        unseen.clear()
+    there (`pdf_layout.page_texts`). The text of characters the page does not show goes to
+    `hidden`, one piece per box."""
+    for shown, unseen, page in drawn_pages(path):
+        yield from page_texts(*_as_arrays(shown, page))
+        if unseen and hidden is not None:
+            hidden.extend(hidden_page_texts(*_as_arrays(unseen, page)))
 
 
-def analyzed_pages(path: Path, unseen: list[LTPage] | None = None) -> Iterator[LTPage]:
-    """pdfminer's layout analysis of every page, on whole visual lines, without the
-    characters the page does not show; those, when there are any and `unseen` is given,
-    are analyzed on a page of their own appended to `unseen` before the page is yielded."""
-    laparams = LAParams()
+def drawn_pages(path: Path) -> Iterator[tuple[list[LTChar], list[LTChar], Box]]:
+    """The characters of every page as pdfminer's interpreter draws them (text in forms
+    left out, as pdfminer's layout leaves it): those the page shows and those it does not,
+    each in drawing order, and the page's box."""
     with path.open("rb") as file:
         resources = _FontCheckingManager()
         device = RenderModeAggregator(resources)  # no laparams: characters as drawn
@@ -222,15 +215,32 @@ def analyzed_pages(path: Path, unseen: list[LTPage] | None = None) -> Iterator[L
             interpreter.process_page(pdf_page)
             drawn = device.get_result()
             shown, hidden = split_unseen(drawn, device.render_modes, device.visible_area)
-            page = VisualLinePage(drawn.pageid, drawn.bbox, drawn.rotate)
-            page.extend(shown)
-            page.analyze(laparams)
-            if hidden and unseen is not None:
-                hidden_page = VisualLinePage(drawn.pageid, drawn.bbox, drawn.rotate)
-                hidden_page.extend(hidden)
-                hidden_page.analyze(laparams)
-                unseen.append(hidden_page)
-            yield page
+            yield [item for item in shown if isinstance(item, LTChar)], hidden, drawn.bbox
+
+
+def _as_arrays(
+    chars: list[LTChar], page: Box
+) -> tuple[str, np.ndarray, Box, dict[int, str] | None]:
+    """The arguments of `page_texts` for the characters on the page: their texts a code
+    point each, their boxes' x0, y0, x1 and y1 rows, the page, what stand-ins stand for
+    (`one_code_each`: a glyph may be read as more than one character, "ﬁ" as "fi")."""
+    text, glyphs = one_code_each([char.get_text() for char in chars])
+    bounds = np.array([char.bbox for char in chars], np.float64).reshape(-1, 4).T
+    return text, bounds, page, glyphs
+
+
+def visible_area(media: Box, crop: Box) -> Box:
+    """The part of the media box inside the crop box; the media box when they do not meet
+    (a crop box off the page is ignored)."""
+    shown = (
+        max(media[0], crop[0]),
+        max(media[1], crop[1]),
+        min(media[2], crop[2]),
+        min(media[3], crop[3]),
+    )
+    if shown[0] >= shown[2] or shown[1] >= shown[3]:
+        return media
+    return shown
 
 
 class _DamagedFont(Exception):

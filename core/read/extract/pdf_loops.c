@@ -1,6 +1,6 @@
 /* The PDF reader's inner loops in C: PDFium's per-character and per-object calls, the
- * grouping of a page's lines into boxes and of its boxes into a tree (pdf_layout's
- * line_boxes and group_merges), and the whole layout of a page's characters into the
+ * grouping of a page's lines into boxes and of its boxes into a tree (pdf_boxes'
+ * line_boxes and pdf_order's group_merges), and the whole layout of a page's characters into the
  * texts of its boxes (pdf_layout's page_texts). Each has its Python twin, used where this
  * module is not built; the tests hold the two to the same answers.
  *
@@ -8,7 +8,9 @@
  * 0.3 us of argument handling, as much as PDFium's own work for the call, and a PDF has two
  * or three such calls a character. PDFium is not linked here: the caller hands over the
  * address of the PDFium function pypdfium2 already loaded (one library, one state), the
- * text page's handle, the character indices and a buffer for the answers.
+ * text page's handle, the character indices and a buffer for the answers. The types each
+ * function is called with here are pdfium_signatures.C_SIGNATURES, checked against
+ * pypdfium2's declarations before the loops are used.
  *
  * The GIL is kept around PDFium's calls, as ctypes' PYFUNCTYPE calls keep it: PDFium is not
  * thread safe, and the GIL is what keeps two threads of one process out of it at once. The
@@ -101,7 +103,7 @@ static PyObject *rects(PyObject *self, PyObject *args) {
 }
 
 
-/* ---- pdf_layout.group_merges: pdfminer's group_textboxes on a page's boxes ----
+/* ---- pdf_order.group_merges: pdfminer's group_textboxes on a page's boxes ----
  * The steps and floating-point operations of the Python (see its docstring), in the same
  * order: every distance is ((x1 - x0) * (y1 - y0) - a.area) - b.area of the pair's common
  * rectangle, with x1 = a.x1 > b.x1 ? a.x1 : b.x1 and so on. Only for finite boxes of
@@ -387,7 +389,7 @@ done:
 }
 
 PyDoc_STRVAR(group_merges_doc,
-             "group_merges(boxes, left, bottom, right, top, merges): pdf_layout.group_merges "
+             "group_merges(boxes, left, bottom, right, top, merges): pdf_order.group_merges "
              "of n boxes (float64, x0 y0 x1 y1 each) written into merges (int32, 2 (n - 1)); "
              "False when the page needs the Python (values not finite or too large).");
 
@@ -413,7 +415,7 @@ static PyObject *group_merges(PyObject *self, PyObject *args) {
     return PyBool_FromLong(result);
 }
 
-/* ---- pdf_layout.line_boxes: pdfminer's group_textlines on a page's lines ----
+/* ---- pdf_boxes.line_boxes: pdfminer's group_textlines on a page's lines ----
  * The Python's numbers and order: a line's neighbours by (first square of the plane
  * shared, row then column, then line), the boxes merged through them as the dict of the
  * Python merges them. For finite lines of moderate size only (|value| <= MAX_VALUE). */
@@ -585,7 +587,7 @@ done:
 
 PyDoc_STRVAR(line_boxes_doc,
              "line_boxes(lines, left, bottom, right, top, line_margin, members, starts): "
-             "pdf_layout.line_boxes of n lines (float64 x0, y0, x1, y1 rows) written as "
+             "pdf_boxes.line_boxes of n lines (float64 x0, y0, x1, y1 rows) written as "
              "members (int32, n) and starts (int32, n + 1); the number of boxes, 0 when "
              "the page needs the Python.");
 
@@ -915,7 +917,7 @@ static void sort_by(int *items, int n, const double *keys, int descending, Keyed
     for (int m = 0; m < n; m++) items[m] = work[m].item;
 }
 
-static int is_cjk(Py_UCS4 c) { /* pdf_layout._CJK_RANGES */
+static int is_cjk(Py_UCS4 c) { /* pdf_text.CJK_RANGES */
     return (c >= 0x3000 && c <= 0x303F) || (c >= 0x3400 && c <= 0x9FFF) ||
            (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
 }
@@ -1318,7 +1320,7 @@ PyDoc_STRVAR(page_texts_doc,
              "page_texts(text, bounds, left, bottom, right, top, line_overlap, char_margin, "
              "word_margin, line_margin, boxes_flow): the text of each text box of the "
              "page, in reading order, split where the font size changes, lines ended by "
-             "'\\n', not stripped (pdf_layout.page_texts before its _box_text); bounds: "
+             "'\\n', not stripped (pdf_layout._run_texts); bounds: "
              "float64 x0, y0, x1, y1 rows of the text's characters. None when the page "
              "needs the Python (values not finite or too large).");
 

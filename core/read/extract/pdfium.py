@@ -17,7 +17,8 @@ and once per page when all its text objects look alike (`_shared_look`). Documen
 pages are opened through PDFium's own functions, without pypdfium2's objects. The calls per
 character run in C loops (`pdf_loops`, given the functions' addresses: through ctypes a
 call's argument handling costs as much as PDFium's work), or through ctypes where the loops
-are not built; handles are passed to the calls per object as ready ctypes arguments
+are not built or pypdfium2 declares a function otherwise than they call it
+(`pdfium_signatures`); handles are passed to the calls per object as ready ctypes arguments
 (`_pointer`).
 """
 
@@ -47,11 +48,14 @@ from simsift.core.read.extract.hidden import (
     unreadable,
 )
 from simsift.core.read.extract.pdf_layout import hidden_page_texts, page_texts
+from simsift.core.read.extract.pdfium_signatures import checked_loops
 
 try:  # PDFium's per-character calls in C loops (setup.py builds it where a compiler is)
     from simsift.core.read.extract import pdf_loops
 except ImportError:  # the same calls through ctypes, 2-3x their cost
     pdf_loops = None
+# only where pypdfium2 declares PDFium's functions as the loops call them
+pdf_loops = checked_loops(pdf_loops)
 
 Box = tuple[float, float, float, float]
 

@@ -221,7 +221,7 @@ def _holds_text(page: ocr.OcrPage) -> bool:
 
 def _joined(boxes: Sequence[str]) -> list[str]:
     """Each block's lines joined as a scanned page's are (hyphens, Chinese line wraps)."""
-    from simsift.core.read.extract.pdf_layout import joined_paragraphs  # imports pdfminer
+    from simsift.core.read.extract.pdf_text import joined_paragraphs
 
     return [text for text in joined_paragraphs(list(boxes)) if clean_paragraph(text)]
 

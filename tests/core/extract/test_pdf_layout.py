@@ -1,8 +1,7 @@
-"""The layout steps `pdf_layout` builds faster against pdfminer's own as the oracle: lines
-of characters (`group_objects`) and the tree of text groups that orders text boxes
-(`group_textboxes`), on random characters and boxes and on the sample PDFs' own; the
-layout of characters given as arrays (`page_texts`, the PDFium reader's) against the same
-steps on pdfminer's objects (`analyzed_page`, `box_texts`)."""
+"""The layout's steps against pdfminer's own as the oracle: lines of characters
+(`char_pairs` against `group_objects`) and the tree of text groups that orders text boxes
+(`group_merges` against `group_textboxes`), on random characters and boxes and on the
+sample PDFs' own; glyphs of more than one character laid out as one (`one_code_each`)."""
 
 from __future__ import annotations
 
@@ -25,19 +24,12 @@ from pdfminer.layout import (
 )
 from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 from pdfminer.pdfpage import PDFPage
-from simsift.core.read.extract.pdf_layout import (
-    analyzed_page,
-    any_between,
-    box_texts,
-    group_merges,
-    hidden_page_texts,
-    hidden_texts,
-    horizontal_lines,
-    page_texts,
-    spot,
-    textbox_groups,
-)
+from simsift.core.read.extract import pdf
+from simsift.core.read.extract.pdf_layout import _page_texts, one_code_each, page_texts
+from simsift.core.read.extract.pdf_lines import char_pairs
+from simsift.core.read.extract.pdf_order import any_between, group_merges, spot
 from simsift.core.read.extract.pdfium import PlacedChar
+from test_pdfium import write_raw_pdf
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "extract"
 SAMPLES = ["article_en.pdf", "article_zh.pdf", "hidden_text.pdf"]
@@ -58,10 +50,24 @@ def drawn_pages(path: Path) -> list[LTPage]:
 
 
 def lines(chars: list[LTChar], laparams: LAParams) -> tuple[list[tuple], list[tuple]]:
-    """(pdfminer's lines, ours) as (box, text) pairs."""
+    """(pdfminer's lines, ours) as (box, text) pairs: ours the runs of characters each on
+    one line with the next, a space where `char_pairs` puts one."""
     oracle = LTLayoutContainer(PAGE).group_objects(laparams, chars)
     expected = [(line.bbox, line.get_text()) for line in oracle]
-    return expected, [(line.bbox, line.get_text()) for line in horizontal_lines(chars, laparams)]
+    if not chars:
+        return expected, []
+    x0, y0, x1, y1 = np.array([char.bbox for char in chars], np.float64).T
+    aligned, spaced, _ = char_pairs(x0, y0, x1, y1, laparams)
+    found, start = [], 0
+    for end in [*(np.flatnonzero(~aligned) + 1).tolist(), len(chars)]:
+        text = "".join(
+            (" " if k > start and spaced[k - 1] else "") + chars[k].get_text()
+            for k in range(start, end)
+        )
+        box = (x0[start:end].min(), y0[start:end].min(), x1[start:end].max(), y1[start:end].max())
+        found.append((tuple(map(float, box)), text))
+        start = end
+    return expected, found
 
 
 def tree(item: LTComponent, boxes: list[LTTextBox]) -> object:
@@ -74,8 +80,12 @@ def tree(item: LTComponent, boxes: list[LTTextBox]) -> object:
 def groups(boxes: list[LTTextBox], page: tuple[float, float, float, float]) -> tuple[list, list]:
     """(pdfminer's tree of groups, ours), as `tree`s."""
     oracle = LTLayoutContainer(page).group_textboxes(LAParams(), boxes)
-    fast = textbox_groups(boxes, page)
-    return [tree(g, boxes) for g in oracle], [tree(g, boxes) for g in fast]
+    if len(boxes) < 2:
+        return [tree(g, boxes) for g in oracle], [tree(box, boxes) for box in boxes]
+    items: list[object] = list(range(len(boxes)))
+    for i, j in group_merges([box.bbox for box in boxes], page):
+        items.append(("LTTextGroupLRTB", [items[i], items[j]]))
+    return [tree(g, boxes) for g in oracle], [items[-1]]
 
 
 def random_boxes(rng: random.Random, page: tuple[float, float, float, float]) -> list[LTTextBox]:
@@ -133,7 +143,8 @@ def test_sample_boxes_are_grouped_as_pdfminer_groups_them(name: str) -> None:
         if not chars:
             continue
         container = LTLayoutContainer(drawn.bbox)
-        textlines = [line for line in horizontal_lines(chars, laparams) if not line.is_empty()]
+        drawn_lines = container.group_objects(laparams, chars)
+        textlines = [line for line in drawn_lines if not line.is_empty()]
         boxes = list(container.group_textlines(laparams, textlines))
         expected, fast = groups(boxes, drawn.bbox)
         assert fast == expected
@@ -265,28 +276,37 @@ def as_arrays(chars: list[LTChar]) -> tuple[str, np.ndarray]:
     return text, np.array([char.bbox for char in chars], dtype=np.float64).T
 
 
-@pytest.mark.parametrize("seed", range(60))
-def test_random_pages_of_arrays_give_the_boxes_of_pdfminers_objects(seed: int) -> None:
-    rng = random.Random(seed)
-    page = PAGE if seed % 3 else (0.0, 0.0, 400.0, 500.0)
+def test_glyphs_of_more_than_one_character_are_laid_out_as_one() -> None:
+    """A ligature read as "fi", pdfminer's "(cid:N)" and a glyph of no text lie out as a
+    letter of their own would, a glyph of whitespace as a whitespace character (a line of
+    them is empty); on a page that holds the first stand-in."""
+    rng = random.Random(3)
     chars = random_page(rng)
-    text, bounds = as_arrays(chars)
-    assert page_texts(text, bounds, page) == list(box_texts(analyzed_page(chars, page)))
-    hidden = list(hidden_texts([analyzed_page(chars, page)]))
-    assert hidden_page_texts(text, bounds, page) == hidden
+    mine = {"fi": "①", "(cid:12)": "②", "": "③", "  ": "\u2003"}
+    texts = [
+        rng.choice([*mine, "\U000f0000"]) if rng.random() < 0.2 else c.get_text() for c in chars
+    ]
+    text, glyphs = one_code_each(texts)
+    letters = "".join(mine.get(t, t) for t in texts)
+    stands_for = {ord(letter): t for t, letter in mine.items()}
+    bounds = as_arrays(chars)[1]
+    assert len(text) == len(texts) and "\U000f0000" not in glyphs.values()
+    expected = _page_texts(letters, bounds, PAGE, stands_for)
+    assert any("(cid:12)" in box for box in expected)
+    assert page_texts(text, bounds, PAGE, glyphs) == expected
+    assert one_code_each(["a", "b"]) == ("ab", None)
 
 
-@pytest.mark.parametrize("name", SAMPLES)
-def test_sample_pages_of_arrays_give_the_boxes_of_pdfminers_objects(name: str) -> None:
-    """The sample PDFs' characters as pdfminer places them (one of more than one letter, a
-    ligature, as one character: PDFium's characters are single code points)."""
-    for drawn in drawn_pages(DATA / name):
-        chars = [
-            PlacedChar(c.get_text() if len(c.get_text()) == 1 else "\ue000", c.bbox, c.size)
-            for c in drawn
-            if isinstance(c, LTChar)
-        ]
-        if chars:
-            text, bounds = as_arrays(chars)
-            expected = list(box_texts(analyzed_page(chars, drawn.bbox)))
-            assert page_texts(text, bounds, drawn.bbox) == expected
+def test_the_pdfminer_reader_keeps_glyph_numbers(tmp_path: Path) -> None:
+    """A font without a ToUnicode map: pdfminer reads its glyphs as "(cid:N)", which tell
+    such text (`without_glyph_numbers`)."""
+    path = tmp_path / "no_tounicode.pdf"
+    write_raw_pdf(
+        path,
+        b"BT /F1 12 Tf 72 700 Td <0024004500460047> Tj ET\n",
+        b"<< /Type /Font /Subtype /Type0 /BaseFont /NoMap /Encoding /Identity-H"
+        b" /DescendantFonts [6 0 R] >>",
+        b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /NoMap /CIDSystemInfo"
+        b" << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 600 >>",
+    )
+    assert list(pdf.page_paragraphs(path)) == ["(cid:36)(cid:69)(cid:70)(cid:71)"]

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pypdfium
 import pytest
-from simsift.core.read.extract import pdf_layout, pdfium
+from simsift.core.read.extract import pdf_boxes, pdf_layout, pdf_order, pdfium
 from test_pdf_layout import as_arrays, random_page
 from test_pdf_order import LEFT, LINE_WIDTH, MARGIN, RIGHT, column, write_pdf
 from test_pdfium import write_raw_pdf
@@ -141,7 +141,7 @@ def test_boxes_are_grouped_in_c_as_in_python(seed: int) -> None:
     page = (0.0, 0.0, rnd.choice([612.0, 595.3]), rnd.choice([792.0, 841.9]))
     merges = np.empty(2 * len(boxes) - 2, np.int32)
     assert pdf_layout.pdf_loops.group_merges(np.array(boxes), *page, merges)  # in C
-    assert pdf_layout.group_merges(boxes, page) == pdf_layout._group_merges(boxes, page)
+    assert pdf_order.group_merges(boxes, page) == pdf_order._group_merges(boxes, page)
 
 
 @pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built here")
@@ -152,7 +152,7 @@ def test_boxes_c_cannot_group_exactly_go_to_python(odd: float) -> None:
     page = (0.0, 0.0, 612.0, 792.0)
     merges = np.empty(4, np.int32)
     assert not pdf_layout.pdf_loops.group_merges(np.array(boxes), *page, merges)
-    assert pdf_layout.group_merges(boxes, page) == pdf_layout._group_merges(boxes, page)
+    assert pdf_order.group_merges(boxes, page) == pdf_order._group_merges(boxes, page)
 
 
 def _page_looks(path: Path) -> list[tuple[list, list]]:
@@ -217,7 +217,7 @@ def test_lines_are_boxed_in_c_as_in_python(seed: int) -> None:
     margin = rnd.choice([0.5, 0.3, 1.0])
     members, starts = np.empty(lines.shape[1], np.int32), np.empty(lines.shape[1] + 1, np.int32)
     assert pdf_layout.pdf_loops.line_boxes(lines.copy(), *page, margin, members, starts) > 0
-    assert pdf_layout.line_boxes(lines, page, margin) == pdf_layout._line_boxes(lines, page, margin)
+    assert pdf_boxes.line_boxes(lines, page, margin) == pdf_boxes._line_boxes(lines, page, margin)
 
 
 @pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built here")
@@ -229,7 +229,7 @@ def test_lines_c_cannot_box_exactly_go_to_python(odd: float) -> None:
     page = (0.0, 0.0, 612.0, 792.0)
     members, starts = np.empty(3, np.int32), np.empty(4, np.int32)
     assert pdf_layout.pdf_loops.line_boxes(lines, *page, 0.5, members, starts) == 0
-    assert pdf_layout.line_boxes(lines, page, 0.5) == pdf_layout._line_boxes(lines, page, 0.5)
+    assert pdf_boxes.line_boxes(lines, page, 0.5) == pdf_boxes._line_boxes(lines, page, 0.5)
 
 
 @pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built here")

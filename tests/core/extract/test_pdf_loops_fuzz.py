@@ -12,8 +12,7 @@ import time
 
 import numpy as np
 import pytest
-from simsift.core.read.extract import pdf_layout
-from simsift.core.read.extract.pdfium import PlacedChar
+from simsift.core.read.extract import pdf_boxes, pdf_layout, pdf_lines, pdf_order
 
 PAGE = (0.0, 0.0, 612.0, 792.0)
 needs_c = pytest.mark.skipif(pdf_layout.pdf_loops is None, reason="the C loops are not built")
@@ -32,10 +31,10 @@ def test_a_line_not_its_own_neighbour_is_in_one_box() -> None:
     (heap-buffer-overflow)."""
     lines = np.array([[45.0, -1, 27, 18, 54, 36], [33.0, 53, 25, 23, 31, 46],
                       [45.0, 29, 30, 18, 54, 75], [35.0, 84, 28, 43, 69, 84]])  # fmt: skip
-    boxes = pdf_layout._line_boxes(lines, PAGE, 0.5)
+    boxes = pdf_boxes._line_boxes(lines, PAGE, 0.5)
     assert sorted(i for box in boxes for i in box) == list(range(6))
     assert _c_line_boxes(lines, PAGE, 0.5) == len(boxes)
-    assert pdf_layout.line_boxes(lines, PAGE, 0.5) == boxes
+    assert pdf_boxes.line_boxes(lines, PAGE, 0.5) == boxes
 
 
 def _c_takes(boxes: np.ndarray, page: tuple) -> bool:
@@ -75,11 +74,11 @@ def test_lines_of_odd_numbers_are_boxed_in_c_as_in_python() -> None:
         lines = _boxes(rnd, rnd.randint(1, 40), scale)
         page = rnd.choice([PAGE, (-50.0, -50.0, 300.0, 400.0), tuple(scale * v for v in PAGE)])
         margin = rnd.choice([0.5, 0.5, 0.0, 1.0, -0.5])
-        expected = pdf_layout._line_boxes(lines, page, margin)
+        expected = pdf_boxes._line_boxes(lines, page, margin)
         assert sorted(i for box in expected for i in box) == list(range(lines.shape[1])), seed
         taken = _c_line_boxes(lines, page, margin)
         assert taken == (len(expected) if _c_takes(lines, page) else 0), seed
-        assert pdf_layout.line_boxes(lines, page, margin) == expected, seed
+        assert pdf_boxes.line_boxes(lines, page, margin) == expected, seed
 
 
 _LETTERS = "ab x.1中 "
@@ -128,16 +127,15 @@ def test_boxes_beyond_pdfminers_inf_are_ordered_in_c_as_in_python() -> None:
     assert pdf_layout.page_texts("cy", bounds.copy(), page) == ["c", "y"]
 
 
-def test_a_line_of_characters_beyond_inf_is_the_same_at_once() -> None:
-    """`_one_line_at_once` as `_one_line`: a space before the first character beyond INF
-    (where pdfminer's `_x1` starts) and the line's box cut at INF."""
+def test_a_line_of_characters_beyond_inf_starts_with_a_space_and_is_cut_at_inf() -> None:
+    """A space before the first character beyond INF (where pdfminer's `_x1` starts) and
+    the line's box cut at INF."""
     x0 = np.array([3e9, 3.1e9, 2.9e9])
     bounds = np.array([x0, [10.0] * 3, x0 + 0.9e8, [20.0] * 3])
     cjk = np.zeros(3, dtype=bool)
     chars = (*bounds.tolist(), cjk.tolist())
-    line = pdf_layout._one_line("abc", [0, 1, 2], chars, 0.1)
+    line = pdf_lines._one_line("abc", [0, 1, 2], chars, 0.1)
     assert line[0] == 2**31 - 1 and line[4].startswith(" ")
-    assert pdf_layout._one_line_at_once("abc", [0, 1, 2], bounds, cjk, 0.1) == line
 
 
 def _letters_apart(columns: int, rows: int) -> tuple[str, np.ndarray]:
@@ -150,22 +148,20 @@ def _letters_apart(columns: int, rows: int) -> tuple[str, np.ndarray]:
 
 
 def test_a_page_of_too_many_boxes_to_group_is_read_as_one_group() -> None:
-    """Past `_MAX_GROUPED_BOXES` no tree (every pair of boxes): the boxes in the order of
-    LTTextGroupLRTB's key, in C, in Python and through pdfminer's objects alike."""
+    """Past `MAX_GROUPED_BOXES` no tree (every pair of boxes): the boxes in the order of
+    LTTextGroupLRTB's key, in C and in Python alike."""
     text, bounds = _letters_apart(36, 30)
-    assert len(text) > pdf_layout._MAX_GROUPED_BOXES
+    assert len(text) > pdf_order.MAX_GROUPED_BOXES
     page = (0.0, 0.0, 612.0, 792.0)
     x0, y0, _, y1 = bounds
     flow = sorted(range(len(text)), key=lambda i: 0.5 * x0[i] - 1.5 * (y0[i] + y1[i]))
     expected = [text[i] for i in flow]
     assert pdf_layout.page_texts(text, bounds, page) == expected
     assert pdf_layout._page_texts(text, bounds, page) == expected
-    chars = [PlacedChar(c, tuple(box), 2.0) for c, box in zip(text, bounds.T.tolist(), strict=True)]
-    assert list(pdf_layout.box_texts(pdf_layout.analyzed_page(chars, page))) == expected
     if pdf_layout.pdf_loops is not None:
-        assert pdf_layout.pdf_loops.MAX_GROUPED_BOXES == pdf_layout._MAX_GROUPED_BOXES
+        assert pdf_layout.pdf_loops.MAX_GROUPED_BOXES == pdf_order.MAX_GROUPED_BOXES
         with pytest.raises(ValueError):  # group_merges of so many boxes: refused, not made
-            pdf_layout.group_merges([(0.0, 0.0, 1.0, 1.0)] * 1001, page)
+            pdf_order.group_merges([(0.0, 0.0, 1.0, 1.0)] * 1001, page)
 
 
 @needs_c
@@ -178,13 +174,25 @@ def test_a_page_of_20000_one_letter_lines_is_laid_out_in_little_time_and_memory(
     assert len(texts) == 20_000
 
 
+@needs_c
+def test_a_page_of_50000_boxes_yields_each_box_in_the_order_of_one_group() -> None:
+    """Past `MAX_GROUPED_BOXES` boxes no pair of boxes is made: 50,000 one-letter boxes are
+    read, each one, in the order of LTTextGroupLRTB's key."""
+    text, bounds = _letters_apart(250, 200)
+    x0, y0, _, y1 = bounds
+    flow = np.lexsort((np.arange(len(text)), 0.5 * x0 - 1.5 * (y0 + y1)))
+    assert pdf_layout.page_texts(text, bounds, (0.0, 0.0, 1500.0, 1000.0)) == [
+        text[i] for i in flow.tolist()
+    ]
+
+
 def test_the_python_twin_boxes_many_lines_in_linear_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     """`_line_boxes` compares every pair of lines a block of query lines at a time."""
-    monkeypatch.setattr(pdf_layout, "_MATRIX_CELLS", 5000)
+    monkeypatch.setattr(pdf_boxes, "_MATRIX_CELLS", 5000)
     lines = _boxes(random.Random(7), 300, 1.0)
-    blocked = pdf_layout._line_boxes(lines, PAGE, 0.5)
-    monkeypatch.setattr(pdf_layout, "_MATRIX_CELLS", 1 << 20)
-    assert blocked == pdf_layout._line_boxes(lines, PAGE, 0.5)
+    blocked = pdf_boxes._line_boxes(lines, PAGE, 0.5)
+    monkeypatch.setattr(pdf_boxes, "_MATRIX_CELLS", 1 << 20)
+    assert blocked == pdf_boxes._line_boxes(lines, PAGE, 0.5)
 
 
 @needs_c

@@ -15,14 +15,9 @@ import numpy as np
 import pypdfium2 as pypdfium
 import pypdfium2.raw as fpdf
 import pytest
-from pdfminer.converter import PDFPageAggregator
-from pdfminer.layout import LAParams, LTChar, LTLayoutContainer
-from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
-from pdfminer.pdfpage import PDFPage
 from simsift.core.document import ExtractionError
 from simsift.core.read.extract import extract, pdfium
 from simsift.core.read.extract import pdf as pdf_reader
-from simsift.core.read.extract.pdf_layout import horizontal_lines
 from test_pdf_order import LEFT, LINE_WIDTH, MARGIN, RIGHT, column, write_pdf
 
 from tests.core.pdf_writer import pdf_bytes
@@ -84,22 +79,6 @@ def test_two_columns_read_by_pdfium_as_by_pdfminer(tmp_path: Path) -> None:
     write_pdf(tmp_path / "columns.pdf", runs)
     (miner, _), (fast, _) = both_readers(tmp_path / "columns.pdf")
     assert fast == miner
-
-
-def test_lines_are_built_as_pdfminers_group_objects_builds_them() -> None:
-    laparams = LAParams()
-    with (DATA / "article_en.pdf").open("rb") as file:
-        resources = PDFResourceManager()
-        device = PDFPageAggregator(resources)
-        interpreter = PDFPageInterpreter(resources, device)
-        for page in PDFPage.get_pages(file):
-            interpreter.process_page(page)
-            drawn = device.get_result()
-            chars = [item for item in drawn if isinstance(item, LTChar)]
-            oracle = LTLayoutContainer(drawn.bbox).group_objects(laparams, chars)
-            expected = [(line.bbox, line.get_text()) for line in oracle]
-            fast = [(line.bbox, line.get_text()) for line in horizontal_lines(chars, laparams)]
-            assert fast == expected
 
 
 @pytest.mark.parametrize("name", SAMPLES)
