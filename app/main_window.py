@@ -815,7 +815,7 @@ class MainWindow(QMainWindow):
             stale
             + found.replace("%1", f"{len(clusters):,}")
             .replace("%2", f"{len(clusters.doc):,}")
-            .replace("%3", f"{len(self.result.documents):,}")
+            .replace("%3", f"{self.editor.documents_left():,}")  # trashed ones are gone
             .replace("%4", str(clusters.k))
             + " "
             + self._problem_counts_text()
@@ -860,7 +860,7 @@ class MainWindow(QMainWindow):
         text = self.problems_panel.counts_text(counts)
         if counts is not None and counts.essays != counts.read:  # the overview's documents
             text += " " + self.tr(
-                "%1 essays compared; the other files read are reference documents or garbled."
+                "%1 documents compared; the other files read are reference documents or garbled."
             ).replace("%1", f"{counts.essays:,}")
         return text
 

@@ -112,6 +112,10 @@ class ResultEditor(QObject):
         self.result = shown
         self.result_changed.emit(shown)
 
+    def documents_left(self) -> int:
+        """How many documents of `result` are still where the scan found them."""
+        return len(self._removed) - int(self._removed.sum())
+
     def moved_away(self, doc: int) -> bool:
         """Whether document `doc` of `result` was moved to the trash or into a folder (it
         keeps its number there, in no pair)."""

@@ -242,7 +242,7 @@ ZH = {
         "已排除来源：两篇文档的共有文本对双方都不再计入。“重新计入”或“编辑 ▸ 撤销”可恢复。",
     "Source included again: it counts as before.": "已重新计入来源：与之前一样计入。",
     # the first-run page, batch reports, moving files, clusters centred on an original
-    '%1 essays compared; the other files read are reference documents or garbled.': '已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。',
+    '%1 documents compared; the other files read are reference documents or garbled.': '已比对 %1 篇文档；其余已读取的文件是参考文档或乱码文本。',
     'Save reports for the class…': '为全班保存报告…',
     'Save one report per essay into a folder, to hand over, as PDF or HTML': '把每篇作文的报告分别保存到一个文件夹，用于分发，格式为 PDF 或 HTML',
     'Here, with {total} documents compared, text found in {n} or more of them is common.': '本次共比较 {total} 篇文档，出现在其中 {n} 篇或以上的文本即为常见文本。',

@@ -1194,11 +1194,6 @@
         <translation>部分抄袭未匹配完：再次扫描即可完成（仅共有模板或常见文本的近似文档对仍在重复组中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="863" />
-        <source>%1 essays compared; the other files read are reference documents or garbled.</source>
-        <translation>已比对 %1 篇作文；其余已读取的文件是参考文档或乱码文本。</translation>
-    </message>
-    <message>
         <location filename="../../app/main_window.py" line="873" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
@@ -1318,6 +1313,11 @@
         <location filename="../../app/main_window.py" line="812" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/main_window.py" line="863" />
+        <source>%1 documents compared; the other files read are reference documents or garbled.</source>
+        <translation>已比对 %1 篇文档；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
         <location filename="../../app/main_window.py" line="984" />
@@ -2294,111 +2294,111 @@
 <context>
     <name>ResultEditor</name>
     <message>
-        <location filename="../../app/result_editor.py" line="148" />
-        <location filename="../../app/result_editor.py" line="186" />
+        <location filename="../../app/result_editor.py" line="152" />
+        <location filename="../../app/result_editor.py" line="190" />
         <source>Not remembered</source>
         <translation>未能记住</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="156" />
+        <location filename="../../app/result_editor.py" line="160" />
         <source>Source excluded: the text the two documents share no longer counts, for either. Include again, or Edit ▸ Undo, brings it back.</source>
         <translation>已排除来源：两篇文档的共有文本对双方都不再计入。“重新计入”或“编辑 ▸ 撤销”可恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="162" />
+        <location filename="../../app/result_editor.py" line="166" />
         <source>Pair marked as not a duplicate. Edit ▸ Undo brings it back.</source>
         <translation>已将此对标记为不是重复。可用“编辑 ▸ 撤销”恢复。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="175" />
-        <location filename="../../app/result_editor.py" line="335" />
+        <location filename="../../app/result_editor.py" line="179" />
+        <location filename="../../app/result_editor.py" line="339" />
         <source>Source included again: it counts as before.</source>
         <translation>已重新计入来源：与之前一样计入。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="253" />
+        <location filename="../../app/result_editor.py" line="257" />
         <source>Verdict not remembered</source>
         <translation>结论未能保存</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="283" />
+        <location filename="../../app/result_editor.py" line="287" />
         <source>Moved 1 file to the trash.</source>
         <translation>已将 1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="284" />
+        <location filename="../../app/result_editor.py" line="288" />
         <source>Moved %1 files to the trash.</source>
         <translation>已将 %1 个文件移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="287" />
+        <location filename="../../app/result_editor.py" line="291" />
         <source>Edit ▸ Undo puts them back.</source>
         <translation>可用“编辑 ▸ 撤销”放回。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="289" />
-        <location filename="../../app/result_editor.py" line="310" />
+        <location filename="../../app/result_editor.py" line="293" />
+        <location filename="../../app/result_editor.py" line="314" />
         <source>Some files were not moved</source>
         <translation>部分文件未能移动</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="309" />
+        <location filename="../../app/result_editor.py" line="313" />
         <source>Moved 1 file to %2.</source>
         <translation>已将 1 个文件移动到 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="309" />
+        <location filename="../../app/result_editor.py" line="313" />
         <source>Moved %1 files to %2.</source>
         <translation>已将 %1 个文件移动到 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="312" />
+        <location filename="../../app/result_editor.py" line="316" />
         <source>Copied 1 file to %2.</source>
         <translation>已将 1 个文件复制到 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="312" />
+        <location filename="../../app/result_editor.py" line="316" />
         <source>Copied %1 files to %2.</source>
         <translation>已将 %1 个文件复制到 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="313" />
+        <location filename="../../app/result_editor.py" line="317" />
         <source>Some files were not copied</source>
         <translation>部分文件未能复制</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="337" />
+        <location filename="../../app/result_editor.py" line="341" />
         <source>The pair is shown again.</source>
         <translation>此对已重新显示。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="348" />
+        <location filename="../../app/result_editor.py" line="352" />
         <source>Put 1 file back from the trash.</source>
         <translation>已从回收站放回 1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="349" />
+        <location filename="../../app/result_editor.py" line="353" />
         <source>Put %1 files back from the trash.</source>
         <translation>已从回收站放回 %1 个文件。</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="352" />
+        <location filename="../../app/result_editor.py" line="356" />
         <source>Some files were not put back</source>
         <translation>部分文件未能放回</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="371" />
-        <location filename="../../app/result_editor.py" line="395" />
+        <location filename="../../app/result_editor.py" line="375" />
+        <location filename="../../app/result_editor.py" line="399" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="399" />
+        <location filename="../../app/result_editor.py" line="403" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../../app/result_editor.py" line="410" />
+        <location filename="../../app/result_editor.py" line="414" />
         <source>Could not finish</source>
         <translation>未能完成</translation>
     </message>

@@ -477,14 +477,19 @@ def test_undo_puts_trashed_files_back_and_in_the_results(qtbot, window, corpus, 
     window.mark_all_but_original()
     checked = {window.result.documents[d].path for d in window.model.checked_documents()}
     contents = {p: Path(p).read_bytes() for p in checked}
+    among = f"among {len(window.result.documents)} documents"
+    assert among in window.summary.text()
     monkeypatch.setattr(window, "confirm_trash", lambda paths: True)
     window.trash_action.trigger()
     wait_for_files(qtbot, window)
     assert not any(os.path.exists(p) for p in checked)
+    left = len(window.result.documents) - len(checked)
+    assert f"among {left} documents" in window.summary.text()  # the trashed ones are gone
     assert window.undo_action.isEnabled()
     window.undo_action.trigger()
     wait_for_files(qtbot, window)
     assert {p: Path(p).read_bytes() for p in checked} == contents  # the same files, back
+    assert among in window.summary.text()
     from urllib.parse import quote
 
     from simsift.app.trash import _home_trash  # fixed when send2trash is first imported
