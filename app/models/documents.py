@@ -25,6 +25,7 @@ from simsift.core.store.verdicts import Verdict, Verdicts
 
 COL_NAME, COL_FOLDER, COL_INDEX, COL_SOURCES, COL_LARGEST, COL_LARGEST_SHARE, COL_VERDICT = range(7)
 COL_FLAGS, COL_PARAPHRASED, COL_TRANSLATED = 7, 8, 9
+_TWO_LINE_HEADERS = (COL_INDEX, COL_LARGEST, COL_LARGEST_SHARE)
 COLUMN_COUNT = 10
 _NUMBER_COLUMNS = (
     COL_INDEX,
@@ -160,7 +161,7 @@ class DocumentsModel(QAbstractTableModel):
             )
         if role != Qt.ItemDataRole.DisplayRole:
             return None
-        return (
+        label = (
             self.tr("Document"),
             self.tr("Folder"),
             self.tr("Similarity index"),
@@ -172,6 +173,8 @@ class DocumentsModel(QAbstractTableModel):
             self.tr("Paraphrased"),
             self.tr("Translated"),
         )[section]
+        # two lines over narrow columns: at 1280×800 one-line headers pushed Verdict out
+        return label.replace(" ", "\n", 1) if section in _TWO_LINE_HEADERS else label
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or self._result is None:

@@ -69,11 +69,11 @@ from simsift.core.store.verdicts import Verdicts
 
 _LINK = re.compile(r"(compare|exclude|include):(\d+)")
 # narrowest and widest pixels of the text columns; numbers always show whole
-_TEXT_COLUMNS = {
-    COL_NAME: (100, 320),
+_TEXT_COLUMNS = {  # a document's own name first: students are told apart by it
+    COL_NAME: (150, 320),
     COL_FOLDER: (50, 160),
-    COL_LARGEST: (90, 240),
-    COL_VERDICT: (60, 220),
+    COL_LARGEST: (76, 240),
+    COL_VERDICT: (50, 220),
 }
 
 

@@ -160,8 +160,9 @@ class GraphView(QGraphicsView):
 
     def _place_labels(self) -> None:
         """Name the dots, most copied first, where a name overlaps no other name nor dot
-        (right of the dot, else left, above or below); a name that fits nowhere is left
-        to the dot's tooltip. Names keep their size on screen when the graph is scaled."""
+        and stays inside the view (right of the dot, else left, above or below); a name
+        that fits nowhere is left to the dot's tooltip. Names keep their size on screen
+        when the graph is scaled."""
         scene = self.scene()
         for label in self._labels:
             scene.removeItem(label)
@@ -169,6 +170,7 @@ class GraphView(QGraphicsView):
         scale = self.transform().m11() or 1.0
         colour = self.palette().color(QPalette.ColorRole.WindowText)
         taken = [dot.sceneBoundingRect() for dot, _, _ in self._dots]
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
         for dot, name, doc in self._dots:
             if len(self._labels) >= _MOST_LABELS:
                 break
@@ -187,7 +189,7 @@ class GraphView(QGraphicsView):
                 (box.center().x() - w / 2, box.bottom() + gap),
             ):
                 place = QRectF(left, top, w, h)
-                if not any(place.intersects(other) for other in taken):
+                if shown.contains(place) and not any(place.intersects(o) for o in taken):
                     break
             else:
                 continue
