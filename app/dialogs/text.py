@@ -20,7 +20,10 @@ from PySide6.QtWidgets import (
 from simsift.app.messages import translated
 from simsift.app.readable import readable
 from simsift.core.document import FileRecord
+from simsift.core.report.essay import SET_APART_STYLE
+from simsift.core.report.text_kinds import LISTED, QUOTED, set_apart_spans
 from simsift.core.text.counts import text_counts
+from simsift.core.text.quotations import BIBLIOGRAPHY, QUOTATION
 
 
 class ExtractedTextDialog(QDialog):
@@ -37,7 +40,7 @@ class ExtractedTextDialog(QDialog):
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.text = QTextBrowser()
-        self.text.setHtml(_body_html(record))
+        self.text.setHtml(self._body_html(record))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -61,13 +64,33 @@ class ExtractedTextDialog(QDialog):
         for flag in record.flags:
             text = self.tr("Integrity flag: %1").replace("%1", translated(flag))
             lines.append(f"<span style='color:#b00020'>{html.escape(text)}</span>")
+        legend = self.tr("In grey italics: quotations and the bibliography, set apart.")
+        lines.append(f"<span style='{SET_APART_STYLE}'>{html.escape(legend)}</span>")
         return "<br>".join(lines)
 
+    def _body_html(self, record: FileRecord) -> str:
+        """The title and paragraphs, quotations and the bibliography in grey italics (as
+        the scan finds them, whatever it counts)."""
+        titles = {QUOTED: self.tr("quotation"), LISTED: self.tr("bibliography")}
+        spans: dict[int, list[tuple[int, int, str]]] = {}
+        for i, start, end, kind in set_apart_spans(record.paragraphs, (QUOTATION, BIBLIOGRAPHY)):
+            spans.setdefault(i, []).append((start, end, titles[kind]))
+        parts = [f"<h2>{html.escape(record.title)}</h2>"] if record.title else []
+        for i, paragraph in enumerate(record.paragraphs):
+            parts.append(f"<p>{_marked(paragraph, spans.get(i, []))}</p>")
+        return "\n".join(parts)
 
-def _body_html(record: FileRecord) -> str:
-    parts = [f"<h2>{html.escape(record.title)}</h2>"] if record.title else []
-    parts += [f"<p>{html.escape(p)}</p>" for p in record.paragraphs]
-    return "\n".join(parts)
+
+def _marked(paragraph: str, spans: list[tuple[int, int, str]]) -> str:
+    """`paragraph` escaped, each span (start, end, title) in grey italics."""
+    out, done = [], 0
+    for start, end, title in spans:
+        out.append(html.escape(paragraph[done:start]))
+        piece = html.escape(paragraph[start:end])
+        out.append(f"<span style='{SET_APART_STYLE}' title='{html.escape(title)}'>{piece}</span>")
+        done = end
+    out.append(html.escape(paragraph[done:]))
+    return "".join(out)
 
 
 class DocumentPicker(QDialog):

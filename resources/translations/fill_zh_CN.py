@@ -380,6 +380,8 @@ ZH = {
     "Found by meaning (%1): %2 of A's own text and %3 of B's. The words differ: evidence to read side by side, not proof.": "按意思发现（%1）：占 A 自身文本的 %2，占 B 的 %3。措辞不同：供并排阅读的证据，而非定论。",
     "Found by meaning: {passages}. The words differ: read both sides before deciding.": "按意思发现：{passages}。措辞不同：请读完两边再作判断。",
     "By meaning: A in B {ab} · B in A {ba}": "按意思：A 在 B 中 {ab} · B 在 A 中 {ba}",
+    "In grey italics: quotations and the bibliography, set apart.": "灰色斜体：引文和参考文献，单独列出。",
+    "quotation": "引文", "bibliography": "参考文献",
     "1 translated passage": "1 段翻译的段落", "{n} translated passages": "{n} 段翻译的段落",
     "1 paraphrased passage": "1 段改写的段落", "{n} paraphrased passages": "{n} 段改写的段落",
     "Translated passage: these sentences say the same in Chinese and English. Evidence to read, not proof: compare the two sides before deciding.": "翻译的段落：这些句子用中文和英文说了同样的内容。这是供阅读的证据，而非定论：请比较两边再作判断。",

@@ -428,12 +428,12 @@
 <context>
     <name>DocumentPicker</name>
     <message>
-        <location filename="../../app/dialogs/text.py" line="78" />
+        <location filename="../../app/dialogs/text.py" line="101" />
         <source>Show extracted text</source>
         <translation>显示提取的文本</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="81" />
+        <location filename="../../app/dialogs/text.py" line="104" />
         <source>Type part of the file name or folder…</source>
         <translation>输入文件名或文件夹的一部分…</translation>
     </message>
@@ -441,113 +441,113 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../app/models/documents.py" line="141" />
+        <location filename="../../app/models/documents.py" line="142" />
         <source>Integrity flags: signs the text was disguised to slip past a checker (hidden text, look-alike letters, invisible characters)</source>
         <translation>完整性标记：文本经过伪装以逃避检测的迹象（隐藏文字、形近字母、不可见字符）</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="146" />
+        <location filename="../../app/models/documents.py" line="147" />
         <source>Share of the document's own text found word for word in any other document (template and common text excluded)</source>
         <translation>本文档自身文本逐字出现在任何其他文档中的比例（不计模板与常见文本）</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="151" />
+        <location filename="../../app/models/documents.py" line="152" />
         <source>Share of the document's own text that says what another document says in other words (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
         <translation>文档自身文本中用别的话说出另一篇文档内容的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="157" />
+        <location filename="../../app/models/documents.py" line="158" />
         <source>Share of the document's own text translated from another document, Chinese ↔ English (found by meaning, apart from the similarity index): evidence to read side by side, not proof</source>
         <translation>文档自身文本中译自另一篇文档（中文 ↔ 英文）的比例（按意思发现，不计入相似度指数）：供并排阅读的证据，而非定论</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="164" />
+        <location filename="../../app/models/documents.py" line="165" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="165" />
+        <location filename="../../app/models/documents.py" line="166" />
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="166" />
+        <location filename="../../app/models/documents.py" line="167" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="167" />
+        <location filename="../../app/models/documents.py" line="168" />
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="168" />
+        <location filename="../../app/models/documents.py" line="169" />
         <source>Largest source</source>
         <translation>最大来源</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="169" />
+        <location filename="../../app/models/documents.py" line="170" />
         <source>Its share</source>
         <translation>其占比</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="170" />
+        <location filename="../../app/models/documents.py" line="171" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="171" />
+        <location filename="../../app/models/documents.py" line="172" />
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="172" />
+        <location filename="../../app/models/documents.py" line="173" />
         <source>Paraphrased</source>
         <translation>改写</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="173" />
+        <location filename="../../app/models/documents.py" line="174" />
         <source>Translated</source>
         <translation>翻译</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="209" />
+        <location filename="../../app/models/documents.py" line="212" />
         <source>%1 (+%2 excluded)</source>
         <translation>%1（另排除 %2）</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="245" />
-        <location filename="../../app/models/documents.py" line="264" />
+        <location filename="../../app/models/documents.py" line="248" />
+        <location filename="../../app/models/documents.py" line="267" />
         <source>%1 verbatim</source>
         <translation>%1 逐字相同</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="250" />
+        <location filename="../../app/models/documents.py" line="253" />
         <source>%1 in all</source>
         <translation>合计 %1</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="254" />
+        <location filename="../../app/models/documents.py" line="257" />
         <source>%1 paraphrased</source>
         <translation>%1 改写</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="254" />
+        <location filename="../../app/models/documents.py" line="257" />
         <source>%1 translated</source>
         <translation>%1 翻译</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="268" />
+        <location filename="../../app/models/documents.py" line="271" />
         <source>%1 from %2</source>
         <translation>%1 来自 %2</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="275" />
+        <location filename="../../app/models/documents.py" line="278" />
         <source>1 source excluded: it does not count in the similarity index</source>
         <translation>已排除 1 个来源：不计入相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/models/documents.py" line="276" />
+        <location filename="../../app/models/documents.py" line="279" />
         <source>%1 sources excluded: they do not count in the similarity index</source>
         <translation>已排除 %1 个来源：不计入相似度指数</translation>
     </message>
@@ -893,24 +893,39 @@
 <context>
     <name>ExtractedTextDialog</name>
     <message>
-        <location filename="../../app/dialogs/text.py" line="32" />
+        <location filename="../../app/dialogs/text.py" line="35" />
         <source>Extracted text — %1</source>
         <translation>提取的文本 — %1</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="52" />
+        <location filename="../../app/dialogs/text.py" line="55" />
         <source>Read as %1 · %2 paragraphs · %3 characters · %4 words</source>
         <translation>按 %1 读取 · %2 段 · %3 个字符 · %4 个词</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="59" />
+        <location filename="../../app/dialogs/text.py" line="62" />
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location filename="../../app/dialogs/text.py" line="62" />
+        <location filename="../../app/dialogs/text.py" line="65" />
         <source>Integrity flag: %1</source>
         <translation>完整性标记：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/text.py" line="67" />
+        <source>In grey italics: quotations and the bibliography, set apart.</source>
+        <translation>灰色斜体：引文和参考文献，单独列出。</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/text.py" line="74" />
+        <source>quotation</source>
+        <translation>引文</translation>
+    </message>
+    <message>
+        <location filename="../../app/dialogs/text.py" line="74" />
+        <source>bibliography</source>
+        <translation>参考文献</translation>
     </message>
 </context>
 <context>
@@ -1184,17 +1199,17 @@
         <translation>部分抄袭未匹配完：扫描在匹配段落时被取消。再次扫描即可完成（已读取的文件不会重新读取）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="832" />
+        <location filename="../../app/main_window.py" line="841" />
         <source>Partial copying is still being matched: near pairs that share only template or common text leave the clusters when it ends.</source>
         <translation>仍在匹配部分抄袭：完成后，仅共有模板或常见文本的近似文档对将移出重复组。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="836" />
+        <location filename="../../app/main_window.py" line="845" />
         <source>Partial copying was not finished: scan again to finish it (near pairs that share only template or common text are still among the clusters).</source>
         <translation>部分抄袭未匹配完：再次扫描即可完成（仅共有模板或常见文本的近似文档对仍在重复组中）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="873" />
+        <location filename="../../app/main_window.py" line="882" />
         <source>Undo exclude source</source>
         <translation>撤销排除来源</translation>
     </message>
@@ -1249,33 +1264,33 @@
         <translation>正在处理文件：%1 / %2…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="805" />
+        <location filename="../../app/main_window.py" line="814" />
         <source>The folder list changed since this scan: press Scan to update. </source>
         <translation>文件夹列表在这次扫描后已更改：请按“扫描”更新。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="851" />
+        <location filename="../../app/main_window.py" line="860" />
         <source>Reopening the last results…</source>
         <translation>正在重新打开上次的结果…</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="871" />
+        <location filename="../../app/main_window.py" line="880" />
         <source>Undo not a duplicate</source>
         <translation>撤销“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="875" />
+        <location filename="../../app/main_window.py" line="884" />
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="877" />
+        <location filename="../../app/main_window.py" line="886" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
         <location filename="../../app/main_window.py" line="312" />
-        <location filename="../../app/main_window.py" line="1089" />
+        <location filename="../../app/main_window.py" line="1098" />
         <source>About SimSift</source>
         <translation>关于 SimSift</translation>
     </message>
@@ -1300,67 +1315,67 @@
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="801" />
+        <location filename="../../app/main_window.py" line="810" />
         <source>Drop folders on the list at the left, then press Scan.</source>
         <translation>将文件夹拖放到左侧列表，然后点击“扫描”。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="810" />
+        <location filename="../../app/main_window.py" line="819" />
         <source>1 cluster with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="812" />
+        <location filename="../../app/main_window.py" line="821" />
         <source>%1 clusters with %2 files among %3 documents (k = %4).</source>
         <translation>%3 个文档中有 %1 个重复组，共 %2 个文件（k = %4）。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="863" />
+        <location filename="../../app/main_window.py" line="872" />
         <source>%1 documents compared; the other files read are reference documents or garbled.</source>
         <translation>已比对 %1 篇文档；其余已读取的文件是参考文档或乱码文本。</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="984" />
+        <location filename="../../app/main_window.py" line="993" />
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="986" />
+        <location filename="../../app/main_window.py" line="995" />
         <source>Move 1 checked file to the trash?</source>
         <translation>将 1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="989" />
+        <location filename="../../app/main_window.py" line="998" />
         <source>Move %1 checked files to the trash?</source>
         <translation>将 %1 个已勾选文件移到回收站？</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="992" />
+        <location filename="../../app/main_window.py" line="1001" />
         <source>… and %1 more</source>
         <translation>……以及另外 %1 个</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1022" />
+        <location filename="../../app/main_window.py" line="1031" />
         <source>Move or copy checked files to</source>
         <translation>将勾选的文件移动或复制到</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1033" />
+        <location filename="../../app/main_window.py" line="1042" />
         <source>Export report into folder</source>
         <translation>将报告导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1043" />
+        <location filename="../../app/main_window.py" line="1052" />
         <source>Export HTML report</source>
         <translation>导出 HTML 报告</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1045" />
+        <location filename="../../app/main_window.py" line="1054" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
     <message>
-        <location filename="../../app/main_window.py" line="1090" />
+        <location filename="../../app/main_window.py" line="1099" />
         <source>SimSift finds near-duplicate and copied documents with SimHash fingerprints.</source>
         <translation>SimSift 使用 SimHash 指纹查找近似重复和抄袭的文档。</translation>
     </message>
@@ -1821,67 +1836,67 @@
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../app/panels/overview.py" line="277" />
+        <location filename="../../app/panels/overview.py" line="279" />
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="280" />
+        <location filename="../../app/panels/overview.py" line="282" />
         <source>How similar the documents are, which to read first, who shares text</source>
         <translation>文档的相似程度、应先读哪些、谁与谁共有文本</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="283" />
+        <location filename="../../app/panels/overview.py" line="285" />
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="283" />
+        <location filename="../../app/panels/overview.py" line="285" />
         <source>Similarity index</source>
         <translation>相似度指数</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="284" />
+        <location filename="../../app/panels/overview.py" line="286" />
         <source>Read these first:</source>
         <translation>请先阅读：</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="290" />
+        <location filename="../../app/panels/overview.py" line="292" />
         <source>Scan a folder to see how similar its documents are.</source>
         <translation>扫描一个文件夹，查看其中文档的相似程度。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="298" />
+        <location filename="../../app/panels/overview.py" line="300" />
         <source>partial-copy threshold %1</source>
         <translation>部分抄袭阈值 %1</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="306" />
+        <location filename="../../app/panels/overview.py" line="308" />
         <source>Highest similarity index: %1 (%2) · median %3 over %4 documents</source>
         <translation>最高相似度指数：%1（%2）· %4 篇文档的中位数 %3</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="314" />
+        <location filename="../../app/panels/overview.py" line="316" />
         <source>No documents share text.</source>
         <translation>没有文档共有文本。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="316" />
+        <location filename="../../app/panels/overview.py" line="318" />
         <source>%1 documents in one group are linked</source>
         <translation>%1 篇文档同属一组，</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="318" />
+        <location filename="../../app/panels/overview.py" line="320" />
         <source>%1 documents in %2 groups are linked</source>
         <translation>%1 篇文档分属 %2 组，</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="321" />
+        <location filename="../../app/panels/overview.py" line="323" />
         <source>by near duplicates within k or partial copies. Click a document to open it, a line to compare the two.</source>
         <translation>由 k 以内的近似重复或部分抄袭相连。点击文档可打开，点击连线可并排比较两篇。</translation>
     </message>
     <message>
-        <location filename="../../app/panels/overview.py" line="326" />
+        <location filename="../../app/panels/overview.py" line="328" />
         <source>%1 more are left out of the drawing.</source>
         <translation>另有 %1 篇未画出。</translation>
     </message>

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 from simsift.app.dialogs.text import DocumentPicker, ExtractedTextDialog
@@ -102,6 +104,24 @@ def test_extracted_text_dialog_shows_title_and_warning(qtbot):
     qtbot.addWidget(dialog)
     assert dialog.text.toPlainText().split("\n") == ["My summer", "First.", "Second."]
     assert "Warning: 2 characters could not be decoded" in dialog.header.text()
+
+
+def test_extracted_text_dialog_greys_quotations_and_the_bibliography(qtbot):
+    from simsift.core.document import FileRecord
+
+    from tests.core.test_quotations import REFERENCES
+
+    quote = "“rivers carry silt to the <sea> every spring”"
+    record = FileRecord(
+        "/x/essay.txt", 10, 0, "ok", format="text",
+        paragraphs=(f"She wrote {quote} and I agree.", "References", *REFERENCES),
+    )  # fmt: skip
+    dialog = ExtractedTextDialog(record)
+    qtbot.addWidget(dialog)
+    page = dialog._body_html(record)
+    assert f"title='quotation'>{html.escape(quote)}</span> and I agree." in page
+    assert page.count("title='bibliography'") == len(REFERENCES) + 1  # the heading too
+    assert dialog.text.toPlainText().split("\n")[0] == f"She wrote {quote} and I agree."
 
 
 def test_a_name_that_is_not_utf8_is_shown_readable_and_acted_on_exactly(
