@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QRadioButton,
+    QStyledItemDelegate,
     QVBoxLayout,
     QWidget,
 )
@@ -44,6 +45,15 @@ def verdict_data(model, verdict: Verdict | None, role: int):
     if role == Qt.ItemDataRole.ForegroundRole:
         return _COLOURS[verdict.verdict]
     return None
+
+
+class VerdictDelegate(QStyledItemDelegate):
+    """A verdict cell cut at its end, so the verdict itself stays readable ("copying
+    confirmed: sha…"); the tables cut names in the middle, which made "copy…dent"."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
 
 
 def verdict_rank(verdict: Verdict | None) -> int:

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 from simsift.app.column_widths import ColumnFitter
 from simsift.app.dialogs.batch_report import report_suffix, save_class_reports, show_report_saved
+from simsift.app.dialogs.verdict import VerdictDelegate
 from simsift.app.messages import translated
 from simsift.app.models.documents import (
     COL_FLAGS,
@@ -519,6 +520,7 @@ def _make_table(model) -> QTableView:
     view.setWordWrap(False)
     view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     view.verticalHeader().hide()
+    view.setItemDelegateForColumn(COL_VERDICT, VerdictDelegate(view))
     view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
     view.setAlternatingRowColors(True)
     # the shares by meaning and the flags beside the index, not past the sources where a

@@ -15,6 +15,7 @@ import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLineEdit, QTableView, QVBoxLayout, QWidget
 from simsift.app.column_widths import ColumnFitter
+from simsift.app.dialogs.verdict import VerdictDelegate
 from simsift.app.models.partial import (
     COL_CONTAINMENT_AB,
     COL_FOLDER_A,
@@ -187,6 +188,7 @@ def _make_view(model) -> QTableView:
     view.setAlternatingRowColors(True)
     view.setWordWrap(False)
     view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+    view.setItemDelegateForColumn(COL_VERDICT, VerdictDelegate(view))
     # what the pair shares, read before its measures
     header = view.horizontalHeader()
     header.moveSection(header.visualIndex(COL_KIND), header.visualIndex(COL_CONTAINMENT_AB))

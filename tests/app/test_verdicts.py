@@ -103,3 +103,19 @@ def test_partial_copies_can_be_filtered(qtbot, window, tmp_path):
     assert 0 < shown < total
     window.partial_panel.filter.clear()
     assert window.partial_panel.proxy.rowCount() == total
+
+
+def test_a_verdict_cell_is_cut_at_its_end_so_the_verdict_stays_readable(qtbot, window):
+    """Names are cut in the middle (both ends tell files apart); a verdict with its note
+    is cut at the end: "copying confirmed: sha…", never "copy…dent"."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    for view, column in (
+        (window.partial_panel.view, COL_VERDICT),
+        (window.documents_panel.table, DOC_VERDICT),
+    ):
+        assert view.textElideMode() == Qt.TextElideMode.ElideMiddle  # the names
+        option = QStyleOptionViewItem()
+        view.itemDelegateForColumn(column).initStyleOption(option, view.model().index(0, column))
+        assert option.textElideMode == Qt.TextElideMode.ElideRight
