@@ -9,18 +9,20 @@ damaged or missing one of them does not stop the reading. Pictures are read only
 
 from __future__ import annotations
 
+import os
 import posixpath
+import struct
 import zipfile
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 
 from lxml import etree
 from simsift.core.document import ExtractionError
+from simsift.core.paths import resource_path
 from simsift.core.read.extract.package import open_package
 
 NOT_DOCX = "not a valid DOCX (corrupt or renamed file)"
@@ -177,8 +179,9 @@ def styles_xml(archive: zipfile.ZipFile, member: str) -> bytes:
     back, the same object, which `docx.style_sheet`'s cache then finds at once. Python-docx's
     template brings 350 KB of styles to every document made with it."""
     info = archive.getinfo(member)
-    with archive.open(info) as stream:  # the zip's own checks of the member's header
-        stored = _stored_bytes(stream, info)
+    with archive.open(info):  # the zip's own checks of the member's header
+        pass
+    stored = _stored_bytes(archive, info)
     key = (info.compress_type, info.CRC, info.file_size, stored)
     kept = _INFLATED_STYLES.get(key) if stored is not None else None
     if kept is not None:
@@ -200,15 +203,36 @@ _KEPT_STYLES = 4
 _INFLATED_STYLES: OrderedDict[tuple, bytes] = OrderedDict()
 
 
-def _stored_bytes(stream: zipfile.ZipExtFile, info: zipfile.ZipInfo) -> bytes | None:
-    """The member's bytes as stored (compressed), read from just after the local header
-    `stream` was opened past; None when this Python's ZipExtFile does not show them."""
-    raw = getattr(stream, "_fileobj", None)
-    return raw.read(info.compress_size) if raw is not None else None
+def _stored_bytes(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
+    """The member's bytes as stored (compressed), read from the zip's file just after the
+    member's local header; None when they cannot be read so (the zip was not opened from a
+    file name, the file is gone, the header is not where the central directory puts it):
+    the part is then inflated as any other."""
+    if not isinstance(archive.filename, str):
+        return None
+    try:
+        with open(archive.filename, "rb") as file:
+            file.seek(info.header_offset)
+            header = file.read(_LOCAL_HEADER_SIZE)
+            if len(header) < _LOCAL_HEADER_SIZE or not header.startswith(_LOCAL_SIGNATURE):
+                return None
+            name_length, extra_length = struct.unpack_from("<HH", header, _LOCAL_LENGTHS_AT)
+            file.seek(name_length + extra_length, os.SEEK_CUR)
+            return file.read(info.compress_size)
+    except OSError:
+        return None
+
+
+# The zip format's local file header (APPNOTE.TXT 4.3.7): 30 bytes, then the name and the
+# extra field, whose lengths are at bytes 26 and 28
+_LOCAL_SIGNATURE = b"PK\x03\x04"
+_LOCAL_HEADER_SIZE = 30
+_LOCAL_LENGTHS_AT = 26
 
 
 @cache
 def default_styles() -> bytes:
     """The style sheet python-docx gives a document without one (Word's built-in names:
-    Title, heading 1...), so that such a file reads as it did through python-docx."""
-    return resources.files("docx").joinpath("templates/default-styles.xml").read_bytes()
+    Normal, Default Paragraph Font...), so that such a file reads as it did through
+    python-docx; a copy ships in resources/docx/, so reading needs no python-docx."""
+    return resource_path("docx", "default-styles.xml").read_bytes()

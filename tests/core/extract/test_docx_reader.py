@@ -9,6 +9,7 @@ rules of `core.read.extract.hidden` by hand.
 
 from __future__ import annotations
 
+import sys
 import zipfile
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from docx.shared import Pt, RGBColor
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from simsift.core.document import ExtractionError
-from simsift.core.read.extract import extract
+from simsift.core.read.extract import docx_parts, extract
 from simsift.core.read.extract.hidden import hex_colour, unreadable
 from simsift.core.read.extract.paragraphs import as_block_quote, clean_paragraph, is_quote_style
 
@@ -287,3 +288,26 @@ def test_a_document_without_a_body_is_not_a_valid_docx(tmp_path: Path) -> None:
     )
     with pytest.raises(ExtractionError, match="not a valid DOCX"):
         extract(path)
+
+
+def _without_styles_part(members: dict) -> None:
+    del members["word/styles.xml"]
+    rels = members["word/_rels/document.xml.rels"].decode()
+    start = rels.rindex("<Relationship", 0, rels.index('relationships/styles"'))
+    members["word/_rels/document.xml.rels"] = (
+        rels[:start] + rels[rels.index("/>", start) + 2 :]
+    ).encode()
+
+
+def test_a_file_without_styles_reads_where_python_docx_is_not_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _essay(tmp_path / "essay.docx")
+    _rewrite(path, _without_styles_part)
+    expected = extract(path)
+    docx_parts.default_styles.cache_clear()
+    monkeypatch.setitem(sys.modules, "docx", None)  # python-docx is a test dependency only
+    try:
+        assert extract(path) == expected
+    finally:
+        docx_parts.default_styles.cache_clear()
