@@ -47,13 +47,14 @@ class UnsupportedFormat(ExtractionError):
 # Bump when reading the same file gives other text, title or tokens (their marks
 # included): the catalog then reads files again instead of reusing what an older
 # SimSift extracted.
+# 14: Word's macro-enabled documents and templates (.docm, .dotx) read, not refused;
 # 13: a quoted term (a word or two in marks, “stable”) is own text, not a quotation;
 # 12: quotation marks in text read by OCR judged as OCR's (no stray-quote flag, fewer quotations);
 # 11: PDF text sized by its matrix (macOS's 1 pt scaled to 12) is shown, not tiny;
 # 10: letters spaced out keep their word gaps through the readers' whitespace folding;
 # 9: text in DOCX/ODT/HTML pictures and scanned pages among text pages read by OCR;
 # 8: letters spaced out joined
-READER_VERSION = 13
+READER_VERSION = 14
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are reported, not read
 

@@ -36,7 +36,15 @@ IMAGE = _OFFICE + "image"
 CORE_PROPERTIES = (
     "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties"
 )
-_DOCUMENT_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+# a Word document's main part, and the same WordprocessingML in .docm, .dotx and .dotm
+_DOCUMENT_MAINS = frozenset(
+    (
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
+        "application/vnd.ms-word.document.macroEnabled.main+xml",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
+        "application/vnd.ms-word.template.macroEnabledTemplate.main+xml",
+    )
+)
 _DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
 
 # As python-docx parses parts (blank text between elements dropped, no entities), so that
@@ -82,7 +90,7 @@ def read_parts(path: Path, max_bytes: int) -> WordParts:
 def _read(archive: zipfile.ZipFile) -> WordParts:
     package = relationships(archive, "/")
     main = _only(package, OFFICE_DOCUMENT)
-    if content_type(archive, main) != _DOCUMENT_MAIN:  # .docm, .dotx: another main part
+    if content_type(archive, main) not in _DOCUMENT_MAINS:  # a spreadsheet renamed .docx
         raise ValueError(f"main part {main} is not a Word document")
     document = etree.fromstring(archive.read(main), PART_PARSER)
     rels = relationships(archive, "/" + main)

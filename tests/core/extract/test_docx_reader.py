@@ -255,22 +255,41 @@ def test_a_missing_picture_does_not_stop_the_reading(tmp_path: Path) -> None:
     assert extract(path).title == "Deltas in spring"
 
 
+MAIN = b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+
+
 @pytest.mark.parametrize(
-    "content_type",
+    "content_type, suffix",
     [
-        "application/vnd.ms-word.document.macroEnabled.main+xml",
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
+        ("application/vnd.ms-word.document.macroEnabled.main+xml", ".docm"),
+        (
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
+            ".dotx",
+        ),
+        ("application/vnd.ms-word.template.macroEnabledTemplate.main+xml", ".dotm"),
     ],
 )
-def test_a_main_part_that_is_not_a_word_document_is_refused_as_before(
-    tmp_path: Path, content_type: str
+def test_a_macro_enabled_document_or_a_template_is_read_as_word(
+    tmp_path: Path, content_type: str, suffix: str
 ) -> None:
-    main = b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+    path = _essay(tmp_path / f"essay{suffix}")
+    expected = extract(path)
+    _rewrite(
+        path,
+        lambda m: m.__setitem__(
+            "[Content_Types].xml", m["[Content_Types].xml"].replace(MAIN, content_type.encode())
+        ),
+    )
+    assert extract(path).paragraphs == expected.paragraphs
+
+
+def test_a_main_part_that_is_not_a_word_document_is_refused(tmp_path: Path) -> None:
+    sheet = b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
     path = _essay(tmp_path / "essay.docx")
     _rewrite(
         path,
         lambda m: m.__setitem__(
-            "[Content_Types].xml", m["[Content_Types].xml"].replace(main, content_type.encode())
+            "[Content_Types].xml", m["[Content_Types].xml"].replace(MAIN, sheet)
         ),
     )
     with pytest.raises(ExtractionError, match="not a valid DOCX"):
