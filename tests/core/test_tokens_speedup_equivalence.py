@@ -168,7 +168,9 @@ def reference_stream(paragraphs: list[str]) -> tuple[list[int], list[int], list[
 
 
 def test_token_stream_equals_the_reference_stream_with_quotations_and_long_paragraphs():
-    long_english = " ".join(["word", "3.14", "x", "don’t", "“quoted text”"] * (CHUNK_CHARS // 20))
+    long_english = " ".join(
+        ["word", "3.14", "x", "don’t", "“quoted text here”"] * (CHUNK_CHARS // 20)
+    )
     long_chinese = "中文字符没有空格的很长段落，“引号”里面的话。" * (CHUNK_CHARS // 20)
     spaced = "t h i s   i s   s p a c e d " * 1000
     paragraphs = [*TRICKY, long_english, long_chinese, spaced, *chinese_paragraphs()[:10]]
@@ -182,7 +184,7 @@ def test_token_stream_equals_the_reference_stream_with_quotations_and_long_parag
     np.testing.assert_array_equal(plain.para_starts, np.array(starts, np.int32))
     np.testing.assert_array_equal(stream.hashes, plain.hashes)
     assert stream.marks.any()
-    assert find_quotations("他说“不要走”然后离开了。").spans
+    assert find_quotations("他说“不要走，明天再来”然后离开了。").spans
 
 
 def test_document_tokens_of_empty_and_spaced_documents():
