@@ -3,6 +3,12 @@
     python -m bench.passages_bench distances   # edited vs unrelated passage distances
     python -m bench.passages_bench planted     # precision/recall of partial pairs
     python -m bench.passages_bench scale --docs 10000
+    python -m bench.passages_bench stages DIR [--rounds 3]   # the passage stage, step by step
+
+stages: DIR is read once through a catalog kept in /tmp (later runs read nothing), then the
+passage stage (`analyze_passages`) and the meaning layer after it are run --rounds times on
+its documents, each of the stage's steps timed (CPU time of the process, all its threads:
+the machine is shared; the best round).
 
 English text is Python's own documentation (pydoc topics and module docstrings),
 Chinese text the seed documents (tests/data/zh_text); essays are paragraphs of that
@@ -12,6 +18,7 @@ text reshuffled sentence by sentence, so no two essays share a paragraph by acci
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import random
 import re
@@ -257,6 +264,74 @@ def _time_stages(streams) -> None:
     )
 
 
+_STEPS = {  # analyze's module-level names timed by `stages`
+    "cut + fingerprints": "passages_reusing",
+    "passage pairs": "find_matches",
+    "extend": "extend_matches",
+    "kept grams": "kept_reusing",
+    "shared runs (grams)": "_gram_layer",
+    "containment": "pair_overlaps",
+    "same text": "credit_same_text",
+    "longest runs": "with_runs",
+}
+_PAIR_COMPARISON = "  of which pairs compared"  # verbatim.longest_runs inside "longest runs"
+
+
+def run_stages(args) -> None:
+    """Each step of the passage stage on a real folder, CPU time, best of the rounds."""
+    from pathlib import Path
+
+    from simsift.core.match.passages import analyze as analyze_module
+    from simsift.core.match.passages import overlaps as overlaps_module
+    from simsift.core.pipeline import stages as stages_module
+    from simsift.core.pipeline.options import ScanOptions
+    from simsift.core.pipeline.scan import scan
+    from simsift.core.store.catalog import Catalog
+
+    folder = Path(args.folder).resolve()
+    options = ScanOptions(roots=(str(folder),), workers=2)
+    with Catalog(Path("/tmp") / f"passages-bench-{folder.name}.sqlite3") as catalog:
+        result = scan(options, catalog=catalog)
+    documents = [d for d in result.documents if d.tokens is not None]
+    is_reference = np.zeros(len(documents), bool)
+    tokens = sum(len(d.tokens.body.hashes) for d in documents)
+    print(f"{len(documents)} documents, {tokens:,} tokens")
+    best: dict[str, float] = {}
+    for _ in range(args.rounds):
+        spent = dict.fromkeys([*_STEPS, _PAIR_COMPARISON, "passage stage"], 0.0)
+        with contextlib.ExitStack() as stack:
+            for label, name in _STEPS.items():
+                stack.enter_context(_timed(analyze_module, name, label, spent))
+            stack.enter_context(_timed(overlaps_module, "longest_runs", _PAIR_COMPARISON, spent))
+            stack.enter_context(_timed(stages_module, "analyze_passages", "passage stage", spent))
+            t0 = time.process_time()
+            passages = stages_module.find_passages(documents, is_reference, options)
+            spent["meaning"] = time.process_time() - t0 - spent["passage stage"]
+        for k, v in spent.items():
+            best[k] = min(best.get(k, v), v)
+        print(f"round: {len(passages.overlaps)} pairs, {len(passages.matches)} passage matches")
+    for k, v in best.items():
+        print(f"  {k:22} {v:7.2f} s")
+
+
+@contextlib.contextmanager
+def _timed(module, name: str, label: str, spent: dict[str, float]):
+    original = getattr(module, name)
+
+    def wrapper(*a, **kw):
+        t0 = time.process_time()
+        try:
+            return original(*a, **kw)
+        finally:
+            spent[label] += time.process_time() - t0
+
+    setattr(module, name, wrapper)
+    try:
+        yield
+    finally:
+        setattr(module, name, original)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -265,8 +340,13 @@ def main() -> None:
     planted.add_argument("--pairs", type=int, default=60)
     scale = sub.add_parser("scale")
     scale.add_argument("--docs", type=int, default=10_000)
+    stages = sub.add_parser("stages")
+    stages.add_argument("folder")
+    stages.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    {"distances": run_distances, "planted": run_planted, "scale": run_scale}[args.mode](args)
+    modes = {"distances": run_distances, "planted": run_planted, "scale": run_scale}
+    modes["stages"] = run_stages
+    modes[args.mode](args)
 
 
 if __name__ == "__main__":

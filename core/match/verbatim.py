@@ -4,7 +4,9 @@ Passage fingerprints find documents that share text, including edited text; a ru
 identical words is the evidence a reader trusts, and it separates copying from two texts
 on one topic (near fingerprints, no sentence in common). A pair is partial when such a
 run is long enough, whatever its share of either document ("N words in a row", as
-WCopyfind and Turnitin report it).
+WCopyfind and Turnitin report it). The gram layer (`core.match.grams`) finds every run of
+the shortest match or longer; this module looks only at pairs with matched passages and
+no such run, for a shorter one (the share rule's `SHARE_MIN_RUN`).
 
 Runs are found with 8-token grams: the shorter document's grams are sorted and each gram
 of the longer one is looked up among them; hits that keep the same offset on consecutive

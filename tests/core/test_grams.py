@@ -498,3 +498,45 @@ def test_kept_grams_sorted_a_bucket_at_a_time_are_in_the_stable_order(monkeypatc
     order = grams._stable_order(values, lambda: checks.append(1))
     assert order.tolist() == np.argsort(values, kind="stable").tolist()  # equal values in order
     assert len(checks) > 100  # Cancel between buckets
+
+
+def edited_copy(words, every: int, seed: int) -> list:
+    """A 600-word essay in paragraphs of 100 words and its copy with every `every`-th
+    word replaced: near passages, shared runs of `every - 1` words."""
+    rng = random.Random(seed)
+    source = essay(words, rng, 600)
+    copy = [f"zq{i}" if i % every == every - 1 else w for i, w in enumerate(source)]
+    return [
+        token_stream([" ".join(text[i : i + 100]) for i in range(0, 600, 100)])
+        for text in (source, copy)
+    ]
+
+
+def test_a_pairs_longest_run_is_the_gram_layers_without_comparing_the_pair_again(
+    words, monkeypatch
+):
+    from simsift.core.match.passages import overlaps
+
+    compared = []
+
+    def recording(streams, left_out, offsets, left, right, progress):
+        compared.extend(zip(left.tolist(), right.tolist(), strict=True))
+        return overlaps_longest_runs(streams, left_out, offsets, left, right, progress)
+
+    overlaps_longest_runs = overlaps.longest_runs
+    monkeypatch.setattr(overlaps, "longest_runs", recording)
+    streams = edited_copy(words, 25, seed=31)
+    result = analyze_passages(streams, np.zeros(2, bool), FeatureWeights(), PassageOptions())
+    assert len(result.links(0, 1)) > len(result.runs)  # matched passages besides the runs
+    assert result.longest_run(0, 1) == result.runs.counted.max() == 24
+    assert compared == []
+
+
+def test_a_pair_of_near_passages_with_only_runs_under_the_shortest_match_keeps_its_run(words):
+    # no run reaches the shortest match (15): the pair is compared token by token, and
+    # its 13-word runs pass the share rule's `SHARE_MIN_RUN`
+    streams = edited_copy(words, 14, seed=37)
+    result = analyze_passages(streams, np.zeros(2, bool), FeatureWeights(), PassageOptions())
+    assert len(result.runs) == 0
+    assert result.longest_run(0, 1) == 13
+    assert len(result.partial()) == 1

@@ -128,31 +128,33 @@ def pair_overlaps(
 
 
 def with_runs(overlaps: PairOverlaps, streams, passages, left_out, known, clean, found, progress):
-    """`overlaps` with each pair's longest verbatim run: the longest shared run of
-    `found` (runs, sorted keys of the pairs with matched passages), or for pairs with
-    matched passages the longest run of `GRAM` tokens or more found by comparing the two;
-    a pair of two documents whose tokens and left-out text are as in `known` keeps the
-    run found then."""
+    """`overlaps` with each pair's longest verbatim run.
+
+    The gram layer's shared runs (`found`: runs, sorted keys of the pairs with matched
+    passages) are every run of the shortest match or longer, so a pair holding one has
+    its longest run there. Only pairs with matched passages and no such run are
+    compared token by token, for a run between a gram and the shortest match (the share
+    rule's `SHARE_MIN_RUN`); a pair of two documents whose tokens and left-out text are
+    as in `known` keeps the run found then."""
     shared, passage_pairs = found
     n = max(passages.n_docs, 1)
     keys = pair_keys(overlaps.left, overlaps.right, n)
-    gram_best = np.zeros(len(overlaps), np.int64)
+    runs = np.zeros(len(overlaps), np.int64)
     if len(shared):
         row = np.searchsorted(keys, pair_keys(shared.left, shared.right, n))
-        np.maximum.at(gram_best, row, shared.counted)
-    runs = np.full(len(overlaps), -1, np.int64)
+        np.maximum.at(runs, row, shared.counted)
+    todo = (runs == 0) & contains(passage_pairs, keys)
     if known is not None and clean.any():
         old_of, old = known
-        both = np.flatnonzero(clean[overlaps.left] & clean[overlaps.right])
+        both = np.flatnonzero(todo & clean[overlaps.left] & clean[overlaps.right])
         row = old.pair_index(old_of[overlaps.left[both]], old_of[overlaps.right[both]])
         runs[both[row >= 0]] = old.overlaps.longest_run[row[row >= 0]]
-    # pairs sharing runs only: the runs are maximal, and shorter ones do not count
-    runs[(runs < 0) & ~contains(passage_pairs, keys)] = 0
-    todo = np.flatnonzero(runs < 0)
+        todo[both[row >= 0]] = False
+    todo = np.flatnonzero(todo)
     runs[todo] = longest_runs(
         streams, left_out, passages.offsets, overlaps.left[todo], overlaps.right[todo], progress
     )
-    return replace(overlaps, longest_run=np.maximum(runs, gram_best))
+    return replace(overlaps, longest_run=runs)
 
 
 def _matched_tokens(
