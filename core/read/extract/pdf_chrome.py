@@ -127,14 +127,13 @@ def _tokens(box: str) -> float:
 
 def _listed(box: str) -> bool:
     """Whether a box is a list of short title-like lines (links to other articles), not
-    wrapped prose: three lines or more, each title-like, most not as long as the longest
-    (wrapped prose fills its lines up to the last)."""
+    wrapped prose: three lines or more, each title-like, some line before the last not
+    as long as the longest (wrapped prose fills its lines up to the last)."""
     lines = [line.strip() for line in box.split("\n") if line.strip()]
     if len(lines) < _MIN_LIST_LINES or not all(map(_title_like, lines)):
         return False
     longest = max(map(len, lines))
-    full = sum(len(line) >= _FULL_LINE * longest for line in lines[:-1])
-    return full < (len(lines) - 1) / 2
+    return any(len(line) < _FULL_LINE * longest for line in lines[:-1])
 
 
 def _title_like(line: str) -> bool:
