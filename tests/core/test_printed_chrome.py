@@ -33,7 +33,7 @@ COPYRIGHT = (
     "(c) 2024 Daily Post Media Group. All rights reserved. No part of this site may be "
     "reproduced without written permission of the publisher."
 )
-ADDRESS = "https://www.dailypost-media-group.example/en/science-and-nature/weekly-edition/print"
+ADDRESS = "https://www.dailypost-media-group.example/en/science-and-nature/weekly-edition/print/archive/2024"
 
 
 @pytest.fixture(scope="module")
