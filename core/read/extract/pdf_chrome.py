@@ -127,22 +127,30 @@ def _tokens(box: str) -> float:
 
 def _listed(box: str) -> bool:
     """Whether a box is a list of short title-like lines (links to other articles), not
-    wrapped prose: three lines or more, each title-like, some line before the last not
-    as long as the longest (wrapped prose fills its lines up to the last)."""
+    wrapped prose: three lines or more, each short and not ending like a clause, at least
+    half opening like a title (a long title wraps), and some line before the last not as
+    long as the longest (wrapped prose fills its lines up to the last)."""
     lines = [line.strip() for line in box.split("\n") if line.strip()]
-    if len(lines) < _MIN_LIST_LINES or not all(map(_title_like, lines)):
+    if len(lines) < _MIN_LIST_LINES or not all(map(_short_line, lines)):
+        return False
+    if 2 * sum(map(_title_opening, lines)) < len(lines):
         return False
     longest = max(map(len, lines))
     return any(len(line) < _FULL_LINE * longest for line in lines[:-1])
 
 
-def _title_like(line: str) -> bool:
-    """A line that could be a title: short, not ending like a clause; in Latin script
-    opening with a capital or a digit, in Chinese without a clause's punctuation."""
+def _short_line(line: str) -> bool:
+    """A line short enough for a title, not ending like a clause; in Chinese without a
+    clause's punctuation."""
     if line.endswith(_CLAUSE_ENDS):
         return False
     cjk = len(_CJK.findall(line))
     if cjk:
         return cjk <= _TITLE_CJK and not _CJK_CLAUSE.search(line[:-1])
+    return 0 < len(_WORD.findall(line)) <= _TITLE_WORDS
+
+
+def _title_opening(line: str) -> bool:
+    """A line opening as a title does: in Chinese, or with a capital or a digit."""
     words = _WORD.findall(line)
-    return 0 < len(words) <= _TITLE_WORDS and not words[0][0].islower()
+    return bool(_CJK.match(line)) or (bool(words) and not words[0][0].islower())
