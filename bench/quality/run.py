@@ -276,8 +276,10 @@ def corpus_summary(corpus: Path) -> dict:
     }
 
 
-def ensure_corpus(size: str, seed: int, pdf: bool, regenerate: bool, printed: bool = False) -> Path:
-    corpus = Path(f"/tmp/simsift-quality/{size}")
+def ensure_corpus(
+    size: str, seed: int, pdf: bool, regenerate: bool, printed: bool = False, where=None
+) -> Path:
+    corpus = where or Path(f"/tmp/simsift-quality/{size}")
     labels = corpus / "labels.json"
     fresh = False
     if labels.exists():
@@ -400,6 +402,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-printed", dest="printed", action="store_false", help="no printed pages (Chromium)"
     )
+    parser.add_argument(
+        "--corpus", type=Path, default=None, help="corpus folder (/tmp/simsift-quality/SIZE)"
+    )
     parser.add_argument("--regenerate", action="store_true")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-cli", action="store_true", help="skip the end-to-end CLI check")
@@ -415,7 +420,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     args.pdf = args.pdf and generate.soffice() is not None
     args.printed = args.printed and generate.browser() is not None
-    corpus = ensure_corpus(args.size, args.seed, args.pdf, args.regenerate, args.printed)
+    corpus = ensure_corpus(
+        args.size, args.seed, args.pdf, args.regenerate, args.printed, args.corpus
+    )
     results = evaluate(corpus, args.workers, not args.no_cli)
     results["total_seconds"] = round(time.monotonic() - started, 1)
     args.out.mkdir(parents=True, exist_ok=True)
