@@ -17,6 +17,8 @@ class ExtractedText:
     style): left out of `paragraphs` and of the comparison, kept for the integrity flags.
     `unread_pictures` counts scanned pages and pictures of text that OCR would read but
     did not (OCR off or not installed): such a file is read again when OCR is on.
+    `chrome` numbers the paragraphs that are a printed page's chrome (running headers and
+    footers, text outside the body: `core.read.extract.pdf_chrome`): compared, marked.
     """
 
     title: str
@@ -25,6 +27,7 @@ class ExtractedText:
     warnings: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
     unread_pictures: int = 0
+    chrome: tuple[int, ...] = ()
 
     @property
     def text(self) -> str:
@@ -47,6 +50,7 @@ class UnsupportedFormat(ExtractionError):
 # Bump when reading the same file gives other text, title or tokens (their marks
 # included): the catalog then reads files again instead of reusing what an older
 # SimSift extracted.
+# 15: a PDF's running headers and footers, margins and text outside its body marked as chrome;
 # 14: Word's macro-enabled documents and templates (.docm, .dotx) read, not refused;
 # 13: a quoted term (a word or two in marks, “stable”) is own text, not a quotation;
 # 12: quotation marks in text read by OCR judged as OCR's (no stray-quote flag, fewer quotations);
@@ -54,7 +58,7 @@ class UnsupportedFormat(ExtractionError):
 # 10: letters spaced out keep their word gaps through the readers' whitespace folding;
 # 9: text in DOCX/ODT/HTML pictures and scanned pages among text pages read by OCR;
 # 8: letters spaced out joined
-READER_VERSION = 14
+READER_VERSION = 15
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are reported, not read
 

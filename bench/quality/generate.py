@@ -15,6 +15,12 @@ so the documents above stay the same):
 - heavy_edit: 5-15% of the words substituted, inserted or deleted;
 - reorder: the same paragraphs in another order, half of them with 0.5-2% of words edited;
 - small_partial: a run of another document's text making up 10-30% of the copy.
+Printed pages (with Chromium; --no-printed skips), made last with their own generator:
+- printed: a document printed to PDF from a browser inside its site's chrome (cookie
+  banner, follow-us, ad, popular list, copyright lines; the browser's running header and
+  footer), two or three pages per site, so the pages of one site share only chrome;
+- edge_copy: an essay printed to PDF whose first or last paragraph (40 words or more:
+  EDGE_MIN_CHARS) is another printed essay's.
 Hard negatives (never labeled positive):
 - topic: different documents from the same source (package, module, message catalog);
 - template: essays that share only an assignment title and prompt paragraphs.
@@ -43,12 +49,16 @@ from pathlib import Path
 from bench.quality.render import (
     Site,
     Text,
+    browser,
     docx_to_pdf,
+    html_to_pdf,
+    make_printed_site,
     make_site,
     soffice,
     write_chrome_html,
     write_docx,
     write_html,
+    write_printed_html,
     write_txt,
 )
 from bench.quality.sources import BaseDoc, base_documents, short_labels
@@ -61,6 +71,11 @@ COLLAGES = 8  # per scale step; made after the others, so their documents stay t
 # per scale step; derived from existing documents after all others (the pool is used up)
 HARDER = {"heavy_edit": 16, "reorder": 16, "small_partial": 16}
 PLAIN_FORMATS = ("txt", "html", "docx")
+# per scale step and language: printed sites (2-3 pages each), pairs of printed essays
+# sharing a first or last paragraph
+PRINTED_SITES, EDGE_COPIES = 3, 3
+# an essay's opening or conclusion is a paragraph of 40 words or more, not a line
+EDGE_MIN_CHARS = {"en": 250, "zh": 80}
 
 
 @dataclass
@@ -68,7 +83,9 @@ class Entry:
     """One file to write: its text, format, and labels."""
 
     text: Text
-    fmt: str  # txt, html, docx, pdf, chrome (HTML in site chrome), copy (bytes of `source`)
+    # txt, html, docx, pdf, chrome (HTML in site chrome), copy (bytes of `source`),
+    # printed (HTML printed to PDF by a browser, in `printed`'s chrome if set)
+    fmt: str
     family: int
     group: str
     lang: str
@@ -76,6 +93,7 @@ class Entry:
     template: int | None = None
     site: Site | None = None
     source: Entry | None = None
+    printed: object | None = None  # render.PrintedSite
     name: str = ""
     extra: dict = field(default_factory=dict)
 
@@ -381,6 +399,50 @@ def add_harder(corpus: Corpus, scale: int, rng: random.Random) -> None:
         add_small_partial(corpus, source, host, rng)
 
 
+def add_printed(corpus: Corpus, scale: int, sites: dict, rng: random.Random) -> None:
+    """Printed sites (two or three pages of other documents each, in the site's chrome)
+    and printed essays sharing a first or last paragraph (`derivable` documents: a printed
+    page is of its base's family)."""
+    bases = derivable(corpus)
+    rng.shuffle(bases)
+    for lang in ("en", "zh"):
+        titles = [e.text.title for e in _first_entries(corpus) if e.lang == lang]
+        for site in rng.sample(sites[lang], PRINTED_SITES * scale):
+            printed = make_printed_site(rng, site, lang, titles)
+            for _ in range(rng.randint(2, 3)):
+                base = _take(bases, lambda b, lang=lang: b.lang == lang)
+                page = corpus.add(replace(_printed(base, base.family), printed=printed))
+                corpus.pairs.append((base, page, "printed", {}))
+        for _ in range(EDGE_COPIES * scale):
+            add_edge_copy(corpus, bases, lang, rng)
+
+
+def _printed(base: Entry, family: int, text: Text | None = None) -> Entry:
+    return Entry(text or base.text, "printed", family, base.group, base.lang, "printed")
+
+
+def add_edge_copy(corpus: Corpus, bases: list[Entry], lang: str, rng: random.Random) -> None:
+    """A printed essay and a printed copy of another essay whose first or last paragraph
+    is the first's: a family of its own linked to both, as small partial copies are."""
+    at = rng.choice((0, -1))
+
+    def fits(b: Entry) -> bool:
+        paragraphs = b.text.paragraphs
+        long_enough = len(paragraphs) >= 3 and len(paragraphs[at]) >= EDGE_MIN_CHARS[lang]
+        return b.lang == lang and long_enough
+
+    source_base = _take(bases, fits)
+    host = _take(bases, fits)
+    source = corpus.add(_printed(source_base, source_base.family))
+    corpus.pairs.append((source_base, source, "printed", {}))
+    paragraphs = list(host.text.paragraphs)
+    paragraphs[at] = source.text.paragraphs[at]
+    family = corpus.new_family()
+    copy = corpus.add(_printed(host, family, Text(host.text.title, tuple(paragraphs))))
+    corpus.pairs.append((source, copy, "edge_copy", {"where": "first" if at == 0 else "last"}))
+    corpus.links += [(source.family, family), (host.family, family)]
+
+
 def _take(bases: list[Entry], fits: Callable[[Entry], bool]) -> Entry:
     """Remove and return the last base that fits."""
     for i in range(len(bases) - 1, -1, -1):
@@ -415,7 +477,7 @@ def make_sites(rng: random.Random) -> dict[str, list[Site]]:
     }
 
 
-def build(seed: int, scale: int, pdf: bool) -> Corpus:
+def build(seed: int, scale: int, pdf: bool, printed: bool = False) -> Corpus:
     """All entries and labels of a corpus (nothing written yet)."""
     rng = random.Random(seed)
     pool = Pool(base_documents(), rng)
@@ -443,6 +505,8 @@ def build(seed: int, scale: int, pdf: bool) -> Corpus:
     for _ in range(min(PLAN["standalone"] * scale, pool.left())):  # as far as text lasts
         makers["standalone"]()
     add_harder(corpus, scale, random.Random(seed * 31 + 15))
+    if printed:
+        add_printed(corpus, scale, sites, random.Random(seed * 37 + 21))
     return corpus
 
 
@@ -470,7 +534,7 @@ def write(corpus: Corpus, out: Path, seed: int) -> None:
     order += derived
     for number, index in enumerate(order):
         entry = corpus.entries[index]
-        ext = {"chrome": "html", "copy": None}.get(entry.fmt, entry.fmt)
+        ext = {"chrome": "html", "copy": None, "printed": "pdf"}.get(entry.fmt, entry.fmt)
         entry.name = f"d{number:05d}.{ext or 'tmp'}"
     pending_pdf: list[Path] = []
     for index, entry in enumerate(corpus.entries):
@@ -478,6 +542,11 @@ def write(corpus: Corpus, out: Path, seed: int) -> None:
             _write_entry(corpus, entry, docs_dir, random.Random(seed * 100003 + index), pending_pdf)
     if pending_pdf:
         docx_to_pdf(pending_pdf, docs_dir)
+    pages = [docs_dir / e.name for e in corpus.entries if e.fmt == "printed"]
+    for page, entry in zip(pages, [e for e in corpus.entries if e.fmt == "printed"], strict=True):
+        write_printed_html(page.with_suffix(".html"), entry.text, entry.printed)
+    if pages:
+        html_to_pdf([page.with_suffix(".html") for page in pages])
     for entry in corpus.entries:
         if entry.fmt == "copy":
             entry.name = entry.name.replace(".tmp", Path(entry.source.name).suffix)
@@ -518,6 +587,7 @@ def labels(corpus: Corpus, seed: int) -> dict:
                 "lang": e.lang,
                 "role": e.role,
                 "template": e.template,
+                "site": e.printed.name if e.printed is not None else None,
             }
             for e in corpus.entries
         ],
@@ -527,14 +597,15 @@ def labels(corpus: Corpus, seed: int) -> dict:
         ],
         "partial_links": [list(link) for link in corpus.links],
         "reference": [f"reference/prompt{i:03d}.txt" for i in range(len(corpus.prompts))],
+        "printed": any(e.fmt == "printed" for e in corpus.entries),
     }
 
 
-def generate(out: Path, size: str, seed: int, pdf: bool) -> Path:
+def generate(out: Path, size: str, seed: int, pdf: bool, printed: bool = False) -> Path:
     """Build and write a corpus; returns `out`. An existing `out` is replaced."""
     if out.exists():
         shutil.rmtree(out)
-    corpus = build(seed, SIZES[size], pdf)
+    corpus = build(seed, SIZES[size], pdf, printed)
     write(corpus, out, seed)
     return out
 
@@ -547,13 +618,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-pdf", dest="pdf", action="store_false", help="no PDF variants (no LibreOffice)"
     )
+    parser.add_argument(
+        "--no-printed", dest="printed", action="store_false", help="no printed pages (Chromium)"
+    )
     args = parser.parse_args(argv)
     if args.pdf and soffice() is None:
         print("LibreOffice (soffice) not found: no PDF variants", file=sys.stderr)
         args.pdf = False
+    if args.printed and browser() is None:
+        print("Chromium not found: no printed pages", file=sys.stderr)
+        args.printed = False
     out = args.out or Path(f"/tmp/simsift-quality/{args.size}")
     started = time.monotonic()
-    generate(out, args.size, args.seed, args.pdf)
+    generate(out, args.size, args.seed, args.pdf, args.printed)
     n = len(list((out / "docs").iterdir()))
     print(f"{n} documents in {out} ({time.monotonic() - started:.0f} s)")
     return 0

@@ -114,6 +114,25 @@ def judge(result: ScanResult, truth: Truth, passages: bool = True) -> dict:
     return reuse.judge(truth, [d.paragraphs for d in result.documents], left, right)
 
 
+def printed_site_pairs(corpus: Path, result: ScanResult) -> dict:
+    """Reported pairs of two printed pages of one site (unrelated texts sharing its chrome)
+    out of all such pairs, at the default k with partial pairs."""
+    labels = json.loads((corpus / "labels.json").read_text(encoding="utf-8"))
+    site = {corpus / d["file"]: d.get("site") for d in labels["documents"]}
+    sites = [site.get(Path(d.path)) for d in result.documents]
+    p = result.pairs.within(DEFAULT_K)
+    extra = passage_pairs(result)
+    left, right = np.r_[p.left, extra[0]].tolist(), np.r_[p.right, extra[1]].tolist()
+    reported = {(min(a, b), max(a, b)) for a, b in zip(left, right, strict=True)}
+    same = [
+        (a, b)
+        for a in range(len(sites))
+        for b in range(a + 1, len(sites))
+        if sites[a] is not None and sites[a] == sites[b]
+    ]
+    return {"pairs": len(same), "reported": sum(pair in reported for pair in same)}
+
+
 def reported_keys(result: ScanResult, truth: Truth, k: int) -> np.ndarray:
     """Keys of the pairs SimSift reports at k (whole-document pairs and partial pairs)."""
     p = result.pairs.within(k)
@@ -257,16 +276,22 @@ def corpus_summary(corpus: Path) -> dict:
     }
 
 
-def ensure_corpus(size: str, seed: int, pdf: bool, regenerate: bool) -> Path:
-    corpus = Path(f"/tmp/simsift-quality/{size}")
+def ensure_corpus(
+    size: str, seed: int, pdf: bool, regenerate: bool, printed: bool = False, where=None
+) -> Path:
+    corpus = where or Path(f"/tmp/simsift-quality/{size}")
     labels = corpus / "labels.json"
-    fresh = (
-        labels.exists()
-        and json.loads(labels.read_text(encoding="utf-8"))["seed"] == seed
-        and any((corpus / "docs").glob("*.pdf")) == pdf
-    )
+    fresh = False
+    if labels.exists():
+        data = json.loads(labels.read_text(encoding="utf-8"))
+        converted = [d for d in data["documents"] if d["role"] != "printed"]
+        fresh = (
+            data["seed"] == seed
+            and any(d["file"].endswith(".pdf") for d in converted) == pdf
+            and data.get("printed", False) == printed
+        )
     if regenerate or not fresh:
-        generate.generate(corpus, size, seed, pdf)
+        generate.generate(corpus, size, seed, pdf, printed)
     return corpus
 
 
@@ -320,6 +345,7 @@ def evaluate(corpus: Path, workers: int, cli: bool) -> dict:
         "curves": curves,
         "buckets": buckets(corpus, result, truth, [DEFAULT_K, 6, 8, 10]),
         "reuse": judged,
+        "printed_site_pairs": printed_site_pairs(corpus, result),
     }
     if cli:
         out["cli_check"] = cli_check(corpus, result, DEFAULT_K, workers)
@@ -373,6 +399,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-pdf", dest="pdf", action="store_false", help="no PDF variants (no LibreOffice)"
     )
+    parser.add_argument(
+        "--no-printed", dest="printed", action="store_false", help="no printed pages (Chromium)"
+    )
+    parser.add_argument(
+        "--corpus", type=Path, default=None, help="corpus folder (/tmp/simsift-quality/SIZE)"
+    )
     parser.add_argument("--regenerate", action="store_true")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-cli", action="store_true", help="skip the end-to-end CLI check")
@@ -387,7 +419,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.monotonic()
     args.pdf = args.pdf and generate.soffice() is not None
-    corpus = ensure_corpus(args.size, args.seed, args.pdf, args.regenerate)
+    args.printed = args.printed and generate.browser() is not None
+    corpus = ensure_corpus(
+        args.size, args.seed, args.pdf, args.regenerate, args.printed, args.corpus
+    )
     results = evaluate(corpus, args.workers, not args.no_cli)
     results["total_seconds"] = round(time.monotonic() - started, 1)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -29,6 +29,8 @@ POSITIVE_KINDS = (
     "heavy_edit",
     "reorder",
     "small_partial",
+    "printed",
+    "edge_copy",
 )
 DUPLICATE_KINDS = ("exact", "format", "repost", "edit")  # whole-document near-duplicates
 NEGATIVE_KINDS = ("topic", "template", "other")

@@ -13,7 +13,9 @@ A gram held by many documents (the passages' common-text rule) is *common text*
 wherever it occurs (MOSS's `-m`): its tokens never count, so one boilerplate sentence
 inside otherwise different pages no longer makes them partial copies. So is text fewer
 documents share as a short paragraph of its own at their start or end, a course footer
-(`boilerplate`). A run shared with a reference document is template text. Winnowing
+(`boilerplate`), and text two documents hold as a printed page's chrome (running headers
+and footers, banners and lists outside the body, as the PDF reader marks them). A run
+shared with a reference document is template text. Winnowing
 reads only each document's own tokens, so a document's kept grams never depend on the
 rest of the scan (an archive keeps them).
 """
@@ -26,6 +28,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from simsift.core.arrays import bounded_runs, pair_keys, ragged_arange, sorted_unique
 from simsift.core.match.verbatim import GRAM
+from simsift.core.text.quotations import CHROME
 from simsift.core.text.tokens import TokenStream
 
 _MUL = np.uint64(0x9E3779B97F4A7C15)
@@ -479,7 +482,8 @@ def shared_runs(
         common |= fine
         listed = _most_held_first(listed, fine_listed)
     if paragraphs is not None and rule.edge_docs > 0:
-        found = boilerplate(runs, paragraphs, offsets, set_apart, rule.edge_docs)
+        chrome = None if isinstance(tokens, np.ndarray) else set_apart_mask(tokens, (CHROME,))
+        found = boilerplate(runs, paragraphs, offsets, set_apart, rule.edge_docs, chrome)
         if found is not None:  # the runs as if it had been blocked: their other pieces
             edge, edge_listed = found
             runs = _counted(_cut_at(runs, edge), set_apart)
@@ -605,6 +609,7 @@ def boilerplate(
     offsets: np.ndarray,
     set_apart: np.ndarray | None,
     min_docs: int,
+    chrome: np.ndarray | None = None,
 ) -> tuple[np.ndarray, CommonRuns] | None:
     """Text shared by a few documents that is boilerplate, not copying: (global token mask
     of it, the text to list), None when there is none.
@@ -622,6 +627,11 @@ def boilerplate(
     paragraph and the footer after it) keeps its other pieces. Text copied into a long
     paragraph, a long copied paragraph, or a ring of copies spliced into the students'
     own paragraphs is never boilerplate, whatever the number of documents.
+
+    A printed page's chrome (`chrome`: the global mask of tokens so marked by the reader,
+    `core.read.extract.pdf_chrome`) is boilerplate already in two documents: a run that is
+    chrome in both (but for `_EDGE_SLACK` tokens at either end), wherever it stands and
+    across the boxes it spans, is edge-shaped, and its text needs two such documents.
 
     `runs`: the shared runs of ordinary documents, positions global; `paragraphs`: global
     (start, stop) of every non-empty paragraph, in order.
@@ -644,7 +654,8 @@ def boilerplate(
     doc_size = np.diff(offsets)[p_doc]
     slot = counts & (np.minimum(from_start, from_end) < _EDGE_PARAGRAPHS)
     slot &= (size <= _EDGE_MAX_TOKENS) & (3 * size <= doc_size)
-    if not slot.any():
+    printed = _chrome_runs(runs, chrome)
+    if not slot.any() and not printed.any():
         return None
 
     def side(doc, start):
@@ -658,7 +669,7 @@ def boilerplate(
 
     pa, in_a, shaped_a = side(runs.left, runs.start_left)
     pb, in_b, shaped_b = side(runs.right, runs.start_right)
-    edge = shaped_a & shaped_b
+    edge = (shaped_a & shaped_b) | printed
     if not edge.any():
         return None
     nodes = sorted_unique(np.r_[pa[edge], pb[edge]])
@@ -682,10 +693,12 @@ def boilerplate(
     also = also[~np.isin(also, edge_held)]
     n_edge = np.bincount(edge_held // n_docs, minlength=len(nodes))
     held = n_edge + np.bincount(also // n_docs, minlength=len(nodes))
-    chosen = (n_edge >= min_docs) & (n_edge >= _EDGE_SHARE * held)
+    group_edge = np.where(edge, label[np.searchsorted(nodes, pa).clip(max=len(nodes) - 1)], -1)
+    # text every edge-shaped holder has as chrome: two documents are enough
+    all_chrome = np.bincount(group_edge[edge & ~printed], minlength=len(nodes)) == 0
+    chosen = (n_edge >= np.where(all_chrome, 2, min_docs)) & (n_edge >= _EDGE_SHARE * held)
     if not chosen.any():
         return None
-    group_edge = np.where(edge, label[np.searchsorted(nodes, pa).clip(max=len(nodes) - 1)], -1)
     taken = (edge & chosen[group_edge]) | (node_a & chosen[group_a]) | (node_b & chosen[group_b])
     mask = cover(
         np.r_[runs.start_left[taken], runs.start_right[taken]],
@@ -708,6 +721,21 @@ def boilerplate(
         held[group_edge[rows]].astype(np.int64),
         times[group_edge[rows]].astype(np.int64),
     )
+
+
+def _chrome_runs(runs: SharedRuns, chrome: np.ndarray | None) -> np.ndarray:
+    """Per run (positions global), whether it is chrome in both documents but for
+    `_EDGE_SLACK` tokens at either end."""
+    if chrome is None or not len(runs):
+        return np.zeros(len(runs), bool)
+    k = len(runs)
+    ends = np.r_[runs.start_left, runs.start_left + runs.length]
+    ends = np.r_[ends, runs.start_right, runs.start_right + runs.length]
+    before = _set_before(chrome, ends)
+    in_left = before[k : 2 * k] - before[:k]
+    in_right = before[3 * k :] - before[2 * k : 3 * k]
+    least = runs.length - 2 * _EDGE_SLACK
+    return (in_left >= least) & (in_right >= least)
 
 
 def _components(n: int, left: np.ndarray, right: np.ndarray) -> np.ndarray:

@@ -59,6 +59,7 @@ def read_file(task: ReadTask) -> FileRecord:
         extracted.paragraphs,
         traditional_to_simplified=task.traditional_to_simplified,
         ocr=ocr,
+        chrome=extracted.chrome,
     )
     if len(tokens.body) == 0:
         return replace(base, format=extracted.format, message="no words found in the text")

@@ -66,6 +66,7 @@ from functools import lru_cache
 OWN_TEXT = 0
 QUOTATION = 1
 BIBLIOGRAPHY = 2
+CHROME = 3  # a printed page's chrome, as its reader tells it (`ExtractedText.chrome`)
 
 MAX_QUOTE_WORDS = 80
 MAX_TERM_WORDS = 2

@@ -3,7 +3,8 @@
 Tokens are turned into stable 64-bit hashes (blake2b, identical across processes,
 runs and platforms, unlike Python's `hash()`), so cached token streams can be
 re-weighted later without re-reading or re-segmenting the text. Each body token also
-gets a mark: own text, inside a quotation, or in the bibliography (`core.text.quotations`).
+gets a mark: own text, inside a quotation, in the bibliography (`core.text.quotations`),
+or a printed page's chrome (as its reader says).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import numpy as np
 from simsift.core.text.normalize import normalize_text, normalize_texts
 from simsift.core.text.quotations import (
     BIBLIOGRAPHY,
+    CHROME,
+    OWN_TEXT,
     QUOTATION,
     bibliography_ranges,
     find_quotations,
@@ -103,8 +106,8 @@ class TokenStream:
 
     `para_starts[i]` is the index of the first token of paragraph i, so passages
     can be cut from the cached stream without tokenizing again. `marks[i]` says whose
-    words token i is: `OWN_TEXT` (0), `QUOTATION` (1) or `BIBLIOGRAPHY` (2) of
-    `core.text.quotations`; all own text when not given (a title is never marked).
+    words token i is: `OWN_TEXT` (0), `QUOTATION` (1), `BIBLIOGRAPHY` (2) or `CHROME` (3)
+    of `core.text.quotations`; all own text when not given (a title is never marked).
     `unbalanced_quotes` counts the quotation marks that open or close nothing.
     """
 
@@ -184,10 +187,12 @@ def token_stream(
     chunk_chars: int = CHUNK_CHARS,
     marks: bool = True,
     ocr: bool = False,
+    chrome: Sequence[int] = (),
 ) -> TokenStream:
     """Tokenize and hash paragraphs into one stream, recording where each paragraph starts
     and, with `marks`, which tokens are quotation or bibliography (`ocr`: the text was read
-    by OCR, its quotations judged as such, `find_quotations`).
+    by OCR, its quotations judged as such, `find_quotations`), and the own text of the
+    paragraphs numbered in `chrome` chrome.
 
     Paragraphs are normalized together, about `chunk_chars` at a time (`normalize_texts`:
     a Chinese text's short lines cost a call each otherwise), long ones in pieces of about
@@ -214,13 +219,25 @@ def token_stream(
                 unbalanced += _append_quoted_tokens(norm, whole, hashes, digits, quoted, ocr)
             else:
                 _append_tokens(norm, hashes, digits)
+    token_marks = _token_marks(len(hashes), quoted, bibliography, starts)
+    if marks and len(chrome):
+        _mark_chrome(token_marks, starts, chrome)
     return TokenStream(
         hashes=np.frombuffer(hashes, dtype=np.uint64),
         is_digit=np.frombuffer(digits, dtype=bool),
         para_starts=np.array(starts, dtype=np.int32),
-        marks=_token_marks(len(hashes), quoted, bibliography, starts),
+        marks=token_marks,
         unbalanced_quotes=unbalanced,
     )
+
+
+def _mark_chrome(marks: np.ndarray, starts: array, chrome: Sequence[int]) -> None:
+    """Mark the own text of the paragraphs numbered in `chrome` CHROME (a quotation in a
+    banner stays a quotation)."""
+    bounds = np.r_[np.array(starts, dtype=np.int64), len(marks)]
+    for number in chrome:
+        piece = marks[bounds[number] : bounds[number + 1]]
+        piece[piece == OWN_TEXT] = CHROME
 
 
 def _normalized_pieces(
@@ -395,14 +412,21 @@ def document_tokens(
     *,
     traditional_to_simplified: bool = True,
     ocr: bool = False,
+    chrome: Sequence[int] = (),
 ) -> DocumentTokens:
     """Token streams of a document's title and body; only the body's tokens are marked
-    (`ocr`: text read by OCR, its quotations judged as such)."""
+    (`ocr`: text read by OCR, its quotations judged as such; `chrome`: the numbers of the
+    paragraphs that are a printed page's chrome)."""
     return DocumentTokens(
         title=token_stream(
             [title] if title else [],
             traditional_to_simplified=traditional_to_simplified,
             marks=False,
         ),
-        body=token_stream(paragraphs, traditional_to_simplified=traditional_to_simplified, ocr=ocr),
+        body=token_stream(
+            paragraphs,
+            traditional_to_simplified=traditional_to_simplified,
+            ocr=ocr,
+            chrome=chrome,
+        ),
     )

@@ -62,7 +62,8 @@ from simsift.core.read.extract.paragraphs import (
     clean_paragraphs,
     split_heading,
 )
-from simsift.core.read.extract.pdf_layout import hidden_page_texts, one_code_each, page_texts
+from simsift.core.read.extract.pdf_chrome import chrome_boxes, furniture_boxes, page_boxes
+from simsift.core.read.extract.pdf_layout import hidden_page_texts, one_code_each
 from simsift.core.read.extract.pdf_text import join_lines, joined_paragraphs, without_glyph_numbers
 
 __all__ = ["extract_pdf", "join_lines", "joined_paragraphs"]
@@ -96,13 +97,14 @@ def extract_pdf(path: Path, *, ocr: bool = True) -> ExtractedText:
     """
     hidden: list[str] = []
     scanned: list[pdfium.ScannedPage] = []
+    places: list[tuple[int, bool]] = []
     try:
-        boxes = list(pdfium.page_paragraphs(path, hidden, scanned))
+        boxes = list(pdfium.page_paragraphs(path, hidden, scanned, places))
     except pdfium.PasswordProtected as error:
         raise ExtractionError(PASSWORD_PROTECTED) from error
     except pdfium.Unsuited:
-        hidden, scanned = [], []
-        boxes = pdfminer_paragraphs(path, hidden)
+        hidden, scanned, places = [], [], []
+        boxes = pdfminer_paragraphs(path, hidden, places)
     try:
         paragraphs, warnings = without_glyph_numbers(joined_paragraphs(boxes))
     except ExtractionError as error:  # fonts without Unicode values: the glyphs can be read
@@ -115,9 +117,38 @@ def extract_pdf(path: Path, *, ocr: bool = True) -> ExtractedText:
         return _read_by_ocr(path, ExtractionError(_NO_TEXT))
     if scanned:
         return _with_scanned_pages(path, boxes, scanned, hidden, ocr=ocr)
-    title, body = split_heading(paragraphs)
+    furniture = furniture_boxes(boxes, *zip(*places, strict=True)) if places else []
+    title, body, marked = split_title(paragraphs, furniture, chrome_boxes(boxes, furniture))
     result = build_result(title, body, "pdf", no_text_message=ALL_HIDDEN if hidden else _NO_TEXT)
-    return replace(result, warnings=warnings, hidden=tuple(hidden))
+    return replace(
+        result, warnings=warnings, hidden=tuple(hidden), chrome=kept_indices(body, marked)
+    )
+
+
+def split_title(
+    paragraphs: list[str], furniture: list[bool], chrome: list[bool]
+) -> tuple[str, list[str], list[bool]]:
+    """(title, body, chrome flag per body paragraph): `split_heading` of the paragraphs,
+    a running header or footer (`furniture`) never the title (the first paragraph a
+    browser prints is its date and the page's title)."""
+    if not any(chrome):
+        title, body = split_heading(paragraphs)
+        return title, body, [False] * len(body)
+    first = next((i for i, p in enumerate(paragraphs) if p.strip() and not furniture[i]), None)
+    if first is None:
+        return "", paragraphs, chrome
+    title, _ = split_heading(paragraphs[first:])
+    if not title:
+        return "", paragraphs, chrome
+    body = [*paragraphs[:first], *paragraphs[first + 1 :]]
+    return title, body, [*chrome[:first], *chrome[first + 1 :]]
+
+
+def kept_indices(body: list[str], chrome: list[bool]) -> tuple[int, ...]:
+    """The numbers the chrome paragraphs of `body` have once `build_result` has dropped
+    the paragraphs that clean to nothing."""
+    kept = [flag for p, flag in zip(body, chrome, strict=True) if clean_paragraph(p)]
+    return tuple(i for i, flag in enumerate(kept) if flag)
 
 
 def any_text(paragraphs: list[str]) -> bool:
@@ -180,10 +211,12 @@ def _with_scanned_pages(
     return replace(result, warnings=(*warnings, summary), hidden=tuple(hidden))
 
 
-def pdfminer_paragraphs(path: Path, hidden: list[str]) -> list[str]:
+def pdfminer_paragraphs(
+    path: Path, hidden: list[str], places: list[tuple[int, bool]] | None = None
+) -> list[str]:
     """`page_paragraphs` of the whole file, pdfminer's errors in words."""
     try:
-        return list(page_paragraphs(path, hidden))
+        return list(page_paragraphs(path, hidden, places))
     except (PDFPasswordIncorrect, PDFEncryptionError) as error:
         raise ExtractionError(PASSWORD_PROTECTED) from error
     except (PDFSyntaxError, PSException) as error:
@@ -192,13 +225,19 @@ def pdfminer_paragraphs(path: Path, hidden: list[str]) -> list[str]:
         raise ExtractionError(DAMAGED_FONT) from error
 
 
-def page_paragraphs(path: Path, hidden: list[str] | None = None) -> Iterator[str]:
+def page_paragraphs(
+    path: Path, hidden: list[str] | None = None, places: list[tuple[int, bool]] | None = None
+) -> Iterator[str]:
     """Text boxes of every page read by pdfminer, in its reading order, lines still apart,
     page numbers dropped; a box whose font size changes (a heading above its text) is split
     there (`pdf_layout.page_texts`). The text of characters the page does not show goes to
-    `hidden`, one piece per box."""
-    for shown, unseen, page in drawn_pages(path):
-        yield from page_texts(*_as_arrays(shown, page))
+    `hidden`, one piece per box; each box's page and whether it is in the page's margin to
+    `places` (`pdf_chrome.page_boxes`)."""
+    for index, (shown, unseen, page) in enumerate(drawn_pages(path)):
+        for text, margin in page_boxes(*_as_arrays(shown, page)):
+            if places is not None:
+                places.append((index, margin))
+            yield text
         if unseen and hidden is not None:
             hidden.extend(hidden_page_texts(*_as_arrays(unseen, page)))
 

@@ -47,7 +47,8 @@ from simsift.core.read.extract.hidden import (
     drawn_box,
     unreadable,
 )
-from simsift.core.read.extract.pdf_layout import hidden_page_texts, page_texts
+from simsift.core.read.extract.pdf_chrome import page_boxes
+from simsift.core.read.extract.pdf_layout import hidden_page_texts
 from simsift.core.read.extract.pdfium_signatures import checked_loops
 
 try:  # PDFium's per-character calls in C loops (setup.py builds it where a compiler is)
@@ -185,13 +186,17 @@ class Look(NamedTuple):
 
 
 def page_paragraphs(
-    path: Path, hidden: list[str] | None = None, scanned: list[ScannedPage] | None = None
+    path: Path,
+    hidden: list[str] | None = None,
+    scanned: list[ScannedPage] | None = None,
+    places: list[tuple[int, bool]] | None = None,
 ) -> Iterator[str]:
     """Text boxes of every page in pdfminer's reading order, lines still apart, page numbers
     dropped, a box split where its font size changes (as `pdf.page_paragraphs`).
 
     The text of characters the page does not show goes to `hidden`, one piece per box;
-    pages that are pictures of text (`ScannedPage`) go to `scanned`.
+    pages that are pictures of text (`ScannedPage`) go to `scanned`; each box's page and
+    whether it is in the page's margin to `places` (`pdf_chrome.page_boxes`).
     Raises PasswordProtected, or Unsuited when pdfminer should read the file instead.
     """
     document = _open_document(path)
@@ -209,8 +214,10 @@ def page_paragraphs(
             finally:
                 _close_page(page)
             if shown:
-                for text in page_texts(shown.text, shown.bounds, bbox):
+                for text, margin in page_boxes(shown.text, shown.bounds, bbox):
                     boxes += 1
+                    if places is not None:
+                        places.append((index, margin))
                     yield text
             if pictured:
                 scanned.append(ScannedPage(index, boxes))

@@ -149,7 +149,7 @@ def test_text_of_unreadable_glyph_numbers_is_read_by_ocr(monkeypatch):
     """Fonts without Unicode values: pdfminer's "(cid:N)" text is replaced by OCR's."""
     glyphs = ["(cid:3)(cid:4)(cid:5) (cid:9)(cid:3)(cid:7)", "(cid:7)(cid:1)(cid:2)(cid:8)"]
     monkeypatch.setattr(
-        pdf_reader.pdfium, "page_paragraphs", lambda path, hidden, scanned: iter(glyphs)
+        pdf_reader.pdfium, "page_paragraphs", lambda path, hidden, scanned, places: iter(glyphs)
     )
     read = [ocr.OcrPage(("Text read from the page's pixels.",), 0.9, 6)]
     monkeypatch.setattr(pdf_reader, "read_pages", lambda path: iter(read))
