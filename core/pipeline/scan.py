@@ -25,17 +25,19 @@ from simsift.core.pipeline.stages import (
     GuardedCatalog,
     all_roots,
     build_result,
+    count_features,
     find_files,
     find_pairs,
     find_passages,
     fingerprint_documents,
+    fingerprints_of,
     is_compared,
     read_with_catalog,
     under_any,
 )
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from simsift.core.store.result_cache import ComparisonCache, comparison_key
-from simsift.core.text.features import FeatureWeights
+from simsift.core.text.features import FeatureWeights, counted_alike
 
 
 def scan(
@@ -68,16 +70,17 @@ def scan(
     is_reference = np.array(
         [under_any(d.path, options.reference_roots) for d in documents], dtype=bool
     )
+    comparison, counts = _compare(documents, is_reference, options, catalog, progress, cancel)
     result = build_result(
         options,
         documents,
         [r for r in records if not is_compared(r, options)],
         is_reference,
-        _compare(documents, is_reference, options, catalog, progress, cancel),
+        comparison,
         reused=reused,
         notices=guarded.notices(),
     )
-    return result.without_ignored(ignored)
+    return replace(result, feature_counts=counts).without_ignored(ignored)
 
 
 def reweight(
@@ -117,13 +120,17 @@ def reweight(
         return cache.pair_search(name, search, reuse=same_values) if cache else search
 
     before = None
+    doc_ids = _document_ids(documents, is_reference)
     if cache is not None:
         key = _comparison_key(documents, is_reference, result.options)
         before = cache.load(key, result.options.passages)
+    counts = result.feature_counts
     if before is not None and weights == result.options.weights:
         fingerprints, pairs = before[0], before[1]
     else:
-        fingerprints = fingerprint_documents(documents, weights, progress, cancel)
+        if counts is None or not counted_alike(weights, result.options.weights):
+            counts = count_features(documents, weights, progress, cancel)
+        fingerprints = fingerprints_of(counts, weights)
         pairs = find_pairs(
             fingerprints,
             options.k_max,
@@ -145,13 +152,20 @@ def reweight(
             cancel,
             pair_search=pair_search("passages", same_passages),
             known=known,
+            sketches=_sketches(cache, documents, doc_ids, options, progress, cancel)
+            if cache
+            else None,
         )
     if cache is not None:
-        doc_ids = _document_ids(documents, is_reference)
         key = _comparison_key(documents, is_reference, options)
         cache.store(key, fingerprints, pairs, found, doc_ids, _reuse_key(options))
     edited = replace(
-        result, options=options, fingerprints=fingerprints, pairs=pairs, passages=found
+        result,
+        options=options,
+        fingerprints=fingerprints,
+        pairs=pairs,
+        passages=found,
+        feature_counts=counts,
     )
     return edited.without_ignored(ignored)
 
@@ -172,29 +186,36 @@ def _passage_key(options: ScanOptions) -> tuple:
 
 
 def _compare(documents, is_reference, options: ScanOptions, catalog, progress, cancel):
-    """Fingerprints, pairs and passages of the documents. With a catalog: the last scan's
-    results when nothing changed; otherwise its fingerprints of the unchanged documents
-    and its pair graphs, so that only what changed is computed and searched."""
+    """Fingerprints, pairs and passages of the documents, and their feature counts (None
+    where none were counted). With a catalog: the last scan's results when nothing
+    changed; otherwise its fingerprints of the unchanged documents and its pair graphs,
+    so that only what changed is computed and searched."""
     cache = _cache_for(catalog, options)
     search = _from_scratch(options)
     if cache is None:
-        fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
+        counts = count_features(documents, options.weights, progress, cancel)
+        fingerprints = fingerprints_of(counts, options.weights)
         pairs = find_pairs(
             fingerprints, options.k_max, is_reference, progress, cancel, pair_search=search
         )
         passages = find_passages(
             documents, is_reference, options, progress, cancel, pair_search=search
         )
-        return fingerprints, pairs, passages
+        return (fingerprints, pairs, passages), counts
     key = _comparison_key(documents, is_reference, options)
     cached = cache.load(key, options.passages)
     if cached is not None:
-        return cached
+        return cached, None
     doc_ids, reuse_key = _document_ids(documents, is_reference), _reuse_key(options)
     previous = cache.previous(doc_ids, reuse_key, options.passages)
-    fingerprints = fingerprint_documents(
-        documents, options.weights, progress, cancel, known=_known_fingerprints(previous)
-    )
+    counts = None
+    if previous is None or options.weights.use_idf:
+        counts = count_features(documents, options.weights, progress, cancel)
+        fingerprints = fingerprints_of(counts, options.weights)
+    else:
+        fingerprints = fingerprint_documents(
+            documents, options.weights, progress, cancel, known=_known_fingerprints(previous)
+        )
     pairs = find_pairs(
         fingerprints,
         options.k_max,
@@ -214,7 +235,7 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         sketches=_sketches(cache, documents, doc_ids, options, progress, cancel),
     )
     cache.store(key, fingerprints, pairs, passages, doc_ids, reuse_key)
-    return fingerprints, pairs, passages
+    return (fingerprints, pairs, passages), counts
 
 
 def _sketches(cache, documents, doc_ids, options: ScanOptions, progress, cancel):

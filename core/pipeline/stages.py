@@ -33,7 +33,12 @@ from simsift.core.read.workers import (
     reader_memory_limit,
     run_isolated,
 )
-from simsift.core.text.features import Features, FeatureWeights, IdfTable, corpus_features
+from simsift.core.text.features import (
+    FeatureCounts,
+    FeatureWeights,
+    corpus_counts,
+    weighed_features,
+)
 from simsift.core.text.simhash import simhash_features
 
 _STORE_BATCH = 100
@@ -349,25 +354,35 @@ def fingerprint_documents(
         out = values.copy()
         out[fresh] = fingerprint_documents([documents[i] for i in fresh], weights, progress, cancel)
         return out
+    return fingerprints_of(count_features(documents, weights, progress, cancel), weights)
+
+
+def count_features(
+    documents: Sequence[FileRecord],
+    weights: FeatureWeights,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> FeatureCounts:
+    """The documents' features and their occurrences (`FeatureCounts`), from their cached
+    tokens: a change of the tf scheme, the title boost or idf weighs them again
+    (`fingerprints_of`) without counting them again."""
+    cancel = cancel or CancelToken()
     total = len(documents)
     progress(Progress("fingerprinting", 0, total))
     tokens = [d.tokens for d in documents]
-    fingerprints = np.zeros(total, np.uint64)
-    with_idf = []  # idf needs the whole corpus' document frequencies first
+    parts = []
     sizes = np.array([len(t.body) + len(t.title) for t in tokens], dtype=np.int64)
     for lo, hi in bounded_runs(sizes, _FINGERPRINT_TOKENS):
         cancel.check()
-        # a huge document alone is weighed in pieces, with cancel checks between them
-        features = corpus_features(tokens[lo:hi], weights, idf=False, between_pieces=cancel.check)
-        if weights.use_idf:
-            with_idf.append(features)
-        else:
-            fingerprints[lo:hi] = simhash_features(features)
+        # a huge document alone is counted in pieces, with cancel checks between them
+        parts.append(corpus_counts(tokens[lo:hi], weights, between_pieces=cancel.check))
         progress(Progress("fingerprinting", hi, total))
-    if weights.use_idf:
-        features = Features.concat(with_idf)
-        fingerprints = simhash_features(IdfTable.from_features(features).apply(features))
-    return fingerprints
+    return FeatureCounts.concat(parts)
+
+
+def fingerprints_of(counts: FeatureCounts, weights: FeatureWeights) -> np.ndarray:
+    """SimHash fingerprints of counted documents weighed as `weights` say (idf over all)."""
+    return simhash_features(weighed_features(counts, weights))
 
 
 def find_pairs(
