@@ -26,6 +26,7 @@ from simsift.core.analysis.similarity import document_similarity
 from simsift.core.arrays import pair_keys
 from simsift.core.document import FileRecord
 from simsift.core.index.matches import Matches, hamming
+from simsift.core.match.meaning.matches import MeaningMatches
 from simsift.core.match.passages import PairOverlaps, PassageResult
 from simsift.core.text.excerpt import span_text
 from simsift.core.text.features import FeatureCounts
@@ -88,6 +89,9 @@ class ScanResult:
     # the documents' features counted with `options.weights` (`reweight` weighs them again
     # for another tf scheme, title boost or idf); None where the scan counted none
     feature_counts: FeatureCounts | None = field(default=None, compare=False, repr=False)
+    # the fragments the documents share in meaning before shared runs and left-out text
+    # drop some (`meaning_fragments`): no weight changes them; None where none were found
+    meaning_fragments: MeaningMatches | None = field(default=None, compare=False, repr=False)
 
     @property
     def k_max(self) -> int:

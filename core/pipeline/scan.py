@@ -17,7 +17,11 @@ import numpy as np
 from simsift.core.document import FileRecord
 from simsift.core.index.pair_graph import PairSearch, search_pairs
 from simsift.core.match.meaning.align import PARAPHRASED
-from simsift.core.match.meaning.matches import document_sketches, two_languages
+from simsift.core.match.meaning.matches import (
+    document_sketches,
+    meaning_fragments,
+    two_languages,
+)
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.result import ScanResult
@@ -70,7 +74,9 @@ def scan(
     is_reference = np.array(
         [under_any(d.path, options.reference_roots) for d in documents], dtype=bool
     )
-    comparison, counts = _compare(documents, is_reference, options, catalog, progress, cancel)
+    comparison, counts, fragments = _compare(
+        documents, is_reference, options, catalog, progress, cancel
+    )
     result = build_result(
         options,
         documents,
@@ -80,7 +86,8 @@ def scan(
         reused=reused,
         notices=guarded.notices(),
     )
-    return replace(result, feature_counts=counts).without_ignored(ignored)
+    kept = replace(result, feature_counts=counts, meaning_fragments=fragments)
+    return kept.without_ignored(ignored)
 
 
 def reweight(
@@ -140,10 +147,14 @@ def reweight(
             pair_search=pair_search("documents", weights == result.options.weights),
         )
     same_passages = _passage_key(options) == _passage_key(result.options)
+    fragments, kinds = result.meaning_fragments, options.passages.meaning_kinds
     if before is not None and same_passages and options.passages == result.options.passages:
         found = before[2]
     else:
         known = (np.arange(len(documents)), before[2]) if before and same_passages else None
+        if fragments is None or kinds != result.options.passages.meaning_kinds:
+            sketches = _sketches(cache, documents, doc_ids, options, progress, cancel)
+            fragments = _fragments(documents, is_reference, options, sketches, progress, cancel)
         found = find_passages(
             documents,
             is_reference,
@@ -152,9 +163,7 @@ def reweight(
             cancel,
             pair_search=pair_search("passages", same_passages),
             known=known,
-            sketches=_sketches(cache, documents, doc_ids, options, progress, cancel)
-            if cache
-            else None,
+            fragments=fragments,
         )
     if cache is not None:
         key = _comparison_key(documents, is_reference, options)
@@ -166,6 +175,7 @@ def reweight(
         pairs=pairs,
         passages=found,
         feature_counts=counts,
+        meaning_fragments=fragments,
     )
     return edited.without_ignored(ignored)
 
@@ -186,10 +196,11 @@ def _passage_key(options: ScanOptions) -> tuple:
 
 
 def _compare(documents, is_reference, options: ScanOptions, catalog, progress, cancel):
-    """Fingerprints, pairs and passages of the documents, and their feature counts (None
-    where none were counted). With a catalog: the last scan's results when nothing
-    changed; otherwise its fingerprints of the unchanged documents and its pair graphs,
-    so that only what changed is computed and searched."""
+    """Fingerprints, pairs and passages of the documents, and their feature counts and
+    fragments in meaning (`_fragments`; None where none were counted or found). With a
+    catalog: the last scan's results when nothing changed; otherwise its fingerprints of
+    the unchanged documents and its pair graphs, so that only what changed is computed
+    and searched."""
     cache = _cache_for(catalog, options)
     search = _from_scratch(options)
     if cache is None:
@@ -198,14 +209,21 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         pairs = find_pairs(
             fingerprints, options.k_max, is_reference, progress, cancel, pair_search=search
         )
+        fragments = _fragments(documents, is_reference, options, None, progress, cancel)
         passages = find_passages(
-            documents, is_reference, options, progress, cancel, pair_search=search
+            documents,
+            is_reference,
+            options,
+            progress,
+            cancel,
+            pair_search=search,
+            fragments=fragments,
         )
-        return (fingerprints, pairs, passages), counts
+        return (fingerprints, pairs, passages), counts, fragments
     key = _comparison_key(documents, is_reference, options)
     cached = cache.load(key, options.passages)
     if cached is not None:
-        return cached, None
+        return cached, None, None
     doc_ids, reuse_key = _document_ids(documents, is_reference), _reuse_key(options)
     previous = cache.previous(doc_ids, reuse_key, options.passages)
     counts = None
@@ -224,6 +242,8 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         cancel,
         pair_search=cache.pair_search("documents", search),
     )
+    sketches = _sketches(cache, documents, doc_ids, options, progress, cancel)
+    fragments = _fragments(documents, is_reference, options, sketches, progress, cancel)
     passages = find_passages(
         documents,
         is_reference,
@@ -232,17 +252,30 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         cancel,
         pair_search=cache.pair_search("passages", search),
         known=(previous.old_of, previous.passages) if previous else None,
-        sketches=_sketches(cache, documents, doc_ids, options, progress, cancel),
+        fragments=fragments,
     )
     cache.store(key, fingerprints, pairs, passages, doc_ids, reuse_key)
-    return (fingerprints, pairs, passages), counts
+    return (fingerprints, pairs, passages), counts, fragments
+
+
+def _fragments(documents, is_reference, options: ScanOptions, sketches, progress, cancel):
+    """The fragments the documents share in meaning, before the shared runs and left-out
+    text drop some (`meaning_fragments`: no weight nor passage option but the kinds
+    changes them, so a re-weighting keeps them); None with the layer off."""
+    kinds = options.passages.meaning_kinds
+    if not kinds:
+        return None
+    return meaning_fragments(
+        documents, is_reference, kinds, sketches=sketches, progress=progress, cancel=cancel
+    )
 
 
 def _sketches(cache, documents, doc_ids, options: ScanOptions, progress, cancel):
     """Each document's sentences and concepts for the meaning layer: the last scan's for
-    documents that did not change, made for the others (None with the layer off)."""
+    documents that did not change, made for the others (None with the layer off, or
+    without a cache: made where needed)."""
     kinds = options.passages.meaning_kinds
-    if not kinds or (PARAPHRASED not in kinds and not two_languages(documents)):
+    if cache is None or not kinds or (PARAPHRASED not in kinds and not two_languages(documents)):
         return None
     sketches = cache.sketches(doc_ids)
     missing = [i for i, s in enumerate(sketches) if s is None]

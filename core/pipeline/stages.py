@@ -13,7 +13,11 @@ from simsift.core.arrays import bounded_runs
 from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
-from simsift.core.match.meaning.matches import meaning_matches
+from simsift.core.match.meaning.matches import (
+    MeaningMatches,
+    meaning_matches,
+    without_verbatim,
+)
 from simsift.core.match.meaning.sketch import MeaningSketch
 from simsift.core.match.passages import PassageResult, analyze_passages
 from simsift.core.pipeline.options import ScanOptions
@@ -103,10 +107,12 @@ def find_passages(
     pair_search: PairSearch = search_pairs,
     known: tuple[np.ndarray, PassageResult] | None = None,
     sketches: Sequence[MeaningSketch] | None = None,
+    fragments: MeaningMatches | None = None,
 ) -> PassageResult:
     """Passage matches, template and common text, containment of the documents' bodies,
     and the fragments they share in meaning only (paraphrased, translated; `sketches` are
-    the documents' sentences and concepts, made here when None)."""
+    the documents' sentences and concepts, made here when None; `fragments` their
+    `meaning_fragments`, found here when None)."""
     passages = analyze_passages(
         [d.tokens.body for d in documents],
         is_reference,
@@ -120,12 +126,15 @@ def find_passages(
     kinds = options.passages.meaning_kinds
     if not kinds:
         return passages
+    left_out = (passages.left_out_start, passages.left_out_stop, passages.passages.offsets)
+    if fragments is not None:
+        return replace(passages, meaning=without_verbatim(fragments, passages.runs, left_out))
     meaning = meaning_matches(
         documents,
         is_reference,
         passages.runs,
         kinds,
-        left_out=(passages.left_out_start, passages.left_out_stop, passages.passages.offsets),
+        left_out=left_out,
         sketches=sketches,
         progress=progress,
         cancel=cancel,

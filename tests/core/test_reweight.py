@@ -143,8 +143,9 @@ def test_without_a_catalog_everything_is_computed_again(tmp_path):
     assert summary(again) == summary(scan(replace(options(root), weights=weights)))
 
 
-def test_a_reweighted_mixed_class_takes_its_sketches_from_the_cache(tmp_path, monkeypatch):
-    # sketching every document is the meaning layer's slow half, and no weight changes it
+def test_a_reweighted_mixed_class_keeps_its_fragments_in_meaning(tmp_path, monkeypatch):
+    # sketching and aligning documents is the meaning layer's cost, and no weight changes
+    # what they find: only which fragments hold a shared run or left-out text
     folder = tmp_path / "class"
     write_class(folder)
     weights = FeatureWeights(remove_stopwords=False)
@@ -155,8 +156,12 @@ def test_a_reweighted_mixed_class_takes_its_sketches_from_the_cache(tmp_path, mo
             assert not documents, "sketched again"
             return []
 
+        def align(*args, **kwargs):
+            raise AssertionError("aligned again")
+
         monkeypatch.setattr(matches_module, "document_sketches", fail)
         monkeypatch.setattr(scan_module, "document_sketches", fail)
+        monkeypatch.setattr(matches_module, "find_meaning_copies", align)
         again = reweight(first, weights, catalog=catalog)
     monkeypatch.undo()
     fresh = scan(replace(meaning_options(folder), weights=weights))
