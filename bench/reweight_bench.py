@@ -175,7 +175,7 @@ def run(corpus: str, n: int, base: Path, only: list[str]) -> None:
             flush=True,
         )
         restore = restorable(Path(f"{catalog_path}.cache"))
-        uncounted = replace(result, feature_counts=None, meaning_fragments=None)
+        uncounted = replace(result, feature_counts=None, meaning_before_runs=None)
         for label, weights, passages in CHANGES:
             if only and label not in only:
                 continue

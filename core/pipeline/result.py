@@ -90,8 +90,8 @@ class ScanResult:
     # for another tf scheme, title boost or idf); None where the scan counted none
     feature_counts: FeatureCounts | None = field(default=None, compare=False, repr=False)
     # the fragments the documents share in meaning before shared runs and left-out text
-    # drop some (`meaning_fragments`): no weight changes them; None where none were found
-    meaning_fragments: MeaningMatches | None = field(default=None, compare=False, repr=False)
+    # drop some (`meaning_before_runs`): no weight changes them; None where none were found
+    meaning_before_runs: MeaningMatches | None = field(default=None, compare=False, repr=False)
 
     @property
     def k_max(self) -> int:

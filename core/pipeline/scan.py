@@ -19,7 +19,7 @@ from simsift.core.index.pair_graph import PairSearch, search_pairs
 from simsift.core.match.meaning.align import PARAPHRASED
 from simsift.core.match.meaning.matches import (
     document_sketches,
-    meaning_fragments,
+    meaning_before_runs,
     two_languages,
 )
 from simsift.core.match.passages import PassageOptions
@@ -86,7 +86,7 @@ def scan(
         reused=reused,
         notices=guarded.notices(),
     )
-    kept = replace(result, feature_counts=counts, meaning_fragments=fragments)
+    kept = replace(result, feature_counts=counts, meaning_before_runs=fragments)
     return kept.without_ignored(ignored)
 
 
@@ -147,14 +147,16 @@ def reweight(
             pair_search=pair_search("documents", weights == result.options.weights),
         )
     same_passages = _passage_key(options) == _passage_key(result.options)
-    fragments, kinds = result.meaning_fragments, options.passages.meaning_kinds
+    fragments, kinds = result.meaning_before_runs, options.passages.meaning_kinds
     if before is not None and same_passages and options.passages == result.options.passages:
         found = before[2]
     else:
         known = (np.arange(len(documents)), before[2]) if before and same_passages else None
         if fragments is None or kinds != result.options.passages.meaning_kinds:
             sketches = _sketches(cache, documents, doc_ids, options, progress, cancel)
-            fragments = _fragments(documents, is_reference, options, sketches, progress, cancel)
+            fragments = _fragments_in_meaning(
+                documents, is_reference, options, sketches, progress, cancel
+            )
         found = find_passages(
             documents,
             is_reference,
@@ -175,7 +177,7 @@ def reweight(
         pairs=pairs,
         passages=found,
         feature_counts=counts,
-        meaning_fragments=fragments,
+        meaning_before_runs=fragments,
     )
     return edited.without_ignored(ignored)
 
@@ -197,10 +199,10 @@ def _passage_key(options: ScanOptions) -> tuple:
 
 def _compare(documents, is_reference, options: ScanOptions, catalog, progress, cancel):
     """Fingerprints, pairs and passages of the documents, and their feature counts and
-    fragments in meaning (`_fragments`; None where none were counted or found). With a
-    catalog: the last scan's results when nothing changed; otherwise its fingerprints of
-    the unchanged documents and its pair graphs, so that only what changed is computed
-    and searched."""
+    fragments in meaning (`_fragments_in_meaning`; None where none were counted or
+    found). With a catalog: the last scan's results when nothing changed; otherwise its
+    fingerprints of the unchanged documents and its pair graphs, so that only what
+    changed is computed and searched."""
     cache = _cache_for(catalog, options)
     search = _from_scratch(options)
     if cache is None:
@@ -209,7 +211,7 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         pairs = find_pairs(
             fingerprints, options.k_max, is_reference, progress, cancel, pair_search=search
         )
-        fragments = _fragments(documents, is_reference, options, None, progress, cancel)
+        fragments = _fragments_in_meaning(documents, is_reference, options, None, progress, cancel)
         passages = find_passages(
             documents,
             is_reference,
@@ -243,7 +245,7 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         pair_search=cache.pair_search("documents", search),
     )
     sketches = _sketches(cache, documents, doc_ids, options, progress, cancel)
-    fragments = _fragments(documents, is_reference, options, sketches, progress, cancel)
+    fragments = _fragments_in_meaning(documents, is_reference, options, sketches, progress, cancel)
     passages = find_passages(
         documents,
         is_reference,
@@ -258,14 +260,16 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
     return (fingerprints, pairs, passages), counts, fragments
 
 
-def _fragments(documents, is_reference, options: ScanOptions, sketches, progress, cancel):
+def _fragments_in_meaning(
+    documents, is_reference, options: ScanOptions, sketches, progress, cancel
+):
     """The fragments the documents share in meaning, before the shared runs and left-out
-    text drop some (`meaning_fragments`: no weight nor passage option but the kinds
+    text drop some (`meaning_before_runs`: no weight nor passage option but the kinds
     changes them, so a re-weighting keeps them); None with the layer off."""
     kinds = options.passages.meaning_kinds
     if not kinds:
         return None
-    return meaning_fragments(
+    return meaning_before_runs(
         documents, is_reference, kinds, sketches=sketches, progress=progress, cancel=cancel
     )
 

@@ -112,7 +112,7 @@ def find_passages(
     """Passage matches, template and common text, containment of the documents' bodies,
     and the fragments they share in meaning only (paraphrased, translated; `sketches` are
     the documents' sentences and concepts, made here when None; `fragments` their
-    `meaning_fragments`, found here when None)."""
+    `meaning_before_runs`, found here when None)."""
     passages = analyze_passages(
         [d.tokens.body for d in documents],
         is_reference,

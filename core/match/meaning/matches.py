@@ -84,13 +84,13 @@ def meaning_matches(
     global token ranges that never count, sorted and apart, and each document's first global
     token: common text, boilerplate, quotations). `sketches` are the documents' own (made when
     None)."""
-    fragments = meaning_fragments(
+    fragments = meaning_before_runs(
         documents, is_reference, kinds, sketches=sketches, progress=progress, cancel=cancel
     )
     return without_verbatim(fragments, runs, left_out)
 
 
-def meaning_fragments(
+def meaning_before_runs(
     documents: Sequence[FileRecord],
     is_reference: np.ndarray,
     kinds: tuple[str, ...] = KINDS,
