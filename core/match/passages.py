@@ -710,6 +710,7 @@ def analyze_passages(
     known: tuple[np.ndarray, PassageResult] | None = None,
     outside: OutsideCounts | None = None,
     outside_grams: OutsideGrams | None = None,
+    kept: KeptGrams | None = None,
 ) -> PassageResult:
     """Cut, fingerprint and match passages; find template and common text; measure containment.
 
@@ -729,6 +730,8 @@ def analyze_passages(
         outside: what documents left out of `streams` add to the counts that make text
             common (checking new documents against an archive analyzes only the archive
             documents they touch); `outside_grams` the same for word grams.
+        kept: the documents' kept word grams, when known (they depend on the tokens and
+            the shortest match only: a change of weights leaves them as they were).
     """
     steps = StepProgress(
         "passages",
@@ -763,7 +766,8 @@ def analyze_passages(
         passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
     )
     matches = _union(passages, matches, carried)
-    kept = _kept_reusing(streams, passages.offsets, options, known, reused, steps.step("grams"))
+    if kept is None:
+        kept = _kept_reusing(streams, passages.offsets, options, known, reused, steps.step("grams"))
     grams = _gram_layer(
         streams,
         (passages.offsets, kept),

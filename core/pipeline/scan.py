@@ -166,6 +166,7 @@ def reweight(
             pair_search=pair_search("passages", same_passages),
             known=known,
             fragments=fragments,
+            kept=_kept_grams(result, options),
         )
     if cache is not None:
         key = _comparison_key(documents, is_reference, options)
@@ -180,6 +181,13 @@ def reweight(
         meaning_before_runs=fragments,
     )
     return edited.without_ignored(ignored)
+
+
+def _kept_grams(result: ScanResult, options: ScanOptions):
+    """The result's kept word grams when `options` keep the same ones (they depend on the
+    tokens and the shortest match only), else None."""
+    same = result.options.passages.shortest_run == options.passages.shortest_run
+    return result.passages.kept if same else None
 
 
 def _cache_for(catalog, options: ScanOptions) -> ComparisonCache | None:

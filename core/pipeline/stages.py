@@ -13,6 +13,7 @@ from simsift.core.arrays import bounded_runs
 from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
+from simsift.core.match.grams import KeptGrams
 from simsift.core.match.meaning.matches import (
     MeaningMatches,
     meaning_matches,
@@ -108,11 +109,13 @@ def find_passages(
     known: tuple[np.ndarray, PassageResult] | None = None,
     sketches: Sequence[MeaningSketch] | None = None,
     fragments: MeaningMatches | None = None,
+    kept: KeptGrams | None = None,
 ) -> PassageResult:
     """Passage matches, template and common text, containment of the documents' bodies,
     and the fragments they share in meaning only (paraphrased, translated; `sketches` are
     the documents' sentences and concepts, made here when None; `fragments` their
-    `meaning_before_runs`, found here when None)."""
+    `meaning_before_runs`, found here when None; `kept` their kept word grams, winnowed
+    here when None)."""
     passages = analyze_passages(
         [d.tokens.body for d in documents],
         is_reference,
@@ -122,6 +125,7 @@ def find_passages(
         cancel=cancel,
         pair_search=pair_search,
         known=known,
+        kept=kept,
     )
     kinds = options.passages.meaning_kinds
     if not kinds:

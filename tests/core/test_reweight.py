@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import simsift.core.match.passages as passages_module
 import simsift.core.pipeline.scan as scan_module
 import simsift.core.text.features as features_module
 from simsift.core.match.meaning import matches as matches_module
@@ -167,3 +168,19 @@ def test_a_reweighted_mixed_class_keeps_its_fragments_in_meaning(tmp_path, monke
     fresh = scan(replace(meaning_options(folder), weights=weights))
     assert fragments(again) == fragments(fresh) != set()
     assert summary(again) == summary(fresh)
+
+
+def test_stopwords_leave_the_word_grams_as_they_were(tmp_path, monkeypatch):
+    # word grams depend on the tokens and the shortest match only
+    root = essays(tmp_path / "essays")
+    weights = FeatureWeights(remove_stopwords=False)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        first = scan(options(root), catalog=catalog)
+
+        def fail(streams, *args, **kwargs):
+            assert not streams, "word grams winnowed again"
+
+        monkeypatch.setattr(passages_module, "kept_grams", fail)
+        again = reweight(first, weights, catalog=catalog)
+    monkeypatch.undo()
+    assert summary(again) == summary(scan(replace(options(root), weights=weights)))
