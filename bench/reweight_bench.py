@@ -19,8 +19,9 @@ Each change is timed twice through `app.workers.scan`'s re-weighting work (what
 `ScanController.start_reweight` runs on its pool thread, progress throttled as there):
 `before` from the result without its feature counts and meaning fragments, so every
 document's features are counted again and, where passages change, sentences aligned
-again (as until 2026-12-08), `after` from the result as the scan gave it. Both must give
-the same result. Times are wall clock on this machine (2 cores, shared).
+again (as until 2026-12-08; both take the word grams from the result), `after` from the
+result as the scan gave it. Both must give the same result. Times are wall clock on this
+machine (2 cores, shared).
 """
 
 from __future__ import annotations
