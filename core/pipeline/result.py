@@ -9,7 +9,7 @@ clusters at any k, the partial-copies list and every export agree on what is lef
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -26,8 +26,10 @@ from simsift.core.analysis.similarity import document_similarity, pair_meaning_s
 from simsift.core.arrays import pair_keys
 from simsift.core.document import FileRecord
 from simsift.core.index.matches import Matches, hamming
+from simsift.core.match.meaning.matches import MeaningMatches
 from simsift.core.match.passages import PairOverlaps, PassageResult
 from simsift.core.text.excerpt import span_text
+from simsift.core.text.features import FeatureCounts
 
 if TYPE_CHECKING:
     from simsift.core.pipeline.options import ScanOptions
@@ -90,6 +92,12 @@ class ScanResult:
     notices: tuple[str, ...] = ()  # about the scan as a whole, e.g. the catalog was unusable
     garbled: tuple[FileRecord, ...] = ()  # read, but garbled: left out of the comparison
     complete: bool = True  # False: partial copying not found yet (see above)
+    # the documents' features counted with `options.weights` (`reweight` weighs them again
+    # for another tf scheme, title boost or idf); None where the scan counted none
+    feature_counts: FeatureCounts | None = field(default=None, compare=False, repr=False)
+    # the fragments the documents share in meaning before shared runs and left-out text
+    # drop some (`meaning_before_runs`): no weight changes them; None where none were found
+    meaning_before_runs: MeaningMatches | None = field(default=None, compare=False, repr=False)
 
     @property
     def k_max(self) -> int:

@@ -17,7 +17,11 @@ import numpy as np
 from simsift.core.document import FileRecord
 from simsift.core.index.pair_graph import PairSearch, search_pairs
 from simsift.core.match.meaning.align import PARAPHRASED
-from simsift.core.match.meaning.matches import document_sketches, two_languages
+from simsift.core.match.meaning.matches import (
+    document_sketches,
+    meaning_before_runs,
+    two_languages,
+)
 from simsift.core.match.passages import PassageOptions, PassageResult
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.result import ScanResult
@@ -25,17 +29,19 @@ from simsift.core.pipeline.stages import (
     GuardedCatalog,
     all_roots,
     build_result,
+    count_features,
     find_files,
     find_pairs,
     find_passages,
     fingerprint_documents,
+    fingerprints_of,
     is_compared,
     read_with_catalog,
     under_any,
 )
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from simsift.core.store.result_cache import ComparisonCache, comparison_key
-from simsift.core.text.features import FeatureWeights
+from simsift.core.text.features import FeatureWeights, counted_alike
 
 
 def scan(
@@ -75,7 +81,7 @@ def scan(
     )
     not_compared = [r for r in records if not is_compared(r, options)]
 
-    def result_of(comparison, complete: bool = True) -> ScanResult:
+    def result_of(comparison, complete: bool = True, counts=None, fragments=None) -> ScanResult:
         result = build_result(
             options,
             documents,
@@ -86,7 +92,8 @@ def scan(
             notices=guarded.notices(),
             complete=complete,
         )
-        return result.without_ignored(ignored)
+        kept = replace(result, feature_counts=counts, meaning_before_runs=fragments)
+        return kept.without_ignored(ignored)
 
     def publish(fingerprints: np.ndarray, pairs) -> None:
         if on_clusters is not None:
@@ -94,7 +101,10 @@ def scan(
             passages = PassageResult.empty(options.passages, lengths)
             on_clusters(result_of((fingerprints, pairs, passages), complete=False))
 
-    return result_of(_compare(documents, is_reference, options, catalog, progress, cancel, publish))
+    comparison, counts, fragments = _compare(
+        documents, is_reference, options, catalog, progress, cancel, publish
+    )
+    return result_of(comparison, counts=counts, fragments=fragments)
 
 
 def reweight(
@@ -134,13 +144,17 @@ def reweight(
         return cache.pair_search(name, search, reuse=same_values) if cache else search
 
     before = None
+    doc_ids = _document_ids(documents, is_reference)
     if cache is not None:
         key = _comparison_key(documents, is_reference, result.options)
         before = cache.load(key, result.options.passages)
+    counts = result.feature_counts
     if before is not None and weights == result.options.weights:
         fingerprints, pairs = before[0], before[1]
     else:
-        fingerprints = fingerprint_documents(documents, weights, progress, cancel)
+        if counts is None or not counted_alike(weights, result.options.weights):
+            counts = count_features(documents, weights, progress, cancel)
+        fingerprints = fingerprints_of(counts, weights)
         pairs = find_pairs(
             fingerprints,
             options.k_max,
@@ -150,10 +164,16 @@ def reweight(
             pair_search=pair_search("documents", weights == result.options.weights),
         )
     same_passages = _passage_key(options) == _passage_key(result.options)
+    fragments, kinds = result.meaning_before_runs, options.passages.meaning_kinds
     if before is not None and same_passages and options.passages == result.options.passages:
         found = before[2]
     else:
         known = (np.arange(len(documents)), before[2]) if before and same_passages else None
+        if fragments is None or kinds != result.options.passages.meaning_kinds:
+            sketches = _sketches(cache, documents, doc_ids, options, progress, cancel)
+            fragments = _fragments_in_meaning(
+                documents, is_reference, options, sketches, progress, cancel
+            )
         found = find_passages(
             documents,
             is_reference,
@@ -162,9 +182,10 @@ def reweight(
             cancel,
             pair_search=pair_search("passages", same_passages),
             known=known,
+            fragments=fragments,
+            kept=_kept_grams(result, options),
         )
     if cache is not None:
-        doc_ids = _document_ids(documents, is_reference)
         key = _comparison_key(documents, is_reference, options)
         cache.store(key, fingerprints, pairs, found, doc_ids, _reuse_key(options))
     edited = replace(
@@ -174,8 +195,17 @@ def reweight(
         pairs=pairs,
         passages=found,
         complete=True,
+        feature_counts=counts,
+        meaning_before_runs=fragments,
     )
     return edited.without_ignored(ignored)
+
+
+def _kept_grams(result: ScanResult, options: ScanOptions):
+    """The result's kept word grams when `options` keep the same ones (they depend on the
+    tokens and the shortest match only), else None."""
+    same = result.options.passages.shortest_run == options.passages.shortest_run
+    return result.passages.kept if same else None
 
 
 def _cache_for(catalog, options: ScanOptions) -> ComparisonCache | None:
@@ -194,31 +224,46 @@ def _passage_key(options: ScanOptions) -> tuple:
 
 
 def _compare(documents, is_reference, options: ScanOptions, catalog, progress, cancel, on_pairs):
-    """Fingerprints, pairs and passages of the documents, with `on_pairs(fingerprints,
-    pairs)` called between pairs and passages. With a catalog: the last scan's results
-    when nothing changed; otherwise its fingerprints of the unchanged documents and its
-    pair graphs, so that only what changed is computed and searched."""
+    """Fingerprints, pairs and passages of the documents, and their feature counts and
+    fragments in meaning (`_fragments_in_meaning`; None where none were counted or
+    found), with `on_pairs(fingerprints, pairs)` called between pairs and passages. With
+    a catalog: the last scan's results when nothing changed; otherwise its fingerprints
+    of the unchanged documents and its pair graphs, so that only what changed is computed
+    and searched."""
     cache = _cache_for(catalog, options)
     search = _from_scratch(options)
     if cache is None:
-        fingerprints = fingerprint_documents(documents, options.weights, progress, cancel)
+        counts = count_features(documents, options.weights, progress, cancel)
+        fingerprints = fingerprints_of(counts, options.weights)
         pairs = find_pairs(
             fingerprints, options.k_max, is_reference, progress, cancel, pair_search=search
         )
         on_pairs(fingerprints, pairs)
+        fragments = _fragments_in_meaning(documents, is_reference, options, None, progress, cancel)
         passages = find_passages(
-            documents, is_reference, options, progress, cancel, pair_search=search
+            documents,
+            is_reference,
+            options,
+            progress,
+            cancel,
+            pair_search=search,
+            fragments=fragments,
         )
-        return fingerprints, pairs, passages
+        return (fingerprints, pairs, passages), counts, fragments
     key = _comparison_key(documents, is_reference, options)
     cached = cache.load(key, options.passages)
     if cached is not None:
-        return cached
+        return cached, None, None
     doc_ids, reuse_key = _document_ids(documents, is_reference), _reuse_key(options)
     previous = cache.previous(doc_ids, reuse_key, options.passages)
-    fingerprints = fingerprint_documents(
-        documents, options.weights, progress, cancel, known=_known_fingerprints(previous)
-    )
+    counts = None
+    if previous is None or options.weights.use_idf:
+        counts = count_features(documents, options.weights, progress, cancel)
+        fingerprints = fingerprints_of(counts, options.weights)
+    else:
+        fingerprints = fingerprint_documents(
+            documents, options.weights, progress, cancel, known=_known_fingerprints(previous)
+        )
     pairs = find_pairs(
         fingerprints,
         options.k_max,
@@ -228,6 +273,8 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         pair_search=cache.pair_search("documents", search),
     )
     on_pairs(fingerprints, pairs)
+    sketches = _sketches(cache, documents, doc_ids, options, progress, cancel)
+    fragments = _fragments_in_meaning(documents, is_reference, options, sketches, progress, cancel)
     passages = find_passages(
         documents,
         is_reference,
@@ -236,17 +283,32 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         cancel,
         pair_search=cache.pair_search("passages", search),
         known=(previous.old_of, previous.passages) if previous else None,
-        sketches=_sketches(cache, documents, doc_ids, options, progress, cancel),
+        fragments=fragments,
     )
     cache.store(key, fingerprints, pairs, passages, doc_ids, reuse_key)
-    return fingerprints, pairs, passages
+    return (fingerprints, pairs, passages), counts, fragments
+
+
+def _fragments_in_meaning(
+    documents, is_reference, options: ScanOptions, sketches, progress, cancel
+):
+    """The fragments the documents share in meaning, before the shared runs and left-out
+    text drop some (`meaning_before_runs`: no weight nor passage option but the kinds
+    changes them, so a re-weighting keeps them); None with the layer off."""
+    kinds = options.passages.meaning_kinds
+    if not kinds:
+        return None
+    return meaning_before_runs(
+        documents, is_reference, kinds, sketches=sketches, progress=progress, cancel=cancel
+    )
 
 
 def _sketches(cache, documents, doc_ids, options: ScanOptions, progress, cancel):
     """Each document's sentences and concepts for the meaning layer: the last scan's for
-    documents that did not change, made for the others (None with the layer off)."""
+    documents that did not change, made for the others (None with the layer off, or
+    without a cache: made where needed)."""
     kinds = options.passages.meaning_kinds
-    if not kinds or (PARAPHRASED not in kinds and not two_languages(documents)):
+    if cache is None or not kinds or (PARAPHRASED not in kinds and not two_languages(documents)):
         return None
     sketches = cache.sketches(doc_ids)
     missing = [i for i, s in enumerate(sketches) if s is None]

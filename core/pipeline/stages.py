@@ -13,7 +13,12 @@ from simsift.core.arrays import bounded_runs
 from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
-from simsift.core.match.meaning.matches import meaning_matches
+from simsift.core.match.grams import KeptGrams
+from simsift.core.match.meaning.matches import (
+    MeaningMatches,
+    meaning_matches,
+    without_verbatim,
+)
 from simsift.core.match.meaning.sketch import MeaningSketch
 from simsift.core.match.passages import PassageResult, analyze_passages
 from simsift.core.pipeline.options import ScanOptions
@@ -33,7 +38,12 @@ from simsift.core.read.workers import (
     reader_memory_limit,
     run_isolated,
 )
-from simsift.core.text.features import Features, FeatureWeights, IdfTable, corpus_features
+from simsift.core.text.features import (
+    FeatureCounts,
+    FeatureWeights,
+    corpus_counts,
+    weighed_features,
+)
 from simsift.core.text.simhash import simhash_features
 
 _STORE_BATCH = 100
@@ -98,10 +108,14 @@ def find_passages(
     pair_search: PairSearch = search_pairs,
     known: tuple[np.ndarray, PassageResult] | None = None,
     sketches: Sequence[MeaningSketch] | None = None,
+    fragments: MeaningMatches | None = None,
+    kept: KeptGrams | None = None,
 ) -> PassageResult:
     """Passage matches, template and common text, containment of the documents' bodies,
     and the fragments they share in meaning only (paraphrased, translated; `sketches` are
-    the documents' sentences and concepts, made here when None)."""
+    the documents' sentences and concepts, made here when None; `fragments` their
+    `meaning_before_runs`, found here when None; `kept` their kept word grams, winnowed
+    here when None)."""
     passages = analyze_passages(
         [d.tokens.body for d in documents],
         is_reference,
@@ -111,16 +125,20 @@ def find_passages(
         cancel=cancel,
         pair_search=pair_search,
         known=known,
+        kept=kept,
     )
     kinds = options.passages.meaning_kinds
     if not kinds:
         return passages
+    left_out = (passages.left_out_start, passages.left_out_stop, passages.passages.offsets)
+    if fragments is not None:
+        return replace(passages, meaning=without_verbatim(fragments, passages.runs, left_out))
     meaning = meaning_matches(
         documents,
         is_reference,
         passages.runs,
         kinds,
-        left_out=(passages.left_out_start, passages.left_out_stop, passages.passages.offsets),
+        left_out=left_out,
         sketches=sketches,
         progress=progress,
         cancel=cancel,
@@ -349,25 +367,35 @@ def fingerprint_documents(
         out = values.copy()
         out[fresh] = fingerprint_documents([documents[i] for i in fresh], weights, progress, cancel)
         return out
+    return fingerprints_of(count_features(documents, weights, progress, cancel), weights)
+
+
+def count_features(
+    documents: Sequence[FileRecord],
+    weights: FeatureWeights,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> FeatureCounts:
+    """The documents' features and their occurrences (`FeatureCounts`), from their cached
+    tokens: a change of the tf scheme, the title boost or idf weighs them again
+    (`fingerprints_of`) without counting them again."""
+    cancel = cancel or CancelToken()
     total = len(documents)
     progress(Progress("fingerprinting", 0, total))
     tokens = [d.tokens for d in documents]
-    fingerprints = np.zeros(total, np.uint64)
-    with_idf = []  # idf needs the whole corpus' document frequencies first
+    parts = []
     sizes = np.array([len(t.body) + len(t.title) for t in tokens], dtype=np.int64)
     for lo, hi in bounded_runs(sizes, _FINGERPRINT_TOKENS):
         cancel.check()
-        # a huge document alone is weighed in pieces, with cancel checks between them
-        features = corpus_features(tokens[lo:hi], weights, idf=False, between_pieces=cancel.check)
-        if weights.use_idf:
-            with_idf.append(features)
-        else:
-            fingerprints[lo:hi] = simhash_features(features)
+        # a huge document alone is counted in pieces, with cancel checks between them
+        parts.append(corpus_counts(tokens[lo:hi], weights, between_pieces=cancel.check))
         progress(Progress("fingerprinting", hi, total))
-    if weights.use_idf:
-        features = Features.concat(with_idf)
-        fingerprints = simhash_features(IdfTable.from_features(features).apply(features))
-    return fingerprints
+    return FeatureCounts.concat(parts)
+
+
+def fingerprints_of(counts: FeatureCounts, weights: FeatureWeights) -> np.ndarray:
+    """SimHash fingerprints of counted documents weighed as `weights` say (idf over all)."""
+    return simhash_features(weighed_features(counts, weights))
 
 
 def find_pairs(

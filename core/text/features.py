@@ -92,6 +92,63 @@ class Features:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class FeatureCounts:
+    """Distinct features of `n` feature sets with their occurrences, before the tf scheme,
+    the title boost and idf weigh them: what those three settings leave alone, so a
+    change of them only weighs these again (`weighed`).
+
+    Rows are sorted by owner, then by hash, as in `Features`.
+    """
+
+    owner: np.ndarray  # int64, non-decreasing
+    hashes: np.ndarray  # uint64, increasing within an owner
+    count: np.ndarray  # int64: occurrences
+    in_title: np.ndarray  # int64: occurrences in a title
+    user: np.ndarray  # float64: the largest user weight of its tokens
+    n: int
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    def weighed(self, tf_scheme: TfScheme, title_boost: float = 1.0) -> Features:
+        """Features weighing tf scheme(occurrences, a title one counting `title_boost`)
+        × user weight."""
+        # counts, not a sum of float occurrences: equal features come in no fixed order
+        tf = self.count.astype(np.float64)
+        if title_boost != 1.0:
+            tf += (title_boost - 1.0) * self.in_title
+        weight = apply_tf(tf, tf_scheme) * self.user
+        return Features(self.owner, self.hashes, weight, self.n)
+
+    @classmethod
+    def empty(cls, n: int) -> FeatureCounts:
+        no_rows = np.zeros(0, np.int64)
+        return cls(no_rows, np.zeros(0, np.uint64), no_rows, no_rows, np.zeros(0), n)
+
+    @classmethod
+    def concat(cls, parts: Sequence[FeatureCounts]) -> FeatureCounts:
+        """The feature sets of all parts, numbered on from one part to the next."""
+        first = np.cumsum([0] + [p.n for p in parts])
+        owner = [p.owner + f for p, f in zip(parts, first[:-1], strict=True)]
+        columns = (
+            np.concatenate([getattr(e, name) for e in (cls.empty(0), *parts)])
+            for name in ("hashes", "count", "in_title", "user")
+        )
+        return cls(np.concatenate([np.zeros(0, np.int64), *owner]), *columns, int(first[-1]))
+
+
+def counted_alike(a: FeatureWeights, b: FeatureWeights) -> bool:
+    """Whether features counted with weights `a` are those of `b` (only the tf scheme, the
+    title boost or idf differ: `FeatureCounts.weighed` and `IdfTable` apply them)."""
+    return (a.ignore_digits, a.shingle_size, a.remove_stopwords, a.term_weights) == (
+        b.ignore_digits,
+        b.shingle_size,
+        b.remove_stopwords,
+        b.term_weights,
+    )
+
+
 STOPWORD_LISTS = ("en.txt", "zh.txt")
 # The lists' token hashes, written by `write_stopword_hashes`: tokenizing the Chinese list
 # loads jieba's dictionary, 90 MB that the scan process needs for nothing else.
@@ -254,21 +311,38 @@ def combine_features(
         owner_of_run: the owner of each run (non-decreasing); default: the run itself.
         boosted_runs: bool per run: an occurrence there counts `boost` times (a title).
     """
+    counts = feature_counts(hashes, user, run, n, shingle_size, owner_of_run, boosted_runs)
+    return counts.weighed(tf_scheme, boost)
+
+
+def feature_counts(
+    hashes: np.ndarray,
+    user: np.ndarray,
+    run: np.ndarray,
+    n: int,
+    shingle_size: int,
+    owner_of_run: np.ndarray | None = None,
+    boosted_runs: np.ndarray | None = None,
+) -> FeatureCounts:
+    """`combine_features` before weighing: each owner's distinct features and their
+    occurrences (in boosted runs too)."""
     keep = user > 0
     hashes, user, run = _run_shingles(hashes[keep], user[keep], run[keep], shingle_size)
     if len(hashes) == 0:
-        return Features(np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0), n)
+        return FeatureCounts.empty(n)
     owner = run if owner_of_run is None else owner_of_run[run]
     order = _by_owner_then_hash(owner, hashes, n)
     owner, hashes, run = owner[order], hashes[order], run[order]
     new = np.r_[True, (owner[1:] != owner[:-1]) | (hashes[1:] != hashes[:-1])]
     starts = np.flatnonzero(new)
-    # counts, not a sum of float occurrences: equal features come in no fixed order
-    tf = np.diff(np.r_[starts, len(hashes)]).astype(np.float64)
-    if boosted_runs is not None and boost != 1.0:
-        tf += (boost - 1.0) * np.add.reduceat(boosted_runs[run].astype(np.int64), starts)
-    weight = apply_tf(tf, tf_scheme) * np.maximum.reduceat(user[order], starts)
-    return Features(owner[starts].astype(np.int64), hashes[starts], weight, n)
+    count = np.diff(np.r_[starts, len(hashes)])
+    in_title = (
+        np.add.reduceat(boosted_runs[run].astype(np.int64), starts)
+        if boosted_runs is not None
+        else np.zeros(len(starts), np.int64)
+    )
+    user = np.maximum.reduceat(user[order], starts)
+    return FeatureCounts(owner[starts].astype(np.int64), hashes[starts], count, in_title, user, n)
 
 
 def _by_owner_then_hash(owner: np.ndarray, hashes: np.ndarray, n: int) -> np.ndarray:
@@ -300,40 +374,58 @@ def corpus_features(
     in pieces, with the same result;
     `between_pieces` is called after each (a cancel check).
     """
-    tokens_at_once = tokens_at_once or DOCUMENT_TOKENS_AT_ONCE
-    parts = []
-    for large, group in groupby(tokens, key=lambda t: len(t.body) + len(t.title) > tokens_at_once):
-        if large:
-            parts += [
-                _large_document_features(t, weights, tokens_at_once, between_pieces) for t in group
-            ]
-        else:
-            parts.append(_features_at_once(list(group), weights))
-    features = (
-        parts[0] if len(parts) == 1 else Features.concat(parts or [_features_at_once([], weights)])
+    counts = corpus_counts(
+        tokens, weights, tokens_at_once=tokens_at_once, between_pieces=between_pieces
     )
+    return weighed_features(counts, weights, idf)
+
+
+def weighed_features(
+    counts: FeatureCounts, weights: FeatureWeights, idf: bool | None = None
+) -> Features:
+    """The features of `counts` weighed as `weights` say (idf over the counted documents;
+    `idf=False` leaves it out whatever the weights say)."""
+    features = counts.weighed(weights.tf_scheme, weights.title_boost)
     if weights.use_idf if idf is None else idf:
         features = IdfTable.from_features(features).apply(features)
     return features
 
 
-def _features_at_once(tokens: Sequence[DocumentTokens], weights: FeatureWeights) -> Features:
-    """Features of documents, before idf, from all their tokens at once."""
+def corpus_counts(
+    tokens: Sequence[DocumentTokens],
+    weights: FeatureWeights,
+    *,
+    tokens_at_once: int | None = None,
+    between_pieces: Callable[[], None] = lambda: None,
+) -> FeatureCounts:
+    """`FeatureCounts` of documents (title and body), counted as `corpus_features` counts."""
+    tokens_at_once = tokens_at_once or DOCUMENT_TOKENS_AT_ONCE
+    parts = []
+    for large, group in groupby(tokens, key=lambda t: len(t.body) + len(t.title) > tokens_at_once):
+        if large:
+            parts += [
+                _large_document_counts(t, weights, tokens_at_once, between_pieces) for t in group
+            ]
+        else:
+            parts.append(_counts_at_once(list(group), weights))
+    return parts[0] if len(parts) == 1 else FeatureCounts.concat(parts)
+
+
+def _counts_at_once(tokens: Sequence[DocumentTokens], weights: FeatureWeights) -> FeatureCounts:
+    """Feature counts of documents from all their tokens at once."""
     streams = [s for t in tokens for s in (t.body, t.title)]
     lengths = np.array([len(s) for s in streams], dtype=np.int64)
     hashes = np.concatenate([s.hashes for s in streams]) if streams else np.zeros(0, np.uint64)
     digits = np.concatenate([s.is_digit for s in streams]) if streams else np.zeros(0, bool)
     run = owners(lengths)
-    return combine_features(
+    return feature_counts(
         hashes,
         token_weights(hashes, digits, weights),
         run,
         len(tokens),
         weights.shingle_size,
-        weights.tf_scheme,
         owner_of_run=np.arange(len(streams)) // 2,
         boosted_runs=np.tile([False, True], len(tokens)),
-        boost=weights.title_boost,
     )
 
 
@@ -377,13 +469,13 @@ class _Tally:
         )
 
 
-def _large_document_features(
+def _large_document_counts(
     tokens: DocumentTokens,
     weights: FeatureWeights,
     tokens_at_once: int,
     between_pieces: Callable[[], None],
-) -> Features:
-    """`combine_features` of one document, bit for bit, from pieces of its token streams:
+) -> FeatureCounts:
+    """`feature_counts` of one document, bit for bit, from pieces of its token streams:
     occurrences are counted per piece and the counts added (integers: exact)."""
     tallies: list[_Tally] = []
     held = 0
@@ -396,11 +488,8 @@ def _large_document_features(
                 tallies = [_Tally.concat(tallies).merged()]
                 held = len(tallies[0].hashes)
     tally = _Tally.concat(tallies).merged()
-    tf = tally.count.astype(np.float64)
-    if weights.title_boost != 1.0:
-        tf += (weights.title_boost - 1.0) * tally.in_title
-    weight = apply_tf(tf, weights.tf_scheme) * tally.user
-    return Features(np.zeros(len(tally.hashes), np.int64), tally.hashes, weight, 1)
+    owner = np.zeros(len(tally.hashes), np.int64)
+    return FeatureCounts(owner, tally.hashes, tally.count, tally.in_title, tally.user, 1)
 
 
 def _stream_shingles(stream, weights: FeatureWeights, tokens_at_once: int):

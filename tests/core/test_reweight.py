@@ -8,18 +8,27 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import simsift.core.match.passages.reuse as passages_reuse
 import simsift.core.pipeline.scan as scan_module
+import simsift.core.text.features as features_module
+from simsift.core.match.meaning import matches as matches_module
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.scan import reweight, scan
 from simsift.core.store.catalog import Catalog
 from simsift.core.text.features import FeatureWeights
 
 from tests.core.corpus import edit_words
+from tests.core.test_meaning_scan import fragments, write_class
+from tests.core.test_meaning_scan import options as meaning_options
 from tests.core.test_rescan import options, summary, write_folder
 
 CHANGES = {
     "idf": (FeatureWeights(use_idf=True), None),
     "title boost and shingles": (FeatureWeights(title_boost=2.0, shingle_size=2), None),
+    "title boost, tf and idf": (
+        FeatureWeights(title_boost=2.0, tf_scheme="raw", use_idf=True),
+        None,
+    ),
     "stopwords and a term weight": (
         FeatureWeights(remove_stopwords=False, term_weights=(("function", 0.0),)),
         None,
@@ -81,6 +90,23 @@ def test_idf_leaves_passages_as_they_were(tmp_path, monkeypatch):
     assert again.fingerprints.tolist() != first.fingerprints.tolist()
 
 
+def test_idf_the_title_boost_and_tf_weigh_the_counted_features_again(tmp_path, monkeypatch):
+    # counting every document's features is most of a re-weighting's time
+    root = essays(tmp_path / "essays")
+    weights = FeatureWeights(title_boost=2.0, tf_scheme="binary", use_idf=True)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        first = scan(options(root), catalog=catalog)
+
+        def fail(*args, **kwargs):
+            raise AssertionError("features counted again")
+
+        monkeypatch.setattr(features_module, "token_weights", fail)
+        again = reweight(first, FeatureWeights(use_idf=True), catalog=catalog)
+        again = reweight(again, weights, catalog=catalog)
+    monkeypatch.undo()
+    assert summary(again) == summary(scan(replace(options(root), weights=weights)))
+
+
 def test_a_scan_after_reweighting_compares_nothing(tmp_path, monkeypatch):
     root = essays(tmp_path / "essays")
     weights = FeatureWeights(use_idf=True)
@@ -115,4 +141,46 @@ def test_without_a_catalog_everything_is_computed_again(tmp_path):
     root = essays(tmp_path / "essays")
     weights = FeatureWeights(use_idf=True)
     again = reweight(scan(options(root)), weights)
+    assert summary(again) == summary(scan(replace(options(root), weights=weights)))
+
+
+def test_a_reweighted_mixed_class_keeps_its_fragments_in_meaning(tmp_path, monkeypatch):
+    # sketching and aligning documents is the meaning layer's cost, and no weight changes
+    # what they find: only which fragments hold a shared run or left-out text
+    folder = tmp_path / "class"
+    write_class(folder)
+    weights = FeatureWeights(remove_stopwords=False)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        first = scan(meaning_options(folder), catalog=catalog)
+
+        def fail(documents, *args, **kwargs):
+            assert not documents, "sketched again"
+            return []
+
+        def align(*args, **kwargs):
+            raise AssertionError("aligned again")
+
+        monkeypatch.setattr(matches_module, "document_sketches", fail)
+        monkeypatch.setattr(scan_module, "document_sketches", fail)
+        monkeypatch.setattr(matches_module, "find_meaning_copies", align)
+        again = reweight(first, weights, catalog=catalog)
+    monkeypatch.undo()
+    fresh = scan(replace(meaning_options(folder), weights=weights))
+    assert fragments(again) == fragments(fresh) != set()
+    assert summary(again) == summary(fresh)
+
+
+def test_stopwords_leave_the_word_grams_as_they_were(tmp_path, monkeypatch):
+    # word grams depend on the tokens and the shortest match only
+    root = essays(tmp_path / "essays")
+    weights = FeatureWeights(remove_stopwords=False)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        first = scan(options(root), catalog=catalog)
+
+        def fail(streams, *args, **kwargs):
+            assert not streams, "word grams winnowed again"
+
+        monkeypatch.setattr(passages_reuse, "kept_grams", fail)
+        again = reweight(first, weights, catalog=catalog)
+    monkeypatch.undo()
     assert summary(again) == summary(scan(replace(options(root), weights=weights)))

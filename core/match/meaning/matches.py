@@ -84,6 +84,23 @@ def meaning_matches(
     global token ranges that never count, sorted and apart, and each document's first global
     token: common text, boilerplate, quotations). `sketches` are the documents' own (made when
     None)."""
+    fragments = meaning_before_runs(
+        documents, is_reference, kinds, sketches=sketches, progress=progress, cancel=cancel
+    )
+    return without_verbatim(fragments, runs, left_out)
+
+
+def meaning_before_runs(
+    documents: Sequence[FileRecord],
+    is_reference: np.ndarray,
+    kinds: tuple[str, ...] = KINDS,
+    *,
+    sketches: Sequence[MeaningSketch] | None = None,
+    progress: ProgressCallback = no_progress,
+    cancel: CancelToken | None = None,
+) -> MeaningMatches:
+    """`meaning_matches` before its fragments holding a run or mostly left out are
+    dropped (`without_verbatim`): what no weight nor passage option changes."""
     translations_only = PARAPHRASED not in kinds
     if not kinds or len(documents) < 2 or (translations_only and not two_languages(documents)):
         return MeaningMatches.empty()
@@ -102,16 +119,26 @@ def meaning_matches(
         return MeaningMatches.empty()
     table = np.array(rows, dtype=np.float64)
     columns = [table[:, c] for c in range(table.shape[1])]
-    matches = MeaningMatches(
+    return MeaningMatches(
         *(
             c if name == "score" else c.astype(np.int64)
             for name, c in zip(_FIELDS, columns, strict=True)
         )
     )
-    keep = ~_holds_a_run(matches, runs)
+
+
+def without_verbatim(
+    fragments: MeaningMatches,
+    runs,
+    left_out: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+) -> MeaningMatches:
+    """`fragments` without those holding one of `runs` or mostly `left_out`."""
+    if len(fragments) == 0:
+        return fragments
+    keep = ~_holds_a_run(fragments, runs)
     if left_out is not None:
-        keep &= ~_mostly_left_out(matches, *left_out)
-    return matches.subset(keep)
+        keep &= ~_mostly_left_out(fragments, *left_out)
+    return fragments.subset(keep)
 
 
 def _template_spans(found, is_reference: np.ndarray) -> dict[int, list[tuple[int, int]]]:

@@ -10,6 +10,7 @@ from simsift.core.arrays import pair_keys, sorted_unique
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import PairSearch, search_pairs
 from simsift.core.match.grams import (
+    KeptGrams,
     OutsideGrams,
     counted_pieces,
     set_apart_mask,
@@ -49,6 +50,7 @@ def analyze_passages(
     known: tuple[np.ndarray, PassageResult] | None = None,
     outside: OutsideCounts | None = None,
     outside_grams: OutsideGrams | None = None,
+    kept: KeptGrams | None = None,
 ) -> PassageResult:
     """Cut, fingerprint and match passages; find template and common text; measure containment.
 
@@ -68,6 +70,8 @@ def analyze_passages(
         outside: what documents left out of `streams` add to the counts that make text
             common (checking new documents against an archive analyzes only the archive
             documents they touch); `outside_grams` the same for word grams.
+        kept: the documents' kept word grams, when known (they depend on the tokens and
+            the shortest match only: a change of weights leaves them as they were).
     """
     steps = StepProgress(
         "passages",
@@ -102,7 +106,8 @@ def analyze_passages(
         passages, fingerprints, seeds, ignore, options.extend_distance, steps.step("extend")
     )
     matches = union_matches(passages, matches, carried)
-    kept = kept_reusing(streams, passages.offsets, options, known, reused, steps.step("grams"))
+    if kept is None:
+        kept = kept_reusing(streams, passages.offsets, options, known, reused, steps.step("grams"))
     grams = _gram_layer(
         streams,
         (passages.offsets, kept),
