@@ -514,7 +514,8 @@ def run(folder: Path, before: str, now: str, rounds: int, workers: int) -> None:
         print(f"  {label:22} {b:8.1f} s {n:8.1f} s   {statistics.median(ratios(key)):.3f}  ({per})")
     target = statistics.median(ratios(measures["wall"]))
     print(
-        f"target against the engine before the reading work (1fc2ae8): now/before <= 0.40 (wall); measured {target:.3f}: "
+        "target against the engine before the reading work (1fc2ae8): now/before <= 0.40 "
+        f"(wall); measured {target:.3f}: "
         + ("met" if target <= 0.40 else f"missed ({target / 0.40:.2f} times the target)")
     )
     last_b, last_n = results["before"][-1], results["now"][-1]
