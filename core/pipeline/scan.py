@@ -212,6 +212,7 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
         pair_search=cache.pair_search("passages", search),
         known=(previous.old_of, previous.passages) if previous else None,
         sketches=_sketches(cache, documents, doc_ids, options, progress, cancel),
+        alignments=cache.alignment_store(),
     )
     cache.store(key, fingerprints, pairs, passages, doc_ids, reuse_key)
     return fingerprints, pairs, passages

@@ -13,6 +13,7 @@ from simsift.core.arrays import bounded_runs
 from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
+from simsift.core.match.meaning.kept import AlignmentStore
 from simsift.core.match.meaning.matches import meaning_matches
 from simsift.core.match.meaning.sketch import MeaningSketch
 from simsift.core.match.passages import PassageResult, analyze_passages
@@ -98,10 +99,12 @@ def find_passages(
     pair_search: PairSearch = search_pairs,
     known: tuple[np.ndarray, PassageResult] | None = None,
     sketches: Sequence[MeaningSketch] | None = None,
+    alignments: AlignmentStore | None = None,
 ) -> PassageResult:
     """Passage matches, template and common text, containment of the documents' bodies,
     and the fragments they share in meaning only (paraphrased, translated; `sketches` are
-    the documents' sentences and concepts, made here when None)."""
+    the documents' sentences and concepts, made here when None; `alignments` keeps the
+    pairs' alignments between scans)."""
     passages = analyze_passages(
         [d.tokens.body for d in documents],
         is_reference,
@@ -122,6 +125,7 @@ def find_passages(
         kinds,
         left_out=(passages.left_out_start, passages.left_out_stop, passages.passages.offsets),
         sketches=sketches,
+        alignments=alignments,
         progress=progress,
         cancel=cancel,
     )

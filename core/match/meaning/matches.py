@@ -19,6 +19,7 @@ from simsift.core.arrays import pair_keys
 from simsift.core.document import FileRecord
 from simsift.core.match.meaning.align import PARAPHRASED, TRANSLATED, MeaningFragment
 from simsift.core.match.meaning.copies import find_meaning_copies
+from simsift.core.match.meaning.kept import AlignmentStore
 from simsift.core.match.meaning.sketch import MeaningSketch, sketch
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 
@@ -74,6 +75,7 @@ def meaning_matches(
     *,
     left_out: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     sketches: Sequence[MeaningSketch] | None = None,
+    alignments: AlignmentStore | None = None,
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
 ) -> MeaningMatches:
@@ -83,13 +85,15 @@ def meaning_matches(
         (template text), or whose text is mostly left out on either side (`left_out`: the
     global token ranges that never count, sorted and apart, and each document's first global
     token: common text, boilerplate, quotations). `sketches` are the documents' own (made when
-    None)."""
+    None); `alignments` keeps each candidate pair's fragments between scans (`kept`)."""
     translations_only = PARAPHRASED not in kinds
     if not kinds or len(documents) < 2 or (translations_only and not two_languages(documents)):
         return MeaningMatches.empty()
     if sketches is None:
         sketches = document_sketches(documents, progress, cancel)
-    found = find_meaning_copies(sketches, progress, cancel, across_languages_only=translations_only)
+    found = find_meaning_copies(
+        sketches, progress, cancel, across_languages_only=translations_only, store=alignments
+    )
     template = _template_spans(found, is_reference)
     rows = []
     for i, j, fragments in found:
