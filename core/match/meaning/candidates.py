@@ -155,7 +155,7 @@ def candidate_pairs(
         for done, i in enumerate(np.flatnonzero(sides[1] & ~sides[0]).tolist()):
             check(len(first) + done, 2 * n)
             own = sentence_keys(sketches[i], frequencies, parameters)
-            own = own[np.isin(own, held, assume_unique=True)]
+            own = own[_isin_sorted(own, held)]
             keys.append(own)
             holders.append(np.full(len(own), i, np.int64))
     key = np.concatenate(keys) if keys else np.zeros(0, np.uint64)
@@ -172,6 +172,15 @@ def candidate_pairs(
     least = parameters.min_shared
     most = parameters.max_partners if sides is None else parameters.max_partners_across
     return _shared_keys(holder, starts[kept], sizes[kept], n, least, most, check, sides)
+
+
+def _isin_sorted(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """`np.isin` for a sorted set searched by many small arrays: no sort of the set each
+    time (`np.isin` sorted both, a third of the candidates' time on man pages)."""
+    if not len(sorted_set):
+        return np.zeros(len(values), bool)
+    at = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
+    return sorted_set[at] == values
 
 
 def _across(left: np.ndarray, right: np.ndarray, sides) -> tuple[np.ndarray, np.ndarray]:
