@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import ChainMap
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -156,8 +157,8 @@ class ComparisonCache:
         return [stored[number[d]] if d in number else None for d in doc_ids]
 
     def store_sketches(self, doc_ids: list[bytes], sketches: list[MeaningSketch]) -> None:
-        arrays = pack_sketches(sketches)
-        arrays |= {"doc_ids": _id_rows(doc_ids), "key": np.frombuffer(_sketch_key(), np.uint8)}
+        key = {"doc_ids": _id_rows(doc_ids), "key": np.frombuffer(_sketch_key(), np.uint8)}
+        arrays = ChainMap(key, pack_sketches(sketches))  # packed a field at a time
         self._write(self.folder / "sketches.arrays", lambda path: save_arrays(path, arrays))
 
     def alignment_store(self) -> AlignmentFile:
