@@ -46,7 +46,7 @@ def find_meaning_copies(
     if store is None:
         known = [None] * len(left)
     else:
-        keys = _pair_keys(sketches, frequencies, alignment, left, right)
+        keys = _pair_keys(sketches, frequencies, alignment, left, right, steps.cancel.check)
         kept = store.load()
         known = kept.lookup(*keys) if kept is not None else [None] * len(left)
     aligned, cache = [], {}
@@ -68,10 +68,12 @@ def find_meaning_copies(
     return [(i, j, fragments) for i, j, fragments in pairs if fragments]
 
 
-def _pair_keys(sketches, frequencies, alignment, left, right) -> tuple[np.ndarray, np.ndarray]:
+def _pair_keys(
+    sketches, frequencies, alignment, left, right, check
+) -> tuple[np.ndarray, np.ndarray]:
     """Each pair's two alignment keys (`kept.alignment_keys`), each document's made once."""
     documents = np.union1d(left, right)
-    keys = alignment_keys(sketches, frequencies, alignment, documents)
+    keys = alignment_keys(sketches, frequencies, alignment, documents, check)
     return keys[np.searchsorted(documents, left)], keys[np.searchsorted(documents, right)]
 
 

@@ -13,7 +13,7 @@ and its pairs are aligned again: the result is always the one a fresh scan gives
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Protocol
 
@@ -153,12 +153,15 @@ def alignment_keys(
     frequencies: DocumentFrequencies,
     parameters: AlignParameters,
     documents: np.ndarray,
+    check: Callable[[], None] = lambda: None,
 ) -> np.ndarray:
     """The alignment key of each of `documents` (rows of 16 bytes, in their order): a
-    digest of all `align` reads of it."""
+    digest of all `align` reads of it. `check` is called between documents (it may
+    raise `Cancelled`)."""
     settings = f"align {ALIGN_VERSION} {parameters!r}".encode()
     keys = np.zeros((len(documents), _KEY_BYTES), np.uint8)
     for row, d in enumerate(documents.tolist()):
+        check()
         x = sketches[d]
         digest = hashlib.blake2b(settings, digest_size=_KEY_BYTES)
         for value in x.arrays().values():
