@@ -79,6 +79,25 @@ def test_a_rescan_aligns_again_only_the_pairs_of_a_changed_document(tmp_path, mo
     assert_same_meaning(again, scan(options(folder)))
 
 
+def test_a_pair_with_an_english_document_reads_only_the_words_own_concepts(tmp_path, monkeypatch):
+    """A Chinese word stands for all its senses, but facing an English document it keeps
+    only the senses that document holds: a sense held by more documents now changes
+    nothing for a pair with an English document that lacks it (Chinese man pages all hold
+    "edit", a sense of 版本 "edition": every pair was aligned again after a page gained
+    the word)."""
+    folder = tmp_path / "class"
+    write_class(folder)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        scan(options(folder), catalog=catalog)
+        with open(folder / "paraphrase.txt", "a", encoding="utf-8") as f:  # senses of 边缘
+            f.write("\n\nOn the brink of spring, the fringe of the verge was marginal.")
+        aligned = counting_alignments(monkeypatch)
+        again = scan(options(folder), catalog=catalog)
+    assert len(aligned) == 2  # the pairs of the changed document only
+    monkeypatch.undo()
+    assert_same_meaning(again, scan(options(folder)))
+
+
 def sketched(result) -> list:
     from simsift.core.match.meaning import sketch
 

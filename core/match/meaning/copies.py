@@ -8,7 +8,12 @@ import numpy as np
 from simsift.core.match.meaning.align import AlignParameters, MeaningFragment, align
 from simsift.core.match.meaning.candidates import CandidateParameters, candidate_pairs
 from simsift.core.match.meaning.frequencies import DocumentFrequencies, document_frequencies
-from simsift.core.match.meaning.kept import AlignmentStore, KeptAlignments, alignment_keys
+from simsift.core.match.meaning.kept import (
+    AlignmentStore,
+    KeptAlignments,
+    alignment_keys,
+    pair_keys,
+)
 from simsift.core.match.meaning.sketch import CHINESE, ENGLISH, MeaningSketch
 from simsift.core.progress import CancelToken, ProgressCallback, StepProgress, no_progress
 
@@ -71,10 +76,11 @@ def find_meaning_copies(
 def _pair_keys(
     sketches, frequencies, alignment, left, right, check
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each pair's two alignment keys (`kept.alignment_keys`), each document's made once."""
+    """Each pair's two alignment keys (`kept.pair_keys`), each document's made once."""
     documents = np.union1d(left, right)
     keys = alignment_keys(sketches, frequencies, alignment, documents, check)
-    return keys[np.searchsorted(documents, left)], keys[np.searchsorted(documents, right)]
+    at = np.searchsorted(documents, left), np.searchsorted(documents, right)
+    return pair_keys(keys, *at)
 
 
 def _languages(sketches, min_size: float) -> tuple[np.ndarray, np.ndarray]:

@@ -1,13 +1,19 @@
 """Each aligned pair's fragments kept between scans, so that a rescan aligns only the
 pairs whose inputs changed.
 
-`align` reads two documents' sketches and, from the collection, the idf of each of their
-concepts and which of their sentences are common text: nothing else. A document's
-*alignment key* digests exactly those inputs (and the alignment's parameters), so a pair
-whose two keys are unchanged aligns as it did, and its fragments are taken from the last
-scan's (`KeptAlignments`). A document whose text changed, or one of whose concepts is
-now held by more or fewer documents (or by a collection of another size), has a new key
-and its pairs are aligned again: the result is always the one a fresh scan gives.
+`align` reads two documents' sketches and, from the collection, which of their sentences
+are common text and the idf of the concepts it keeps: each word's own concept, and the
+senses of a word that the other document holds (`vectors`): nothing else. When one of the
+two is made of words that are their own one concept (English), every sense kept is one of
+its words, so the idf of both documents' own concepts is all the pair reads; otherwise
+(two Chinese documents) the idf of their senses counts too. A document's *alignment keys*
+digest exactly those inputs (`own` and `whole`, with the alignment's parameters), so a
+pair whose keys are unchanged aligns as it did, and its fragments are taken from the
+last scan's (`KeptAlignments`). A document whose text changed, or whose concepts are now
+held by more or fewer documents (or by a collection of another size), has new keys and
+its pairs are aligned again: the result is always the one a fresh scan gives. (A Chinese
+page holds the sense "edit" of 版本 "edition" whatever it says: keyed by all its
+concepts, its pairs would be aligned again whenever a page gained or lost that word.)
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from simsift.core.match.meaning.align import (
 )
 from simsift.core.match.meaning.frequencies import DocumentFrequencies
 from simsift.core.match.meaning.sketch import MeaningSketch
+from simsift.core.match.meaning.vectors import one_concept_a_word
 
 # bump when `align` gives other fragments for the same inputs: kept ones are then dropped
 ALIGN_VERSION = 1
@@ -154,12 +161,17 @@ def alignment_keys(
     parameters: AlignParameters,
     documents: np.ndarray,
     check: Callable[[], None] = lambda: None,
-) -> np.ndarray:
-    """The alignment key of each of `documents` (rows of 16 bytes, in their order): a
-    digest of all `align` reads of it. `check` is called between documents (it may
-    raise `Cancelled`)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The alignment keys of each of `documents` (rows of 16 bytes, in their order):
+    `own`, a digest of its sketch, its common sentences and the idf of its words' own
+    concepts; `whole`, of those and the idf of all its concepts; and whether its words are
+    each their own one concept (`one_concept_a_word`). A pair with such a document reads
+    only what `own` of each digests; any other pair `whole` of each (`pair_keys`). `check`
+    is called between documents (it may raise `Cancelled`)."""
     settings = f"align {ALIGN_VERSION} {parameters!r}".encode()
-    keys = np.zeros((len(documents), _KEY_BYTES), np.uint8)
+    own = np.zeros((len(documents), _KEY_BYTES), np.uint8)
+    whole = np.zeros((len(documents), _KEY_BYTES), np.uint8)
+    fixed = np.zeros(len(documents), bool)
     for row, d in enumerate(documents.tolist()):
         check()
         x = sketches[d]
@@ -167,8 +179,21 @@ def alignment_keys(
         for value in x.arrays().values():
             digest.update(np.ascontiguousarray(value).tobytes())
             digest.update(len(value).to_bytes(8, "little"))
-        digest.update(frequencies.idf(x.concepts).tobytes())
-        digest.update(frequencies.idf(x.word_hashes).tobytes())
         digest.update(frequencies.common_sentences(x).tobytes())
-        keys[row] = np.frombuffer(digest.digest(), np.uint8)
-    return keys
+        digest.update(frequencies.idf(x.word_hashes).tobytes())
+        own[row] = np.frombuffer(digest.digest(), np.uint8)
+        digest.update(b"senses")
+        digest.update(frequencies.idf(x.concepts).tobytes())
+        whole[row] = np.frombuffer(digest.digest(), np.uint8)
+        fixed[row] = one_concept_a_word(x)
+    return own, whole, fixed
+
+
+def pair_keys(
+    keys: tuple[np.ndarray, np.ndarray, np.ndarray], left: np.ndarray, right: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The keys of pairs (rows `left[p]`, `right[p]` of `alignment_keys`' answer) under
+    which their alignments are kept."""
+    own, whole, fixed = keys
+    narrow = (fixed[left] | fixed[right])[:, None]
+    return np.where(narrow, own[left], whole[left]), np.where(narrow, own[right], whole[right])

@@ -86,7 +86,7 @@ def prepared(
     found = Prepared(
         sorted_unique(x.concepts), entry_word, word_sentence, idf_entries, idf_words, counted
     )
-    if _one_concept_a_word(x):
+    if one_concept_a_word(x):
         fixed = _projected(x, found, found.vocabulary)
         if frequencies is None:
             found = replace(found, fixed=fixed)
@@ -116,7 +116,7 @@ def vector_pair(
     return va, pb.fixed_vectors or _vectors(*_projected(b, pb, pa.vocabulary), pb.counted)
 
 
-def _one_concept_a_word(x: MeaningSketch) -> bool:
+def one_concept_a_word(x: MeaningSketch) -> bool:
     """Whether each word of `x` is one concept, its own: it projects on any other
     document's concepts as itself."""
     return len(x.concepts) == len(x.word_hashes) and bool(

@@ -61,7 +61,7 @@ def test_the_english_half_of_a_bilingual_essay_is_a_copy_of_it():
 
 
 @pytest.mark.parametrize("with_frequencies", [True, False])
-def test_a_document_of_one_concept_a_word_has_the_vectors_projection_gives(
+def test_a_document_ofone_concept_a_word_has_the_vectors_projection_gives(
     with_frequencies, monkeypatch
 ):
     """An English document's vectors are made once (`Prepared.fixed_vectors`); projecting
@@ -73,9 +73,9 @@ def test_a_document_of_one_concept_a_word_has_the_vectors_projection_gives(
     others = [sketch((TRANSLATION, OTHER_CHINESE)), sketch((SAME_TOPIC, "猫坐在垫子上。"))]
     frequencies = document_frequencies(english + others) if with_frequencies else None
     pairs = [(a, b) for a in english for b in others + english if b is not a]
-    assert all(v._one_concept_a_word(a) for a in english)
+    assert all(v.one_concept_a_word(a) for a in english)
     got = [v.vector_pair(a, b, frequencies) for a, b in pairs]
-    monkeypatch.setattr(v, "_one_concept_a_word", lambda x: False)
+    monkeypatch.setattr(v, "one_concept_a_word", lambda x: False)
     want = [v.vector_pair(a, b, frequencies) for a, b in pairs]
     for pair_got, pair_want in zip(got, want, strict=True):
         for g, w in zip(pair_got, pair_want, strict=True):
