@@ -98,6 +98,22 @@ def test_a_pair_with_an_english_document_reads_only_the_words_own_concepts(tmp_p
     assert_same_meaning(again, scan(options(folder)))
 
 
+def test_a_damaged_file_of_alignments_is_aligned_again(tmp_path, monkeypatch):
+    folder = tmp_path / "class"
+    write_class(folder)
+    with Catalog(tmp_path / "catalog.sqlite3") as catalog:
+        scan(options(folder), catalog=catalog)
+        (kept,) = (tmp_path / "catalog.sqlite3.cache").rglob("alignments.arrays")
+        kept.write_bytes(kept.read_bytes()[:-100])
+        with open(folder / "paraphrase.txt", "a", encoding="utf-8") as f:
+            f.write("\n\nQuorbling zintaxes flummoxed seventeen vexillologists at Grimsditch.")
+        aligned = counting_alignments(monkeypatch)
+        again = scan(options(folder), catalog=catalog)
+    assert len(aligned) == 3  # the unchanged pair too: nothing was kept
+    monkeypatch.undo()
+    assert_same_meaning(again, scan(options(folder)))
+
+
 def sketched(result) -> list:
     from simsift.core.match.meaning import sketch
 
