@@ -200,15 +200,13 @@ def _shared_keys(
     of the two."""
     counted_keys, counted = [], []
     runs = bounded_runs(sizes * sizes, _PAIRS_AT_ONCE)
+    first, second = _pairs_below(int(sizes.max()) if len(sizes) else 0)
     for step, (lo, hi) in enumerate(runs):
         check(n + step * n // max(len(runs), 1), 2 * n)
-        group, r = ragged_arange(sizes[lo:hi] * sizes[lo:hi])
-        size = sizes[lo:hi][group]
-        x, y = r // size, r % size
-        below = x < y
-        base = starts[lo:hi][group[below]]
-        left, right = holder[base + x[below]], holder[base + y[below]]
-        weight = 1.0 / np.log2(size[below])
+        group, r = ragged_arange(sizes[lo:hi] * (sizes[lo:hi] - 1) // 2)
+        base = starts[lo:hi][group]
+        left, right = holder[base + first[r]], holder[base + second[r]]
+        weight = 1.0 / np.log2(sizes[lo:hi][group])
         if sides is not None:
             a, b = sides
             cross = (a[left] & b[right]) | (b[left] & a[right])
@@ -229,6 +227,15 @@ def _shared_keys(
         keep = np.zeros(len(left), bool)
         keep[order[_rank_in_runs(owner[order]) < max_partners]] = True
     return left[keep], right[keep]
+
+
+def _pairs_below(most: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every (x, y), x < y < `most`, ordered by y: the pairs of the holders of a key held
+    by s documents are the first s (s - 1) / 2, made without the s * s grid (half of it
+    thrown away), which was the candidates' peak memory. Their order within a key does not
+    matter: each pair of documents comes once per key."""
+    y, x = np.tril_indices(most, -1)
+    return x, y
 
 
 def _best_partners(left, right, evidence, most: int) -> np.ndarray:
