@@ -25,6 +25,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from simsift.core.match.meaning import copies
 from simsift.core.match.passages import PassageOptions
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.scan import scan
@@ -92,10 +93,18 @@ def timed_scan(options: ScanOptions, catalog_path: Path, label: str) -> float:
         stages[last[1]] = stages.get(last[1], 0.0) + now - last[0]
         last[0], last[1] = now, p.stage
 
+    aligned, align = [0], copies.align
+
+    def counted(*args, **kwargs):  # pairs aligned by meaning, not taken from the cache
+        aligned[0] += 1
+        return align(*args, **kwargs)
+
+    copies.align = counted
     with Catalog(catalog_path) as catalog, ProcessTree() as tree:
         start = time.perf_counter()
         result = scan(options, catalog=catalog, progress=progress)
         elapsed = time.perf_counter() - start
+    copies.align = align
     stages[last[1]] = stages.get(last[1], 0.0) + time.perf_counter() - last[0]
     stages.pop("", None)
     partial = result.partial_pairs()
@@ -104,7 +113,8 @@ def timed_scan(options: ScanOptions, catalog_path: Path, label: str) -> float:
         f"{label:>12}: {elapsed:7.1f} s  peak RSS {peak_rss_mb():6.0f} MB "
         f"(readers {tree.largest_mb:4.0f} MB)  "
         f"{len(result.documents)} docs, {len(result.errors)} errors, {len(result.pairs)} pairs, "
-        f"{len(partial)} partial, {int(result.passages.is_common.sum())} common passages "
+        f"{len(partial)} partial, {int(result.passages.is_common.sum())} common passages, "
+        f"{len(result.passages.meaning)} meaning fragments, {aligned[0]} pairs aligned "
         f"(stages s: {per_stage})",
         flush=True,
     )

@@ -2,7 +2,7 @@
 scored with the engine of `simsift.core.match.meaning`.
 
     python -m bench.quality.meaning build --out /tmp/simsift-meaning/corpus
-    python -m bench.quality.meaning score --corpus /tmp/simsift-meaning/corpus [--tier T]
+    python -m bench.quality.meaning score --corpus /tmp/simsift-meaning/corpus [--tier T] [--across]
     python -m bench.quality.meaning sample --n 30        # aligned paragraphs, to read
 
 Two tiers, each a collection of documents (paragraphs of real man pages) and cases:
@@ -790,9 +790,10 @@ def run_bucket(run: int) -> str:
     return next(label for lo, hi, label in RUN_BUCKETS if lo <= run <= hi)
 
 
-def score_tier(corpus: Path, tier: str) -> dict:
-    """The collection through `find_meaning_copies` (what a scan does); then, to tell where
-    a planted passage is lost, whether `candidate_pairs` proposed its pair and whether
+def score_tier(corpus: Path, tier: str, across: bool = False) -> dict:
+    """The collection through `find_meaning_copies` (what a scan does; with `across`, as a
+    scan with translation alone does: pairs across languages only); then, to tell where a
+    planted passage is lost, whether `candidate_pairs` proposed its pair and whether
     `align` finds it when given the pair alone."""
     docs, cases = load(corpus, tier)
     meaning = engine()
@@ -801,7 +802,7 @@ def score_tier(corpus: Path, tier: str) -> dict:
     sketches = [meaning.sketch(d.paragraphs) for d in docs]
     sketch_seconds = time.perf_counter() - start
     start = time.perf_counter()
-    found = reported(meaning.find_meaning_copies(sketches))
+    found = reported(meaning.find_meaning_copies(sketches, across_languages_only=across))
     find_seconds = time.perf_counter() - start
     frequencies = meaning.document_frequencies(sketches)
     left, right = meaning.candidate_pairs(sketches, frequencies)
@@ -963,10 +964,10 @@ def markdown(result: dict) -> str:
     return "\n".join(lines)
 
 
-def score(corpus: Path, tiers: Sequence[str], out: Path | None) -> None:
+def score(corpus: Path, tiers: Sequence[str], out: Path | None, across: bool = False) -> None:
     results = {}
     for tier in tiers:
-        results[tier] = score_tier(corpus, tier)
+        results[tier] = score_tier(corpus, tier, across)
         print(markdown(results[tier]), "\n", flush=True)
     if out:
         out.write_text(json.dumps({"date": str(datetime.date.today()), **results}, indent=1))
@@ -982,6 +983,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--corpus", type=Path, default=DEFAULT_OUT)
     s.add_argument("--tier", choices=TIERS, action="append")
     s.add_argument("--json", type=Path, help="write all figures and per-case rows here")
+    s.add_argument(
+        "--across", action="store_true", help="pairs across languages only (translation alone)"
+    )
     m = sub.add_parser("sample", help="aligned paragraph pairs to read")
     m.add_argument("--n", type=int, default=30)
     m.add_argument("--seed", type=int, default=SEED)
@@ -989,7 +993,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "build":
         build(args.out, args.seed)
     elif args.command == "score":
-        score(args.corpus, args.tier or TIERS, args.json)
+        score(args.corpus, args.tier or TIERS, args.json, args.across)
     else:
         sample(args.n, args.seed)
     return 0

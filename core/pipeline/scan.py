@@ -274,7 +274,9 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
     )
     on_pairs(fingerprints, pairs)
     sketches = _sketches(cache, documents, doc_ids, options, progress, cancel)
-    fragments = _fragments_in_meaning(documents, is_reference, options, sketches, progress, cancel)
+    fragments = _fragments_in_meaning(
+        documents, is_reference, options, sketches, progress, cancel, cache.alignment_store()
+    )
     passages = find_passages(
         documents,
         is_reference,
@@ -290,16 +292,23 @@ def _compare(documents, is_reference, options: ScanOptions, catalog, progress, c
 
 
 def _fragments_in_meaning(
-    documents, is_reference, options: ScanOptions, sketches, progress, cancel
+    documents, is_reference, options: ScanOptions, sketches, progress, cancel, alignments=None
 ):
     """The fragments the documents share in meaning, before the shared runs and left-out
     text drop some (`meaning_before_runs`: no weight nor passage option but the kinds
-    changes them, so a re-weighting keeps them); None with the layer off."""
+    changes them, so a re-weighting keeps them); None with the layer off. `alignments`
+    keeps each candidate pair's fragments between scans."""
     kinds = options.passages.meaning_kinds
     if not kinds:
         return None
     return meaning_before_runs(
-        documents, is_reference, kinds, sketches=sketches, progress=progress, cancel=cancel
+        documents,
+        is_reference,
+        kinds,
+        sketches=sketches,
+        alignments=alignments,
+        progress=progress,
+        cancel=cancel,
     )
 
 

@@ -14,6 +14,7 @@ from simsift.core.document import STATUS_ERROR, STATUS_SKIPPED, FileRecord
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import Groups, PairSearch, search_pairs
 from simsift.core.match.grams import KeptGrams
+from simsift.core.match.meaning.kept import AlignmentStore
 from simsift.core.match.meaning.matches import (
     MeaningMatches,
     meaning_matches,
@@ -110,12 +111,13 @@ def find_passages(
     sketches: Sequence[MeaningSketch] | None = None,
     fragments: MeaningMatches | None = None,
     kept: KeptGrams | None = None,
+    alignments: AlignmentStore | None = None,
 ) -> PassageResult:
     """Passage matches, template and common text, containment of the documents' bodies,
     and the fragments they share in meaning only (paraphrased, translated; `sketches` are
     the documents' sentences and concepts, made here when None; `fragments` their
     `meaning_before_runs`, found here when None; `kept` their kept word grams, winnowed
-    here when None)."""
+    here when None; `alignments` keeps the pairs' alignments between scans)."""
     passages = analyze_passages(
         [d.tokens.body for d in documents],
         is_reference,
@@ -140,6 +142,7 @@ def find_passages(
         kinds,
         left_out=left_out,
         sketches=sketches,
+        alignments=alignments,
         progress=progress,
         cancel=cancel,
     )

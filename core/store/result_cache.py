@@ -6,6 +6,9 @@
 - The pair graphs of distinct fingerprints (documents at k_max, passages at their match
   distance) are kept too: after some files changed, only the new fingerprints are
   searched (`core.index.pair_graph`), and the result is the one a cold scan gives.
+- So are each document's sentences and concepts (`sketches.arrays`) and each candidate
+  pair's alignment by meaning (`alignments.arrays`, `core.match.meaning.kept`): a rescan
+  sketches only the changed documents and aligns only pairs whose inputs changed.
 
 Files are written atomically; a missing, stale or damaged file is recomputed, never an
 error, and a cache that cannot be written (read-only folder, full disk) is skipped.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import ChainMap
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -24,6 +28,7 @@ from simsift.core.files import load_arrays, save_arrays
 from simsift.core.index.matches import Matches
 from simsift.core.index.pair_graph import PairGraph, PairSearch, search_pairs
 from simsift.core.match.grams import CommonRuns, KeptGrams, SharedRuns
+from simsift.core.match.meaning.kept import ALIGN_VERSION, KeptAlignments
 from simsift.core.match.meaning.matches import MeaningMatches
 from simsift.core.match.meaning.packed import SKETCH_VERSION, pack_sketches, unpack_sketches
 from simsift.core.match.meaning.sketch import MeaningSketch
@@ -152,9 +157,13 @@ class ComparisonCache:
         return [stored[number[d]] if d in number else None for d in doc_ids]
 
     def store_sketches(self, doc_ids: list[bytes], sketches: list[MeaningSketch]) -> None:
-        arrays = pack_sketches(sketches)
-        arrays |= {"doc_ids": _id_rows(doc_ids), "key": np.frombuffer(_sketch_key(), np.uint8)}
+        key = {"doc_ids": _id_rows(doc_ids), "key": np.frombuffer(_sketch_key(), np.uint8)}
+        arrays = ChainMap(key, pack_sketches(sketches))  # packed a field at a time
         self._write(self.folder / "sketches.arrays", lambda path: save_arrays(path, arrays))
+
+    def alignment_store(self) -> AlignmentFile:
+        """Where the meaning layer finds and keeps its pairs' alignments."""
+        return AlignmentFile(self, self.folder / "alignments.arrays")
 
     def _arrays(self) -> dict[str, np.ndarray] | None:
         """The stored comparison, read at most once per cache object (`load` and then
@@ -175,6 +184,28 @@ class ComparisonCache:
             _forget_old_folder_sets(self.folder.parent)
         except OSError:
             pass  # the cache only saves time; the scan's results are complete without it
+
+
+@dataclass(frozen=True)
+class AlignmentFile:
+    """The alignments of the last scan's candidate pairs (`core.match.meaning.kept`'s
+    `AlignmentStore`); a missing, stale or damaged file holds none."""
+
+    cache: ComparisonCache
+    path: Path
+
+    def load(self) -> KeptAlignments | None:
+        try:
+            arrays = load_arrays(self.path)
+            if bytes(arrays.pop("key")) != _alignments_key():
+                return None
+            return KeptAlignments.from_arrays(arrays)
+        except (OSError, ValueError, EOFError, KeyError):
+            return None
+
+    def store(self, kept: KeptAlignments) -> None:
+        arrays = {"key": np.frombuffer(_alignments_key(), np.uint8)} | kept.arrays()
+        self.cache._write(self.path, lambda path: save_arrays(path, arrays))
 
 
 def _forget_old_folder_sets(parent: Path) -> None:
@@ -205,6 +236,10 @@ def comparison_key(parts: list[bytes]) -> bytes:
 
 def _sketch_key() -> bytes:
     return comparison_key([f"sketches {SKETCH_VERSION}".encode()])
+
+
+def _alignments_key() -> bytes:
+    return comparison_key([f"alignments {ALIGN_VERSION}".encode()])
 
 
 def _flat(prefix: str, value) -> dict[str, np.ndarray]:

@@ -194,7 +194,7 @@ def test_packed_sketches_come_back_as_they_were():
         for name, value in before.arrays().items():
             assert np.array_equal(value, getattr(after, name)), name
     with pytest.raises(ValueError):
-        arrays = pack_sketches(sketches)
+        arrays = dict(pack_sketches(sketches))
         arrays["concepts"] = arrays["concepts"][:-1]
         unpack_sketches(arrays)
 

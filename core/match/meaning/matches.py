@@ -19,6 +19,7 @@ from simsift.core.arrays import pair_keys
 from simsift.core.document import FileRecord
 from simsift.core.match.meaning.align import PARAPHRASED, TRANSLATED, MeaningFragment
 from simsift.core.match.meaning.copies import find_meaning_copies
+from simsift.core.match.meaning.kept import AlignmentStore
 from simsift.core.match.meaning.sketch import MeaningSketch, sketch
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 
@@ -74,6 +75,7 @@ def meaning_matches(
     *,
     left_out: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     sketches: Sequence[MeaningSketch] | None = None,
+    alignments: AlignmentStore | None = None,
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
 ) -> MeaningMatches:
@@ -83,9 +85,15 @@ def meaning_matches(
         (template text), or whose text is mostly left out on either side (`left_out`: the
     global token ranges that never count, sorted and apart, and each document's first global
     token: common text, boilerplate, quotations). `sketches` are the documents' own (made when
-    None)."""
+    None); `alignments` keeps each candidate pair's fragments between scans (`kept`)."""
     fragments = meaning_before_runs(
-        documents, is_reference, kinds, sketches=sketches, progress=progress, cancel=cancel
+        documents,
+        is_reference,
+        kinds,
+        sketches=sketches,
+        alignments=alignments,
+        progress=progress,
+        cancel=cancel,
     )
     return without_verbatim(fragments, runs, left_out)
 
@@ -96,6 +104,7 @@ def meaning_before_runs(
     kinds: tuple[str, ...] = KINDS,
     *,
     sketches: Sequence[MeaningSketch] | None = None,
+    alignments: AlignmentStore | None = None,
     progress: ProgressCallback = no_progress,
     cancel: CancelToken | None = None,
 ) -> MeaningMatches:
@@ -106,7 +115,9 @@ def meaning_before_runs(
         return MeaningMatches.empty()
     if sketches is None:
         sketches = document_sketches(documents, progress, cancel)
-    found = find_meaning_copies(sketches, progress, cancel, across_languages_only=translations_only)
+    found = find_meaning_copies(
+        sketches, progress, cancel, across_languages_only=translations_only, store=alignments
+    )
     template = _template_spans(found, is_reference)
     rows = []
     for i, j, fragments in found:

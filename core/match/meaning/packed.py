@@ -3,7 +3,7 @@ a rescan sketches only the documents that changed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields
 
 import numpy as np
@@ -14,14 +14,31 @@ SKETCH_VERSION = 1
 _FIELDS = tuple(f.name for f in fields(MeaningSketch))
 
 
-def pack_sketches(sketches: Sequence[MeaningSketch]) -> dict[str, np.ndarray]:
-    """Each field of every sketch put end to end, with each sketch's length of it."""
-    out = {}
-    for name in _FIELDS:
-        parts = [getattr(s, name) for s in sketches]
-        out[f"{name}.lengths"] = np.array([len(p) for p in parts], np.int64)
-        out[name] = np.concatenate(parts) if parts else np.zeros(0)
-    return out
+def pack_sketches(sketches: Sequence[MeaningSketch]) -> Mapping[str, np.ndarray]:
+    """Each field of every sketch put end to end, with each sketch's length of it. Each
+    array is made when asked for, so that writing them one by one holds one field's copy
+    at a time, not a second copy of every sketch (a bilingual archive's peak memory)."""
+    return _Packed(sketches)
+
+
+class _Packed(Mapping):
+    def __init__(self, sketches: Sequence[MeaningSketch]) -> None:
+        self._sketches = sketches
+        self._names = [n for name in _FIELDS for n in (f"{name}.lengths", name)]
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key not in self._names:
+            raise KeyError(key)
+        parts = [getattr(s, key.removesuffix(".lengths")) for s in self._sketches]
+        if key.endswith(".lengths"):
+            return np.array([len(p) for p in parts], np.int64)
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 def unpack_sketches(arrays: dict[str, np.ndarray]) -> list[MeaningSketch]:

@@ -1,5 +1,6 @@
 """Paraphrased and translated fragments of two documents (`align`)."""
 
+import numpy as np
 import pytest
 from simsift.core.match.meaning import PARAPHRASED, TRANSLATED, align, find_meaning_copies, sketch
 
@@ -57,3 +58,26 @@ def test_the_english_half_of_a_bilingual_essay_is_a_copy_of_it():
     fragments = align(bilingual, english)
     assert fragments and fragments[0].start_a == 0
     assert all(f.start_b >= len(SAME_TOPIC) for f in fragments)
+
+
+@pytest.mark.parametrize("with_frequencies", [True, False])
+def test_a_document_ofone_concept_a_word_has_the_vectors_projection_gives(
+    with_frequencies, monkeypatch
+):
+    """An English document's vectors are made once (`Prepared.fixed_vectors`); projecting
+    it on each other document, as a Chinese one is, is their oracle."""
+    from simsift.core.match.meaning import document_frequencies
+    from simsift.core.match.meaning import vectors as v
+
+    english = [sketch((SOURCE, OTHER, "Version 2019 of 12 pages.")), sketch((PARAPHRASE,))]
+    others = [sketch((TRANSLATION, OTHER_CHINESE)), sketch((SAME_TOPIC, "猫坐在垫子上。"))]
+    frequencies = document_frequencies(english + others) if with_frequencies else None
+    pairs = [(a, b) for a in english for b in others + english if b is not a]
+    assert all(v.one_concept_a_word(a) for a in english)
+    got = [v.vector_pair(a, b, frequencies) for a, b in pairs]
+    monkeypatch.setattr(v, "one_concept_a_word", lambda x: False)
+    want = [v.vector_pair(a, b, frequencies) for a, b in pairs]
+    for pair_got, pair_want in zip(got, want, strict=True):
+        for g, w in zip(pair_got, pair_want, strict=True):
+            for name in v.SentenceVectors.__slots__:
+                assert np.array_equal(getattr(g, name), getattr(w, name)), name
