@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 from simsift.core.arrays import bounded_runs, pair_keys, ragged_arange, sorted_unique
@@ -85,6 +86,15 @@ class KeptGrams:
 
     def __len__(self) -> int:
         return len(self.value)
+
+
+class OutsideGramCounts(Protocol):
+    """What `shared_runs` asks of the documents outside an analysis: per gram value, how
+    many of them hold it (`documents_of`), and how many ordinary documents they are."""
+
+    n_docs: int
+
+    def documents_of(self, values: np.ndarray) -> np.ndarray: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,7 +419,7 @@ def shared_runs(
     is_reference: np.ndarray,
     min_run: int,
     rule: CommonRule,
-    outside: OutsideGrams | None = None,
+    outside: OutsideGramCounts | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
     paragraphs: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> GramResult:
@@ -496,7 +506,7 @@ def common_words(
     where: tuple[SharedRuns, np.ndarray],
     is_reference: np.ndarray,
     rule: CommonRule,
-    outside: OutsideGrams | None = None,
+    outside: OutsideGramCounts | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> tuple[np.ndarray, CommonRuns] | None:
     """Common text inside shared runs that the winnowed grams miss: (global token mask of
