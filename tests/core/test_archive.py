@@ -17,9 +17,11 @@ import numpy as np
 import pytest
 from simsift.core.index.packed import FILE_NAME as INDEX_FILE
 from simsift.core.pipeline.archiving import add_folders
+from simsift.core.pipeline.check import check
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.stages import find_files, fingerprint_documents, read_files
 from simsift.core.progress import Cancelled, CancelToken
+from simsift.core.report.tables import pair_rows
 from simsift.core.store.archive import (
     MANIFEST,
     MAX_SEGMENTS,
@@ -218,6 +220,26 @@ def test_an_archive_without_indexes_is_indexed_on_its_next_write(tmp_path):
     assert len(upgraded) == 31
 
 
+def test_an_archive_without_posting_lists_checks_the_same_and_gets_them_on_its_next_write(
+    tmp_path,
+):
+    old, new = write_collections(tmp_path, 17)
+    folder = tmp_path / "archive"
+    add_folders(folder, options(old))
+    expected = pair_rows(check(Archive.open(folder), options(new)), 8, 0.01)
+    data = json.loads((folder / MANIFEST).read_text())
+    for entry in data["segments"]:  # as written before segments kept posting lists
+        del entry["postings"]
+        for kind in ("passages", "grams"):
+            shutil.rmtree(folder / f"{entry['name']}.{kind}-postings")
+    (folder / MANIFEST).write_text(json.dumps(data))
+    assert pair_rows(check(Archive.open(folder), options(new)), 8, 0.01) == expected
+    Archive.open(folder).remove([str(old / "o5.txt")])
+    [entry] = json.loads((folder / MANIFEST).read_text())["segments"]
+    assert set(entry["postings"]) == {"passages", "grams"}
+    assert all(s.postings for s in Archive.open(folder)._segments)
+
+
 def test_cancel_during_an_add_leaves_the_archive_unchanged(tmp_path):
     old, new = write_collections(tmp_path, 7)
     add_folders(tmp_path / "archive", options(old))
@@ -236,6 +258,7 @@ CHILD = textwrap.dedent(
     """
     import os, signal, sys
     from simsift.core.pipeline.archiving import add_folders
+from simsift.core.pipeline.check import check
     from simsift.core.pipeline.options import ScanOptions
     where = sys.argv[3]
     real_replace = os.replace
@@ -328,7 +351,18 @@ def flip_indexed_byte(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    ["manifest", "entry", "segment", "text", "missing", "index", "index cut", "index missing"],
+    [
+        "manifest",
+        "entry",
+        "segment",
+        "text",
+        "missing",
+        "index",
+        "index cut",
+        "index missing",
+        "postings cut",
+        "postings missing",
+    ],
 )
 def test_a_damaged_file_is_a_clear_error(tmp_path, damage):
     old, _ = write_collections(tmp_path, 11)
@@ -357,6 +391,11 @@ def test_a_damaged_file_is_a_clear_error(tmp_path, damage):
         index.write_bytes(index.read_bytes()[:-64])
     elif damage == "index missing":
         (segment.with_suffix(".docs") / INDEX_FILE).unlink()
+    elif damage == "postings cut":
+        rows = segment.with_suffix(".grams-postings") / "rows.npy"
+        rows.write_bytes(rows.read_bytes()[:-8])
+    elif damage == "postings missing":
+        (segment.with_suffix(".passages-postings") / "values.npy").unlink()
     else:
         segment.unlink()
     with pytest.raises(ArchiveDamaged) as error:  # proven damage: the app may rebuild
