@@ -59,10 +59,14 @@ from simsift.core.text.features import FeatureWeights
 from simsift.core.text.tokens import document_tokens
 
 FORMAT = "simsift-archive"
-VERSION = 2  # 2: segments carry packed indexes; 1 (without) is read, indexed on next write
-READABLE_VERSIONS = (1, 2)
-SEGMENT_VERSION = 2  # 2: the kept word grams (version 1 is read: its grams are made again)
-READABLE_SEGMENTS = (1, 2)
+# 2: segments carry packed indexes; 3: posting lists (older ones are read, and get
+# what they lack on the next write)
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
+# 2: the kept word grams (version 1 is read: its grams are made again); 3: the passages and
+# grams only in the posting lists, not in seg-N.npz
+SEGMENT_VERSION = 3
+READABLE_SEGMENTS = (1, 2, 3)
 INDEX_KINDS = ("docs", "passages")
 POSTING_KINDS = ("passages", "grams")  # seg-N.passages-postings/, seg-N.grams-postings/
 # Stored indexes answer within these distances (the defaults); a check asking for more
@@ -125,11 +129,11 @@ class _Segment:
     text_hash: np.ndarray  # uint8 (n, 16)
     meta: list  # per document [path, format, warning, title]
     text_ptr: np.ndarray  # int64, n + 1: document i's text is bytes text_ptr[i]:text_ptr[i+1]
-    passage_doc: np.ndarray  # int64 row of each usable passage's document
-    passage_fp: np.ndarray  # uint64
+    passage_doc: np.ndarray | None  # int64 row of each usable passage's document
+    passage_fp: np.ndarray | None  # uint64; both None from version 3 (in the postings)
     indexes: dict  # kind -> PackedIndex as stored (none in a version 1 archive)
     gram_doc: np.ndarray | None  # int64 row of each distinct (document, kept gram)
-    gram_value: np.ndarray | None  # uint64; both None in a version 1 segment
+    gram_value: np.ndarray | None  # uint64; both None in a version 1 or 3 segment
     postings: dict  # kind -> Postings as stored, memory-mapped (none in an older segment)
 
     def __len__(self) -> int:
@@ -442,7 +446,8 @@ class Archive:
             if len(rows) < len(segment):  # values only removed documents hold
                 alive = np.zeros(len(segment), bool)
                 alive[rows] = True
-                live = np.isin(indexed, segment.passage_fp[alive[segment.passage_doc]])
+                passage_doc, passage_fp = _passages_of(segment)
+                live = np.isin(indexed, passage_fp[alive[passage_doc]])
                 number[~live] = -1
             numbers.append(number)
         return numbers
@@ -453,9 +458,10 @@ class Archive:
         for segment, rows, start in zip(self._segments, self._live, self._starts, strict=False):
             number = np.full(len(segment), -1, np.int64)
             number[rows] = start + np.arange(len(rows))
-            doc = number[segment.passage_doc]
+            passage_doc, passage_fp = _passages_of(segment)
+            doc = number[passage_doc]
             docs.append(doc[doc >= 0])
-            fps.append(segment.passage_fp[doc >= 0])
+            fps.append(passage_fp[doc >= 0])
         return np.concatenate(docs), np.concatenate(fps)
 
     def _locations(self, docs: np.ndarray) -> list[tuple[int, int]]:
@@ -504,14 +510,7 @@ class Archive:
             generation = manifest["generation"] + 1
             name = f"seg-{generation:06d}"
             progress(Progress("archiving", 0, len(chosen)))
-            entry = _write_segment(
-                self.directory,
-                name,
-                chosen,
-                fingerprints[new],
-                (passage_doc, passage_fp, *grams),
-                cancel,
-            )
+            entry = _write_segment(self.directory, name, chosen, fingerprints[new], cancel)
             entry["indexes"] = _write_indexes(
                 self.directory, name, fingerprints[new], passage_fp, progress, cancel
             )
@@ -597,11 +596,20 @@ def _distinct_grams(streams, settings: ArchiveSettings) -> tuple[np.ndarray, np.
     return kept.doc[first[: len(kept)]], kept.value[first[: len(kept)]]
 
 
+def _passages_of(segment: _Segment) -> tuple[np.ndarray, np.ndarray]:
+    """(row, fingerprint) of each usable passage of a segment."""
+    if segment.passage_doc is not None:
+        return segment.passage_doc, segment.passage_fp
+    return segment.postings["passages"].items()
+
+
 def _segment_grams(directory: Path, segment: _Segment, settings: ArchiveSettings):
     """A segment's (row, value) of distinct kept grams; a version 1 segment's are made
     again from its stored text."""
     if segment.gram_doc is not None:
         return segment.gram_doc, segment.gram_value
+    if "grams" in segment.postings:
+        return segment.postings["grams"].items()
     streams = []
     with open(directory / f"{segment.name}.text", "rb") as f:
         blob = f.read()
@@ -630,7 +638,7 @@ def _passage_table(live: tuple[np.ndarray, np.ndarray]) -> PassageTable:
 # -- files -------------------------------------------------------------------------------
 
 
-def _write_segment(directory: Path, name: str, records, fingerprints, tables, cancel):
+def _write_segment(directory: Path, name: str, records, fingerprints, cancel):
     """Write `name`.text and `name`.npz, each complete on disk before the manifest names it."""
     ptr = [0]
     with atomic_write(directory / f"{name}.text", durable=True) as f:
@@ -652,18 +660,8 @@ def _write_segment(directory: Path, name: str, records, fingerprints, tables, ca
             np.uint8,
         ),
         "text_ptr": np.array(ptr, np.int64),
-        **_table_arrays(*tables),
     }
     return _write_arrays(directory, name, arrays)
-
-
-def _table_arrays(passage_doc, passage_fp, gram_doc, gram_value) -> dict[str, np.ndarray]:
-    return {
-        "passage_doc": np.asarray(passage_doc, np.int64),
-        "passage_fp": np.asarray(passage_fp, np.uint64),
-        "gram_doc": np.asarray(gram_doc, np.int64),
-        "gram_value": np.asarray(gram_value, np.uint64),
-    }
 
 
 def _write_arrays(directory: Path, name: str, arrays: dict) -> dict:
@@ -716,8 +714,8 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
             a["text_hash"],
             meta,
             a["text_ptr"],
-            a["passage_doc"],
-            a["passage_fp"],
+            a.get("passage_doc"),
+            a.get("passage_fp"),
             _read_indexes(directory, entry),
             a.get("gram_doc"),
             a.get("gram_value"),
@@ -731,6 +729,8 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
     n = len(segment)
     if not (len(meta) == n == entry["documents"] and len(segment.text_ptr) == n + 1):
         raise ArchiveDamaged(f"{path}: damaged archive file (inconsistent sizes)")
+    if segment.passage_doc is None and set(segment.postings) != set(POSTING_KINDS):
+        raise ArchiveDamaged(f"{path}: archive files missing (its posting lists)")
     docs = segment.indexes.get("docs")
     if docs is not None and not np.array_equal(docs.fingerprints, segment.fingerprint):
         raise ArchiveDamaged(f"{_index_path(directory, name, 'docs')}: not this segment's index")
@@ -747,7 +747,7 @@ def _indexed(segment: _Segment, kind: str) -> np.ndarray:
     stored = segment.indexes.get(kind)
     if stored is not None:
         return stored.fingerprints
-    return segment.fingerprint if kind == "docs" else np.unique(segment.passage_fp)
+    return segment.fingerprint if kind == "docs" else np.unique(_passages_of(segment)[1])
 
 
 def _write_indexes(directory: Path, name: str, doc_fps, passage_fps, progress, cancel) -> dict:
@@ -815,9 +815,9 @@ def _read_postings(directory: Path, entry: dict) -> dict:
 
 
 def _posting_items(directory: Path, segment: _Segment, kind: str, settings):
-    """(row, value) of a segment's usable passages or kept grams, from its arrays."""
+    """(row, value) of a segment's usable passages or kept grams."""
     if kind == "passages":
-        return segment.passage_doc, segment.passage_fp
+        return _passages_of(segment)
     return _segment_grams(directory, segment, settings)
 
 
@@ -829,8 +829,9 @@ def _index_old_segments(directory: Path, manifest: dict, progress, cancel: Cance
             continue
         segment = _read_segment(directory, entry)
         if "indexes" not in entry:
+            fps = _passages_of(segment)[1]
             entry["indexes"] = _write_indexes(
-                directory, entry["name"], segment.fingerprint, segment.passage_fp, progress, cancel
+                directory, entry["name"], segment.fingerprint, fps, progress, cancel
             )
         if "postings" not in entry and segment.gram_doc is not None:
             items = {kind: _posting_items(directory, segment, kind, None) for kind in POSTING_KINDS}
@@ -879,9 +880,10 @@ def _merged(
                 ptr.append(ptr[-1] + len(chunk))
             number = np.full(len(segment), -1, np.int64)
             number[live] = n_before + np.arange(len(live))
-            doc = number[segment.passage_doc]
+            passage_doc, passage_fp = _passages_of(segment)
+            doc = number[passage_doc]
             p_doc.append(doc[doc >= 0])
-            p_fp.append(segment.passage_fp[doc >= 0])
+            p_fp.append(passage_fp[doc >= 0])
             gram_doc, gram_value = _segment_grams(directory, segment, settings)
             doc = number[gram_doc]
             g_doc.append(doc[doc >= 0])
@@ -895,19 +897,14 @@ def _merged(
         "text_hash": np.concatenate([h[1] for h in hashes]).reshape(-1, 16),
         "meta": np.frombuffer(zlib.compress(json_bytes(meta)), np.uint8),
         "text_ptr": np.array(ptr, np.int64),
-        **_table_arrays(*(np.concatenate(x) for x in (p_doc, p_fp, g_doc, g_value))),
     }
+    p_doc, p_fp, g_doc, g_value = (np.concatenate(x) for x in (p_doc, p_fp, g_doc, g_value))
     entry = _write_arrays(directory, name, arrays)
     entry["indexes"] = _write_indexes(
-        directory, name, arrays["fingerprint"], arrays["passage_fp"], progress, cancel
+        directory, name, arrays["fingerprint"], p_fp, progress, cancel
     )
     entry["postings"] = _write_postings(
-        directory,
-        name,
-        {
-            "passages": (arrays["passage_doc"], arrays["passage_fp"]),
-            "grams": (arrays["gram_doc"], arrays["gram_value"]),
-        },
+        directory, name, {"passages": (p_doc, p_fp), "grams": (g_doc, g_value)}
     )
     if all(stored is not None for stored, _ in tokens):  # else cut again when needed
         entry |= write_tokens(directory, name, merged_arrays(tokens))

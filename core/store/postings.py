@@ -70,9 +70,11 @@ class Postings:
         return hit[owner].astype(np.int64), rows, np.asarray(self.times[entry], np.int64)
 
     def items(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every (row, value) held, as `build` takes them (a value once per row)."""
-        counts = np.diff(np.asarray(self.ptr))
-        return np.asarray(self.rows, np.int64), np.repeat(np.asarray(self.values), counts)
+        """Every (row, value) held, as `build` took them (a row holding a value twice
+        twice)."""
+        values = np.repeat(np.asarray(self.values), np.diff(np.asarray(self.ptr)))
+        times = np.asarray(self.times, np.int64)
+        return np.repeat(np.asarray(self.rows, np.int64), times), np.repeat(values, times)
 
     def save(self, folder: Path) -> int:
         """Write the arrays into `folder` (durably); their total size in bytes."""

@@ -3,6 +3,8 @@ changed, a kill during an add leaves the previous archive, damage is a clear err
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
 import shutil
@@ -25,10 +27,12 @@ from simsift.core.report.tables import pair_rows
 from simsift.core.store.archive import (
     MANIFEST,
     MAX_SEGMENTS,
+    VERSION,
     Archive,
     ArchiveDamaged,
     ArchiveError,
 )
+from simsift.core.store.postings import Postings
 
 from tests.core.test_check import write_collections
 
@@ -213,11 +217,42 @@ def test_an_archive_without_indexes_is_indexed_on_its_next_write(tmp_path):
     assert found(legacy.near_passages(queries, 8)) == expected  # indexed in memory
     assert not list(folder.glob("*.passages"))
     add_folders(folder, options(new))
-    assert json.loads((folder / MANIFEST).read_text())["version"] == 2
+    assert json.loads((folder / MANIFEST).read_text())["version"] == VERSION
     assert len(list(folder.glob("*.passages"))) == len(list(folder.glob("*.docs"))) == 2
     upgraded = Archive.open(folder)
     assert all(len(s.indexes) == 2 for s in upgraded._segments)
     assert len(upgraded) == 31
+
+
+ARRAYS_OF = {"passages": ("passage_doc", "passage_fp"), "grams": ("gram_doc", "gram_value")}
+
+
+def as_version_2(folder: Path) -> None:
+    """What an archive written before segments kept posting lists looks like: the passages
+    and grams in seg-N.npz."""
+    data = json.loads((folder / MANIFEST).read_text())
+    for entry in data["segments"]:
+        path = folder / f"{entry['name']}.npz"
+        with np.load(path) as z:
+            arrays = {key: z[key] for key in z.files}
+        for kind, names in (
+            ("passages", ("passage_doc", "passage_fp")),
+            ("grams", ("gram_doc", "gram_value")),
+        ):
+            postings = Postings.load(
+                folder / f"{entry['name']}.{kind}-postings", entry["postings"][kind]
+            )
+            arrays |= dict(zip(names, postings.items(), strict=True))
+            shutil.rmtree(folder / f"{entry['name']}.{kind}-postings")
+        arrays["version"] = np.array([2], np.int64)
+        buffer = io.BytesIO()
+        np.savez(buffer, **arrays)
+        path.write_bytes(buffer.getvalue())
+        entry["bytes"] = len(buffer.getvalue())
+        entry["digest"] = hashlib.blake2b(buffer.getvalue(), digest_size=16).hexdigest()
+        del entry["postings"]
+    data["version"] = 2
+    (folder / MANIFEST).write_text(json.dumps(data))
 
 
 def test_an_archive_without_posting_lists_checks_the_same_and_gets_them_on_its_next_write(
@@ -227,16 +262,12 @@ def test_an_archive_without_posting_lists_checks_the_same_and_gets_them_on_its_n
     folder = tmp_path / "archive"
     add_folders(folder, options(old))
     expected = pair_rows(check(Archive.open(folder), options(new)), 8, 0.01)
-    data = json.loads((folder / MANIFEST).read_text())
-    for entry in data["segments"]:  # as written before segments kept posting lists
-        del entry["postings"]
-        for kind in ("passages", "grams"):
-            shutil.rmtree(folder / f"{entry['name']}.{kind}-postings")
-    (folder / MANIFEST).write_text(json.dumps(data))
+    as_version_2(folder)
     assert pair_rows(check(Archive.open(folder), options(new)), 8, 0.01) == expected
     Archive.open(folder).remove([str(old / "o5.txt")])
-    [entry] = json.loads((folder / MANIFEST).read_text())["segments"]
-    assert set(entry["postings"]) == {"passages", "grams"}
+    data = json.loads((folder / MANIFEST).read_text())
+    assert data["version"] == VERSION
+    assert set(data["segments"][0]["postings"]) == {"passages", "grams"}
     assert all(s.postings for s in Archive.open(folder)._segments)
 
 
@@ -258,7 +289,6 @@ CHILD = textwrap.dedent(
     """
     import os, signal, sys
     from simsift.core.pipeline.archiving import add_folders
-from simsift.core.pipeline.check import check
     from simsift.core.pipeline.options import ScanOptions
     where = sys.argv[3]
     real_replace = os.replace
