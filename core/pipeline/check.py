@@ -294,7 +294,7 @@ def _passage_neighbours(
     holders = _counts_near(archive, asked, same)[0]
     candidates = np.unique(asked.value[holders[asked.left] <= most])
     # the archive's side: its passage near as many documents is common text too
-    theirs = _counts_near(archive, _near(archive, candidates, k, cancel), same)[0]
+    theirs = _near_counts(archive, candidates, same, most, _near_asker(archive, k, cancel))[0]
     seeds = candidates[theirs <= most]
     return np.unique(archive.holders("passages", seeds)[1]), asked
 
@@ -311,6 +311,31 @@ class _Near:
 
 def _near(archive: Archive, queries: np.ndarray, k: int, cancel=None) -> _Near:
     return _Near(queries, *archive.near_values(queries, k, cancel))
+
+
+def _near_asker(archive: Archive, k: int, cancel, asked: _Near | None = None):
+    """A function of sorted distinct fingerprints: their `_Near`, reusing `asked`."""
+    if asked is None:
+        return lambda values: _near(archive, values, k, cancel)
+    return lambda values: _near_again(archive, asked, values, k)
+
+
+def _near_counts(
+    archive: Archive, values: np.ndarray, same: np.ndarray, decided_above: int, near_of
+) -> tuple[np.ndarray, np.ndarray]:
+    """`_counts_near` of the sorted distinct `values`, but for those that more than
+    `decided_above` archive documents hold exactly: their own documents and passages,
+    which already make them common text (the rule is monotone in both counts), are
+    given without asking for their neighbours; a widespread passage has hundreds of
+    neighbours, the costliest of questions."""
+    value, doc, times = archive.holders("passages", values)
+    kept = ~np.isin(doc, same)
+    documents = np.bincount(value[kept], minlength=len(values)).astype(np.int64)
+    passages = np.bincount(value[kept], weights=times[kept], minlength=len(values))
+    passages = passages.astype(np.int64)
+    rest = np.flatnonzero(documents <= decided_above)
+    documents[rest], passages[rest] = _counts_near(archive, near_of(values[rest]), same)
+    return documents, passages
 
 
 def _counts_near(archive: Archive, near: _Near, same: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -400,13 +425,16 @@ def _outside_counts(
     asked: _Near,
 ) -> OutsideCounts:
     """Per passage of `documents` (as the analysis cuts them): the archive's documents and
-    passages near it, but for the archived versions of new documents (`same`). The
-    analysis counts only the new documents; `is_archive` marks the counted ones."""
+    passages near it, but for the archived versions of new documents (`same`); for a
+    passage more than `common_max_docs` archive documents hold exactly, those (it is
+    common text either way). The analysis counts only the new documents; `is_archive`
+    marks the counted ones."""
     _, fps, n_features = _cut_and_fingerprint(documents, options)
     usable = n_features >= options.passages.min_features
     values, value_of = np.unique(fps[usable], return_inverse=True)
-    near = _near_again(archive, asked, values, options.passages.max_distance)
-    counts = np.stack(_counts_near(archive, near, same))
+    near_of = _near_asker(archive, options.passages.max_distance, None, asked)
+    most = options.passages.common_max_docs
+    counts = np.stack(_near_counts(archive, values, same, most, near_of))
     per_passage = np.zeros((2, len(fps)), np.int64)
     per_passage[:, usable] = counts[:, value_of]
     return OutsideCounts(per_passage[0], per_passage[1], len(archive) - len(same), is_archive)
