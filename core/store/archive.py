@@ -283,9 +283,10 @@ class Archive:
         if with_text:
             title, paragraphs = self.text(doc)
         stored = self._segment_tokens(s) if with_text else None
+        tokens = None
         if stored is not None and stored.traditional_to_simplified == traditional_to_simplified:
-            tokens = stored.document(row, title)
-        else:
+            tokens = stored.document(row, title)  # None: the row is damaged
+        if tokens is None:
             tokens = document_tokens(
                 title, paragraphs, traditional_to_simplified=traditional_to_simplified
             )
@@ -906,8 +907,9 @@ def _merged(
     entry["postings"] = _write_postings(
         directory, name, {"passages": (p_doc, p_fp), "grams": (g_doc, g_value)}
     )
-    if all(stored is not None for stored, _ in tokens):  # else cut again when needed
-        entry |= write_tokens(directory, name, merged_arrays(tokens))
+    rows = merged_arrays(tokens) if all(t is not None for t, _ in tokens) else None
+    if rows is not None:  # else cut again when needed
+        entry |= write_tokens(directory, name, rows)
     return {**manifest, "version": VERSION, "generation": generation, "segments": [entry]}
 
 

@@ -525,19 +525,48 @@ def test_stored_tokens_are_the_readers_and_a_check_cuts_none_again(tmp_path, mon
                     assert same_tokens(archive.record(doc).tokens, read[path].tokens), path
 
 
+def test_tokens_kept_in_one_file_as_earlier_segments_kept_them_are_read(tmp_path, monkeypatch):
+    from simsift.core.store import archive as archive_module
+
+    folder = mixed_folder(tmp_path)
+    add_folders(tmp_path / "archive", options(folder))
+    data = json.loads((tmp_path / "archive" / MANIFEST).read_text())
+    entry = data["segments"][0]
+    (stored,) = (tmp_path / "archive").glob("seg-*.token-arrays")
+    arrays = {f.stem: np.load(f) for f in stored.glob("*.npy") if f.stem != "row_crc"}
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    (tmp_path / "archive" / f"{entry['name']}.tokens").write_bytes(buffer.getvalue())
+    shutil.rmtree(stored)
+    del entry["token_arrays_bytes"]
+    entry["tokens_digest"] = hashlib.blake2b(buffer.getvalue(), digest_size=16).hexdigest()
+    (tmp_path / "archive" / MANIFEST).write_text(json.dumps(data))
+    found, _ = find_files(options(folder))
+    read = {r.path: r for r in read_files(found, options(folder))}
+
+    def cut_again(*args, **kwargs):
+        raise AssertionError("tokens cut again from the text")
+
+    monkeypatch.setattr(archive_module, "document_tokens", cut_again)
+    archive = Archive.open(tmp_path / "archive")
+    for doc, path in enumerate(archive.paths()):
+        assert same_tokens(archive.record(doc).tokens, read[path].tokens), path
+
+
 @pytest.mark.parametrize("damage", ["missing", "flipped byte", "older reader"])
 def test_without_usable_stored_tokens_they_are_cut_again_from_the_text(tmp_path, damage):
     from simsift.core.store import archive_tokens
 
     folder = mixed_folder(tmp_path)
     add_folders(tmp_path / "archive", options(folder))
-    (stored,) = (tmp_path / "archive").glob("seg-*.tokens")
+    (stored,) = (tmp_path / "archive").glob("seg-*.token-arrays")
     if damage == "missing":
-        stored.unlink()
-    elif damage == "flipped byte":
-        data = bytearray(stored.read_bytes())
+        shutil.rmtree(stored)
+    elif damage == "flipped byte":  # in one document's tokens: that one is cut again
+        ids = stored / "body_ids.npy"
+        data = bytearray(ids.read_bytes())
         data[len(data) // 2] ^= 0xFF
-        stored.write_bytes(bytes(data))
+        ids.write_bytes(bytes(data))
     else:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(archive_tokens, "READER_VERSION", archive_tokens.READER_VERSION - 1)
@@ -546,6 +575,6 @@ def test_without_usable_stored_tokens_they_are_cut_again_from_the_text(tmp_path,
     found, _ = find_files(options(folder))
     read = {r.path: r for r in read_files(found, options(folder))}
     archive = Archive.open(tmp_path / "archive")
-    assert archive._segment_tokens(0) is None
+    assert (archive._segment_tokens(0) is None) == (damage != "flipped byte")
     for doc, path in enumerate(archive.paths()):
         assert same_tokens(archive.record(doc).tokens, read[path].tokens), path
