@@ -287,7 +287,9 @@ def scale_build(args) -> None:
     there is one (a school adding a year: its documents are not read again)."""
     scale_corpus(args.corpus, args.work, args.docs)
     folder = args.work / f"archive-{args.docs}"
-    smaller = sorted((int(p.name.split("-")[1]) for p in args.work.glob("archive-[0-9]*")), reverse=True)
+    smaller = sorted(
+        (int(p.name.split("-")[1]) for p in args.work.glob("archive-[0-9]*")), reverse=True
+    )
     smaller = [n for n in smaller if n < args.docs]
     if smaller and not folder.exists():
         shutil.copytree(args.work / f"archive-{smaller[0]}", folder)
@@ -299,17 +301,21 @@ def scale_build(args) -> None:
 
 
 def print_disk(folder: Path, n: int) -> None:
-    total, tokens, text = (
-        folder_mb(folder),
-        folder_mb(folder, "*.tokens"),
-        folder_mb(folder, "*.text"),
-    )
+    """Size on disk of the segments the manifest names (a merge's old segments stay until
+    the next write), by kind, and the rest per document."""
+    names = [e["name"] for e in json.loads((folder / "manifest.json").read_text())["segments"]]
+
+    def mb(suffix: str) -> float:
+        paths = [p for name in names for p in folder.glob(f"{name}{suffix}")]
+        return sum(folder_mb(p) if p.is_dir() else p.stat().st_size / 1e6 for p in paths)
+
+    total, tokens, text = mb(".*"), mb(".token*"), mb(".text")
     rest = total - tokens - text
     print(
         f"{'':>24}on disk {total:.1f} MB: tokens {tokens:.1f} MB, texts {text:.1f} MB, "
         f"the rest {rest:.1f} MB = {rest * 1e6 / max(n, 1):.0f} bytes per document "
-        f"(posting lists {folder_mb(folder, '*-postings/*'):.1f} MB, packed indexes "
-        f"{folder_mb(folder, 'packed_index.bin'):.1f} MB)"
+        f"(posting lists {mb('.*-postings'):.1f} MB, packed indexes "
+        f"{mb('.docs') + mb('.passages'):.1f} MB)"
     )
 
 
