@@ -328,7 +328,9 @@ class Archive:
         return title, tuple(paragraphs)
 
     def passage_table(self) -> PassageTable:
-        """The live documents' usable passage fingerprints grouped by value (kept)."""
+        """The live documents' usable passage fingerprints grouped by value (kept): a
+        pass over every archived passage, for inspection and tests; a check asks `holders`
+        and `near_values` for its own values only."""
         if self._passage_table is None:
             self._passage_table = _passage_table(self._live_passages())
         return self._passage_table
