@@ -908,7 +908,7 @@ def stretches(
     edges = _edges(mask, check)
     check()
     starts, stops = edges[0::2], edges[1::2]
-    inner = np.unique(offsets[1:-1])  # an empty document starts where the next one does
+    inner = np.unique(offsets[1:-1])
     inner = inner[(inner > 0) & (inner < len(mask))]
     cuts = inner[mask[inner - 1] & mask[inner]]
     return np.sort(np.r_[starts, cuts]), np.sort(np.r_[stops, cuts])
