@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 from simsift.core.arrays import bounded_runs, pair_keys, ragged_arange, sorted_unique
@@ -88,6 +89,15 @@ class KeptGrams:
 
     def __len__(self) -> int:
         return len(self.value)
+
+
+class OutsideGramCounts(Protocol):
+    """What `shared_runs` asks of the documents outside an analysis: per gram value, how
+    many of them hold it (`documents_of`), and how many ordinary documents they are."""
+
+    n_docs: int
+
+    def documents_of(self, values: np.ndarray) -> np.ndarray: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,7 +422,7 @@ def shared_runs(
     is_reference: np.ndarray,
     min_run: int,
     rule: CommonRule,
-    outside: OutsideGrams | None = None,
+    outside: OutsideGramCounts | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
     paragraphs: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> GramResult:
@@ -500,7 +510,7 @@ def common_words(
     where: tuple[SharedRuns, np.ndarray],
     is_reference: np.ndarray,
     rule: CommonRule,
-    outside: OutsideGrams | None = None,
+    outside: OutsideGramCounts | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> tuple[np.ndarray, CommonRuns] | None:
     """Common text inside shared runs that the winnowed grams miss: (global token mask of
@@ -926,7 +936,7 @@ def stretches(
     edges = _edges(mask, check)
     check()
     starts, stops = edges[0::2], edges[1::2]
-    inner = offsets[1:-1]
+    inner = np.unique(offsets[1:-1])
     inner = inner[(inner > 0) & (inner < len(mask))]
     cuts = inner[mask[inner - 1] & mask[inner]]
     return np.sort(np.r_[starts, cuts]), np.sort(np.r_[stops, cuts])

@@ -8,8 +8,10 @@ The result equals what a full scan of the archive and the new documents reports 
 pairs involving a new document. Only the archive documents a new one touches are taken
 into the comparison: those within k_max of a new document, and those holding a passage
 within the passage distance of a new passage that is not common text. Whether a passage
-is common text depends on all documents, so the others' share is counted from the
-archive's passage table and handed to the passage analysis (`OutsideCounts`).
+is common text depends on all documents, so the others' share is looked up in the
+archive's posting lists for the values of the compared documents only and handed to the
+passage analysis (`OutsideCounts`, and `OutsideGramCounts` for word grams): a check's
+cost follows the new documents and those they bring in, not the archive's size.
 
 Copying by meaning (paraphrased, translated: `core.match.meaning`) is looked for between
 the new documents and the archive documents: in an archive of up to
@@ -27,9 +29,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from simsift.core.arrays import pair_keys, ragged_arange, sorted_unique, split_keys
 from simsift.core.document import FileRecord
-from simsift.core.index.matches import Matches
-from simsift.core.index.packed import PackedIndex
-from simsift.core.match.grams import OutsideGrams, kept_grams
+from simsift.core.match.grams import kept_grams
 from simsift.core.match.meaning.align import PARAPHRASED
 from simsift.core.match.meaning.copies import find_meaning_copies
 from simsift.core.match.meaning.matches import (
@@ -59,7 +59,7 @@ from simsift.core.pipeline.stages import (
     under_any,
 )
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
-from simsift.core.store.archive import Archive
+from simsift.core.store.archive import Archive, ArchiveSettings
 
 ARCHIVE_MARK = "archive:"  # archive documents' paths in a check's results start with this
 # archives up to this size are searched whole for copying by meaning (each document's text
@@ -125,8 +125,10 @@ def compare_with_archive(
     # a new document already archived (same path) is compared as new, never with itself
     same = np.array([archive.number(r.path) for r in new if r.path in archive], np.int64)
     new_reference = np.array([under_any(r.path, options.reference_roots) for r in new], bool)
+    settings = archive_settings(options)
     seeded, asked = _passage_neighbours(archive, new, same, options, cancel)
-    seeded = np.union1d(seeded, _gram_neighbours(archive, new, new_reference, same, options))
+    grams = _gram_neighbours(archive, new, new_reference, same, options, settings)
+    seeded = np.union1d(seeded, grams)
     by_meaning = _meaning_neighbours(archive, new, new_reference, same, options, progress, cancel)
     seeded = np.union1d(seeded, by_meaning)
     near = archive.near_documents(new_fps, options.k_max, cancel).right
@@ -147,7 +149,12 @@ def compare_with_archive(
         progress=progress,
         cancel=cancel,
         outside=_outside_counts(archive, documents, is_archive, same, options, asked),
-        outside_grams=_outside_grams(archive, options, same, touched[with_text], len(old)),
+        outside_grams=_ArchiveGrams(
+            archive,
+            settings,
+            np.union1d(same, touched[with_text]),
+            len(archive) - len(same) - len(old),
+        ),
     )
     passages = replace(
         passages,
@@ -275,7 +282,7 @@ def _cut_and_fingerprint(records, options: ScanOptions):
 
 def _passage_neighbours(
     archive: Archive, new, same: np.ndarray, options: ScanOptions, cancel
-) -> tuple[np.ndarray, tuple[np.ndarray, Matches]]:
+) -> tuple[np.ndarray, _Near]:
     """Archive documents holding a passage within the passage distance of a new passage
     such that neither can be common text: each within `common_max_docs` archive documents'
     passages (a licence in every document would otherwise bring them all); and the
@@ -283,72 +290,129 @@ def _passage_neighbours(
     _, fps, n_features = _cut_and_fingerprint(new, options)
     queries = np.unique(fps[n_features >= options.passages.min_features])
     k, most = options.passages.max_distance, options.passages.common_max_docs
-    table = archive.passage_table()
-    found = archive.near_passages(queries, k, cancel)
-    holders = _docs_near(table, found.left, found.right, len(queries), ~_is_in(table, same))
-    seed = holders[found.left] <= most
-    if len(same) == 0 and len(found):  # else the counts include the replaced documents
-        seed &= archive.neighbour_counts(k, cancel)[0][found.right] <= most
-    seeds = np.unique(found.right[seed])
-    counts = table.ptr[seeds + 1] - table.ptr[seeds]
-    rows = np.repeat(table.ptr[seeds], counts) + ragged_arange(counts)[1]
-    return np.unique(table.docs[rows]), (queries, found)
+    asked = _Near(queries, *archive.near_values(queries, k, cancel))
+    holders = _counts_near(archive, asked, same)[0]
+    candidates = np.unique(asked.value[holders[asked.left] <= most])
+    # the archive's side: its passage near as many documents is common text too
+    theirs = _near_counts(archive, candidates, same, most, _near_asker(archive, k, cancel))[0]
+    seeds = candidates[theirs <= most]
+    return np.unique(archive.holders("passages", seeds)[1]), asked
 
 
-def _gram_neighbours(archive: Archive, new, is_reference, same, options: ScanOptions):
+@dataclass(frozen=True)
+class _Near:
+    """Archive passage fingerprints within the passage distance of `queries` (sorted
+    distinct): each pair (query row `left`, archive fingerprint `value`) once."""
+
+    queries: np.ndarray
+    left: np.ndarray
+    value: np.ndarray
+
+
+def _near(archive: Archive, queries: np.ndarray, k: int, cancel=None) -> _Near:
+    return _Near(queries, *archive.near_values(queries, k, cancel))
+
+
+def _near_asker(archive: Archive, k: int, cancel, asked: _Near | None = None):
+    """A function of sorted distinct fingerprints: their `_Near`, reusing `asked`."""
+    if asked is None:
+        return lambda values: _near(archive, values, k, cancel)
+    return lambda values: _near_again(archive, asked, values, k)
+
+
+def _near_counts(
+    archive: Archive, values: np.ndarray, same: np.ndarray, decided_above: int, near_of
+) -> tuple[np.ndarray, np.ndarray]:
+    """`_counts_near` of the sorted distinct `values`, but for those that more than
+    `decided_above` archive documents hold exactly: their own documents and passages,
+    which already make them common text (the rule is monotone in both counts), are
+    given without asking for their neighbours; a widespread passage has hundreds of
+    neighbours, the costliest of questions."""
+    value, doc, times = archive.holders("passages", values)
+    kept = ~np.isin(doc, same)
+    documents = np.bincount(value[kept], minlength=len(values)).astype(np.int64)
+    passages = np.bincount(value[kept], weights=times[kept], minlength=len(values))
+    passages = passages.astype(np.int64)
+    rest = np.flatnonzero(documents <= decided_above)
+    documents[rest], passages[rest] = _counts_near(archive, near_of(values[rest]), same)
+    return documents, passages
+
+
+def _counts_near(archive: Archive, near: _Near, same: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per query: the distinct live archive documents (but `same`) holding a usable
+    passage within the distance, and how many such passages they have (the counts that
+    make a passage common text), from the posting lists of only these values."""
+    values, value_of = np.unique(near.value, return_inverse=True)
+    value, doc, times = archive.holders("passages", values)
+    kept = ~np.isin(doc, same)
+    value, doc, times = value[kept], doc[kept], times[kept]
+    order = np.argsort(value, kind="stable")
+    value, doc, times = value[order], doc[order], times[order]
+    ptr = np.r_[0, np.cumsum(np.bincount(value, minlength=len(values)))]
+    sizes = ptr[value_of + 1] - ptr[value_of]
+    owner, k = ragged_arange(sizes)
+    entry = ptr[value_of][owner] + k
+    left = near.left[owner]
+    n = max(len(archive), 1)
+    keys = sorted_unique(pair_keys(left, doc[entry], n))
+    n_left = len(near.queries)
+    documents = np.bincount(split_keys(keys, n)[0], minlength=n_left).astype(np.int64)
+    passages = np.bincount(left, weights=times[entry], minlength=n_left).astype(np.int64)
+    return documents, passages
+
+
+def _gram_neighbours(
+    archive: Archive, new, is_reference, same, options: ScanOptions, settings: ArchiveSettings
+) -> np.ndarray:
     """Archive documents holding a word gram that an ordinary new document keeps and that
     is not common text over the archive and the new documents (its seeds are run ends)."""
-    table = archive.gram_table(archive_settings(options))
     ordinary = [r.tokens.body for r, ref in zip(new, is_reference, strict=True) if not ref]
     kept = kept_grams(ordinary, options.passages.shortest_run)
     first = np.r_[True, (kept.value[1:] != kept.value[:-1]) | (kept.doc[1:] != kept.doc[:-1])]
     values, new_holders = np.unique(kept.value[first[: len(kept)]], return_counts=True)
-    pos = np.searchsorted(table.values, values).clip(max=max(len(table.values) - 1, 0))
-    known = (table.values[pos] == values) if len(table.values) else np.zeros(len(values), bool)
-    pos = pos[known]
-    holders = table.docs_in[pos] - _holders_among(table, same)[pos] + new_holders[known]
+    value, doc, _ = archive.holders("grams", values, settings)
+    kept_docs = ~np.isin(doc, same)
+    value, doc = value[kept_docs], doc[kept_docs]
+    holders = np.bincount(value, minlength=len(values)) + new_holders
     n_ordinary = len(ordinary) + len(archive) - len(same)
-    shared = pos[~options.passages.common_rule().is_common(holders, n_ordinary)]
-    counts = table.ptr[shared + 1] - table.ptr[shared]
-    rows = np.repeat(table.ptr[shared], counts) + ragged_arange(counts)[1]
-    return np.setdiff1d(table.docs[rows], same)
+    shared = ~options.passages.common_rule().is_common(holders, n_ordinary)
+    return np.unique(doc[shared[value]])
 
 
-def _outside_grams(archive: Archive, options: ScanOptions, same, loaded, n_in: int):
-    """Per archive gram value, the archive documents holding it that the analysis does not
-    read (`loaded`: those it reads; `same`: replaced by new documents), and how many
-    archive documents are outside the analysis (`n_in` archive documents are in it)."""
-    table = archive.gram_table(archive_settings(options))
-    documents = table.docs_in - _holders_among(table, np.union1d(same, loaded))
-    return OutsideGrams(table.values, documents, len(archive) - len(same) - n_in)
+@dataclass(frozen=True)
+class _ArchiveGrams:
+    """The archive's share of the word grams' document counts (`OutsideGramCounts`):
+    per gram value asked, the archive documents holding it but those the analysis reads
+    itself or that new documents replace (`left_out`, sorted), from the posting lists;
+    `n_docs` archive documents are outside the analysis."""
+
+    archive: Archive
+    settings: ArchiveSettings
+    left_out: np.ndarray
+    n_docs: int
+
+    def documents_of(self, values: np.ndarray) -> np.ndarray:
+        value, doc, _ = self.archive.holders("grams", values, self.settings)
+        outside = ~np.isin(doc, self.left_out)
+        return np.bincount(value[outside], minlength=len(values)).astype(np.int64)
 
 
-def _holders_among(table, docs: np.ndarray) -> np.ndarray:
-    """Per table value: how many of the documents `docs` hold it."""
-    entry = np.isin(table.docs, docs)
-    value = np.repeat(np.arange(len(table.values)), np.diff(table.ptr))
-    return np.bincount(value[entry], minlength=len(table.values))
-
-
-def _near_again(
-    archive: Archive, asked: tuple[np.ndarray, Matches], wanted: np.ndarray, k: int
-) -> Matches:
-    """`archive.near_passages(wanted, k)`, reusing the answers already found for the
-    sorted distinct fingerprints `asked[0]` (a query of real passages has dozens of
-    neighbours each: its answer costs as much as the search)."""
-    queries, found = asked
+def _near_again(archive: Archive, asked: _Near, wanted: np.ndarray, k: int) -> _Near:
+    """`_near(archive, wanted, k)` for sorted distinct `wanted`, reusing the answers
+    already found for `asked.queries` (a query of real passages has dozens of neighbours
+    each: its answer costs as much as the search)."""
+    queries = asked.queries
     pos = np.searchsorted(queries, wanted).clip(max=max(len(queries) - 1, 0))
     have = queries[pos] == wanted if len(queries) else np.zeros(len(wanted), bool)
     row_of = np.full(len(queries), -1, np.int64)
     row_of[pos[have]] = np.flatnonzero(have)
-    left = row_of[found.left]
-    again = Matches(left, found.right, found.distance).subset(left >= 0)
+    left = row_of[asked.left]
     missing = np.flatnonzero(~have)
-    rest = archive.near_passages(wanted[missing], k)
-    return Matches(
-        np.r_[again.left, missing[rest.left]].astype(np.int64),
-        np.r_[again.right, rest.right].astype(np.int64),
-        np.r_[again.distance, rest.distance].astype(np.int8),
+    rest = _near(archive, wanted[missing], k)
+    return _Near(
+        wanted,
+        np.r_[left[left >= 0], missing[rest.left]].astype(np.int64),
+        np.r_[asked.value[left >= 0], rest.value].astype(np.uint64),
     )
 
 
@@ -358,58 +422,22 @@ def _outside_counts(
     is_archive: np.ndarray,
     same: np.ndarray,
     options: ScanOptions,
-    asked: tuple[np.ndarray, Matches],
+    asked: _Near,
 ) -> OutsideCounts:
     """Per passage of `documents` (as the analysis cuts them): the archive's documents and
-    passages near it, but for the archived versions of new documents (`same`). The
-    analysis counts only the new documents; `is_archive` marks the counted ones."""
+    passages near it, but for the archived versions of new documents (`same`); for a
+    passage more than `common_max_docs` archive documents hold exactly, those (it is
+    common text either way). The analysis counts only the new documents; `is_archive`
+    marks the counted ones."""
     _, fps, n_features = _cut_and_fingerprint(documents, options)
     usable = n_features >= options.passages.min_features
     values, value_of = np.unique(fps[usable], return_inverse=True)
-    k = options.passages.max_distance
-    table = archive.passage_table()
-    near = np.zeros((2, len(values)), np.int64)
-    pos = np.searchsorted(table.values, values).clip(max=max(len(table.values) - 1, 0))
-    known = (table.values[pos] == values) if len(table.values) else np.zeros(len(values), bool)
-    if known.any():
-        holders, times = archive.neighbour_counts(k)
-        near[:, known] = holders[pos[known]], times[pos[known]]
-    rest = np.flatnonzero(~known)  # passages of new documents the archive has not
-    found = _near_again(archive, asked, values[rest], k)
-    near[0, rest] = _docs_near(table, found.left, found.right, len(rest))
-    times = table.times_in[found.right]
-    near[1, rest] = np.bincount(found.left, weights=times, minlength=len(rest))
-    if len(same):
-        same_docs, same_times = archive.passage_counts(same)
-        have = np.flatnonzero(same_docs)
-        # the few passage values of the checked files' archived versions
-        found = PackedIndex.build(table.values[have], k).query(values)
-        counted = _is_in(table, same)
-        near[0] -= _docs_near(table, found.left, have[found.right], len(values), counted)
-        near[1] -= np.bincount(
-            found.left, weights=same_times[have][found.right], minlength=len(values)
-        ).astype(np.int64)
+    near_of = _near_asker(archive, options.passages.max_distance, None, asked)
+    most = options.passages.common_max_docs
+    counts = np.stack(_near_counts(archive, values, same, most, near_of))
     per_passage = np.zeros((2, len(fps)), np.int64)
-    per_passage[:, usable] = near[:, value_of]
+    per_passage[:, usable] = counts[:, value_of]
     return OutsideCounts(per_passage[0], per_passage[1], len(archive) - len(same), is_archive)
-
-
-def _is_in(table, docs: np.ndarray) -> np.ndarray:
-    """Per entry of `table.docs`: whether it is one of `docs`."""
-    return np.isin(table.docs, docs)
-
-
-def _docs_near(table, left, right, n_left: int, counted: np.ndarray | None = None):
-    """Per left item: the distinct archive documents holding one of its table values
-    (`right`), only those of `table.docs` entries marked `counted` when given."""
-    sizes = table.ptr[right + 1] - table.ptr[right]
-    owner, k = ragged_arange(sizes)
-    entry = table.ptr[right][owner] + k
-    if counted is not None:
-        owner, entry = owner[counted[entry]], entry[counted[entry]]
-    n = int(table.docs.max()) + 1 if len(table.docs) else 1
-    keys = sorted_unique(pair_keys(np.asarray(left)[owner], table.docs[entry], n))
-    return np.bincount(split_keys(keys, n)[0], minlength=n_left).astype(np.int64)
 
 
 def _new_pairs_only(result: PassageResult, is_archive: np.ndarray) -> PassageResult:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from simsift.core.arrays import pair_keys
 from simsift.core.match.meaning.matches import KINDS
-from simsift.core.text.excerpt import token_position
+from simsift.core.text.excerpt import paragraph_hashes, token_position
 
 VERBATIM = "verbatim"
 PARAPHRASED, TRANSLATED = KINDS
@@ -149,10 +149,20 @@ class _Places:
         first = self._paragraph(start)
         last = self._paragraph(max(stop - 1, start))
         paragraph = self.record.paragraphs[first]
-        begin = token_position(paragraph, start - int(self.para_starts[first]), self.t2s, 0)
+        begin = token_position(
+            paragraph,
+            start - int(self.para_starts[first]),
+            self.t2s,
+            0,
+            paragraph_hashes(self.record, first),
+        )
         paragraph = self.record.paragraphs[last]
         end = token_position(
-            paragraph, stop - int(self.para_starts[last]), self.t2s, len(paragraph)
+            paragraph,
+            stop - int(self.para_starts[last]),
+            self.t2s,
+            len(paragraph),
+            paragraph_hashes(self.record, last),
         )
         while end > 0 and not paragraph[end - 1].isalnum():  # no space or comma after it
             end -= 1

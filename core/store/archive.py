@@ -18,7 +18,9 @@ leftovers of an interrupted write and are deleted by the next write.
 Each segment also stores two `PackedIndex`es (compressed permuted tables, memory-mapped
 and decoded per probe): its document fingerprints (`seg-N.docs/`) and its distinct passage
 fingerprints (`seg-N.passages/`). A check queries them and drops the rows of removed
-documents from the answers; nothing is indexed at check time.
+documents from the answers; nothing is indexed at check time. And two posting lists
+(`core.store.postings`, memory-mapped): passage fingerprint -> rows and word gram -> rows,
+with which a check reads the document frequencies of only its own documents' values.
 """
 
 from __future__ import annotations
@@ -40,16 +42,9 @@ from simsift.core.files import atomic_write, json_bytes, json_value
 from simsift.core.index.matches import Matches
 from simsift.core.index.packed import FILE_NAME as INDEX_FILE
 from simsift.core.index.packed import PackedIndex, PackedIndexError
-from simsift.core.index.pair_graph import search_pairs
 from simsift.core.index.plan import DEFAULT_K_MAX
 from simsift.core.match.grams import kept_grams
-from simsift.core.match.passages import (
-    PassageOptions,
-    cut_passages,
-    distinct_near,
-    near_sum,
-    passage_fingerprints,
-)
+from simsift.core.match.passages import PassageOptions, cut_passages, passage_fingerprints
 from simsift.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from simsift.core.shortage import raise_if_short
 from simsift.core.store.archive_tokens import (
@@ -59,15 +54,21 @@ from simsift.core.store.archive_tokens import (
     token_arrays,
     write_tokens,
 )
+from simsift.core.store.postings import Postings, PostingsError
 from simsift.core.text.features import FeatureWeights
 from simsift.core.text.tokens import document_tokens
 
 FORMAT = "simsift-archive"
-VERSION = 2  # 2: segments carry packed indexes; 1 (without) is read, indexed on next write
-READABLE_VERSIONS = (1, 2)
-SEGMENT_VERSION = 2  # 2: the kept word grams (version 1 is read: its grams are made again)
-READABLE_SEGMENTS = (1, 2)
+# 2: segments carry packed indexes; 3: posting lists (older ones are read, and get
+# what they lack on the next write)
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
+# 2: the kept word grams (version 1 is read: its grams are made again); 3: the passages and
+# grams only in the posting lists, not in seg-N.npz
+SEGMENT_VERSION = 3
+READABLE_SEGMENTS = (1, 2, 3)
 INDEX_KINDS = ("docs", "passages")
+POSTING_KINDS = ("passages", "grams")  # seg-N.passages-postings/, seg-N.grams-postings/
 # Stored indexes answer within these distances (the defaults); a check asking for more
 # builds that segment's index in memory for the session.
 INDEX_DISTANCE = {"docs": DEFAULT_K_MAX, "passages": PassageOptions().max_distance}
@@ -128,11 +129,12 @@ class _Segment:
     text_hash: np.ndarray  # uint8 (n, 16)
     meta: list  # per document [path, format, warning, title]
     text_ptr: np.ndarray  # int64, n + 1: document i's text is bytes text_ptr[i]:text_ptr[i+1]
-    passage_doc: np.ndarray  # int64 row of each usable passage's document
-    passage_fp: np.ndarray  # uint64
+    passage_doc: np.ndarray | None  # int64 row of each usable passage's document
+    passage_fp: np.ndarray | None  # uint64; both None from version 3 (in the postings)
     indexes: dict  # kind -> PackedIndex as stored (none in a version 1 archive)
     gram_doc: np.ndarray | None  # int64 row of each distinct (document, kept gram)
-    gram_value: np.ndarray | None  # uint64; both None in a version 1 segment
+    gram_value: np.ndarray | None  # uint64; both None in a version 1 or 3 segment
+    postings: dict  # kind -> Postings as stored, memory-mapped (none in an older segment)
 
     def __len__(self) -> int:
         return len(self.fingerprint)
@@ -181,8 +183,8 @@ class Archive:
             for row in rows.tolist()
         }
         self._passage_table: PassageTable | None = None
-        self._gram_table: PassageTable | None = None
-        self._counts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._postings: dict[tuple[int, str], Postings] = {}  # built for older segments
+        self._numbers: list[np.ndarray] | None = None
         self._indexes: dict[tuple[int, str, int], PackedIndex] = {}  # (segment, kind, k)
         self._value_numbers: list[np.ndarray] | None = None
         self._tokens: dict[int, SegmentTokens | None] = {}  # read when first needed
@@ -281,9 +283,10 @@ class Archive:
         if with_text:
             title, paragraphs = self.text(doc)
         stored = self._segment_tokens(s) if with_text else None
+        tokens = None
         if stored is not None and stored.traditional_to_simplified == traditional_to_simplified:
-            tokens = stored.document(row, title)
-        else:
+            tokens = stored.document(row, title)  # None: the row is damaged
+        if tokens is None:
             tokens = document_tokens(
                 title, paragraphs, traditional_to_simplified=traditional_to_simplified
             )
@@ -325,59 +328,65 @@ class Archive:
         return title, tuple(paragraphs)
 
     def passage_table(self) -> PassageTable:
-        """The live documents' usable passage fingerprints grouped by value (kept)."""
+        """The live documents' usable passage fingerprints grouped by value (kept): a
+        pass over every archived passage, for inspection and tests; a check asks `holders`
+        and `near_values` for its own values only."""
         if self._passage_table is None:
             self._passage_table = _passage_table(self._live_passages())
         return self._passage_table
 
-    def gram_table(self, settings: ArchiveSettings) -> PassageTable:
-        """The live documents' kept word grams grouped by value, as `passage_table`
-        (`times_in` counts documents too: a document's grams are stored once each)."""
-        if self._gram_table is None:
-            docs, values = [np.zeros(0, np.int64)], [np.zeros(0, np.uint64)]
-            for s, (segment, rows) in enumerate(zip(self._segments, self._live, strict=True)):
-                gram_doc, gram_value = _segment_grams(self.directory, segment, settings)
-                number = np.full(len(segment), -1, np.int64)
-                number[rows] = self._starts[s] + np.arange(len(rows))
-                doc = number[gram_doc]
-                docs.append(doc[doc >= 0])
-                values.append(gram_value[doc >= 0])
-            self._gram_table = _passage_table((np.concatenate(docs), np.concatenate(values)))
-        return self._gram_table
+    def holders(
+        self, kind: str, values: np.ndarray, settings: ArchiveSettings | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(value number, live document, times) of every live document holding one of
+        `values` (`kind`: "passages", usable passage fingerprints; "grams", kept word
+        grams, each once per document), from the segments' posting lists: the archive's
+        document frequencies of only these values."""
+        parts = [(np.zeros(0, np.int64),) * 3]
+        for s, number in enumerate(self._doc_numbers()):
+            value, row, times = self._segment_postings(s, kind, settings).lookup(values)
+            doc = number[row]
+            live = doc >= 0
+            parts.append((value[live], doc[live], times[live]))
+        return tuple(np.concatenate(column) for column in zip(*parts, strict=True))
 
-    def neighbour_counts(
-        self, k: int, cancel: CancelToken | None = None
+    def near_values(
+        self, fingerprints: np.ndarray, k: int, cancel: CancelToken | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Per `passage_table` value: distinct documents and passages of the archive
-        within k of it (the counts that make a passage common). Found by one all-pairs search of the
-        values, kept in a file beside the segments until the archive changes."""
-        cached = self._counts.get(k)
-        if cached is not None:
-            return cached
-        table = self.passage_table()
-        # "-d": distinct documents (before, a document near twice counted twice)
-        path = self.directory / f"counts-{self._manifest['generation']:06d}-k{k}-d.npy"
-        counts = _read_counts(path, len(table.values))
-        if counts is None:
-            pairs = search_pairs(table.values, k, None, cancel)
-            check = cancel.check if cancel is not None else (lambda: None)
-            holders = distinct_near(table.ptr, table.docs, pairs.left, pairs.right, None, check)
-            counts = np.stack([holders, near_sum(table.times_in, pairs)])
-            _write_counts(path, counts)
-        self._counts[k] = (counts[0], counts[1])
-        return self._counts[k]
+        """(query row, passage fingerprint) of every archive passage fingerprint within k
+        of a query, each pair once, from the segments' passage indexes (a value only
+        removed documents hold may be among them: it has no live `holders`)."""
+        left, value = [np.zeros(0, np.int64)], [np.zeros(0, np.uint64)]
+        for s in range(len(self._segments)):
+            found = self._query(s, "passages", fingerprints, k, cancel)
+            left.append(found.left.astype(np.int64))
+            value.append(_indexed(self._segments[s], "passages")[found.right])
+        left, value = np.concatenate(left), np.concatenate(value)
+        order = np.lexsort((value, left))
+        left, value = left[order], value[order]
+        first = np.r_[True, (left[1:] != left[:-1]) | (value[1:] != value[:-1])]
+        return left[first[: len(left)]], value[first[: len(left)]]
 
-    def passage_counts(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per `passage_table` value: how many of the documents `docs` hold it, and how
-        many of their passages have it."""
-        table = self.passage_table()
-        doc, fp = self._live_passages()
-        chosen = np.isin(doc, docs)
-        value = np.searchsorted(table.values, fp[chosen])
-        n = max(len(self), 1)
-        holders = np.unique(value * n + doc[chosen]) // n
-        size = len(table.values)
-        return np.bincount(holders, minlength=size), np.bincount(value, minlength=size)
+    def _doc_numbers(self) -> list[np.ndarray]:
+        """Per segment, per row: its live document number, or -1 when removed."""
+        if self._numbers is None:
+            self._numbers = []
+            for segment, rows, start in zip(self._segments, self._live, self._starts, strict=False):
+                number = np.full(len(segment), -1, np.int64)
+                number[rows] = start + np.arange(len(rows))
+                self._numbers.append(number)
+        return self._numbers
+
+    def _segment_postings(self, s: int, kind: str, settings: ArchiveSettings | None) -> Postings:
+        """Segment s's stored postings of `kind`, or (a segment written before them) ones
+        built in memory from its arrays, kept for the session."""
+        stored = self._segments[s].postings.get(kind)
+        if stored is not None:
+            return stored
+        if (s, kind) not in self._postings:
+            items = _posting_items(self.directory, self._segments[s], kind, settings)
+            self._postings[s, kind] = Postings.build(*items)
+        return self._postings[s, kind]
 
     def near_passages(
         self, fingerprints: np.ndarray, k: int, cancel: CancelToken | None = None
@@ -440,7 +449,8 @@ class Archive:
             if len(rows) < len(segment):  # values only removed documents hold
                 alive = np.zeros(len(segment), bool)
                 alive[rows] = True
-                live = np.isin(indexed, segment.passage_fp[alive[segment.passage_doc]])
+                passage_doc, passage_fp = _passages_of(segment)
+                live = np.isin(indexed, passage_fp[alive[passage_doc]])
                 number[~live] = -1
             numbers.append(number)
         return numbers
@@ -451,9 +461,10 @@ class Archive:
         for segment, rows, start in zip(self._segments, self._live, self._starts, strict=False):
             number = np.full(len(segment), -1, np.int64)
             number[rows] = start + np.arange(len(rows))
-            doc = number[segment.passage_doc]
+            passage_doc, passage_fp = _passages_of(segment)
+            doc = number[passage_doc]
             docs.append(doc[doc >= 0])
-            fps.append(segment.passage_fp[doc >= 0])
+            fps.append(passage_fp[doc >= 0])
         return np.concatenate(docs), np.concatenate(fps)
 
     def _locations(self, docs: np.ndarray) -> list[tuple[int, int]]:
@@ -502,16 +513,12 @@ class Archive:
             generation = manifest["generation"] + 1
             name = f"seg-{generation:06d}"
             progress(Progress("archiving", 0, len(chosen)))
-            entry = _write_segment(
-                self.directory,
-                name,
-                chosen,
-                fingerprints[new],
-                (passage_doc, passage_fp, *grams),
-                cancel,
-            )
+            entry = _write_segment(self.directory, name, chosen, fingerprints[new], cancel)
             entry["indexes"] = _write_indexes(
                 self.directory, name, fingerprints[new], passage_fp, progress, cancel
+            )
+            entry["postings"] = _write_postings(
+                self.directory, name, {"passages": (passage_doc, passage_fp), "grams": grams}
             )
             t2s = settings.traditional_to_simplified
             entry |= write_tokens(self.directory, name, token_arrays(chosen, t2s))
@@ -592,11 +599,20 @@ def _distinct_grams(streams, settings: ArchiveSettings) -> tuple[np.ndarray, np.
     return kept.doc[first[: len(kept)]], kept.value[first[: len(kept)]]
 
 
+def _passages_of(segment: _Segment) -> tuple[np.ndarray, np.ndarray]:
+    """(row, fingerprint) of each usable passage of a segment."""
+    if segment.passage_doc is not None:
+        return segment.passage_doc, segment.passage_fp
+    return segment.postings["passages"].items()
+
+
 def _segment_grams(directory: Path, segment: _Segment, settings: ArchiveSettings):
     """A segment's (row, value) of distinct kept grams; a version 1 segment's are made
     again from its stored text."""
     if segment.gram_doc is not None:
         return segment.gram_doc, segment.gram_value
+    if "grams" in segment.postings:
+        return segment.postings["grams"].items()
     streams = []
     with open(directory / f"{segment.name}.text", "rb") as f:
         blob = f.read()
@@ -609,24 +625,6 @@ def _segment_grams(directory: Path, segment: _Segment, settings: ArchiveSettings
         )
         streams.append(tokens.body)
     return _distinct_grams(streams, settings)
-
-
-def _read_counts(path: Path, n: int) -> np.ndarray | None:
-    """Cached neighbour counts, or None when missing or not for these values."""
-    try:
-        counts = np.load(path, allow_pickle=False)
-    except (OSError, ValueError, EOFError):
-        return None
-    return counts if counts.shape == (2, n) and counts.dtype == np.int64 else None
-
-
-def _write_counts(path: Path, counts: np.ndarray) -> None:
-    """Keep the counts for the next check; a folder we cannot write in only costs time."""
-    try:
-        with atomic_write(path) as f:
-            np.save(f, counts)
-    except OSError:
-        pass
 
 
 def _passage_table(live: tuple[np.ndarray, np.ndarray]) -> PassageTable:
@@ -643,7 +641,7 @@ def _passage_table(live: tuple[np.ndarray, np.ndarray]) -> PassageTable:
 # -- files -------------------------------------------------------------------------------
 
 
-def _write_segment(directory: Path, name: str, records, fingerprints, tables, cancel):
+def _write_segment(directory: Path, name: str, records, fingerprints, cancel):
     """Write `name`.text and `name`.npz, each complete on disk before the manifest names it."""
     ptr = [0]
     with atomic_write(directory / f"{name}.text", durable=True) as f:
@@ -665,18 +663,8 @@ def _write_segment(directory: Path, name: str, records, fingerprints, tables, ca
             np.uint8,
         ),
         "text_ptr": np.array(ptr, np.int64),
-        **_table_arrays(*tables),
     }
     return _write_arrays(directory, name, arrays)
-
-
-def _table_arrays(passage_doc, passage_fp, gram_doc, gram_value) -> dict[str, np.ndarray]:
-    return {
-        "passage_doc": np.asarray(passage_doc, np.int64),
-        "passage_fp": np.asarray(passage_fp, np.uint64),
-        "gram_doc": np.asarray(gram_doc, np.int64),
-        "gram_value": np.asarray(gram_value, np.uint64),
-    }
 
 
 def _write_arrays(directory: Path, name: str, arrays: dict) -> dict:
@@ -729,11 +717,12 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
             a["text_hash"],
             meta,
             a["text_ptr"],
-            a["passage_doc"],
-            a["passage_fp"],
+            a.get("passage_doc"),
+            a.get("passage_fp"),
             _read_indexes(directory, entry),
             a.get("gram_doc"),
             a.get("gram_value"),
+            _read_postings(directory, entry),
         )
     except ArchiveError:
         raise
@@ -743,6 +732,8 @@ def _read_segment(directory: Path, entry: dict) -> _Segment:
     n = len(segment)
     if not (len(meta) == n == entry["documents"] and len(segment.text_ptr) == n + 1):
         raise ArchiveDamaged(f"{path}: damaged archive file (inconsistent sizes)")
+    if segment.passage_doc is None and set(segment.postings) != set(POSTING_KINDS):
+        raise ArchiveDamaged(f"{path}: archive files missing (its posting lists)")
     docs = segment.indexes.get("docs")
     if docs is not None and not np.array_equal(docs.fingerprints, segment.fingerprint):
         raise ArchiveDamaged(f"{_index_path(directory, name, 'docs')}: not this segment's index")
@@ -759,7 +750,7 @@ def _indexed(segment: _Segment, kind: str) -> np.ndarray:
     stored = segment.indexes.get(kind)
     if stored is not None:
         return stored.fingerprints
-    return segment.fingerprint if kind == "docs" else np.unique(segment.passage_fp)
+    return segment.fingerprint if kind == "docs" else np.unique(_passages_of(segment)[1])
 
 
 def _write_indexes(directory: Path, name: str, doc_fps, passage_fps, progress, cancel) -> dict:
@@ -799,15 +790,55 @@ def _read_indexes(directory: Path, entry: dict) -> dict:
     return indexes
 
 
+def _postings_path(directory: Path, name: str, kind: str) -> Path:
+    return directory / f"{name}.{kind}-postings"
+
+
+def _write_postings(directory: Path, name: str, items: dict) -> dict:
+    """Build and save the segment's posting lists (kind -> (rows, values)); their
+    manifest entry: kind -> bytes."""
+    return {
+        kind: Postings.build(*items[kind]).save(_postings_path(directory, name, kind))
+        for kind in POSTING_KINDS
+    }
+
+
+def _read_postings(directory: Path, entry: dict) -> dict:
+    """The segment's posting lists as the manifest names them, memory-mapped (none for
+    a segment written before them)."""
+    postings = {}
+    for kind, size in entry.get("postings", {}).items():
+        try:
+            postings[kind] = Postings.load(_postings_path(directory, entry["name"], kind), size)
+        except PostingsError as error:
+            raise ArchiveDamaged(str(error)) from error
+        except OSError as error:
+            raise _unreadable(_postings_path(directory, entry["name"], kind), error) from error
+    return postings
+
+
+def _posting_items(directory: Path, segment: _Segment, kind: str, settings):
+    """(row, value) of a segment's usable passages or kept grams."""
+    if kind == "passages":
+        return _passages_of(segment)
+    return _segment_grams(directory, segment, settings)
+
+
 def _index_old_segments(directory: Path, manifest: dict, progress, cancel: CancelToken) -> None:
-    """Give the segments of a version 1 archive their indexes (the manifest then says
-    version 2): the first write after an upgrade pays for them once."""
+    """Give the segments of an older archive their indexes and posting lists (the
+    manifest then says version 2): the first write after an upgrade pays for them once."""
     for entry in manifest["segments"]:
+        if "indexes" in entry and "postings" in entry:
+            continue
+        segment = _read_segment(directory, entry)
         if "indexes" not in entry:
-            segment = _read_segment(directory, entry)
+            fps = _passages_of(segment)[1]
             entry["indexes"] = _write_indexes(
-                directory, entry["name"], segment.fingerprint, segment.passage_fp, progress, cancel
+                directory, entry["name"], segment.fingerprint, fps, progress, cancel
             )
+        if "postings" not in entry and segment.gram_doc is not None:
+            items = {kind: _posting_items(directory, segment, kind, None) for kind in POSTING_KINDS}
+            entry["postings"] = _write_postings(directory, entry["name"], items)
     manifest["version"] = VERSION
 
 
@@ -852,9 +883,10 @@ def _merged(
                 ptr.append(ptr[-1] + len(chunk))
             number = np.full(len(segment), -1, np.int64)
             number[live] = n_before + np.arange(len(live))
-            doc = number[segment.passage_doc]
+            passage_doc, passage_fp = _passages_of(segment)
+            doc = number[passage_doc]
             p_doc.append(doc[doc >= 0])
-            p_fp.append(segment.passage_fp[doc >= 0])
+            p_fp.append(passage_fp[doc >= 0])
             gram_doc, gram_value = _segment_grams(directory, segment, settings)
             doc = number[gram_doc]
             g_doc.append(doc[doc >= 0])
@@ -868,14 +900,18 @@ def _merged(
         "text_hash": np.concatenate([h[1] for h in hashes]).reshape(-1, 16),
         "meta": np.frombuffer(zlib.compress(json_bytes(meta)), np.uint8),
         "text_ptr": np.array(ptr, np.int64),
-        **_table_arrays(*(np.concatenate(x) for x in (p_doc, p_fp, g_doc, g_value))),
     }
+    p_doc, p_fp, g_doc, g_value = (np.concatenate(x) for x in (p_doc, p_fp, g_doc, g_value))
     entry = _write_arrays(directory, name, arrays)
     entry["indexes"] = _write_indexes(
-        directory, name, arrays["fingerprint"], arrays["passage_fp"], progress, cancel
+        directory, name, arrays["fingerprint"], p_fp, progress, cancel
     )
-    if all(stored is not None for stored, _ in tokens):  # else cut again when needed
-        entry |= write_tokens(directory, name, merged_arrays(tokens))
+    entry["postings"] = _write_postings(
+        directory, name, {"passages": (p_doc, p_fp), "grams": (g_doc, g_value)}
+    )
+    rows = merged_arrays(tokens) if all(t is not None for t, _ in tokens) else None
+    if rows is not None:  # else cut again when needed
+        entry |= write_tokens(directory, name, rows)
     return {**manifest, "version": VERSION, "generation": generation, "segments": [entry]}
 
 
@@ -920,6 +956,9 @@ def _check_entry(entry: dict) -> None:
             raise ValueError(kind)
     if indexes and set(indexes) != set(INDEX_KINDS):
         raise ValueError("indexes")
+    postings = entry.get("postings", {})
+    if set(postings) - set(POSTING_KINDS) or not all(type(x) is int for x in postings.values()):
+        raise ValueError("postings")
 
 
 def _write_manifest(directory: Path, manifest: dict) -> None:
@@ -945,13 +984,12 @@ def _try_lock(f) -> bool:
 
 def _delete_leftovers(directory: Path, manifest: dict) -> None:
     """Segment files no manifest names (an interrupted add or merge), temp files, and
-    neighbour counts of earlier generations."""
+    the neighbour counts earlier versions kept (`counts-*.npy`)."""
     named = {e["name"] for e in manifest["segments"]}
-    counts = f"counts-{manifest['generation']:06d}-"
     for path in directory.iterdir():
         stem = path.name.split(".")[0] if not path.name.startswith(".") else ""
         leftover = path.name.endswith(".tmp") or (stem.startswith("seg-") and stem not in named)
-        leftover |= stem.startswith("counts-") and not stem.startswith(counts)
+        leftover |= stem.startswith("counts-")
         if leftover and path.is_dir():  # an unnamed segment's indexes
             shutil.rmtree(path, ignore_errors=True)
         elif leftover and path.is_file():

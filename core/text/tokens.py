@@ -56,6 +56,32 @@ def iter_tokens(text: str) -> Iterator[tuple[str, bool]]:
             yield match.group(), kind == "digit"
 
 
+def cut_as_hashed(text: str, hashes: np.ndarray) -> list[str] | None:
+    """The tokens `iter_tokens` gives for normalized `text`, given their hashes as the
+    reader stored them: a run of Chinese characters is cut where the hashes say, so jieba
+    is not loaded (its dictionary takes a second); None when the hashes are not this
+    text's (then `iter_tokens` cuts it)."""
+    expected = np.asarray(hashes, np.uint64).tolist()
+    words: list[str] = []
+    for match in _TOKEN_RUN.finditer(join_spaced_letters(text)):
+        if match.lastgroup != "cjk":
+            words.append(match.group())
+            continue
+        run, at = match.group(), 0
+        while at < len(run) and len(words) < len(expected):
+            want = expected[len(words)]
+            ends = range(at + 1, len(run) + 1)
+            stop = next((end for end in ends if token_hash(run[at:end]) == want), None)
+            if stop is None:
+                return None
+            words.append(run[at:stop])
+            at = stop
+        if at < len(run):
+            return None
+    same = len(words) == len(expected)
+    return words if same and all(map(int.__eq__, map(token_hash, words), expected)) else None
+
+
 def tokenize(text: str, *, traditional_to_simplified: bool = True) -> list[str]:
     """Normalized tokens of `text` (digits included)."""
     norm = normalize_text(text, traditional_to_simplified=traditional_to_simplified)

@@ -3,6 +3,8 @@ changed, a kill during an add leaves the previous archive, damage is a clear err
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
 import shutil
@@ -17,16 +19,20 @@ import numpy as np
 import pytest
 from simsift.core.index.packed import FILE_NAME as INDEX_FILE
 from simsift.core.pipeline.archiving import add_folders
+from simsift.core.pipeline.check import check
 from simsift.core.pipeline.options import ScanOptions
 from simsift.core.pipeline.stages import find_files, fingerprint_documents, read_files
 from simsift.core.progress import Cancelled, CancelToken
+from simsift.core.report.tables import pair_rows
 from simsift.core.store.archive import (
     MANIFEST,
     MAX_SEGMENTS,
+    VERSION,
     Archive,
     ArchiveDamaged,
     ArchiveError,
 )
+from simsift.core.store.postings import Postings
 
 from tests.core.test_check import write_collections
 
@@ -211,11 +217,58 @@ def test_an_archive_without_indexes_is_indexed_on_its_next_write(tmp_path):
     assert found(legacy.near_passages(queries, 8)) == expected  # indexed in memory
     assert not list(folder.glob("*.passages"))
     add_folders(folder, options(new))
-    assert json.loads((folder / MANIFEST).read_text())["version"] == 2
+    assert json.loads((folder / MANIFEST).read_text())["version"] == VERSION
     assert len(list(folder.glob("*.passages"))) == len(list(folder.glob("*.docs"))) == 2
     upgraded = Archive.open(folder)
     assert all(len(s.indexes) == 2 for s in upgraded._segments)
     assert len(upgraded) == 31
+
+
+ARRAYS_OF = {"passages": ("passage_doc", "passage_fp"), "grams": ("gram_doc", "gram_value")}
+
+
+def as_version_2(folder: Path) -> None:
+    """What an archive written before segments kept posting lists looks like: the passages
+    and grams in seg-N.npz."""
+    data = json.loads((folder / MANIFEST).read_text())
+    for entry in data["segments"]:
+        path = folder / f"{entry['name']}.npz"
+        with np.load(path) as z:
+            arrays = {key: z[key] for key in z.files}
+        for kind, names in (
+            ("passages", ("passage_doc", "passage_fp")),
+            ("grams", ("gram_doc", "gram_value")),
+        ):
+            postings = Postings.load(
+                folder / f"{entry['name']}.{kind}-postings", entry["postings"][kind]
+            )
+            arrays |= dict(zip(names, postings.items(), strict=True))
+            shutil.rmtree(folder / f"{entry['name']}.{kind}-postings")
+        arrays["version"] = np.array([2], np.int64)
+        buffer = io.BytesIO()
+        np.savez(buffer, **arrays)
+        path.write_bytes(buffer.getvalue())
+        entry["bytes"] = len(buffer.getvalue())
+        entry["digest"] = hashlib.blake2b(buffer.getvalue(), digest_size=16).hexdigest()
+        del entry["postings"]
+    data["version"] = 2
+    (folder / MANIFEST).write_text(json.dumps(data))
+
+
+def test_an_archive_without_posting_lists_checks_the_same_and_gets_them_on_its_next_write(
+    tmp_path,
+):
+    old, new = write_collections(tmp_path, 17)
+    folder = tmp_path / "archive"
+    add_folders(folder, options(old))
+    expected = pair_rows(check(Archive.open(folder), options(new)), 8, 0.01)
+    as_version_2(folder)
+    assert pair_rows(check(Archive.open(folder), options(new)), 8, 0.01) == expected
+    Archive.open(folder).remove([str(old / "o5.txt")])
+    data = json.loads((folder / MANIFEST).read_text())
+    assert data["version"] == VERSION
+    assert set(data["segments"][0]["postings"]) == {"passages", "grams"}
+    assert all(s.postings for s in Archive.open(folder)._segments)
 
 
 def test_cancel_during_an_add_leaves_the_archive_unchanged(tmp_path):
@@ -328,7 +381,18 @@ def flip_indexed_byte(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    ["manifest", "entry", "segment", "text", "missing", "index", "index cut", "index missing"],
+    [
+        "manifest",
+        "entry",
+        "segment",
+        "text",
+        "missing",
+        "index",
+        "index cut",
+        "index missing",
+        "postings cut",
+        "postings missing",
+    ],
 )
 def test_a_damaged_file_is_a_clear_error(tmp_path, damage):
     old, _ = write_collections(tmp_path, 11)
@@ -357,6 +421,11 @@ def test_a_damaged_file_is_a_clear_error(tmp_path, damage):
         index.write_bytes(index.read_bytes()[:-64])
     elif damage == "index missing":
         (segment.with_suffix(".docs") / INDEX_FILE).unlink()
+    elif damage == "postings cut":
+        rows = segment.with_suffix(".grams-postings") / "rows.npy"
+        rows.write_bytes(rows.read_bytes()[:-8])
+    elif damage == "postings missing":
+        (segment.with_suffix(".passages-postings") / "values.npy").unlink()
     else:
         segment.unlink()
     with pytest.raises(ArchiveDamaged) as error:  # proven damage: the app may rebuild
@@ -456,19 +525,48 @@ def test_stored_tokens_are_the_readers_and_a_check_cuts_none_again(tmp_path, mon
                     assert same_tokens(archive.record(doc).tokens, read[path].tokens), path
 
 
+def test_tokens_kept_in_one_file_as_earlier_segments_kept_them_are_read(tmp_path, monkeypatch):
+    from simsift.core.store import archive as archive_module
+
+    folder = mixed_folder(tmp_path)
+    add_folders(tmp_path / "archive", options(folder))
+    data = json.loads((tmp_path / "archive" / MANIFEST).read_text())
+    entry = data["segments"][0]
+    (stored,) = (tmp_path / "archive").glob("seg-*.token-arrays")
+    arrays = {f.stem: np.load(f) for f in stored.glob("*.npy") if f.stem != "row_crc"}
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    (tmp_path / "archive" / f"{entry['name']}.tokens").write_bytes(buffer.getvalue())
+    shutil.rmtree(stored)
+    del entry["token_arrays_bytes"]
+    entry["tokens_digest"] = hashlib.blake2b(buffer.getvalue(), digest_size=16).hexdigest()
+    (tmp_path / "archive" / MANIFEST).write_text(json.dumps(data))
+    found, _ = find_files(options(folder))
+    read = {r.path: r for r in read_files(found, options(folder))}
+
+    def cut_again(*args, **kwargs):
+        raise AssertionError("tokens cut again from the text")
+
+    monkeypatch.setattr(archive_module, "document_tokens", cut_again)
+    archive = Archive.open(tmp_path / "archive")
+    for doc, path in enumerate(archive.paths()):
+        assert same_tokens(archive.record(doc).tokens, read[path].tokens), path
+
+
 @pytest.mark.parametrize("damage", ["missing", "flipped byte", "older reader"])
 def test_without_usable_stored_tokens_they_are_cut_again_from_the_text(tmp_path, damage):
     from simsift.core.store import archive_tokens
 
     folder = mixed_folder(tmp_path)
     add_folders(tmp_path / "archive", options(folder))
-    (stored,) = (tmp_path / "archive").glob("seg-*.tokens")
+    (stored,) = (tmp_path / "archive").glob("seg-*.token-arrays")
     if damage == "missing":
-        stored.unlink()
-    elif damage == "flipped byte":
-        data = bytearray(stored.read_bytes())
+        shutil.rmtree(stored)
+    elif damage == "flipped byte":  # in one document's tokens: that one is cut again
+        ids = stored / "body_ids.npy"
+        data = bytearray(ids.read_bytes())
         data[len(data) // 2] ^= 0xFF
-        stored.write_bytes(bytes(data))
+        ids.write_bytes(bytes(data))
     else:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(archive_tokens, "READER_VERSION", archive_tokens.READER_VERSION - 1)
@@ -477,6 +575,6 @@ def test_without_usable_stored_tokens_they_are_cut_again_from_the_text(tmp_path,
     found, _ = find_files(options(folder))
     read = {r.path: r for r in read_files(found, options(folder))}
     archive = Archive.open(tmp_path / "archive")
-    assert archive._segment_tokens(0) is None
+    assert (archive._segment_tokens(0) is None) == (damage != "flipped byte")
     for doc, path in enumerate(archive.paths()):
         assert same_tokens(archive.record(doc).tokens, read[path].tokens), path

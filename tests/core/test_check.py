@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import simsift.core.store.archive as archive_module
 from simsift.core.index.memory import HammingIndex
 from simsift.core.match.meaning.matches import KINDS
 from simsift.core.match.passages import PassageOptions
@@ -22,6 +23,7 @@ from simsift.core.pipeline.scan import scan
 from simsift.core.progress import Cancelled, CancelToken
 from simsift.core.report.tables import pair_rows
 from simsift.core.store.archive import MAX_SEGMENTS, Archive, ArchiveError
+from simsift.core.store.archive_tokens import SegmentTokens
 
 from tests.core.corpus import edit_words
 from tests.core.test_passages import english_paragraphs
@@ -213,25 +215,38 @@ def test_cancel_during_a_check_raises(tmp_path):
         check(Archive.open(tmp_path / "archive"), options(new), progress=progress, cancel=cancel)
 
 
-def test_neighbour_counts_are_kept_until_the_archive_changes(tmp_path):
+def test_a_check_looks_up_only_its_own_values_in_the_archive(tmp_path, monkeypatch):
     old, new = write_collections(tmp_path, 11)
     folder = tmp_path / "archive"
     add_folders(folder, options(old))
-    first = involving_new(pair_rows(check(Archive.open(folder), options(new)), 8, 0.01), new)
-    [kept] = folder.glob("counts-*.npy")
-    kept.write_bytes(b"not numpy")  # a damaged cache is computed again, never trusted
-    assert (
-        involving_new(pair_rows(check(Archive.open(folder), options(new)), 8, 0.01), new) == first
-    )
+    full = involving_new(pair_rows(scan(options(old, new)), 8, 0.01), new)
+    files = sorted(p.name for p in folder.iterdir())
+
+    def whole_archive(*args, **kwargs):
+        raise AssertionError("a pass over every archived passage or gram")
+
+    monkeypatch.setattr(Archive, "passage_table", whole_archive)
+    monkeypatch.setattr(Archive, "_live_passages", whole_archive)
+    monkeypatch.setattr(archive_module, "_segment_grams", whole_archive)
+    loaded = []  # the archive rows whose tokens the check reads
+    real_document = SegmentTokens.document
+
+    def spying_document(self, row, title):
+        loaded.append(row)
+        return real_document(self, row, title)
+
+    monkeypatch.setattr(SegmentTokens, "document", spying_document)
     archive = Archive.open(folder)
-    holders, times = archive.neighbour_counts(PassageOptions().max_distance)
-    assert len(holders) == len(archive.passage_table().values) and (times >= holders).all()
-    add_folders(folder, options(new))  # a new generation: the old counts go
-    Archive.open(folder).neighbour_counts(PassageOptions().max_distance)
-    Archive.open(folder).remove([str(new / "n0.txt")])  # a write deletes older counts
-    assert [p.name for p in folder.glob("counts-*.npy")] == [
-        f"counts-{2:06d}-k{PassageOptions().max_distance}-d.npy"
-    ]
+    checked = check(archive, options(new))
+    assert involving_new(pair_rows(checked, 8, 0.01), new) == full
+    with_text = {
+        archive.number(d.path.removeprefix(ARCHIVE_MARK))
+        for d in checked.documents
+        if d.path.startswith(ARCHIVE_MARK) and d.paragraphs
+    }
+    assert sorted(loaded) == sorted(with_text) and len(loaded) < len(archive)
+    # nothing is computed once per archive change and kept: the first check is as any
+    assert sorted(p.name for p in folder.iterdir()) == files
 
 
 def test_a_check_on_a_reopened_archive_indexes_nothing_of_the_archive(tmp_path, monkeypatch):
