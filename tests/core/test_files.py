@@ -51,13 +51,6 @@ def test_on_a_read_only_file_system_the_write_error_is_the_one_raised(tmp_path, 
     assert raised.value.strerror == "open"
 
 
-def test_a_read_only_archive_folder_only_costs_the_counts(tmp_path, monkeypatch):
-    from simsift.core.store import archive
-
-    read_only(monkeypatch)
-    archive._write_counts(tmp_path / "counts.npy", np.zeros((2, 3), np.int64))  # no exception
-
-
 def test_arrays_round_trip(tmp_path):
     arrays = {"a": np.arange(5, dtype=np.int64), "b": np.array([1.5], np.float64)}
     save_arrays(tmp_path / "x.arrays", arrays)
