@@ -63,9 +63,10 @@ def scan(
             "fingerprinting", "comparing", "passages").
         cancel: set it to stop; raises `Cancelled`. Files already read stay in the catalog.
         on_clusters: called once pairs are found and before passages are matched (the
-            longer part of comparing), with a result that is not `complete`: its clusters
-            are final at any k, its partial copying still empty. Not called when the
-            comparison comes from the result cache whole.
+            longer part of comparing), with a result that is not `complete`: its pairs
+            are final, its partial copying still empty (so near pairs sharing only
+            template text are not told apart yet). Not called when the comparison comes
+            from the result cache whole.
     """
     cancel = cancel or CancelToken()
     guarded = GuardedCatalog(catalog)
